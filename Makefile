@@ -1,0 +1,100 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# One build for hwxdp: BPF objects, the library, the hwxdp command and tests.
+#   make            build everything
+#   make test       install what is missing, build, run every test
+#   make run        install what is missing, build, run the lab (root)
+#   make V=1        show the commands;  make SAN=1  build with ASan/UBSan
+
+V     ?= 0
+SAN   ?= 0
+BUILD ?= build
+
+Q := $(if $(filter 1,$(V)),,@)
+msg = $(if $(filter 1,$(V)),,@printf '  %-8s %s\n' '$(1)' '$(2)';)
+
+CC    ?= cc
+CLANG ?= clang
+PKG_CONFIG ?= pkg-config
+
+MULTIARCH := $(shell $(CC) -dumpmachine 2>/dev/null)
+
+CFLAGS ?= -O2 -g
+CFLAGS += -std=gnu11 -Wall -Wextra -Werror -fvisibility=hidden -MMD -MP \
+	  -I. -Iprogs/include $(shell $(PKG_CONFIG) --cflags libbpf 2>/dev/null)
+ifeq ($(SAN),1)
+CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer
+LDFLAGS += -fsanitize=address,undefined
+endif
+LDLIBS := $(shell $(PKG_CONFIG) --libs libbpf libelf zlib 2>/dev/null || echo -lbpf -lelf -lz)
+TEST_LDLIBS := $(shell $(PKG_CONFIG) --libs criterion 2>/dev/null || echo -lcriterion)
+
+BPF_CFLAGS := -g -O2 -target bpf -Wall -Werror -Iprogs/include \
+	      $(if $(MULTIARCH),-I/usr/include/$(MULTIARCH))
+
+BPF_SRCS  := $(wildcard progs/*.bpf.c)
+BPF_OBJS  := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
+
+LIB_SRCS  := $(wildcard loader/*.c lab/*.c)
+LIB_OBJS  := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS))
+LIB       := $(BUILD)/libhwxdp.a
+
+CMD_SRCS  := $(wildcard cmd/*.c)
+CMD_OBJS  := $(patsubst %.c,$(BUILD)/%.o,$(CMD_SRCS))
+CMD       := $(BUILD)/hwxdp
+
+# One criterion binary per test folder, linking that folder's test_*.c.
+TEST_DIRS := $(sort $(dir $(wildcard tests/*/test_*.c)))
+TEST_BINS := $(foreach d,$(TEST_DIRS),$(BUILD)/tests/$(notdir $(patsubst %/,%,$(d))).test)
+TOOL_BINS := $(BUILD)/tests/pkt_dump
+
+.PHONY: all test run deps clean format bench
+all: $(BPF_OBJS) $(LIB) $(CMD) $(TEST_BINS) $(TOOL_BINS)
+
+deps:
+	$(Q)scripts/install-deps.sh
+
+test: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)BUILD=$(BUILD) scripts/run-tests.sh
+
+run: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(CMD) lab --object $(BUILD)/progs/fwd.bpf.o
+
+$(BUILD)/progs/%.bpf.o: progs/%.bpf.c $(wildcard progs/include/hwxdp/*.h)
+	@mkdir -p $(@D)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+$(LIB): $(LIB_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(CMD): $(CMD_OBJS) $(LIB)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+define test_bin
+$(BUILD)/tests/$(1).test: $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/$(1)/*.c)) $(LIB)
+	$$(call msg,LINK,$$@)
+	$$(Q)$$(CC) $$(LDFLAGS) $$^ $$(TEST_LDLIBS) $$(LDLIBS) -o $$@
+endef
+$(foreach d,$(TEST_DIRS),$(eval $(call test_bin,$(notdir $(patsubst %/,%,$(d))))))
+
+$(BUILD)/tests/pkt_dump: $(BUILD)/tests/lab/pkt_dump.o $(LIB)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+format:
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

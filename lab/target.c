@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lab/target.h"
+
+static const struct hx_target_ops *const targets[] = {
+	&hx_kernel_target,
+};
+
+struct hx_target *hx_target_open(const char *name, const char *object_path)
+{
+	struct hx_target *target;
+	size_t i;
+	int err;
+
+	for (i = 0; i < sizeof(targets) / sizeof(targets[0]); i++) {
+		if (strcmp(targets[i]->name, name))
+			continue;
+		target = calloc(1, sizeof(*target));
+		if (!target)
+			return NULL;
+		target->ops = targets[i];
+		err = target->ops->open(target, object_path);
+		if (err) {
+			free(target);
+			errno = -err;
+			return NULL;
+		}
+		return target;
+	}
+	errno = ENOENT;
+	return NULL;
+}
+
+void hx_target_close(struct hx_target *target)
+{
+	if (!target)
+		return;
+	target->ops->close(target);
+	free(target);
+}
+
+const char *hx_target_name(const struct hx_target *target)
+{
+	return target->ops->name;
+}
+
+int hx_target_map_update(struct hx_target *target, const char *map, const void *key,
+			 const void *value)
+{
+	return target->ops->map_update(target, map, key, value);
+}
+
+int hx_target_map_lookup(struct hx_target *target, const char *map, const void *key,
+			 void *value)
+{
+	return target->ops->map_lookup(target, map, key, value);
+}
+
+int hx_target_map_delete(struct hx_target *target, const char *map, const void *key)
+{
+	return target->ops->map_delete(target, map, key);
+}
+
+int hx_target_run(struct hx_target *target, uint32_t ingress_ifindex, const uint8_t *frame,
+		  size_t len, struct hx_result *result)
+{
+	memset(result, 0, sizeof(*result));
+	return target->ops->run(target, ingress_ifindex, frame, len, result);
+}
+
+const char *hx_build_dir(void)
+{
+	const char *dir = getenv("HWXDP_BUILD");
+
+	return dir && *dir ? dir : "build";
+}
+
+const char *hx_object_path(const char *name)
+{
+	static char path[4096];
+
+	snprintf(path, sizeof(path), "%s/progs/%s.bpf.o", hx_build_dir(), name);
+	return path;
+}

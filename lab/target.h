@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Execution targets: one interface to load a program, fill its maps, run a
+ * frame and read the maps back, so that one test body runs on every target.
+ * The kernel target runs the program with BPF_PROG_TEST_RUN; the coprocessor
+ * model joins as a second target.
+ */
+#ifndef HWXDP_LAB_TARGET_H
+#define HWXDP_LAB_TARGET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hwxdp/fwd.h"
+#include "lab/pkt.h"
+
+/* What one run of the program did to one frame. */
+struct hx_result {
+	uint32_t action;            /* XDP_* verdict */
+	uint8_t frame[HX_PKT_MAX];  /* the frame as the program left it */
+	size_t len;
+	bool has_meta;              /* the program wrote struct hwxdp_meta */
+	struct hwxdp_meta meta;
+};
+
+struct hx_target;
+
+struct hx_target_ops {
+	const char *name;
+	int (*open)(struct hx_target *target, const char *object_path);
+	int (*map_update)(struct hx_target *target, const char *map, const void *key,
+			  const void *value);
+	int (*map_lookup)(struct hx_target *target, const char *map, const void *key,
+			  void *value);
+	int (*map_delete)(struct hx_target *target, const char *map, const void *key);
+	int (*run)(struct hx_target *target, uint32_t ingress_ifindex, const uint8_t *frame,
+		   size_t len, struct hx_result *result);
+	void (*close)(struct hx_target *target);
+};
+
+struct hx_target {
+	const struct hx_target_ops *ops;
+	void *priv;
+};
+
+extern const struct hx_target_ops hx_kernel_target;
+
+/* Opens the program at object_path on the target named name ("kernel").
+ * NULL with errno set on failure. */
+struct hx_target *hx_target_open(const char *name, const char *object_path);
+void hx_target_close(struct hx_target *target);
+const char *hx_target_name(const struct hx_target *target);
+
+/* 0 or a negative errno; lookup of a missing key is -ENOENT. */
+int hx_target_map_update(struct hx_target *target, const char *map, const void *key,
+			 const void *value);
+int hx_target_map_lookup(struct hx_target *target, const char *map, const void *key,
+			 void *value);
+int hx_target_map_delete(struct hx_target *target, const char *map, const void *key);
+
+/* Runs one frame as if it arrived on ingress_ifindex. 0 or a negative errno
+ * (the kernel refuses frames shorter than an Ethernet header: -EINVAL). */
+int hx_target_run(struct hx_target *target, uint32_t ingress_ifindex, const uint8_t *frame,
+		  size_t len, struct hx_result *result);
+
+/* Where the built objects are: $HWXDP_BUILD or "build". */
+const char *hx_build_dir(void);
+/* The path of progs/NAME.bpf.o in the build; static storage. */
+const char *hx_object_path(const char *name);
+
+#endif /* HWXDP_LAB_TARGET_H */

@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The kernel target: the host copy of the program, run by BPF_PROG_TEST_RUN. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/bpf.h>
+
+#include "lab/target.h"
+#include "loader/host.h"
+
+struct kernel_target {
+	struct bpf_object *obj;
+	int prog_fd;
+};
+
+static int kernel_open(struct hx_target *target, const char *object_path)
+{
+	struct kernel_target *kt;
+	struct bpf_program *prog;
+	int err;
+
+	kt = calloc(1, sizeof(*kt));
+	if (!kt)
+		return -ENOMEM;
+	kt->obj = hwxdp_host_load(object_path);
+	if (!kt->obj) {
+		err = -errno;
+		free(kt);
+		return err;
+	}
+	prog = hwxdp_host_xdp_program(kt->obj);
+	if (!prog) {
+		bpf_object__close(kt->obj);
+		free(kt);
+		return -ENOENT;
+	}
+	kt->prog_fd = bpf_program__fd(prog);
+	target->priv = kt;
+	return 0;
+}
+
+static int map_fd(struct hx_target *target, const char *name)
+{
+	struct kernel_target *kt = target->priv;
+	struct bpf_map *map = bpf_object__find_map_by_name(kt->obj, name);
+
+	return map ? bpf_map__fd(map) : -ENOENT;
+}
+
+static int kernel_map_update(struct hx_target *target, const char *map, const void *key,
+			     const void *value)
+{
+	int fd = map_fd(target, map);
+
+	if (fd < 0)
+		return fd;
+	return bpf_map_update_elem(fd, key, value, BPF_ANY) ? -errno : 0;
+}
+
+static int kernel_map_lookup(struct hx_target *target, const char *map, const void *key,
+			     void *value)
+{
+	int fd = map_fd(target, map);
+
+	if (fd < 0)
+		return fd;
+	return bpf_map_lookup_elem(fd, key, value) ? -errno : 0;
+}
+
+static int kernel_map_delete(struct hx_target *target, const char *map, const void *key)
+{
+	int fd = map_fd(target, map);
+
+	if (fd < 0)
+		return fd;
+	return bpf_map_delete_elem(fd, key) ? -errno : 0;
+}
+
+static int kernel_run(struct hx_target *target, uint32_t ingress_ifindex,
+		      const uint8_t *frame, size_t len, struct hx_result *result)
+{
+	struct kernel_target *kt = target->priv;
+	/* Room for what a program may add in front (tag, metadata). */
+	static uint8_t out[HX_PKT_MAX + 256];
+	struct xdp_md ctx_in = {
+		.data_end = len,
+		.ingress_ifindex = ingress_ifindex,
+	};
+	struct xdp_md ctx_out = {};
+	LIBBPF_OPTS(bpf_test_run_opts, opts,
+		.data_in = frame,
+		.data_size_in = len,
+		.data_out = out,
+		.data_size_out = sizeof(out),
+		.ctx_in = &ctx_in,
+		.ctx_size_in = sizeof(ctx_in),
+		.ctx_out = &ctx_out,
+		.ctx_size_out = sizeof(ctx_out),
+		.repeat = 1,
+	);
+	size_t meta_len;
+
+	if (bpf_prog_test_run_opts(kt->prog_fd, &opts))
+		return -errno;
+	/* The output starts at data_meta; ctx_out.data is the metadata length. */
+	meta_len = ctx_out.data;
+	if (meta_len > opts.data_size_out || opts.data_size_out - meta_len > sizeof(result->frame))
+		return -EMSGSIZE;
+	result->action = opts.retval;
+	if (meta_len >= sizeof(result->meta)) {
+		memcpy(&result->meta, out + meta_len - sizeof(result->meta), sizeof(result->meta));
+		result->has_meta = true;
+	}
+	result->len = opts.data_size_out - meta_len;
+	memcpy(result->frame, out + meta_len, result->len);
+	return 0;
+}
+
+static void kernel_close(struct hx_target *target)
+{
+	struct kernel_target *kt = target->priv;
+
+	if (!kt)
+		return;
+	bpf_object__close(kt->obj);
+	free(kt);
+}
+
+const struct hx_target_ops hx_kernel_target = {
+	.name = "kernel",
+	.open = kernel_open,
+	.map_update = kernel_map_update,
+	.map_lookup = kernel_map_lookup,
+	.map_delete = kernel_map_delete,
+	.run = kernel_run,
+	.close = kernel_close,
+};

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One print path for every message: a level, a "hwxdp: " prefix, and a
+ * callback the embedding program can replace (as libbpf_set_print).
+ * HWXDP_LOG_LEVEL=warn|info|debug sets the default threshold.
+ */
+#ifndef HWXDP_LOADER_LOG_H
+#define HWXDP_LOADER_LOG_H
+
+#include <stdarg.h>
+
+enum hwxdp_print_level {
+	HWXDP_WARN,
+	HWXDP_INFO,
+	HWXDP_DEBUG,
+};
+
+typedef int (*hwxdp_print_fn_t)(enum hwxdp_print_level level, const char *fmt, va_list args);
+
+/* Returns the previous callback; NULL silences everything. */
+hwxdp_print_fn_t hwxdp_set_print(hwxdp_print_fn_t fn);
+
+__attribute__((format(printf, 2, 3))) void hwxdp_print(enum hwxdp_print_level level,
+							 const char *fmt, ...);
+
+#define pr_warn(fmt, ...)  hwxdp_print(HWXDP_WARN, fmt, ##__VA_ARGS__)
+#define pr_info(fmt, ...)  hwxdp_print(HWXDP_INFO, fmt, ##__VA_ARGS__)
+#define pr_debug(fmt, ...) hwxdp_print(HWXDP_DEBUG, fmt, ##__VA_ARGS__)
+
+/* Routes libbpf's messages through hwxdp_print (warnings only unless debug). */
+void hwxdp_route_libbpf_print(void);
+
+#endif /* HWXDP_LOADER_LOG_H */

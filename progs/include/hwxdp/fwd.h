@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: (LGPL-2.1 OR BSD-2-Clause) */
+/*
+ * Map layouts of the forwarding program (progs/fwd.bpf.c), shared by the
+ * program and user space. Every field is fixed-width and every structure is
+ * padded explicitly, so the layout is the same under clang -target bpf, gcc
+ * and clang on the host, and bpftool prints it by name from BTF.
+ *
+ * Byte order: fields named *_be are in network byte order (as on the wire);
+ * every other field is in host byte order.
+ *
+ * docs/programs.md describes each map, field, behaviour and punt reason.
+ */
+#ifndef HWXDP_FWD_H
+#define HWXDP_FWD_H
+
+#include <linux/types.h>
+
+/* Map sizes. The device sizes its flow table by the board (issue-level
+ * default 2,000,000); the kernel copy is sized for the host fallback. */
+#define HWXDP_MAX_PORTS     256
+#define HWXDP_MAX_LIFS      16384
+#define HWXDP_MAX_FLOWS     65536
+#define HWXDP_MAX_NEXTHOPS  65536
+#define HWXDP_MAX_SAS       4096
+
+/* A logical interface is a port and a VLAN: (iface_id << 12) | vlan. */
+#define HWXDP_VLAN_BITS     12
+#define HWXDP_VLAN_MASK     0x0fffu
+#define HWXDP_VLAN_RESERVED 0x0fffu
+#define HWXDP_LIF(iface_id, vlan) \
+	(((__u32)(iface_id) << HWXDP_VLAN_BITS) | ((__u32)(vlan) & HWXDP_VLAN_MASK))
+#define HWXDP_LIF_IFACE(lif) ((lif) >> HWXDP_VLAN_BITS)
+#define HWXDP_LIF_VLAN(lif)  ((lif) & HWXDP_VLAN_MASK)
+
+/* Which copy of the program this is; set by the loader in .rodata. */
+enum hwxdp_target {
+	HWXDP_TARGET_HOST   = 0,
+	HWXDP_TARGET_DEVICE = 1,
+};
+
+/*
+ * Why a frame went to the host. Every reason has a counter (punt_stats) and
+ * travels with the frame in its XDP metadata (struct hwxdp_meta).
+ * Keep hwxdp_punt_reason_name() in step when adding one.
+ */
+enum hwxdp_punt_reason {
+	HWXDP_PUNT_NONE = 0,          /* not punted */
+	HWXDP_PUNT_MALFORMED,         /* truncated header, IHL < 5, bad IP version,
+	                                 total length beyond the frame */
+	HWXDP_PUNT_UNKNOWN_PORT,      /* ingress interface not in ports */
+	HWXDP_PUNT_QINQ,              /* 802.1ad outer tag or a second tag */
+	HWXDP_PUNT_ETHERTYPE,         /* neither IPv4 nor IPv6 (ARP, LLDP, ...) */
+	HWXDP_PUNT_VLAN_RESERVED,     /* tag with VID 4095 */
+	HWXDP_PUNT_UNKNOWN_VLAN,      /* no LIF entry for (iface_id << 12) | vlan */
+	HWXDP_PUNT_LIF_OFFLOAD_OFF,   /* LIF is offload-disabled: host carries it */
+	HWXDP_PUNT_VLAN_FLOWS_OFF,    /* config vlan_flows is 0 and a VLAN is involved */
+	HWXDP_PUNT_IP_OPTIONS,        /* IPv4 header with options (IHL > 5) */
+	HWXDP_PUNT_FRAGMENT,          /* IPv4 fragment (MF set or offset != 0) */
+	HWXDP_PUNT_IPV6_EXT,          /* IPv6 extension header */
+	HWXDP_PUNT_L4_PROTO,          /* neither TCP nor UDP (ICMP, ESP, ...) */
+	HWXDP_PUNT_FLOW_MISS,         /* no microflow for the flow key */
+	HWXDP_PUNT_NEXTHOP_MISS,      /* microflow names an invalid next hop */
+	HWXDP_PUNT_EGRESS_MISS,       /* next hop's port has no tx_ports entry */
+	HWXDP_PUNT_TTL_EXCEEDED,      /* TTL / hop limit <= 1 */
+	HWXDP_PUNT_MTU_EXCEEDED,      /* IP packet longer than the next hop's MTU */
+	HWXDP_PUNT_IPSEC_OFF,         /* tunnel flow while config ipsec_flows is 0 */
+	HWXDP_PUNT_SA_STALE,          /* SA gone or its revision changed (rekey) */
+	HWXDP_PUNT_NO_CRYPTO,         /* no crypto engine on this target (the host) */
+	HWXDP_PUNT_ESP_FAILED,        /* the crypto engine refused the frame */
+	HWXDP_PUNT_HOST_ONLY,         /* path needs a host-only helper */
+	HWXDP_PUNT__MAX,
+};
+
+/* ports: ingress ifindex -> the port's interface id. Type HASH. */
+struct hwxdp_port {
+	__u32 iface_id;               /* 0 .. 2^20-1; also the tx_ports key */
+	__u32 flags;                  /* reserved, 0 */
+};
+
+/* tx_ports: iface_id -> egress ifindex. Type DEVMAP, value struct
+ * bpf_devmap_val (only .ifindex is used). */
+
+/* LIF states. */
+enum hwxdp_lif_state {
+	HWXDP_LIF_ENABLED          = 0, /* forwarded on the device */
+	HWXDP_LIF_OFFLOAD_DISABLED = 1, /* frames go to the host; traffic goes on */
+	HWXDP_LIF_ADMIN_DISABLED   = 2, /* frames are dropped */
+};
+
+/* lifs: LIF -> state and counters. Type HASH. The counters count frames
+ * the program forwarded, updated with atomic adds. */
+struct hwxdp_lif {
+	__u32 state;                  /* enum hwxdp_lif_state */
+	__u32 flags;                  /* reserved, 0 */
+	__u64 rx_packets;
+	__u64 rx_bytes;
+	__u64 tx_packets;
+	__u64 tx_bytes;
+	__u64 rx_dropped;             /* frames dropped while admin-disabled */
+};
+
+/* config: key 0 -> live switches, read per frame. Type ARRAY, 1 entry.
+ * All-zero (as created) means every feature off: everything VLAN or
+ * tunnel goes to the host. The loader writes the defaults. */
+struct hwxdp_config {
+	__u32 vlan_flows;             /* 1: VLAN connections on the device (default 1) */
+	__u32 ipsec_flows;            /* 1: outbound tunnel flows encrypted on the device (default 0) */
+	__u32 lif_apply;              /* 1: a VLAN's counts also go to its port's LIF (default 1) */
+	__u32 reserved;
+};
+
+#define HWXDP_FAMILY_IPV4 4
+#define HWXDP_FAMILY_IPV6 6
+
+/* flows: flow key -> microflow. Type HASH.
+ * IPv4 addresses sit in the first 4 bytes of src/dst, the rest zero. */
+struct hwxdp_flow_key {
+	__u32 lif;                    /* ingress LIF */
+	__u8  family;                 /* HWXDP_FAMILY_IPV4 / _IPV6 */
+	__u8  proto;                  /* IPPROTO_TCP / IPPROTO_UDP */
+	__u16 pad;                    /* 0 */
+	__be16 sport_be;
+	__be16 dport_be;
+	__u8  src[16];
+	__u8  dst[16];
+};
+
+#define HWXDP_FLOW_TUNNEL 0x1u        /* encrypt with SA sa_handle */
+
+struct hwxdp_flow {
+	__u32 nexthop;                /* index into nexthops */
+	__u32 flags;                  /* HWXDP_FLOW_* */
+	__u32 sa_handle;              /* index into sas, when TUNNEL */
+	__u32 sa_revision;            /* must equal sas[sa_handle].revision */
+	__u64 packets;                /* forwarded by this microflow */
+	__u64 bytes;                  /* bytes as they arrived */
+};
+
+#define HWXDP_NEXTHOP_VALID 0x1u
+
+/* nexthops: index -> next hop. Type ARRAY. Two next hops differing only
+ * by VLAN are two entries. */
+struct hwxdp_nexthop {
+	__u32 flags;                  /* HWXDP_NEXTHOP_VALID */
+	__u32 port;                   /* egress iface_id (tx_ports key) */
+	__u16 vlan;                   /* egress VLAN, 0 = untagged */
+	__u16 mtu;                    /* largest IP packet the hop takes */
+	__u8  dmac[6];
+	__u8  smac[6];
+	__u16 pad;                    /* 0 */
+};
+
+#define HWXDP_SA_VALID 0x1u
+
+/* sas: SA handle -> SA. Type ARRAY. Key material lives in the device's
+ * crypto engine, never in a map. */
+struct hwxdp_sa {
+	__u32 flags;                  /* HWXDP_SA_VALID */
+	__u32 revision;               /* bumped on every rekey */
+	__be32 spi_be;
+	__be32 tunnel_src_be;         /* outer IPv4 source */
+	__be32 tunnel_dst_be;         /* outer IPv4 destination */
+	__u32 reserved;
+};
+
+/* punt_stats: reason -> count. Type ARRAY, HWXDP_PUNT__MAX entries. */
+struct hwxdp_counter {
+	__u64 packets;
+	__u64 bytes;
+};
+
+/*
+ * XDP metadata in front of every frame the program returns (where the
+ * driver supports metadata): what the program decided, for the host
+ * stack, AF_XDP and tests. 12 bytes, a multiple of 4 as XDP requires.
+ */
+struct hwxdp_meta {
+	__u32 lif;                    /* ingress LIF (0 when not parsed that far) */
+	__u32 egress_port;            /* egress iface_id when forwarded */
+	__u16 reason;                 /* enum hwxdp_punt_reason */
+	__u16 pad;
+};
+
+#endif /* HWXDP_FWD_H */

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lab/netlab.h"
+#include "tests/fwd/fwd_test.h"
+
+static void must(int err, const char *what)
+{
+	cr_assert_eq(err, 0, "%s: %s", what, strerror(-err));
+}
+
+void hx_env_open(struct hx_env *env, const char *target)
+{
+	uint32_t ifindex[HX_PORTS];
+	static const struct {
+		uint32_t index, port;
+		uint16_t vlan;
+		const char *dmac, *smac;
+	} hops[] = {
+		{ NH_P2, 2, 0, "02:00:00:00:02:01", "02:00:00:00:02:fe" },
+		{ NH_P2_V60, 2, 60, "02:00:00:00:02:01", "02:00:00:00:02:fe" },
+		{ NH_P1, 1, 0, "02:00:00:00:01:01", "02:00:00:00:01:fe" },
+		{ NH_P1_V50, 1, 50, "02:00:00:00:01:01", "02:00:00:00:01:fe" },
+	};
+	static const uint32_t lifs[] = {
+		HWXDP_LIF(1, 0), HWXDP_LIF(1, 50), HWXDP_LIF(2, 0), HWXDP_LIF(2, 60), HWXDP_LIF(3, 0),
+	};
+	unsigned int i;
+	int err;
+
+	memset(env, 0, sizeof(*env));
+	if (!strcmp(target, "kernel")) {
+		if (geteuid() != 0)
+			cr_skip_test("the kernel target needs root (BPF_PROG_TEST_RUN, netns)");
+		err = hx_netlab_enter(HX_PORTS, ifindex);
+		if (err == -EPERM)
+			cr_skip_test("cannot make a network namespace: %s", strerror(-err));
+		must(err, "netlab");
+	} else {
+		for (i = 0; i < HX_PORTS; i++)
+			ifindex[i] = 100 + i;
+	}
+	env->target = hx_target_open(target, hx_object_path("fwd"));
+	cr_assert_not_null(env->target, "open fwd on %s: %s", target, strerror(errno));
+
+	must(hx_fwd_config(env->target, 1, 1, 1), "config");
+	for (i = 0; i < HX_PORTS; i++) {
+		env->ifindex[i + 1] = ifindex[i];
+		must(hx_fwd_port(env->target, ifindex[i], i + 1), "port");
+	}
+	for (i = 0; i < sizeof(lifs) / sizeof(lifs[0]); i++)
+		must(hx_fwd_lif(env->target, lifs[i], HWXDP_LIF_ENABLED), "lif");
+	for (i = 0; i < sizeof(hops) / sizeof(hops[0]); i++)
+		must(hx_fwd_nexthop(env->target, hops[i].index, hops[i].port, hops[i].vlan, 1500,
+				    hops[i].dmac, hops[i].smac),
+		     "nexthop");
+}
+
+void hx_env_close(struct hx_env *env)
+{
+	hx_target_close(env->target);
+	env->target = NULL;
+}
+
+void hx_run_bytes(struct hx_env *env, unsigned int port, const uint8_t *frame, size_t len,
+		  struct hx_result *result)
+{
+	int err;
+
+	cr_assert(port >= 1 && port <= HX_PORTS, "no lab port %u", port);
+	err = hx_target_run(env->target, env->ifindex[port], frame, len, result);
+	cr_assert_eq(err, 0, "run on %s: %s", hx_target_name(env->target), strerror(-err));
+}
+
+void hx_run_spec(struct hx_env *env, unsigned int port, const struct hx_frame_spec *spec,
+		 struct hx_result *result)
+{
+	uint8_t frame[HX_PKT_MAX];
+	size_t len = hx_frame_build(spec, frame, sizeof(frame));
+
+	cr_assert_gt(len, 0, "frame does not build");
+	hx_run_bytes(env, port, frame, len, result);
+}
+
+void hx_assert_punt(const struct hx_result *result, unsigned int reason, const uint8_t *in,
+		    size_t in_len)
+{
+	cr_assert_eq(result->action, XDP_PASS, "verdict %s, expected pass (punt %s)",
+		     hwxdp_xdp_action_name(result->action), hwxdp_punt_reason_name(reason));
+	cr_assert(result->has_meta, "no metadata on a punted frame");
+	cr_assert_eq(result->meta.reason, reason, "punt reason %s, expected %s",
+		     hwxdp_punt_reason_name(result->meta.reason), hwxdp_punt_reason_name(reason));
+	if (in) {
+		cr_assert_eq(result->len, in_len, "punted frame is %zu bytes, arrived as %zu",
+			     result->len, in_len);
+		cr_assert_arr_eq(result->frame, in, in_len, "a punted frame was changed");
+	}
+}
+
+void hx_assert_forward(const struct hx_result *result, unsigned int ingress_port,
+		       unsigned int egress_port)
+{
+	unsigned int expected = ingress_port == egress_port ? XDP_TX : XDP_REDIRECT;
+
+	cr_assert(result->has_meta, "no metadata on a forwarded frame");
+	cr_assert_eq(result->meta.reason, HWXDP_PUNT_NONE, "punted: %s",
+		     hwxdp_punt_reason_name(result->meta.reason));
+	cr_assert_eq(result->action, expected, "verdict %s, expected %s",
+		     hwxdp_xdp_action_name(result->action), hwxdp_xdp_action_name(expected));
+	cr_assert_eq(result->meta.egress_port, egress_port, "egress port %u, expected %u",
+		     result->meta.egress_port, egress_port);
+}

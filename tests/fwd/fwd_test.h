@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Tests of progs/fwd.bpf.c. HX_TEST(suite, name) writes one body and runs it
+ * on every execution target: a Test() per target, each with its own freshly
+ * loaded program, maps and lab ports.
+ *
+ * The lab every test starts from (hx_env_open):
+ *   ports     1, 2, 3 -> veths hxp1..hxp3 in a private network namespace
+ *   config    vlan_flows 1, ipsec_flows 1, lif_apply 1
+ *   LIFs      1.0, 1.50, 2.0, 2.60, 3.0 enabled
+ *   next hops NH_P2 (port 2, untagged), NH_P2_V60 (port 2, VLAN 60),
+ *             NH_P1 (port 1, untagged), NH_P1_V50 (port 1, VLAN 50);
+ *             each MTU 1500, dmac 02:00:00:00:0<port>:01, smac 02:00:00:00:0<port>:fe
+ * No flow is installed: a test adds the ones it needs.
+ */
+#ifndef HWXDP_TESTS_FWD_TEST_H
+#define HWXDP_TESTS_FWD_TEST_H
+
+#include <criterion/criterion.h>
+#include <linux/bpf.h>
+
+#include "lab/fwd.h"
+#include "lab/pkt.h"
+#include "lab/target.h"
+
+enum {
+	NH_P2 = 1,
+	NH_P2_V60 = 2,
+	NH_P1 = 3,
+	NH_P1_V50 = 4,
+};
+
+#define HX_PORTS 3
+
+struct hx_env {
+	struct hx_target *target;
+	uint32_t ifindex[HX_PORTS + 1]; /* by port number, 1-based */
+};
+
+/* Loads fwd on target into the lab above; skips the test where that is
+ * impossible (not root, no BPF), fails it on any other error. */
+void hx_env_open(struct hx_env *env, const char *target);
+void hx_env_close(struct hx_env *env);
+
+/* Builds spec's frame, runs it as arriving on port; asserts the run itself worked. */
+void hx_run_spec(struct hx_env *env, unsigned int port, const struct hx_frame_spec *spec,
+		 struct hx_result *result);
+void hx_run_bytes(struct hx_env *env, unsigned int port, const uint8_t *frame, size_t len,
+		  struct hx_result *result);
+
+/* Asserts a punt for reason: XDP_PASS, the metadata says so, and the frame is
+ * byte for byte what arrived. */
+void hx_assert_punt(const struct hx_result *result, unsigned int reason, const uint8_t *in,
+		    size_t in_len);
+/* Asserts a forward out of port (XDP_TX when it is the ingress port). */
+void hx_assert_forward(const struct hx_result *result, unsigned int ingress_port,
+		       unsigned int egress_port);
+
+#define HX_TEST_ON(suite, name, target_name)                                                   \
+	Test(suite, name##_##target_name)                                                      \
+	{                                                                                      \
+		struct hx_env env;                                                             \
+		hx_env_open(&env, #target_name);                                               \
+		suite##__##name(&env);                                                         \
+		hx_env_close(&env);                                                            \
+	}
+
+#define HX_TEST(suite, name)                                                                   \
+	static void suite##__##name(struct hx_env *env);                                       \
+	HX_TEST_ON(suite, name, kernel)                                                        \
+	static void suite##__##name(struct hx_env *env)
+
+#endif /* HWXDP_TESTS_FWD_TEST_H */
