@@ -20,7 +20,7 @@ PKG_CONFIG ?= pkg-config
 MULTIARCH := $(shell $(CC) -dumpmachine 2>/dev/null)
 
 CFLAGS ?= -O2 -g
-CFLAGS += -std=gnu11 -Wall -Wextra -Werror -fvisibility=hidden -MMD -MP \
+CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers -fvisibility=hidden -MMD -MP \
 	  -I. -Iprogs/include $(shell $(PKG_CONFIG) --cflags libbpf 2>/dev/null)
 ifeq ($(SAN),1)
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer
@@ -43,7 +43,9 @@ CMD_SRCS  := $(wildcard cmd/*.c)
 CMD_OBJS  := $(patsubst %.c,$(BUILD)/%.o,$(CMD_SRCS))
 CMD       := $(BUILD)/hwxdp
 
-# One criterion binary per test folder, linking that folder's test_*.c.
+# One criterion binary per test folder, linking that folder's *.c and the
+# shared fixtures in tests/common/.
+TEST_COMMON := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/common/*.c))
 TEST_DIRS := $(sort $(dir $(wildcard tests/*/test_*.c)))
 TEST_BINS := $(foreach d,$(TEST_DIRS),$(BUILD)/tests/$(notdir $(patsubst %/,%,$(d))).test)
 TOOL_BINS := $(BUILD)/tests/pkt_dump
@@ -81,7 +83,7 @@ $(CMD): $(CMD_OBJS) $(LIB)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 define test_bin
-$(BUILD)/tests/$(1).test: $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/$(1)/*.c)) $(LIB)
+$(BUILD)/tests/$(1).test: $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/$(1)/*.c)) $(TEST_COMMON) $(LIB)
 	$$(call msg,LINK,$$@)
 	$$(Q)$$(CC) $$(LDFLAGS) $$^ $$(TEST_LDLIBS) $$(LDLIBS) -o $$@
 endef

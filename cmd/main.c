@@ -1,5 +1,148 @@
 // SPDX-License-Identifier: GPL-2.0
-int main(void)
+/* hwxdp: the command. `hwxdp [OPTIONS] OBJECT COMMAND ...`, as bpftool. */
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/main.h"
+
+bool json_output;
+bool pretty_output;
+const char *bin_name = "hwxdp";
+
+static int do_help(int argc, char **argv);
+static int do_version(int argc, char **argv);
+
+static const struct cmd commands[] = {
+	{ "lab", do_lab, "run a program over the built-in lab frames on a target" },
+	{ "version", do_version, "print the version" },
+	{ "help", do_help, "print this help" },
+	{ 0 },
+};
+
+static int do_help(int argc, char **argv)
 {
+	const struct cmd *c;
+
+	(void)argc;
+	(void)argv;
+	fprintf(stderr,
+		"Usage: %s [OPTIONS] OBJECT { COMMAND | help }\n"
+		"\n"
+		"OBJECT:\n",
+		bin_name);
+	for (c = commands; c->name; c++)
+		fprintf(stderr, "  %-10s %s\n", c->name, c->summary);
+	fprintf(stderr,
+		"\n"
+		"OPTIONS:\n"
+		"  -j, --json      JSON output\n"
+		"  -p, --pretty    indented JSON output (implies -j)\n"
+		"  -h, --help      this help\n"
+		"  -V, --version   the version\n"
+		"\n"
+		"Abbreviations are accepted where unique (hwxdp l = hwxdp lab).\n"
+		"See hwxdp(8).\n");
 	return 0;
+}
+
+static int do_version(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	if (json_output) {
+		struct json_writer *w = json_new(stdout, pretty_output);
+
+		json_start_object(w);
+		json_string_field(w, "version", HWXDP_VERSION);
+		json_end_object(w);
+		json_destroy(w);
+		return 0;
+	}
+	printf("%s v%s\n", bin_name, HWXDP_VERSION);
+	return 0;
+}
+
+int cmd_error(const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (json_output) {
+		struct json_writer *w = json_new(stdout, pretty_output);
+
+		json_start_object(w);
+		json_string_field(w, "error", msg);
+		json_end_object(w);
+		json_destroy(w);
+	} else {
+		fprintf(stderr, "%s: error: %s\n", bin_name, msg);
+	}
+	return 1;
+}
+
+int cmd_select(const struct cmd *cmds, int argc, char **argv, int (*help)(int, char **))
+{
+	const struct cmd *c, *match = NULL;
+	size_t len;
+
+	if (argc < 1 || !strcmp(argv[0], "help"))
+		return help(argc, argv);
+	len = strlen(argv[0]);
+	for (c = cmds; c->name; c++) {
+		if (!strcmp(c->name, argv[0]))
+			return c->fn(argc - 1, argv + 1);
+		if (!strncmp(c->name, argv[0], len)) {
+			if (match)
+				return cmd_error("'%s' is ambiguous: %s or %s", argv[0], match->name,
+						 c->name);
+			match = c;
+		}
+	}
+	if (!match)
+		return cmd_error("unknown command '%s' (try '%s help')", argv[0], bin_name);
+	return match->fn(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ 0 },
+	};
+	int opt;
+
+	/* '+': options after OBJECT belong to the command. */
+	while ((opt = getopt_long(argc, argv, "+jphV", options, NULL)) >= 0) {
+		switch (opt) {
+		case 'j':
+			json_output = true;
+			break;
+		case 'p':
+			json_output = pretty_output = true;
+			break;
+		case 'h':
+			return do_help(0, NULL);
+		case 'V':
+			return do_version(0, NULL);
+		default:
+			do_help(0, NULL);
+			return 1;
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc < 1) {
+		do_help(0, NULL);
+		return 1;
+	}
+	return cmd_select(commands, argc, argv, do_help);
 }

@@ -3,7 +3,7 @@
 #include <netinet/in.h>
 #include <string.h>
 
-#include "tests/fwd/fwd_test.h"
+#include "tests/common/fwd_env.h"
 
 static void expect_macs(const struct hx_result *r, const char *dmac, const char *smac)
 {

@@ -4,7 +4,7 @@
 #include <unistd.h>
 
 #include "lab/netlab.h"
-#include "tests/fwd/fwd_test.h"
+#include "tests/common/fwd_env.h"
 
 static void must(int err, const char *what)
 {

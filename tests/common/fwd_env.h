@@ -13,8 +13,8 @@
  *             each MTU 1500, dmac 02:00:00:00:0<port>:01, smac 02:00:00:00:0<port>:fe
  * No flow is installed: a test adds the ones it needs.
  */
-#ifndef HWXDP_TESTS_FWD_TEST_H
-#define HWXDP_TESTS_FWD_TEST_H
+#ifndef HWXDP_TESTS_COMMON_FWD_ENV_H
+#define HWXDP_TESTS_COMMON_FWD_ENV_H
 
 #include <criterion/criterion.h>
 #include <linux/bpf.h>
@@ -70,4 +70,4 @@ void hx_assert_forward(const struct hx_result *result, unsigned int ingress_port
 	HX_TEST_ON(suite, name, kernel)                                                        \
 	static void suite##__##name(struct hx_env *env)
 
-#endif /* HWXDP_TESTS_FWD_TEST_H */
+#endif /* HWXDP_TESTS_COMMON_FWD_ENV_H */

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef HWXDP_CMD_MAIN_H
+#define HWXDP_CMD_MAIN_H
+
+#include <stdbool.h>
+
+#include "cmd/json.h"
+
+#define HWXDP_VERSION "0.1.0"
+
+extern bool json_output;
+extern bool pretty_output;
+extern const char *bin_name;
+
+/* A command: name, handler, one-line summary for `hwxdp help`. */
+struct cmd {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+/* Runs the unique command that argv[0] names or abbreviates; help when none. */
+int cmd_select(const struct cmd *cmds, int argc, char **argv, int (*help)(int, char **));
+
+/* Prints "hwxdp: error: ..." (or a JSON error object with -j); returns 1. */
+__attribute__((format(printf, 1, 2))) int cmd_error(const char *fmt, ...);
+
+int do_lab(int argc, char **argv);
+
+#endif /* HWXDP_CMD_MAIN_H */
