@@ -284,6 +284,12 @@ static bool is_tpid(uint16_t type)
 	return type == ETH_P_8021Q || type == ETH_P_8021AD || type == TPID_QINQ_OLD;
 }
 
+/* Extension headers the walk can step over; anything else is the L4 header */
+static bool is_ipv6_ext(uint8_t nh)
+{
+	return nh == 0 || nh == 43 || nh == 60 || nh == 44 || nh == 51;
+}
+
 static void parse_ipv6_ext(const uint8_t *f, size_t len, size_t p,
 			   struct hx_frame_layout *out)
 {
@@ -293,9 +299,7 @@ static void parse_ipv6_ext(const uint8_t *f, size_t len, size_t p,
 
 	/* bounded: a crafted chain must not keep us walking */
 	for (hops = 0; hops < 8; hops++) {
-		if (nh != 0 && nh != 43 && nh != 60 && nh != 44 && nh != 51)
-			break;
-		if (p + IPV6_EXT_LEN > len)
+		if (!is_ipv6_ext(nh) || p + IPV6_EXT_LEN > len)
 			break;
 		if (nh == 44) {
 			step = IPV6_EXT_LEN;
@@ -314,7 +318,7 @@ static void parse_ipv6_ext(const uint8_t *f, size_t len, size_t p,
 		p += step;
 	}
 	out->proto = nh;
-	if (nh != 0 && nh != 43 && nh != 60 && nh != 44 && nh != 51 && p <= len)
+	if (!is_ipv6_ext(nh) && p <= len)
 		out->l4_off = p;
 }
 

@@ -84,7 +84,9 @@ struct hx_frame_layout {
 	uint16_t ethertype;	/* after the tags */
 	size_t l3_off;		/* 0 when no IP header fits */
 	size_t l4_off;		/* 0 when not reached: truncated, non-first
-				 * fragment, or an unknown IPv6 extension */
+				 * fragment, or over 8 IPv6 extension headers
+				 * (hop-by-hop, routing, fragment, dest opts,
+				 * AH are stepped over) */
 	int family;		/* 4, 6, or 0 when l3_off is 0 */
 	uint8_t proto;		/* L4 protocol, after IPv6 extension headers */
 };
