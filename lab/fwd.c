@@ -24,6 +24,7 @@ static const char *const punt_names[HWXDP_PUNT__MAX] = {
 	[HWXDP_PUNT_FLOW_MISS] = "flow-miss",
 	[HWXDP_PUNT_NEXTHOP_MISS] = "nexthop-miss",
 	[HWXDP_PUNT_EGRESS_MISS] = "egress-miss",
+	[HWXDP_PUNT_EGRESS_LIF_OFF] = "egress-lif-disabled",
 	[HWXDP_PUNT_TTL_EXCEEDED] = "ttl-exceeded",
 	[HWXDP_PUNT_MTU_EXCEEDED] = "mtu-exceeded",
 	[HWXDP_PUNT_IPSEC_OFF] = "ipsec-flows-off",

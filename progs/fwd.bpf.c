@@ -391,25 +391,23 @@ static __always_inline void count(struct hwxdp_lif *lif, int rx, __u64 bytes)
 	}
 }
 
-/* A LIF's counts, and with lif_apply a VLAN's also to its port's LIF. */
-static __always_inline void count_lif(__u32 lif_id, int rx, __u64 bytes,
-				      const struct hwxdp_config *cfg)
+/* A VLAN's counts also go to its port's LIF when lif_apply is on. */
+static __always_inline void count_port_lif(__u32 lif_id, int rx, __u64 bytes,
+					   const struct hwxdp_config *cfg)
 {
-	struct hwxdp_lif *lif = bpf_map_lookup_elem(&lifs, &lif_id);
+	__u32 port_lif = lif_id & ~HWXDP_VLAN_MASK;
+	struct hwxdp_lif *lif;
 
+	if (!HWXDP_LIF_VLAN(lif_id) || !cfg->lif_apply)
+		return;
+	lif = bpf_map_lookup_elem(&lifs, &port_lif);
 	if (lif)
 		count(lif, rx, bytes);
-	if (HWXDP_LIF_VLAN(lif_id) && cfg->lif_apply) {
-		__u32 port_lif = lif_id & ~HWXDP_VLAN_MASK;
-
-		lif = bpf_map_lookup_elem(&lifs, &port_lif);
-		if (lif)
-			count(lif, rx, bytes);
-	}
 }
 
 static __always_inline int forward(struct xdp_md *ctx, struct verdict *v)
 {
+	struct hwxdp_lif *in_lif, *out_lif;
 	struct hwxdp_config *cfg;
 	struct hwxdp_nexthop *nh;
 	struct hwxdp_flow *flow;
@@ -434,6 +432,11 @@ static __always_inline int forward(struct xdp_md *ctx, struct verdict *v)
 		return punt(v, HWXDP_PUNT_EGRESS_MISS);
 	if (nh->vlan && !cfg->vlan_flows)
 		return punt(v, HWXDP_PUNT_VLAN_FLOWS_OFF);
+	/* Leaving by a LIF that is switched off is the host's decision. */
+	egress_lif = HWXDP_LIF(nh->port, nh->vlan);
+	out_lif = bpf_map_lookup_elem(&lifs, &egress_lif);
+	if (out_lif && out_lif->state != HWXDP_LIF_ENABLED)
+		return punt(v, HWXDP_PUNT_EGRESS_LIF_OFF);
 	if (f.ttl <= 1)
 		return punt(v, HWXDP_PUNT_TTL_EXCEEDED);
 
@@ -468,9 +471,13 @@ static __always_inline int forward(struct xdp_md *ctx, struct verdict *v)
 	out_len = (void *)(long)ctx->data_end - (void *)(long)ctx->data;
 	__sync_fetch_and_add(&flow->packets, 1);
 	__sync_fetch_and_add(&flow->bytes, f.len);
-	count_lif(f.lif, 1, f.len, cfg);
-	egress_lif = HWXDP_LIF(nh->port, nh->vlan);
-	count_lif(egress_lif, 0, out_len, cfg);
+	in_lif = bpf_map_lookup_elem(&lifs, &f.lif);
+	if (in_lif)
+		count(in_lif, 1, f.len);
+	count_port_lif(f.lif, 1, f.len, cfg);
+	if (out_lif)
+		count(out_lif, 0, out_len);
+	count_port_lif(egress_lif, 0, out_len, cfg);
 
 	v->egress_port = nh->port;
 	if (nh->port == f.iface_id)

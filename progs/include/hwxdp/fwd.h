@@ -61,6 +61,7 @@ enum hwxdp_punt_reason {
 	HWXDP_PUNT_FLOW_MISS,         /* no microflow for the flow key */
 	HWXDP_PUNT_NEXTHOP_MISS,      /* microflow names an invalid next hop */
 	HWXDP_PUNT_EGRESS_MISS,       /* next hop's port has no tx_ports entry */
+	HWXDP_PUNT_EGRESS_LIF_OFF,    /* the LIF it would leave by is not enabled */
 	HWXDP_PUNT_TTL_EXCEEDED,      /* TTL / hop limit <= 1 */
 	HWXDP_PUNT_MTU_EXCEEDED,      /* IP packet longer than the next hop's MTU */
 	HWXDP_PUNT_IPSEC_OFF,         /* tunnel flow while config ipsec_flows is 0 */
@@ -77,7 +78,7 @@ struct hwxdp_port {
 	__u32 flags;                  /* reserved, 0 */
 };
 
-/* tx_ports: iface_id -> egress ifindex. Type DEVMAP, value struct
+/* tx_ports: iface_id -> egress ifindex. Type DEVMAP_HASH, value struct
  * bpf_devmap_val (only .ifindex is used). */
 
 /* LIF states. */
@@ -101,7 +102,8 @@ struct hwxdp_lif {
 
 /* config: key 0 -> live switches, read per frame. Type ARRAY, 1 entry.
  * All-zero (as created) means every feature off: everything VLAN or
- * tunnel goes to the host. The loader writes the defaults. */
+ * tunnel goes to the host, the safe state. Whoever loads the program
+ * writes the switches it wants (defaults below). */
 struct hwxdp_config {
 	__u32 vlan_flows;             /* 1: VLAN connections on the device (default 1) */
 	__u32 ipsec_flows;            /* 1: outbound tunnel flows encrypted on the device (default 0) */
@@ -147,7 +149,6 @@ struct hwxdp_nexthop {
 	__u16 mtu;                    /* largest IP packet the hop takes */
 	__u8  dmac[6];
 	__u8  smac[6];
-	__u16 pad;                    /* 0 */
 };
 
 #define HWXDP_SA_VALID 0x1u
