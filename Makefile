@@ -21,7 +21,7 @@ MULTIARCH := $(shell $(CC) -dumpmachine 2>/dev/null)
 
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers -fvisibility=hidden -MMD -MP \
-	  -I. -Iprogs/include $(shell $(PKG_CONFIG) --cflags libbpf 2>/dev/null)
+	  -I. -Iinclude -Iprogs/include $(shell $(PKG_CONFIG) --cflags libbpf 2>/dev/null)
 ifeq ($(SAN),1)
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=address,undefined
