@@ -1,20 +1,44 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Runs every test binary of the build and the frame-builder check against
-# scapy; exits non-zero when any fails.
+# scapy, then prints one total; exits non-zero when anything failed.
 set -uo pipefail
 build=${BUILD:-build}
-status=0
+status=0 passed=0 failed=0 skipped=0
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+
+# Criterion ends with "Synthesis: Tested: T | Passing: P | Failing: F | Crashing: C".
+count_criterion() {
+	local line t p f c
+	line=$(grep -a 'Synthesis:' "$log" | tail -n 1)
+	[ -n "$line" ] || { failed=$((failed + 1)); return; }
+	t=$(sed -E 's/.*Tested: ([0-9]+).*/\1/' <<<"$line")
+	p=$(sed -E 's/.*Passing: ([0-9]+).*/\1/' <<<"$line")
+	f=$(sed -E 's/.*Failing: ([0-9]+).*/\1/' <<<"$line")
+	c=$(sed -E 's/.*Crashing: ([0-9]+).*/\1/' <<<"$line")
+	passed=$((passed + p))
+	failed=$((failed + f + c))
+	skipped=$((skipped + t - p - f - c))
+}
 
 for t in "$build"/tests/*.test; do
 	echo "== $t"
-	"$t" --jobs 2 || status=1
+	"$t" --jobs 2 2>&1 | tee "$log" || status=1
+	count_criterion
 done
 
 echo "== frame builder against scapy"
 if [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import scapy' 2>/dev/null; then
-	"$build/tests/pkt_dump" | /usr/bin/python3 tests/lab/check_pkt_scapy.py || status=1
+	"$build/tests/pkt_dump" | /usr/bin/python3 tests/lab/check_pkt_scapy.py | tee "$log" || status=1
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+	passed=$((passed + $(cut -d' ' -f1 <<<"$line")))
+	failed=$((failed + $(cut -d' ' -f3 <<<"$line")))
 else
 	echo "skipped: Debian's python3-scapy is not installed"
+	skipped=$((skipped + 1))
 fi
+
+[ "$failed" -eq 0 ] || status=1
+echo "total: $passed passed, $failed failed, $skipped skipped"
 exit $status
