@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * BPF objects without a kernel: an ELF file's programs, fully linked, and its
+ * maps, as the verifier, the translator and the device see them.
+ *
+ * A program's instruction stream is what libbpf would hand the kernel after
+ * relocation, except that a map reference carries the map's index in the
+ * object instead of a file descriptor:
+ *   ld_imm64 rX, map       src_reg BPF_PSEUDO_MAP_FD,    imm = map index
+ *   ld_imm64 rX, &global   src_reg BPF_PSEUDO_MAP_VALUE, imm = map index,
+ *                          next imm = offset in the map's value
+ *   call subprog           src_reg BPF_PSEUDO_CALL, imm relative, callees
+ *                          appended after the main function as libbpf does
+ *   call kfunc             src_reg BPF_PSEUDO_KFUNC_CALL, imm = device kfunc
+ *                          id, or imm 0 / off 0 for an unresolved weak kfunc
+ */
+#ifndef HWXDP_OBJECT_H
+#define HWXDP_OBJECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/bpf.h>
+
+struct btf;
+
+#define HWXDP_NAME_MAX 64
+
+/* Where a map came from. */
+enum hwxdp_map_origin {
+	HWXDP_MAP_BTF,     /* SEC(".maps"), BTF-defined */
+	HWXDP_MAP_LEGACY,  /* struct bpf_map_def in SEC("maps") */
+	HWXDP_MAP_GLOBAL,  /* .rodata, .data, .bss (one-entry array) */
+};
+
+struct hwxdp_map_desc {
+	char name[HWXDP_NAME_MAX];
+	enum hwxdp_map_origin origin;
+	uint32_t type;              /* enum bpf_map_type */
+	uint32_t key_size, value_size, max_entries, map_flags;
+	uint32_t btf_key_type_id, btf_value_type_id; /* 0 when unknown */
+	const uint8_t *initial;     /* global data: initial value (NULL for .bss) */
+	size_t initial_size;
+	bool read_only;             /* .rodata: frozen, constant to the verifier */
+};
+
+/* Source position of an instruction, from .BTF.ext line info. */
+struct hwxdp_line {
+	uint32_t insn;              /* first instruction of the line */
+	const char *file;           /* strings owned by the object */
+	const char *text;           /* the source line, trimmed */
+	uint32_t line, column;
+};
+
+/* A kfunc or ksym the program names, by instruction. */
+struct hwxdp_extern_ref {
+	uint32_t insn;
+	char name[HWXDP_NAME_MAX];
+	bool weak;
+	bool resolved;              /* found in the device's kfunc table */
+	int32_t kfunc_id;           /* device kfunc id when resolved */
+};
+
+struct hwxdp_prog {
+	char name[HWXDP_NAME_MAX];
+	char section[HWXDP_NAME_MAX];
+	uint32_t type;              /* enum bpf_prog_type, from the section name */
+	uint32_t expected_attach_type;
+	struct bpf_insn *insns;     /* main function, then appended subprograms */
+	size_t insn_cnt;
+	uint32_t *subprog_start;    /* first insn of each function; [0] = 0 */
+	size_t subprog_cnt;
+	struct hwxdp_line *lines;   /* sorted by insn */
+	size_t line_cnt;
+	struct hwxdp_extern_ref *externs;
+	size_t extern_cnt;
+};
+
+struct hwxdp_object {
+	char path[4096];
+	char license[128];
+	struct hwxdp_map_desc *maps;
+	size_t map_cnt;
+	struct hwxdp_prog *progs;
+	size_t prog_cnt;
+	struct btf *btf;            /* NULL when the object has no BTF */
+	void *priv;
+};
+
+/* Project error codes, above the errno range. */
+enum {
+	HWXDP_ERR_ELF = 4000,       /* not an ELF / not a BPF ELF */
+	HWXDP_ERR_RELOC,            /* relocation that cannot be applied */
+	HWXDP_ERR_MAP,              /* map definition that cannot be read */
+	HWXDP_ERR_PROG,             /* program section that cannot be read */
+};
+
+/* Opens path. 0 or a negative error (errno or -HWXDP_ERR_*); the reason is
+ * printed through hwxdp_print. Nothing is half-filled on failure. */
+int hwxdp_object__open(const char *path, struct hwxdp_object **out);
+int hwxdp_object__open_mem(const void *data, size_t size, const char *name,
+			   struct hwxdp_object **out);
+void hwxdp_object__close(struct hwxdp_object *obj);
+
+const struct hwxdp_prog *hwxdp_object__find_prog(const struct hwxdp_object *obj,
+						 const char *name);
+/* The source line of insn, or NULL. */
+const struct hwxdp_line *hwxdp_prog__line(const struct hwxdp_prog *prog, uint32_t insn);
+
+#endif /* HWXDP_OBJECT_H */
