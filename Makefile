@@ -35,7 +35,7 @@ BPF_CFLAGS := -g -O2 -target bpf -Wall -Werror -Iprogs/include \
 BPF_SRCS  := $(wildcard progs/*.bpf.c)
 BPF_OBJS  := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
 
-LIB_SRCS  := $(wildcard loader/*.c lab/*.c)
+LIB_SRCS  := $(wildcard loader/*.c lab/*.c) verifier/disasm.c verifier/asm.c
 LIB_OBJS  := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS))
 LIB       := $(BUILD)/libhwxdp.a
 
