@@ -34,6 +34,8 @@ BPF_CFLAGS := -g -O2 -target bpf -Wall -Werror -Iprogs/include \
 
 BPF_SRCS  := $(wildcard progs/*.bpf.c)
 BPF_OBJS  := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
+# Objects the loader's tests read: modern and legacy (struct bpf_map_def) ones.
+CORPUS_OBJS := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/loader/corpus/*.bpf.c))
 
 LIB_SRCS  := $(wildcard loader/*.c lab/*.c) verifier/disasm.c verifier/asm.c
 LIB_OBJS  := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS))
@@ -51,7 +53,7 @@ TEST_BINS := $(foreach d,$(TEST_DIRS),$(BUILD)/tests/$(notdir $(patsubst %/,%,$(
 TOOL_BINS := $(BUILD)/tests/pkt_dump
 
 .PHONY: all test run deps clean format bench
-all: $(BPF_OBJS) $(LIB) $(CMD) $(TEST_BINS) $(TOOL_BINS)
+all: $(BPF_OBJS) $(CORPUS_OBJS) $(LIB) $(CMD) $(TEST_BINS) $(TOOL_BINS)
 
 deps:
 	$(Q)scripts/install-deps.sh
@@ -65,6 +67,11 @@ run: deps
 	$(Q)$(CMD) lab --object $(BUILD)/progs/fwd.bpf.o
 
 $(BUILD)/progs/%.bpf.o: progs/%.bpf.c $(wildcard progs/include/hwxdp/*.h)
+	@mkdir -p $(@D)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(BUILD)/tests/loader/corpus/%.bpf.o: tests/loader/corpus/%.bpf.c
 	@mkdir -p $(@D)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@

@@ -13,6 +13,10 @@
  *                          appended after the main function as libbpf does
  *   call kfunc             src_reg BPF_PSEUDO_KFUNC_CALL, imm = device kfunc
  *                          id, or imm 0 / off 0 for an unresolved weak kfunc
+ *   ld_imm64 rX, kfunc     src_reg BPF_PSEUDO_BTF_ID, imm = kfunc id, next imm 0;
+ *                          an unresolved weak one is the constant 0 (src_reg 0,
+ *                          both imm 0), as libbpf leaves it for the kernel
+ *   ld_imm64 rX, callback  src_reg BPF_PSEUDO_FUNC, imm relative, as a call
  */
 #ifndef HWXDP_OBJECT_H
 #define HWXDP_OBJECT_H
@@ -58,8 +62,8 @@ struct hwxdp_extern_ref {
 	uint32_t insn;
 	char name[HWXDP_NAME_MAX];
 	bool weak;
-	bool resolved;              /* found in the device's kfunc table */
-	int32_t kfunc_id;           /* device kfunc id when resolved */
+	bool resolved;              /* in the kfunc table it was opened against */
+	int32_t kfunc_id;           /* that table's id when resolved */
 };
 
 struct hwxdp_prog {
@@ -70,6 +74,7 @@ struct hwxdp_prog {
 	struct bpf_insn *insns;     /* main function, then appended subprograms */
 	size_t insn_cnt;
 	uint32_t *subprog_start;    /* first insn of each function; [0] = 0 */
+	const char **subprog_name;  /* each function's symbol name */
 	size_t subprog_cnt;
 	struct hwxdp_line *lines;   /* sorted by insn */
 	size_t line_cnt;
@@ -96,11 +101,32 @@ enum {
 	HWXDP_ERR_PROG,             /* program section that cannot be read */
 };
 
+/* A function the target provides (kfunc), by name. */
+struct hwxdp_kfunc {
+	const char *name;
+	int32_t id;
+};
+
+struct hwxdp_object_open_opts {
+	size_t sz;                  /* sizeof(struct hwxdp_object_open_opts) */
+	/* kfuncs to resolve externs against, ended by a NULL name; NULL means
+	 * the device's table. The kernel's view of a device program is an
+	 * empty table: every device kfunc then stays unresolved. */
+	const struct hwxdp_kfunc *kfuncs;
+};
+
 /* Opens path. 0 or a negative error (errno or -HWXDP_ERR_*); the reason is
  * printed through hwxdp_print. Nothing is half-filled on failure. */
 int hwxdp_object__open(const char *path, struct hwxdp_object **out);
+/* name stands for the file in messages; as with libbpf, its base name up to
+ * the first '.' prefixes the names of .rodata/.data/.bss maps. */
 int hwxdp_object__open_mem(const void *data, size_t size, const char *name,
 			   struct hwxdp_object **out);
+int hwxdp_object__open_opts(const char *path, const struct hwxdp_object_open_opts *opts,
+			    struct hwxdp_object **out);
+int hwxdp_object__open_mem_opts(const void *data, size_t size, const char *name,
+				const struct hwxdp_object_open_opts *opts,
+				struct hwxdp_object **out);
 void hwxdp_object__close(struct hwxdp_object *obj);
 
 const struct hwxdp_prog *hwxdp_object__find_prog(const struct hwxdp_object *obj,

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Shared between the object loader's files; not part of the public API. */
+#ifndef HWXDP_LOADER_OBJECT_INTERNAL_H
+#define HWXDP_LOADER_OBJECT_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hwxdp/object.h"
+
+struct bpf_object;
+
+/* What an object owns beyond its public fields, freed with it. */
+struct object_priv {
+	struct bpf_object *bpf; /* libbpf's view of a modern object, kept for its BTF */
+	struct btf *own_btf;	/* BTF of a legacy object */
+	void **blocks;		/* every allocation behind the public fields */
+	size_t block_cnt, block_cap;
+};
+
+/* The .BTF.ext line records of one ELF section. */
+struct btf_ext_lines {
+	const uint8_t *recs; /* struct bpf_line_info, rec_size apart, maybe unaligned */
+	uint32_t cnt, rec_size;
+};
+
+/*
+ * Finds section's line records in the .BTF.ext image ext (size bytes), with
+ * section names resolved through btf. The whole image is checked on every
+ * call: 0 (cnt 0 when the section has none) or -EINVAL when it is malformed.
+ */
+int btf_ext_lines(const void *ext, size_t size, const struct btf *btf, const char *section,
+		  struct btf_ext_lines *out);
+
+/*
+ * Checks that every name and type id btf refers to exists, and that no chain
+ * of modifiers and typedefs loops. libbpf 1.1 follows them unchecked when it
+ * opens an object. 0, or -EINVAL with *bad the first bad type.
+ */
+int btf_check_refs(const struct btf *btf, uint32_t *bad);
+
+#endif /* HWXDP_LOADER_OBJECT_INTERNAL_H */

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The loader against libbpf and the kernel: every program of every object
+ * (progs/ and the corpus) is, instruction for instruction, what libbpf hands
+ * the kernel after bpf_object__load, map descriptors aside. A map reference
+ * must name the same map (libbpf's map of that descriptor has our map's
+ * name) with the same kind and offset. An object with legacy maps, which
+ * libbpf 1.x refuses, is compared with its twin built with BTF maps.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/libbpf.h>
+
+#include "tests/loader/loader_util.h"
+
+#define OP_LD_IMM64 (BPF_LD | BPF_IMM | BPF_DW)
+
+static const char *map_name_by_fd(struct bpf_object *ref, int fd)
+{
+	struct bpf_map *m;
+
+	bpf_object__for_each_map(m, ref) if (bpf_map__fd(m) == fd) return bpf_map__name(m);
+	return NULL;
+}
+
+static void compare_prog(const char *path, const struct hwxdp_object *obj,
+			 const struct hwxdp_prog *p, struct bpf_object *ref,
+			 const struct bpf_program *bp)
+{
+	const struct bpf_insn *want = bpf_program__insns(bp);
+	size_t n = bpf_program__insn_cnt(bp), i;
+
+	cr_assert_eq(p->insn_cnt, n, "%s: '%s' has %zu instructions, libbpf loads %zu", path,
+		     p->name, p->insn_cnt, n);
+	for (i = 0; i < n; i++) {
+		const struct bpf_insn *a = &p->insns[i], *b = &want[i];
+
+		if (b->code == OP_LD_IMM64 &&
+		    (b->src_reg == BPF_PSEUDO_MAP_FD || b->src_reg == BPF_PSEUDO_MAP_VALUE)) {
+			const char *name = map_name_by_fd(ref, b->imm);
+
+			cr_assert(a->code == b->code && a->dst_reg == b->dst_reg &&
+					  a->src_reg == b->src_reg && a->off == b->off,
+				  "%s: '%s' insn %zu: ld_imm64 src_reg %u, libbpf's %u", path,
+				  p->name, i, a->src_reg, b->src_reg);
+			cr_assert(a->imm >= 0 && (size_t)a->imm < obj->map_cnt,
+				  "%s: '%s' insn %zu: map index %d out of range", path, p->name, i,
+				  a->imm);
+			cr_assert(name && !strcmp(name, obj->maps[a->imm].name),
+				  "%s: '%s' insn %zu: map '%s', libbpf's '%s'", path, p->name, i,
+				  obj->maps[a->imm].name, name ? name : "?");
+			cr_assert(i + 1 < n && !memcmp(&a[1], &b[1], sizeof(*a)),
+				  "%s: '%s' insn %zu: map offset %d, libbpf's %d", path, p->name, i,
+				  a[1].imm, b[1].imm);
+			i++;
+			continue;
+		}
+		cr_assert(!memcmp(a, b, sizeof(*a)),
+			  "%s: '%s' insn %zu: code %#x dst %u src %u off %d imm %d, libbpf's code "
+			  "%#x dst %u src %u off %d imm %d",
+			  path, p->name, i, a->code, a->dst_reg, a->src_reg, a->off, a->imm,
+			  b->code, b->dst_reg, b->src_reg, b->off, b->imm);
+	}
+}
+
+/* ours_path through hwxdp, ref_path through libbpf and the kernel. */
+static void compare_object(const char *ours_path, const char *ref_path)
+{
+	struct hwxdp_object *obj;
+	struct bpf_object *ref;
+	struct bpf_program *bp;
+	size_t progs = 0;
+	int err;
+
+	cr_assert_eq(hx_open_kernel_view(ours_path, &obj), 0, "%s: hwxdp cannot open it",
+		     ours_path);
+	ref = bpf_object__open_file(ref_path, NULL);
+	cr_assert_not_null(ref, "%s: libbpf cannot open it", ref_path);
+	err = bpf_object__load(ref);
+	cr_assert_eq(err, 0, "%s: libbpf cannot load it: %d", ref_path, err);
+	bpf_object__for_each_program(bp, ref)
+	{
+		const struct hwxdp_prog *p = hwxdp_object__find_prog(obj, bpf_program__name(bp));
+
+		cr_assert_not_null(p, "%s: no program '%s'", ours_path, bpf_program__name(bp));
+		compare_prog(ours_path, obj, p, ref, bp);
+		progs++;
+	}
+	cr_assert_eq(progs, obj->prog_cnt, "%s: %zu programs, libbpf has %zu", ours_path,
+		     obj->prog_cnt, progs);
+	bpf_object__close(ref);
+	hwxdp_object__close(obj);
+}
+
+static bool is_legacy(const char *path)
+{
+	struct hwxdp_object *obj;
+	bool legacy = false;
+	size_t i;
+
+	cr_assert_eq(hx_open_kernel_view(path, &obj), 0, "%s: hwxdp cannot open it", path);
+	for (i = 0; i < obj->map_cnt; i++)
+		legacy |= obj->maps[i].origin == HWXDP_MAP_LEGACY;
+	hwxdp_object__close(obj);
+	return legacy;
+}
+
+Test(loader_kernel, fwd_equals_libbpf)
+{
+	char path[PATH_MAX];
+
+	if (geteuid() != 0)
+		cr_skip_test("loading into the kernel needs root");
+	snprintf(path, sizeof(path), "%s", hx_build_path("progs/fwd.bpf.o"));
+	compare_object(path, path);
+}
+
+Test(loader_kernel, corpus_equals_libbpf)
+{
+	static char paths[HX_CORPUS_MAX][PATH_MAX];
+	size_t n = hx_corpus(paths, HX_CORPUS_MAX), i, legacy = 0;
+
+	if (geteuid() != 0)
+		cr_skip_test("loading into the kernel needs root");
+	for (i = 0; i < n; i++) {
+		char twin[PATH_MAX];
+
+		if (!is_legacy(paths[i])) {
+			compare_object(paths[i], paths[i]);
+			continue;
+		}
+		snprintf(twin, sizeof(twin), "%.*s.twin.bpf.o",
+			 (int)(strlen(paths[i]) - strlen(".bpf.o")), paths[i]);
+		cr_assert_eq(access(twin, R_OK), 0, "%s: legacy object without a twin %s", paths[i],
+			     twin);
+		compare_object(paths[i], twin);
+		legacy++;
+	}
+	cr_assert_geq(legacy, 2, "the corpus has %zu legacy objects, wants 2", legacy);
+	cr_assert_geq(n, 8, "the corpus has %zu objects", n);
+}

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What the loader makes of well-formed objects, without a kernel: maps as
+ * libbpf describes them, subprograms appended in libbpf's order, globals as
+ * map values, kfuncs against the device's table and the kernel's, legacy
+ * maps, and source lines that are the source's.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "loader/kfuncs.h"
+#include "tests/loader/loader_util.h"
+
+#define OP_LD_IMM64 (BPF_LD | BPF_IMM | BPF_DW)
+#define OP_CALL	    (BPF_JMP | BPF_CALL)
+
+static struct hwxdp_object *open_device(const char *rel)
+{
+	struct hwxdp_object *obj;
+	const char *path = hx_build_path(rel);
+
+	cr_assert_eq(hwxdp_object__open(path, &obj), 0, "%s: cannot open", path);
+	return obj;
+}
+
+static int map_index(const struct hwxdp_object *obj, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < obj->map_cnt; i++)
+		if (!strcmp(obj->maps[i].name, name))
+			return i;
+	cr_assert_fail("no map '%s'", name);
+	return -1;
+}
+
+static void assert_map_like(const char *path, const struct hwxdp_map_desc *ours,
+			    const struct bpf_map *m, bool btf_ids)
+{
+	cr_assert_eq(ours->type, bpf_map__type(m), "%s: map %s type", path, ours->name);
+	cr_assert_eq(ours->key_size, bpf_map__key_size(m), "%s: map %s key size", path, ours->name);
+	cr_assert_eq(ours->value_size, bpf_map__value_size(m), "%s: map %s value size", path,
+		     ours->name);
+	cr_assert_eq(ours->max_entries, bpf_map__max_entries(m), "%s: map %s entries", path,
+		     ours->name);
+	cr_assert_eq(ours->map_flags, bpf_map__map_flags(m), "%s: map %s flags %#x, libbpf %#x",
+		     path, ours->name, ours->map_flags, bpf_map__map_flags(m));
+	if (btf_ids) {
+		cr_assert_eq(ours->btf_key_type_id, bpf_map__btf_key_type_id(m),
+			     "%s: map %s key id", path, ours->name);
+		cr_assert_eq(ours->btf_value_type_id, bpf_map__btf_value_type_id(m),
+			     "%s: map %s value id", path, ours->name);
+	}
+}
+
+/* Every object's maps and programs as libbpf opens them; a legacy object's
+ * as libbpf opens its twin. */
+Test(loader_object, maps_and_programs_as_libbpf_sees_them)
+{
+	static char paths[HX_CORPUS_MAX + 1][PATH_MAX];
+	size_t n = hx_corpus(paths, HX_CORPUS_MAX), i, legacy_maps = 0;
+
+	snprintf(paths[n++], PATH_MAX, "%s", hx_build_path("progs/fwd.bpf.o"));
+	for (i = 0; i < n; i++) {
+		struct hwxdp_object *obj;
+		struct bpf_object *ref;
+		struct bpf_program *bp;
+		struct bpf_map *m;
+		char twin[PATH_MAX];
+		size_t k = 0;
+		bool legacy;
+
+		cr_assert_eq(hwxdp_object__open(paths[i], &obj), 0, "%s: cannot open", paths[i]);
+		legacy = obj->map_cnt && obj->maps[0].origin == HWXDP_MAP_LEGACY;
+		snprintf(twin, sizeof(twin), "%.*s%s", (int)(strlen(paths[i]) - 6), paths[i],
+			 legacy ? ".twin.bpf.o" : ".bpf.o");
+		ref = bpf_object__open_file(twin, NULL);
+		cr_assert_not_null(ref, "%s: libbpf cannot open it", twin);
+		bpf_object__for_each_map(m, ref)
+		{
+			const struct hwxdp_map_desc *ours;
+			size_t size;
+			const void *init = bpf_map__initial_value(m, &size);
+
+			ours = legacy ? &obj->maps[map_index(obj, bpf_map__name(m))]
+				      : &obj->maps[k];
+			cr_assert_str_eq(ours->name, bpf_map__name(m), "%s: map %zu", paths[i], k);
+			assert_map_like(paths[i], ours, m, !legacy);
+			cr_assert_eq(ours->origin == HWXDP_MAP_GLOBAL, bpf_map__is_internal(m),
+				     "%s: map %s origin", paths[i], ours->name);
+			legacy_maps += ours->origin == HWXDP_MAP_LEGACY;
+			if (ours->origin == HWXDP_MAP_GLOBAL && ours->initial) {
+				cr_assert(init && size == ours->initial_size &&
+						  !memcmp(init, ours->initial, size),
+					  "%s: map %s initial value", paths[i], ours->name);
+				cr_assert_eq(ours->read_only,
+					     !!(bpf_map__map_flags(m) & BPF_F_RDONLY_PROG));
+			}
+			k++;
+		}
+		cr_assert_eq(k, obj->map_cnt, "%s: %zu maps, libbpf has %zu", paths[i],
+			     obj->map_cnt, k);
+		k = 0;
+		bpf_object__for_each_program(bp, ref)
+		{
+			const struct hwxdp_prog *p = &obj->progs[k++];
+
+			cr_assert_str_eq(p->name, bpf_program__name(bp), "%s: program order",
+					 paths[i]);
+			cr_assert_str_eq(p->section, bpf_program__section_name(bp));
+			cr_assert_eq(p->type, bpf_program__type(bp));
+			cr_assert_eq(p->expected_attach_type,
+				     bpf_program__expected_attach_type(bp));
+		}
+		cr_assert_eq(k, obj->prog_cnt, "%s: program count", paths[i]);
+		cr_assert_str_eq(obj->license, "GPL");
+		bpf_object__close(ref);
+		hwxdp_object__close(obj);
+	}
+	cr_assert_geq(legacy_maps, 5, "legacy maps seen: %zu", legacy_maps);
+}
+
+static void assert_subprogs(const struct hwxdp_prog *p, const char *const *names, size_t cnt)
+{
+	size_t i, k;
+
+	cr_assert_eq(p->subprog_cnt, cnt, "'%s': %zu functions, want %zu", p->name, p->subprog_cnt,
+		     cnt);
+	for (k = 0; k < cnt; k++)
+		cr_assert_str_eq(p->subprog_name[k], names[k], "'%s': function %zu", p->name, k);
+	cr_assert_eq(p->subprog_start[0], 0);
+	/* Every call and callback lands on the first instruction of a function. */
+	for (i = 0; i < p->insn_cnt; i++) {
+		const struct bpf_insn *insn = &p->insns[i];
+		int64_t target = (int64_t)i + insn->imm + 1;
+		bool hit = false;
+
+		if (!(insn->code == OP_CALL && insn->src_reg == BPF_PSEUDO_CALL) &&
+		    !(insn->code == OP_LD_IMM64 && insn->src_reg == BPF_PSEUDO_FUNC))
+			continue;
+		for (k = 1; k < p->subprog_cnt; k++)
+			hit |= p->subprog_start[k] == target;
+		cr_assert(hit, "'%s': insn %zu goes to %lld, which starts no function", p->name, i,
+			  (long long)target);
+	}
+}
+
+/* libbpf appends a subprogram where its first call is met, and walks it at
+ * once: deep's call to mid comes before main's own call to bump. */
+Test(loader_object, subprograms_in_libbpf_order)
+{
+	static const char *const main_order[] = { "calls_main", "leaf", "add_index",
+						  "deep",	"mid",	"bump" };
+	static const char *const other_order[] = { "calls_other", "bump", "leaf", "mid", "deep" };
+	struct hwxdp_object *obj = open_device("tests/loader/corpus/calls.bpf.o");
+
+	assert_subprogs(hwxdp_object__find_prog(obj, "calls_main"), main_order, 6);
+	assert_subprogs(hwxdp_object__find_prog(obj, "calls_other"), other_order, 5);
+	hwxdp_object__close(obj);
+}
+
+/* The offset of variable var in DATASEC sec, from BTF. */
+static uint32_t var_offset(const struct btf *btf, const char *sec, const char *var)
+{
+	int id = btf__find_by_name_kind(btf, sec, BTF_KIND_DATASEC), i;
+	const struct btf_type *t;
+
+	cr_assert_gt(id, 0, "no DATASEC %s", sec);
+	t = btf__type_by_id(btf, id);
+	for (i = 0; i < btf_vlen(t); i++) {
+		const struct btf_var_secinfo *vi = btf_var_secinfos(t) + i;
+
+		if (!strcmp(btf__name_by_offset(btf, btf__type_by_id(btf, vi->type)->name_off),
+			    var))
+			return vi->offset;
+	}
+	cr_assert_fail("no variable %s in %s", var, sec);
+	return 0;
+}
+
+static bool refers_to(const struct hwxdp_prog *p, int map, uint32_t off)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < p->insn_cnt; i++)
+		if (p->insns[i].code == OP_LD_IMM64 &&
+		    p->insns[i].src_reg == BPF_PSEUDO_MAP_VALUE && p->insns[i].imm == map &&
+		    (uint32_t)p->insns[i + 1].imm == off)
+			return true;
+	return false;
+}
+
+Test(loader_object, globals_are_map_values)
+{
+	struct hwxdp_object *obj = open_device("tests/loader/corpus/globals.bpf.o");
+	const struct hwxdp_prog *p = hwxdp_object__find_prog(obj, "globals_main");
+	int rodata = map_index(obj, "globals.rodata"), data = map_index(obj, "globals.data");
+	int bss = map_index(obj, "globals.bss"), limits = map_index(obj, ".rodata.limits");
+	int extra = map_index(obj, ".data.extra");
+	uint32_t v;
+	size_t i;
+
+	cr_assert_not_null(p);
+	cr_assert(refers_to(p, bss, var_offset(obj->btf, ".bss", "drops")), "drops");
+	cr_assert(refers_to(p, bss, var_offset(obj->btf, ".bss", "last_len")), "static last_len");
+	cr_assert(refers_to(p, data, var_offset(obj->btf, ".data", "hits")), "hits");
+	cr_assert(refers_to(p, rodata, var_offset(obj->btf, ".rodata", "cfg_mult")), "cfg_mult");
+	cr_assert(refers_to(p, limits, 0), "limit");
+	cr_assert(refers_to(p, extra, 0), "extra_counter");
+	for (i = 0; i + 1 < p->insn_cnt; i++)
+		if (p->insns[i].code == OP_LD_IMM64 && p->insns[i].src_reg == BPF_PSEUDO_MAP_VALUE)
+			cr_assert_lt((uint32_t)p->insns[i + 1].imm,
+				     obj->maps[p->insns[i].imm].value_size, "insn %zu", i);
+
+	cr_assert(obj->maps[rodata].read_only && obj->maps[limits].read_only);
+	cr_assert(!obj->maps[data].read_only && !obj->maps[bss].read_only);
+	cr_assert_null(obj->maps[bss].initial);
+	memcpy(&v, obj->maps[rodata].initial + var_offset(obj->btf, ".rodata", "cfg_mult"), 4);
+	cr_assert_eq(v, 3);
+	memcpy(&v, obj->maps[limits].initial, 4);
+	cr_assert_eq(v, 1500);
+	hwxdp_object__close(obj);
+}
+
+/* Each kfunc call and address load of prog, by extern name. */
+static void assert_kfunc_refs(const struct hwxdp_prog *p, const char *name, int32_t id,
+			      size_t *calls, size_t *loads)
+{
+	size_t i;
+
+	*calls = *loads = 0;
+	for (i = 0; i < p->extern_cnt; i++) {
+		const struct hwxdp_extern_ref *e = &p->externs[i];
+		const struct bpf_insn *insn = &p->insns[e->insn];
+
+		if (strcmp(e->name, name))
+			continue;
+		cr_assert(e->weak);
+		cr_assert_eq(e->resolved, id != 0, "%s resolved", name);
+		cr_assert_eq(e->kfunc_id, id);
+		if (insn->code == OP_CALL) {
+			cr_assert(insn->src_reg == BPF_PSEUDO_KFUNC_CALL && insn->imm == id &&
+					  insn->off == 0,
+				  "%s: call at %u: src %u imm %d off %d", name, e->insn,
+				  insn->src_reg, insn->imm, insn->off);
+			(*calls)++;
+		} else {
+			cr_assert_eq(insn->code, OP_LD_IMM64);
+			cr_assert(insn[0].src_reg == (id ? BPF_PSEUDO_BTF_ID : 0) &&
+					  insn[0].imm == id && insn[1].imm == 0,
+				  "%s: address at %u: src %u imm %d/%d", name, e->insn,
+				  insn->src_reg, insn[0].imm, insn[1].imm);
+			(*loads)++;
+		}
+	}
+}
+
+Test(loader_object, weak_kfuncs_on_device_and_kernel)
+{
+	const char *path = hx_build_path("tests/loader/corpus/weak_kfunc.bpf.o");
+	struct hwxdp_object *dev, *kern;
+	size_t calls, loads;
+
+	cr_assert_eq(hwxdp_object__open(path, &dev), 0);
+	cr_assert_eq(hx_open_kernel_view(path, &kern), 0);
+	assert_kfunc_refs(hwxdp_object__find_prog(dev, "kfunc_main"), "bpf_hwxdp_esp_encap",
+			  HWXDP_KFUNC_ESP_ENCAP, &calls, &loads);
+	cr_assert(calls == 2 && loads == 3, "device: %zu calls, %zu loads", calls, loads);
+	assert_kfunc_refs(hwxdp_object__find_prog(dev, "kfunc_main"), "bpf_hwxdp_nowhere", 0,
+			  &calls, &loads);
+	cr_assert(calls == 1 && loads == 1, "nowhere: %zu calls, %zu loads", calls, loads);
+	assert_kfunc_refs(hwxdp_object__find_prog(kern, "kfunc_main"), "bpf_hwxdp_esp_encap", 0,
+			  &calls, &loads);
+	cr_assert(calls == 2 && loads == 3, "kernel: %zu calls, %zu loads", calls, loads);
+	hwxdp_object__close(dev);
+	hwxdp_object__close(kern);
+}
+
+/* Legacy and twin: the same stream, maps named alike. */
+Test(loader_object, legacy_objects_link_like_their_twins)
+{
+	static const char *const names[] = { "legacy_hash", "legacy_calls" };
+	size_t n, i;
+
+	for (n = 0; n < 2; n++) {
+		char rel[128], twin_rel[128];
+		struct hwxdp_object *a, *b;
+
+		snprintf(rel, sizeof(rel), "tests/loader/corpus/%s.bpf.o", names[n]);
+		snprintf(twin_rel, sizeof(twin_rel), "tests/loader/corpus/%s.twin.bpf.o", names[n]);
+		a = open_device(rel);
+		b = open_device(twin_rel);
+		cr_assert_eq(a->maps[0].origin, HWXDP_MAP_LEGACY);
+		cr_assert_eq(a->prog_cnt, 1);
+		cr_assert_eq(a->progs[0].insn_cnt, b->progs[0].insn_cnt, "%s", rel);
+		for (i = 0; i < a->progs[0].insn_cnt; i++) {
+			struct bpf_insn x = a->progs[0].insns[i], y = b->progs[0].insns[i];
+
+			if (x.code == OP_LD_IMM64 &&
+			    (x.src_reg == BPF_PSEUDO_MAP_FD || x.src_reg == BPF_PSEUDO_MAP_VALUE)) {
+				cr_assert_str_eq(a->maps[x.imm].name, b->maps[y.imm].name,
+						 "%s: %zu", rel, i);
+				x.imm = y.imm = 0;
+			}
+			cr_assert(!memcmp(&x, &y, sizeof(x)), "%s: insn %zu differs", rel, i);
+		}
+		hwxdp_object__close(a);
+		hwxdp_object__close(b);
+	}
+}
+
+/* Each line's text is the source's line of that number, where the source is
+ * at hand (the path clang recorded). */
+Test(loader_object, lines_are_the_source_lines)
+{
+	static char paths[HX_CORPUS_MAX + 1][PATH_MAX];
+	size_t n = hx_corpus(paths, HX_CORPUS_MAX), i, k, checked = 0;
+
+	snprintf(paths[n++], PATH_MAX, "%s", hx_build_path("progs/fwd.bpf.o"));
+	for (i = 0; i < n; i++) {
+		struct hwxdp_object *obj;
+
+		cr_assert_eq(hwxdp_object__open(paths[i], &obj), 0);
+		for (k = 0; k < obj->prog_cnt; k++) {
+			const struct hwxdp_prog *p = &obj->progs[k];
+			size_t j;
+
+			cr_assert_gt(p->line_cnt, 0, "%s: '%s' has no lines", paths[i], p->name);
+			cr_assert_eq(p->lines[0].insn, 0);
+			for (j = 0; j < p->line_cnt; j++) {
+				const struct hwxdp_line *line = &p->lines[j];
+				char buf[512], *s, *e;
+				unsigned int no = 0;
+				FILE *f;
+
+				cr_assert(j == 0 || line->insn >= p->lines[j - 1].insn);
+				cr_assert_lt(line->insn, p->insn_cnt);
+				cr_assert_eq(hwxdp_prog__line(p, line->insn)->insn, line->insn);
+				if (!line->line || !(f = fopen(line->file, "r")))
+					continue;
+				while (no < line->line && fgets(buf, sizeof(buf), f))
+					no++;
+				fclose(f);
+				for (s = buf; *s == ' ' || *s == '\t'; s++)
+					;
+				for (e = s + strlen(s);
+				     e > s && (e[-1] == '\n' || e[-1] == ' ' || e[-1] == '\t');)
+					*--e = 0;
+				cr_assert_str_eq(line->text, s, "%s:%u", line->file, line->line);
+				checked++;
+			}
+		}
+		hwxdp_object__close(obj);
+	}
+	cr_assert_gt(checked, 300, "only %zu lines checked against their source", checked);
+}
+
+Test(loader_object, lookups_and_options)
+{
+	struct hwxdp_object_open_opts bad = { .sz = 0 };
+	struct hwxdp_object *obj = open_device("progs/fwd.bpf.o"), *none;
+	const struct hwxdp_prog *p = hwxdp_object__find_prog(obj, "hwxdp_fwd");
+	const struct hwxdp_line *line;
+	size_t i;
+
+	cr_assert_not_null(p);
+	cr_assert_null(hwxdp_object__find_prog(obj, "nope"));
+	cr_assert_null(hwxdp_prog__line(p, p->insn_cnt));
+	/* The lookup of the first map reference names that map in its text. */
+	for (i = 0; i < p->insn_cnt; i++)
+		if (p->insns[i].code == OP_LD_IMM64 && p->insns[i].src_reg == BPF_PSEUDO_MAP_FD)
+			break;
+	cr_assert_lt(i, p->insn_cnt);
+	line = hwxdp_prog__line(p, i);
+	cr_assert_not_null(line);
+	cr_assert(strstr(line->text, obj->maps[p->insns[i].imm].name), "insn %zu: '%s'", i,
+		  line->text);
+	cr_assert(strstr(line->file, "fwd.bpf.c"));
+	hwxdp_object__close(obj);
+
+	hx_capture_messages();
+	cr_assert_eq(hwxdp_object__open_opts(hx_build_path("progs/fwd.bpf.o"), &bad, &none),
+		     -EINVAL);
+	cr_assert_null(none);
+	cr_assert_eq(hwxdp_object__open("/nonexistent/x.bpf.o", &none), -ENOENT);
+	cr_assert(strstr(hx_messages(), "/nonexistent/x.bpf.o"));
+	cr_assert_lt(hwxdp_object__open("/tmp", &none), 0);
+	cr_assert_null(none);
+}
