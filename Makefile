@@ -26,7 +26,7 @@ ifeq ($(SAN),1)
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=address,undefined
 endif
-LDLIBS := $(shell $(PKG_CONFIG) --libs libbpf libelf zlib 2>/dev/null || echo -lbpf -lelf -lz)
+LDLIBS := $(shell $(PKG_CONFIG) --libs libbpf libelf zlib libcrypto 2>/dev/null || echo -lbpf -lelf -lz -lcrypto)
 TEST_LDLIBS := $(shell $(PKG_CONFIG) --libs criterion 2>/dev/null || echo -lcriterion)
 
 BPF_CFLAGS := -g -O2 -target bpf -Wall -Werror -Iprogs/include \
@@ -37,7 +37,7 @@ BPF_OBJS  := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
 # Objects the loader's tests read: modern and legacy (struct bpf_map_def) ones.
 CORPUS_OBJS := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/loader/corpus/*.bpf.c))
 
-LIB_SRCS  := $(wildcard loader/*.c lab/*.c) verifier/disasm.c verifier/asm.c
+LIB_SRCS  := $(wildcard loader/*.c lab/*.c device/*.c) verifier/disasm.c verifier/asm.c
 LIB_OBJS  := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS))
 LIB       := $(BUILD)/libhwxdp.a
 
@@ -50,7 +50,7 @@ CMD       := $(BUILD)/hwxdp
 TEST_COMMON := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/common/*.c))
 TEST_DIRS := $(sort $(dir $(wildcard tests/*/test_*.c)))
 TEST_BINS := $(foreach d,$(TEST_DIRS),$(BUILD)/tests/$(notdir $(patsubst %/,%,$(d))).test)
-TOOL_BINS := $(BUILD)/tests/pkt_dump
+TOOL_BINS := $(foreach f,$(wildcard tests/*/*_dump.c),$(BUILD)/tests/$(notdir $(basename $(f))))
 
 .PHONY: all test run deps clean format bench
 all: $(BPF_OBJS) $(CORPUS_OBJS) $(LIB) $(CMD) $(TEST_BINS) $(TOOL_BINS)
@@ -90,15 +90,19 @@ $(CMD): $(CMD_OBJS) $(LIB)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 define test_bin
-$(BUILD)/tests/$(1).test: $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/$(1)/*.c)) $(TEST_COMMON) $(LIB)
+$(BUILD)/tests/$(1).test: $(patsubst %.c,$(BUILD)/%.o,$(filter-out %_dump.c,$(wildcard tests/$(1)/*.c))) $(TEST_COMMON) $(LIB)
 	$$(call msg,LINK,$$@)
 	$$(Q)$$(CC) $$(LDFLAGS) $$^ $$(TEST_LDLIBS) $$(LDLIBS) -o $$@
 endef
 $(foreach d,$(TEST_DIRS),$(eval $(call test_bin,$(notdir $(patsubst %/,%,$(d))))))
 
-$(BUILD)/tests/pkt_dump: $(BUILD)/tests/lab/pkt_dump.o $(LIB)
-	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+# Frame dumpers whose output an independent implementation (scapy) checks.
+define dump_bin
+$(BUILD)/tests/$(notdir $(basename $(1))): $(BUILD)/$(basename $(1)).o $(LIB)
+	$$(call msg,LINK,$$@)
+	$$(Q)$$(CC) $$(LDFLAGS) $$^ $$(LDLIBS) -o $$@
+endef
+$(foreach f,$(wildcard tests/*/*_dump.c),$(eval $(call dump_bin,$(f))))
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
