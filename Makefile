@@ -37,7 +37,7 @@ BPF_OBJS  := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
 # Objects the loader's tests read: modern and legacy (struct bpf_map_def) ones.
 CORPUS_OBJS := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/loader/corpus/*.bpf.c))
 
-LIB_SRCS  := $(wildcard loader/*.c lab/*.c device/*.c) verifier/disasm.c verifier/asm.c
+LIB_SRCS  := $(wildcard loader/*.c lab/*.c device/*.c hwmap/*.c) verifier/disasm.c verifier/asm.c
 LIB_OBJS  := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS))
 LIB       := $(BUILD)/libhwxdp.a
 
@@ -103,6 +103,17 @@ $(BUILD)/tests/$(notdir $(basename $(1))): $(BUILD)/$(basename $(1)).o $(LIB)
 	$$(Q)$$(CC) $$(LDFLAGS) $$^ $$(LDLIBS) -o $$@
 endef
 $(foreach f,$(wildcard tests/*/*_dump.c),$(eval $(call dump_bin,$(f))))
+
+# Benchmarks: one program per bench/*.c; `make bench` builds and runs them.
+BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
+bench: deps
+	$(Q)$(MAKE) --no-print-directory $(BENCH_BINS)
+	$(Q)for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
+.SECONDARY: $(BENCH_BINS:=.o)
+
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
