@@ -37,7 +37,7 @@ BPF_OBJS  := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
 # Objects the loader's tests read: modern and legacy (struct bpf_map_def) ones.
 CORPUS_OBJS := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/loader/corpus/*.bpf.c))
 
-LIB_SRCS  := $(wildcard loader/*.c lab/*.c device/*.c hwmap/*.c) verifier/disasm.c verifier/asm.c
+LIB_SRCS  := $(wildcard loader/*.c lab/*.c device/*.c hwmap/*.c verifier/*.c)
 LIB_OBJS  := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS))
 LIB       := $(BUILD)/libhwxdp.a
 
@@ -50,7 +50,8 @@ CMD       := $(BUILD)/hwxdp
 TEST_COMMON := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/common/*.c))
 TEST_DIRS := $(sort $(dir $(wildcard tests/*/test_*.c)))
 TEST_BINS := $(foreach d,$(TEST_DIRS),$(BUILD)/tests/$(notdir $(patsubst %/,%,$(d))).test)
-TOOL_BINS := $(foreach f,$(wildcard tests/*/*_dump.c),$(BUILD)/tests/$(notdir $(basename $(f))))
+TOOL_BINS := $(foreach f,$(wildcard tests/*/*_dump.c),$(BUILD)/tests/$(notdir $(basename $(f)))) \
+	     $(BUILD)/vdiff
 
 .PHONY: all test run deps clean format bench
 all: $(BPF_OBJS) $(CORPUS_OBJS) $(LIB) $(CMD) $(TEST_BINS) $(TOOL_BINS)
@@ -90,11 +91,16 @@ $(CMD): $(CMD_OBJS) $(LIB)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 define test_bin
-$(BUILD)/tests/$(1).test: $(patsubst %.c,$(BUILD)/%.o,$(filter-out %_dump.c,$(wildcard tests/$(1)/*.c))) $(TEST_COMMON) $(LIB)
+$(BUILD)/tests/$(1).test: $(patsubst %.c,$(BUILD)/%.o,$(filter-out %_dump.c %_main.c,$(wildcard tests/$(1)/*.c))) $(TEST_COMMON) $(LIB)
 	$$(call msg,LINK,$$@)
 	$$(Q)$$(CC) $$(LDFLAGS) $$^ $$(TEST_LDLIBS) $$(LDLIBS) -o $$@
 endef
 $(foreach d,$(TEST_DIRS),$(eval $(call test_bin,$(notdir $(patsubst %/,%,$(d))))))
+
+# The verifier's differential harness against the kernel, as a program.
+$(BUILD)/vdiff: $(patsubst %.c,$(BUILD)/%.o,$(filter-out %/test_vdiff.c,$(wildcard tests/vdiff/*.c))) $(LIB)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 # Frame dumpers whose output an independent implementation (scapy) checks.
 define dump_bin

@@ -17,6 +17,7 @@ static int do_version(int argc, char **argv);
 
 static const struct cmd commands[] = {
 	{ "lab", do_lab, "run a program over the built-in lab frames on a target" },
+	{ "verify", do_verify, "prove the programs of a BPF object safe, without a kernel" },
 	{ "version", do_version, "print the version" },
 	{ "help", do_help, "print this help" },
 	{ 0 },

@@ -26,5 +26,6 @@ int cmd_select(const struct cmd *cmds, int argc, char **argv, int (*help)(int, c
 __attribute__((format(printf, 1, 2))) int cmd_error(const char *fmt, ...);
 
 int do_lab(int argc, char **argv);
+int do_verify(int argc, char **argv);
 
 #endif /* HWXDP_CMD_MAIN_H */

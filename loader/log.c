@@ -6,6 +6,7 @@
 
 #include <bpf/libbpf.h>
 
+#include "hwxdp/object.h"
 #include "loader/log.h"
 
 static enum hwxdp_print_level threshold(void)
@@ -67,4 +68,19 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 void hwxdp_route_libbpf_print(void)
 {
 	libbpf_set_print(libbpf_print);
+}
+
+const char *hwxdp_strerror(int err)
+{
+	switch (-err) {
+	case HWXDP_ERR_ELF:
+		return "not a BPF ELF object";
+	case HWXDP_ERR_RELOC:
+		return "a relocation cannot be applied";
+	case HWXDP_ERR_MAP:
+		return "a map definition cannot be read";
+	case HWXDP_ERR_PROG:
+		return "a program section cannot be read";
+	}
+	return strerror(-err);
 }

@@ -593,6 +593,7 @@ static int bind_global_maps(struct loader *l, const char *obj_name)
 			return fail(l, -HWXDP_ERR_MAP, "no map '%s' for section %s", name, s->name);
 		s->map = m;
 		map = &l->obj->maps[m];
+		snprintf(map->section, sizeof(map->section), "%s", s->name);
 		map->read_only = s->kind == SEC_RODATA;
 		map->initial_size = s->size;
 		if (s->kind != SEC_BSS) {
@@ -1215,6 +1216,48 @@ void hwxdp_object__close(struct hwxdp_object *obj)
 		free(priv);
 	}
 	free(obj);
+}
+
+int hwxdp_object__set_global(struct hwxdp_object *obj, const char *name, const void *value,
+			     size_t size)
+{
+	const struct btf_var_secinfo *var;
+	const struct btf_type *sec;
+	struct hwxdp_map_desc *map;
+	uint8_t *image;
+	size_t m;
+	int id, i;
+
+	if (!obj || !obj->btf || !name)
+		return -ENOENT;
+	for (m = 0; m < obj->map_cnt; m++) {
+		map = &obj->maps[m];
+		if (map->origin != HWXDP_MAP_GLOBAL)
+			continue;
+		id = btf__find_by_name_kind(obj->btf, map->section, BTF_KIND_DATASEC);
+		if (id < 0)
+			continue;
+		sec = btf__type_by_id(obj->btf, id);
+		var = btf_var_secinfos(sec);
+		for (i = 0; i < btf_vlen(sec); i++, var++) {
+			const struct btf_type *t = btf__type_by_id(obj->btf, var->type);
+
+			if (strcmp(btf__name_by_offset(obj->btf, t->name_off), name))
+				continue;
+			if (var->size != size || var->offset + size > map->initial_size)
+				return -EINVAL;
+			/* .bss has no image until something is written to it. */
+			if (!map->initial) {
+				image = calloc(1, map->initial_size);
+				if (!image || !keep(obj->priv, image))
+					return -ENOMEM;
+				map->initial = image;
+			}
+			memcpy((uint8_t *)map->initial + var->offset, value, size);
+			return 0;
+		}
+	}
+	return -ENOENT;
 }
 
 const struct hwxdp_prog *hwxdp_object__find_prog(const struct hwxdp_object *obj, const char *name)

@@ -47,6 +47,7 @@ struct hwxdp_map_desc {
 	const uint8_t *initial;     /* global data: initial value (NULL for .bss) */
 	size_t initial_size;
 	bool read_only;             /* .rodata: frozen, constant to the verifier */
+	char section[HWXDP_NAME_MAX]; /* global data: its ELF section (".rodata") */
 };
 
 /* Source position of an instruction, from .BTF.ext line info. */
@@ -115,6 +116,9 @@ struct hwxdp_object_open_opts {
 	const struct hwxdp_kfunc *kfuncs;
 };
 
+/* A message for a negative error return, errno or -HWXDP_ERR_*. */
+const char *hwxdp_strerror(int err);
+
 /* Opens path. 0 or a negative error (errno or -HWXDP_ERR_*); the reason is
  * printed through hwxdp_print. Nothing is half-filled on failure. */
 int hwxdp_object__open(const char *path, struct hwxdp_object **out);
@@ -131,6 +135,15 @@ void hwxdp_object__close(struct hwxdp_object *obj);
 
 const struct hwxdp_prog *hwxdp_object__find_prog(const struct hwxdp_object *obj,
 						 const char *name);
+/*
+ * Sets the global variable name (in .rodata, .data or .bss, found through
+ * BTF) to size bytes of value in the object's map image, as a loader sets
+ * `hwxdp_target` before a load. 0, -ENOENT without such a variable, -EINVAL
+ * when size differs from the variable's, -ENOMEM.
+ */
+int hwxdp_object__set_global(struct hwxdp_object *obj, const char *name, const void *value,
+			     size_t size);
+
 /* The source line of insn, or NULL. */
 const struct hwxdp_line *hwxdp_prog__line(const struct hwxdp_prog *prog, uint32_t insn);
 

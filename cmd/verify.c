@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0
+/* hwxdp verify FILE.o [--prog NAME] [--log-level N] [--target device|host]: prove programs safe. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/main.h"
+#include "hwxdp/fwd.h"
+#include "hwxdp/object.h"
+#include "verifier/disasm.h"
+#include "verifier/verifier.h"
+
+static int verify_help(void)
+{
+	fprintf(stderr,
+		"Usage: %s verify FILE.o [--prog NAME] [--log-level N] [--target device|host]\n"
+		"\n"
+		"Proves every program of FILE.o (or the one named) safe with hwxdp's own\n"
+		"verifier, without a kernel. Exit 0 when all are accepted, 1 otherwise,\n"
+		"with the log of each rejection.\n"
+		"\n"
+		"  --prog NAME       only this program\n"
+		"  --log-level N     0: rejections only (default), 1: the path and the\n"
+		"                    statistics, 2: the register state at every instruction\n"
+		"  --target T        device (default): the copy the coprocessor runs, with its\n"
+		"                    kfuncs and restrictions; host: the kernel's copy\n",
+		bin_name);
+	return 0;
+}
+
+/* Where a rejection stands: the instruction, its source line, the reason. */
+static void explain(const struct hwxdp_prog *prog, const struct hwxdp_verify_result *res)
+{
+	const struct hwxdp_line *line = hwxdp_prog__line(prog, res->error_insn);
+	const char *reason = res->log ? res->log : "";
+	const char *last = reason;
+	char text[128];
+	size_t len;
+
+	/* The log's last line before the statistics is the verdict's reason. */
+	for (const char *p = reason; *p; p++)
+		if (*p == '\n' && p[1] && strncmp(p + 1, "processed ", 10))
+			last = p + 1;
+	len = strcspn(last, "\n");
+	if (res->error_insn < prog->insn_cnt) {
+		hwxdp_disasm_insn(&prog->insns[res->error_insn], prog->insn_cnt - res->error_insn,
+				  text, sizeof(text));
+		printf("%u: %s\n", res->error_insn, text);
+	}
+	if (line && line->text)
+		printf("; %s @ %s:%u\n", line->text, line->file ? line->file : "?", line->line);
+	printf("%.*s\n", (int)len, last);
+}
+
+static void report(struct json_writer *w, const char *path, const struct hwxdp_prog *prog,
+		   const struct hwxdp_verify_result *res, int log_level)
+{
+	if (w) {
+		json_start_object(w);
+		json_string_field(w, "object", path);
+		json_string_field(w, "prog", prog->name);
+		json_name(w, "accepted");
+		json_bool(w, res->accepted);
+		json_uint_field(w, "insn_cnt", prog->insn_cnt);
+		json_uint_field(w, "insns_processed", res->insns_processed);
+		json_uint_field(w, "states_total", res->states_total);
+		json_uint_field(w, "states_peak", res->states_peak);
+		json_uint_field(w, "verify_ns", res->verify_ns);
+		if (!res->accepted)
+			json_uint_field(w, "error_insn", res->error_insn);
+		json_string_field(w, "log", res->log ? res->log : "");
+		json_end_object(w);
+		return;
+	}
+	if (log_level > 0 && res->log && res->log_len)
+		fwrite(res->log, 1, res->log_len, stdout);
+	if (!res->accepted && !log_level)
+		explain(prog, res);
+	printf("%s: %s: %s (%zu insns, processed %u, states %u, %.1f ms)\n", path, prog->name,
+	       res->accepted ? "accepted" : "rejected", prog->insn_cnt, res->insns_processed,
+	       res->states_total, res->verify_ns / 1e6);
+}
+
+int do_verify(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "prog", required_argument, NULL, 'P' },
+		{ "log-level", required_argument, NULL, 'l' },
+		{ "target", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	static const struct hwxdp_kfunc no_kfuncs[] = { { 0 } };
+	struct hwxdp_object_open_opts open_opts = { .sz = sizeof(open_opts) };
+	struct hwxdp_verify_opts opts = { .sz = sizeof(opts), .device = true };
+	uint32_t target;
+	const char *path = NULL, *only = NULL;
+	struct json_writer *w = NULL;
+	struct hwxdp_object *obj;
+	size_t i, matched = 0;
+	int opt, err, rejected = 0;
+	char *end;
+
+	optind = 0;
+	while ((opt = getopt_long(argc + 1, argv - 1, "P:l:t:h", options, NULL)) >= 0) {
+		switch (opt) {
+		case 'P':
+			only = optarg;
+			break;
+		case 'l':
+			opts.log_level = strtol(optarg, &end, 0);
+			if (*end || opts.log_level < 0 || opts.log_level > 2)
+				return cmd_error("--log-level takes 0, 1 or 2, not '%s'", optarg);
+			break;
+		case 't':
+			if (strcmp(optarg, "device") && strcmp(optarg, "host"))
+				return cmd_error("--target takes device or host, not '%s'", optarg);
+			opts.device = !strcmp(optarg, "device");
+			break;
+		case 'h':
+			return verify_help();
+		default:
+			verify_help();
+			return 1;
+		}
+	}
+	if (optind >= argc + 1)
+		return cmd_error("verify needs a FILE.o (try '%s verify --help')", bin_name);
+	path = argv[optind - 1];
+	if (optind < argc)
+		return cmd_error("unexpected argument '%s'", argv[optind]);
+
+	/* The host sees no device kfunc: they stay unresolved, as libbpf leaves them. */
+	if (!opts.device)
+		open_opts.kfuncs = no_kfuncs;
+	err = hwxdp_object__open_opts(path, &open_opts, &obj);
+	if (err)
+		return cmd_error("%s: cannot open: %s", path, hwxdp_strerror(err));
+	target = opts.device ? HWXDP_TARGET_DEVICE : HWXDP_TARGET_HOST;
+	err = hwxdp_object__set_global(obj, "hwxdp_target", &target, sizeof(target));
+	if (err && err != -ENOENT) {
+		hwxdp_object__close(obj);
+		return cmd_error("%s: hwxdp_target is not a 4-byte global", path);
+	}
+	if (json_output) {
+		w = json_new(stdout, pretty_output);
+		json_start_array(w);
+	}
+	for (i = 0; i < obj->prog_cnt; i++) {
+		const struct hwxdp_prog *prog = &obj->progs[i];
+		struct hwxdp_verify_result *res;
+
+		if (only && strcmp(only, prog->name))
+			continue;
+		matched++;
+		err = hwxdp_verify(obj, prog, &opts, &res);
+		if (err) {
+			json_destroy(w);
+			hwxdp_object__close(obj);
+			return cmd_error("%s: %s: verifier failed: %s", path, prog->name,
+					 strerror(-err));
+		}
+		report(w, path, prog, res, opts.log_level);
+		rejected += !res->accepted;
+		hwxdp_verify_result__free(res);
+	}
+	if (w) {
+		json_end_array(w);
+		json_destroy(w);
+	}
+	hwxdp_object__close(obj);
+	if (only && !matched)
+		return cmd_error("%s: no program named '%s'", path, only);
+	return rejected ? 1 : 0;
+}

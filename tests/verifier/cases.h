@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A verifier test case: a program, what hwxdp must decide, and how the
+ * kernel is asked to confirm it (tests/verifier/test_verifier.c).
+ */
+#ifndef HWXDP_TESTS_VERIFIER_CASES_H
+#define HWXDP_TESTS_VERIFIER_CASES_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tests/verifier/insn.h"
+#include "tests/verifier/kernel.h"
+
+#define MAX_TEST_INSNS 64
+
+struct verifier_case {
+	const char *name;
+	struct bpf_insn insns[MAX_TEST_INSNS];
+	uint32_t insn_cnt; /* 0: up to the last non-zero instruction */
+	bool accept;
+	const char *msg;	/* rejection: hwxdp's log contains it */
+	const char *kmsg;	/* the kernel's, when worded otherwise */
+	enum kernel_mode kmode; /* how the kernel is asked */
+	const char *stricter;	/* hwxdp rejects what every kernel accepts: why */
+	bool raw_maps;		/* map imms are not test map indexes */
+	bool device;
+	uint32_t budget;
+	uint32_t attach;
+};
+
+extern const struct verifier_case accept_cases[];
+extern const unsigned int accept_case_cnt;
+extern const struct verifier_case reject_cases[];
+extern const unsigned int reject_case_cnt;
+
+/* Common snippets. r2 = data, r3 = data_end. */
+#define LOAD_PKT LDX_MEM(BPF_W, 2, 1, 0), LDX_MEM(BPF_W, 3, 1, 4)
+/* r4 = r2 + n */
+#define PKT_PLUS(n) MOV64_REG(4, 2), ALU64_IMM(BPF_ADD, 4, n)
+/* r0 = lookup(map, key 0 at fp-8); 6 instructions */
+#define LOOKUP(map)                                                                                \
+	ST_MEM(BPF_DW, 10, -8, 0), MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -8), LD_MAP_FD(1, map), \
+		CALL_HELPER(BPF_FUNC_map_lookup_elem)
+#define RET(v) MOV64_IMM(0, v), EXIT_INSN()
+
+#endif /* HWXDP_TESTS_VERIFIER_CASES_H */

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <linux/capability.h>
+#include <sys/syscall.h>
+
+#include <bpf/bpf.h>
+
+#include "tests/verifier/kernel.h"
+
+static const uint8_t rodata_bytes[16] = { 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0 };
+
+const struct hwxdp_map_desc test_maps[MAP_CNT] = {
+	[MAP_HASH] = { .name = "hash",
+		       .type = BPF_MAP_TYPE_HASH,
+		       .key_size = 8,
+		       .value_size = 16,
+		       .max_entries = 16 },
+	[MAP_ARRAY] = { .name = "array",
+			.type = BPF_MAP_TYPE_ARRAY,
+			.key_size = 4,
+			.value_size = 48,
+			.max_entries = 4 },
+	[MAP_PROGS] = { .name = "progs",
+			.type = BPF_MAP_TYPE_PROG_ARRAY,
+			.key_size = 4,
+			.value_size = 4,
+			.max_entries = 4 },
+	[MAP_RODATA] = { .name = "rodata",
+			 .origin = HWXDP_MAP_GLOBAL,
+			 .type = BPF_MAP_TYPE_ARRAY,
+			 .key_size = 4,
+			 .value_size = 16,
+			 .max_entries = 1,
+			 .map_flags = BPF_F_RDONLY_PROG,
+			 .initial = rodata_bytes,
+			 .initial_size = 16,
+			 .read_only = true },
+	[MAP_TX] = { .name = "tx",
+		     .type = BPF_MAP_TYPE_DEVMAP_HASH,
+		     .key_size = 4,
+		     .value_size = 4,
+		     .max_entries = 8 },
+	[MAP_BSS] = { .name = "bss",
+		      .origin = HWXDP_MAP_GLOBAL,
+		      .type = BPF_MAP_TYPE_ARRAY,
+		      .key_size = 4,
+		      .value_size = 16,
+		      .max_entries = 1 },
+	[MAP_HASH_LARGE_KEY] = { .name = "hash16",
+				 .type = BPF_MAP_TYPE_HASH,
+				 .key_size = 16,
+				 .value_size = 8,
+				 .max_entries = 16 },
+};
+
+static int map_fds[MAP_CNT];
+static bool maps_ready;
+
+bool kernel_available(void)
+{
+	return geteuid() == 0;
+}
+
+static int create_maps(void)
+{
+	int i, zero = 0;
+
+	if (maps_ready)
+		return 0;
+	for (i = 0; i < MAP_CNT; i++) {
+		const struct hwxdp_map_desc *m = &test_maps[i];
+		LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = m->map_flags);
+
+		map_fds[i] = bpf_map_create(m->type, m->name, m->key_size, m->value_size,
+					    m->max_entries, &opts);
+		if (map_fds[i] < 0)
+			return -errno;
+		if (m->initial) {
+			if (bpf_map_update_elem(map_fds[i], &zero, m->initial, 0) ||
+			    bpf_map_freeze(map_fds[i]))
+				return -errno;
+		}
+	}
+	maps_ready = true;
+	return 0;
+}
+
+/* CAP_PERFMON and CAP_SYS_ADMIN in or out of the effective set: both stay
+ * permitted, so they come back. */
+static int set_perfmon(bool on)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct data[2];
+
+	if (syscall(SYS_capget, &hdr, data))
+		return -errno;
+	if (on) {
+		data[CAP_PERFMON / 32].effective |= 1u << (CAP_PERFMON % 32);
+		data[CAP_SYS_ADMIN / 32].effective |= 1u << (CAP_SYS_ADMIN % 32);
+	} else {
+		data[CAP_PERFMON / 32].effective &= ~(1u << (CAP_PERFMON % 32));
+		data[CAP_SYS_ADMIN / 32].effective &= ~(1u << (CAP_SYS_ADMIN % 32));
+	}
+	return syscall(SYS_capset, &hdr, data) ? -errno : 0;
+}
+
+int kernel_load(const struct bpf_insn *insns, size_t cnt, enum kernel_mode mode,
+		uint32_t attach_type, bool raw_maps, char *log, size_t log_size)
+{
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = log, .log_size = log_size, .log_level = 1,
+		    .expected_attach_type = attach_type);
+	struct bpf_insn *copy;
+	size_t i;
+	int fd, err;
+
+	err = create_maps();
+	if (err)
+		return err;
+	copy = malloc(cnt * sizeof(*copy));
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, insns, cnt * sizeof(*copy));
+	for (i = 0; i + 1 < cnt && !raw_maps; i++) {
+		if (copy[i].code != (BPF_LD | BPF_IMM | BPF_DW))
+			continue;
+		if ((copy[i].src_reg == BPF_PSEUDO_MAP_FD ||
+		     copy[i].src_reg == BPF_PSEUDO_MAP_VALUE) &&
+		    copy[i].imm >= 0 && copy[i].imm < MAP_CNT)
+			copy[i].imm = map_fds[copy[i].imm];
+		i++;
+	}
+	log[0] = '\0';
+	if (mode == KERNEL_STRICT && (err = set_perfmon(false))) {
+		free(copy);
+		return err;
+	}
+	fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "hwxdp_test", "GPL", copy, cnt, &opts);
+	err = fd < 0 ? -errno : 0;
+	if (mode == KERNEL_STRICT)
+		set_perfmon(true);
+	free(copy);
+	return fd < 0 ? err : fd;
+}

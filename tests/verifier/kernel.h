@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel as the oracle of the verifier tests: the test maps, created
+ * both as hwxdp map descriptions and as real kernel maps, and program loads
+ * with or without CAP_PERFMON.
+ */
+#ifndef HWXDP_TESTS_VERIFIER_KERNEL_H
+#define HWXDP_TESTS_VERIFIER_KERNEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <linux/bpf.h>
+
+#include "hwxdp/object.h"
+
+/* The test maps, by index (the imm of LD_MAP_FD in test programs). */
+enum {
+	MAP_HASH,	    /* hash, key 8, value 16 */
+	MAP_ARRAY,	    /* array, key 4, value 48, 4 entries */
+	MAP_PROGS,	    /* prog array, 4 entries */
+	MAP_RODATA,	    /* frozen one-entry array, value 16: u32 1, 2, 3, 4 */
+	MAP_TX,		    /* devmap hash, key 4, value 4 */
+	MAP_BSS,	    /* writable one-entry array, value 16 */
+	MAP_HASH_LARGE_KEY, /* hash, key 16, value 8 */
+	MAP_CNT,
+};
+
+extern const struct hwxdp_map_desc test_maps[MAP_CNT];
+
+/* How the kernel judges: with every capability, or with CAP_BPF and
+ * CAP_NET_ADMIN but without CAP_PERFMON/CAP_SYS_ADMIN, where pointer leaks
+ * and uninitialised stack reads are errors (the rules hwxdp keeps). */
+enum kernel_mode {
+	KERNEL_PRIV,
+	KERNEL_STRICT,
+};
+
+bool kernel_available(void);
+
+/*
+ * Loads insns as an XDP program, map indexes replaced by the fds of real
+ * test maps (unless raw_maps). Returns the fd or a negative errno; the
+ * verifier log (level 1) lands in log.
+ */
+int kernel_load(const struct bpf_insn *insns, size_t cnt, enum kernel_mode mode,
+		uint32_t attach_type, bool raw_maps, char *log, size_t log_size);
+
+#endif /* HWXDP_TESTS_VERIFIER_KERNEL_H */

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The verifier against a table of programs, each also judged by the
+ * running kernel: hwxdp must accept what the table accepts (and so must the
+ * kernel), and reject the rest with the expected words (and the kernel must
+ * reject it too, in the same words where they exist).
+ */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+#include <criterion/parameterized.h>
+
+#include "tests/verifier/cases.h"
+#include "verifier/verifier.h"
+
+static char kernel_log[1 << 20];
+
+static uint32_t case_len(const struct verifier_case *c)
+{
+	uint32_t n = MAX_TEST_INSNS;
+	static const struct bpf_insn zero;
+
+	if (c->insn_cnt)
+		return c->insn_cnt;
+	while (n > 1 && !memcmp(&c->insns[n - 1], &zero, sizeof(zero)))
+		n--;
+	return n;
+}
+
+static struct hwxdp_verify_result *run_hwxdp(const struct verifier_case *c)
+{
+	struct hwxdp_verify_opts opts = {
+		.sz = sizeof(opts),
+		.log_level = 1,
+		.device = c->device,
+		.insn_budget = c->budget,
+		.expected_attach_type = c->attach,
+	};
+	struct hwxdp_verify_result *res = NULL;
+	int err;
+
+	err = hwxdp_verify_insns(c->insns, case_len(c), test_maps, MAP_CNT, &opts, &res);
+	cr_assert_eq(err, 0, "%s: hwxdp_verify_insns failed: %d", c->name, err);
+	cr_assert_not_null(res);
+	return res;
+}
+
+static int run_kernel(const struct verifier_case *c)
+{
+	int fd = kernel_load(c->insns, case_len(c), c->kmode, c->attach, c->raw_maps, kernel_log,
+			     sizeof(kernel_log));
+
+	if (fd >= 0)
+		close(fd);
+	return fd;
+}
+
+/*
+ * Criterion runs each parameter in a fresh process where the table's
+ * pointers mean nothing, so the parameter is an index into the table.
+ */
+static unsigned int case_index[256];
+
+static struct criterion_test_params indexes(unsigned int cnt)
+{
+	unsigned int i;
+
+	cr_assert_leq(cnt, sizeof(case_index) / sizeof(case_index[0]));
+	for (i = 0; i < cnt; i++)
+		case_index[i] = i;
+	return cr_make_param_array(unsigned int, case_index, cnt);
+}
+
+ParameterizedTestParameters(verifier, accepts)
+{
+	return indexes(accept_case_cnt);
+}
+
+ParameterizedTest(unsigned int *index, verifier, accepts)
+{
+	const struct verifier_case *c = &accept_cases[*index];
+	struct hwxdp_verify_result *res = run_hwxdp(c);
+
+	cr_expect(res->accepted, "%s: hwxdp rejects:\n%s", c->name, res->log);
+	cr_expect(res->facts && res->fact_cnt == case_len(c), "%s: no facts", c->name);
+	hwxdp_verify_result__free(res);
+	if (!kernel_available()) {
+		cr_log_info("%s: the kernel's verdict needs root, not checked\n", c->name);
+		return;
+	}
+	cr_expect_geq(run_kernel(c), 0, "%s: the kernel rejects:\n%s", c->name, kernel_log);
+}
+
+ParameterizedTestParameters(verifier, rejects)
+{
+	return indexes(reject_case_cnt);
+}
+
+ParameterizedTest(unsigned int *index, verifier, rejects)
+{
+	const struct verifier_case *c = &reject_cases[*index];
+	struct hwxdp_verify_result *res = run_hwxdp(c);
+	const char *kmsg = c->kmsg ? c->kmsg : c->msg;
+	int fd;
+
+	cr_expect(!res->accepted, "%s: hwxdp accepts:\n%s", c->name, res->log);
+	cr_expect(strstr(res->log, c->msg), "%s: hwxdp's log lacks \"%s\":\n%s", c->name, c->msg,
+		  res->log);
+	hwxdp_verify_result__free(res);
+	if (!kernel_available()) {
+		cr_log_info("%s: the kernel's verdict needs root, not checked\n", c->name);
+		return;
+	}
+	fd = run_kernel(c);
+	if (c->stricter) {
+		/* a rule of hwxdp's own: the kernel must still accept, or the
+		 * rule is not hwxdp's alone and belongs with the others */
+		cr_expect_geq(fd, 0, "%s: the kernel rejects too (drop .stricter):\n%s", c->name,
+			      kernel_log);
+		return;
+	}
+	cr_expect_lt(fd, 0, "%s: the kernel (%s) accepts", c->name,
+		     c->kmode == KERNEL_STRICT ? "without CAP_PERFMON" : "root");
+	if (*kmsg)
+		cr_expect(strstr(kernel_log, kmsg), "%s: the kernel's log lacks \"%s\":\n%s",
+			  c->name, kmsg, kernel_log);
+}

@@ -1,0 +1,451 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Calls out of the program: the helper prototypes an XDP program may use,
+ * their argument checks and results, and the coprocessor's kfuncs.
+ */
+#include <string.h>
+
+#include "verifier/verifier_internal.h"
+
+enum arg_type {
+	ARG_NONE,     /* not an argument */
+	ARG_ANYTHING, /* any initialised scalar */
+	ARG_CONST_MAP_PTR,
+	ARG_PTR_TO_MAP_KEY,   /* key_size initialised bytes */
+	ARG_PTR_TO_MAP_VALUE, /* value_size initialised bytes */
+	ARG_PTR_TO_CTX,
+	ARG_PTR_TO_MEM,		/* read by the helper; size in the next argument */
+	ARG_PTR_TO_MEM_OR_NULL, /* the same, or NULL with size 0 */
+	ARG_PTR_TO_MEM_RW,	/* read and written by the helper */
+	ARG_PTR_TO_UNINIT_MEM,	/* written by the helper (in full, as the kernel
+				   assumes: the device must zero it on failure) */
+	ARG_CONST_SIZE,
+	ARG_CONST_SIZE_OR_ZERO,
+};
+
+enum ret_type {
+	RET_INTEGER,
+	RET_VOID,
+	RET_MAP_VALUE_OR_NULL,
+	RET_VERDICT, /* XDP_REDIRECT, or an action of the flags */
+};
+
+struct helper_proto {
+	int id;
+	uint8_t ret;
+	uint8_t args[5];
+	bool pkt_changing;  /* moves data, data_end or data_meta */
+	bool side_effect;   /* changes a map or the packet */
+	bool host_only;	    /* the coprocessor has no such unit */
+	uint64_t map_types; /* bit per map type accepted by the map argument */
+};
+
+#define MAP(t) (1ULL << BPF_MAP_TYPE_##t)
+#define DATA_MAPS                                                                                  \
+	(MAP(HASH) | MAP(ARRAY) | MAP(PERCPU_HASH) | MAP(PERCPU_ARRAY) | MAP(LRU_HASH) |           \
+	 MAP(LRU_PERCPU_HASH) | MAP(LPM_TRIE))
+#define REDIRECT_MAPS (MAP(DEVMAP) | MAP(DEVMAP_HASH) | MAP(CPUMAP) | MAP(XSKMAP))
+
+static const struct helper_proto protos[] = {
+	{ BPF_FUNC_map_lookup_elem,
+	  RET_MAP_VALUE_OR_NULL,
+	  { ARG_CONST_MAP_PTR, ARG_PTR_TO_MAP_KEY },
+	  .map_types = DATA_MAPS | MAP(DEVMAP) | MAP(DEVMAP_HASH) | MAP(XSKMAP) },
+	{ BPF_FUNC_map_update_elem,
+	  RET_INTEGER,
+	  { ARG_CONST_MAP_PTR, ARG_PTR_TO_MAP_KEY, ARG_PTR_TO_MAP_VALUE, ARG_ANYTHING },
+	  .side_effect = true,
+	  .map_types = DATA_MAPS },
+	{ BPF_FUNC_map_delete_elem,
+	  RET_INTEGER,
+	  { ARG_CONST_MAP_PTR, ARG_PTR_TO_MAP_KEY },
+	  .side_effect = true,
+	  .map_types = DATA_MAPS },
+	{ BPF_FUNC_ktime_get_ns, RET_INTEGER, { 0 } },
+	{ BPF_FUNC_trace_printk,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_MEM, ARG_CONST_SIZE },
+	  .host_only = true },
+	{ BPF_FUNC_get_prandom_u32, RET_INTEGER, { 0 } },
+	{ BPF_FUNC_get_smp_processor_id, RET_INTEGER, { 0 } },
+	{ BPF_FUNC_get_current_pid_tgid, RET_INTEGER, { 0 }, .host_only = true },
+	{ BPF_FUNC_tail_call,
+	  RET_VOID,
+	  { ARG_PTR_TO_CTX, ARG_CONST_MAP_PTR, ARG_ANYTHING },
+	  .map_types = MAP(PROG_ARRAY) },
+	{ BPF_FUNC_redirect, RET_VERDICT, { ARG_ANYTHING, ARG_ANYTHING } },
+	{ BPF_FUNC_perf_event_output,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_CTX, ARG_CONST_MAP_PTR, ARG_ANYTHING, ARG_PTR_TO_MEM,
+	    ARG_CONST_SIZE_OR_ZERO },
+	  .host_only = true,
+	  .map_types = MAP(PERF_EVENT_ARRAY) },
+	{ BPF_FUNC_csum_diff,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_MEM_OR_NULL, ARG_CONST_SIZE_OR_ZERO, ARG_PTR_TO_MEM_OR_NULL,
+	    ARG_CONST_SIZE_OR_ZERO, ARG_ANYTHING } },
+	{ BPF_FUNC_xdp_adjust_head,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_CTX, ARG_ANYTHING },
+	  .pkt_changing = true,
+	  .side_effect = true },
+	{ BPF_FUNC_redirect_map,
+	  RET_VERDICT,
+	  { ARG_CONST_MAP_PTR, ARG_ANYTHING, ARG_ANYTHING },
+	  .map_types = REDIRECT_MAPS },
+	{ BPF_FUNC_xdp_adjust_meta,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_CTX, ARG_ANYTHING },
+	  .pkt_changing = true,
+	  .side_effect = true },
+	{ BPF_FUNC_xdp_adjust_tail,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_CTX, ARG_ANYTHING },
+	  .pkt_changing = true,
+	  .side_effect = true },
+	{ BPF_FUNC_fib_lookup,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_CTX, ARG_PTR_TO_MEM_RW, ARG_CONST_SIZE, ARG_ANYTHING },
+	  .host_only = true },
+	{ BPF_FUNC_jiffies64, RET_INTEGER, { 0 } },
+	{ BPF_FUNC_ktime_get_boot_ns, RET_INTEGER, { 0 } },
+	{ BPF_FUNC_ringbuf_output,
+	  RET_INTEGER,
+	  { ARG_CONST_MAP_PTR, ARG_PTR_TO_MEM, ARG_CONST_SIZE_OR_ZERO, ARG_ANYTHING },
+	  .host_only = true,
+	  .map_types = MAP(RINGBUF) },
+	{ BPF_FUNC_ktime_get_coarse_ns, RET_INTEGER, { 0 } },
+	{ BPF_FUNC_xdp_get_buff_len, RET_INTEGER, { ARG_PTR_TO_CTX } },
+	{ BPF_FUNC_xdp_load_bytes,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_CTX, ARG_ANYTHING, ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE } },
+	{ BPF_FUNC_xdp_store_bytes,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_CTX, ARG_ANYTHING, ARG_PTR_TO_MEM, ARG_CONST_SIZE },
+	  .side_effect = true },
+};
+
+static const struct helper_proto *find_proto(int id)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(protos) / sizeof(protos[0]); i++)
+		if (protos[i].id == id)
+			return &protos[i];
+	return NULL;
+}
+
+/* What the kernel lists for a memory argument of the wrong type. */
+#define MEM_TYPES "fp, pkt, pkt_meta, map_key, map_value, mem"
+
+static bool is_mem_ptr(uint8_t type)
+{
+	return type == PTR_TO_STACK || type_is_pkt(type) || type == PTR_TO_MAP_VALUE;
+}
+
+/* The constant key of a map helper, when every byte of it is known. */
+static bool stack_key(struct verifier_env *env, const struct reg_state *ptr, uint32_t size,
+		      uint64_t *key)
+{
+	const struct func_state *frame = env->cur->frame[ptr->frameno];
+	int32_t off = ptr->off + (int32_t)ptr->var_off.value;
+	uint32_t i;
+
+	if (ptr->type != PTR_TO_STACK || !tnum_is_const(ptr->var_off) || !size || size > 8)
+		return false;
+	*key = 0;
+	for (i = 0; i < size; i++) {
+		const struct stack_slot *s = stack_slot_at(frame, off + i);
+		int byte = (off + (int32_t)i) & 7;
+		uint64_t b;
+
+		if (!s)
+			return false;
+		if (s->byte[byte] == STACK_ZERO) {
+			b = 0;
+		} else if (s->byte[byte] == STACK_SPILL && reg_is_const(&s->spill)) {
+			b = (s->spill.var_off.value >> (8 * byte)) & 0xff;
+		} else {
+			return false;
+		}
+		*key |= b << (8 * i);
+	}
+	return true;
+}
+
+/*
+ * The key of an array lookup the kernel (6.14 and later) knows to be in
+ * range, so that the lookup cannot fail: all zero bytes, or a constant
+ * spilled whole, key_size bytes long, at the start of a slot.
+ */
+static bool array_key_in_range(struct verifier_env *env, const struct reg_state *ptr,
+			       const struct hwxdp_map_desc *map)
+{
+	const struct func_state *frame = env->cur->frame[ptr->frameno];
+	int32_t off = ptr->off + (int32_t)ptr->var_off.value;
+	const struct stack_slot *s;
+	uint32_t i;
+
+	if ((map->type != BPF_MAP_TYPE_ARRAY && map->type != BPF_MAP_TYPE_PERCPU_ARRAY) ||
+	    ptr->type != PTR_TO_STACK || !tnum_is_const(ptr->var_off) || map->key_size > 8 ||
+	    off >= 0)
+		return false;
+	s = stack_slot_at(frame, off);
+	if (!s || (off & 7) + map->key_size > 8)
+		return false;
+	for (i = 0; i < map->key_size && s->byte[(off & 7) + i] == STACK_ZERO; i++)
+		;
+	if (i == map->key_size)
+		return true;
+	return !(off & 7) && s->spill_size == map->key_size && s->byte[0] == STACK_SPILL &&
+	       reg_is_const(&s->spill) &&
+	       (s->spill.var_off.value &
+		(map->key_size == 8 ? UINT64_MAX : (1ULL << (8 * map->key_size)) - 1)) <
+		       map->max_entries;
+}
+
+static void note_key(struct verifier_env *env, uint32_t idx, bool known, uint64_t key)
+{
+	struct insn_aux *aux = &env->aux[idx];
+	struct hwxdp_insn_fact *fact = &env->facts[idx];
+
+	if (!known || (aux->key_seen && fact->map_key != key)) {
+		aux->key_varies = true;
+		return;
+	}
+	aux->key_seen = true;
+	fact->map_key_const = true;
+	fact->map_key = key;
+}
+
+static int arg_type_error(struct verifier_env *env, uint32_t regno, const char *expected)
+{
+	verbose(env, "R%u type=%s expected=%s\n", regno,
+		reg_type_str(cur_frame(env)->regs[regno].type), expected);
+	return REJECT;
+}
+
+/* A memory argument and its size argument. */
+static int check_mem_arg(struct verifier_env *env, uint32_t regno, uint8_t type, uint8_t size_type)
+{
+	const struct reg_state *regs = cur_frame(env)->regs;
+	const struct reg_state *ptr = &regs[regno], *size = &regs[regno + 1];
+	bool zero_ok = size_type == ARG_CONST_SIZE_OR_ZERO;
+	int err;
+
+	err = check_reg_readable(env, regno + 1);
+	if (err)
+		return err;
+	if (size->type != SCALAR_VALUE)
+		return arg_type_error(env, regno + 1, "scalar");
+	if (type == ARG_PTR_TO_MEM_OR_NULL && reg_is_const(ptr) && !ptr->var_off.value) {
+		if (!tnum_equals_const(size->var_off, 0)) {
+			verbose(env, "R%u type=scalar expected=" MEM_TYPES "\n", regno);
+			return REJECT;
+		}
+		return 0;
+	}
+	if (!is_mem_ptr(ptr->type))
+		return arg_type_error(env, regno, MEM_TYPES);
+	if (size->smin < 0) {
+		verbose(env, "R%u min value is negative, either use unsigned or 'var &= const'\n",
+			regno + 1);
+		return REJECT;
+	}
+	if (!size->umin && !zero_ok) {
+		verbose(env, "R%u invalid zero-sized read: u64=[%llu,%llu]\n", regno + 1,
+			(unsigned long long)size->umin, (unsigned long long)size->umax);
+		return REJECT;
+	}
+	if (size->umax >= MAX_VAR_OFF) {
+		verbose(env,
+			"R%u unbounded memory access, use 'var &= const' or 'if (var < const)'\n",
+			regno + 1);
+		return REJECT;
+	}
+	if (type != ARG_PTR_TO_UNINIT_MEM)
+		err = check_mem_region(env, regno, 0, size->umax, false, zero_ok);
+	if (!err && (type == ARG_PTR_TO_MEM_RW || type == ARG_PTR_TO_UNINIT_MEM))
+		err = check_mem_region(env, regno, 0, size->umax, true, zero_ok);
+	return err;
+}
+
+static int check_arg(struct verifier_env *env, const struct helper_proto *proto, uint32_t arg,
+		     uint32_t idx, const struct hwxdp_map_desc **map, bool *never_null)
+{
+	uint32_t regno = arg + 1;
+	const struct reg_state *reg = &cur_frame(env)->regs[regno];
+	uint8_t type = proto->args[arg];
+	uint64_t key = 0;
+	bool known;
+	int err;
+
+	if (type == ARG_NONE || type == ARG_CONST_SIZE || type == ARG_CONST_SIZE_OR_ZERO)
+		return 0;
+	err = check_reg_readable(env, regno);
+	if (err)
+		return err;
+	switch (type) {
+	case ARG_ANYTHING:
+		if (type_is_ptr(reg->type)) {
+			verbose(env, "R%u leaks addr into helper function\n", regno);
+			return REJECT;
+		}
+		if (proto->id == BPF_FUNC_redirect_map && regno == BPF_REG_2)
+			note_key(env, idx, reg_is_const(reg), reg->var_off.value);
+		return 0;
+	case ARG_CONST_MAP_PTR:
+		if (reg->type != CONST_PTR_TO_MAP)
+			return arg_type_error(env, regno, "map_ptr");
+		*map = &env->maps[reg->map];
+		if ((*map)->type >= 64 || !(proto->map_types & (1ULL << (*map)->type))) {
+			if (proto->id == BPF_FUNC_tail_call) {
+				verbose(env, "expected prog array map for tail call\n");
+				return -EINVAL;
+			}
+			verbose(env, "cannot pass map_type %u into func %s#%d\n", (*map)->type,
+				helper_name(proto->id), proto->id);
+			return -EINVAL;
+		}
+		return 0;
+	case ARG_PTR_TO_MAP_KEY:
+	case ARG_PTR_TO_MAP_VALUE:
+		if (!is_mem_ptr(reg->type))
+			return arg_type_error(env, regno, MEM_TYPES);
+		err = check_mem_region(env, regno, 0,
+				       type == ARG_PTR_TO_MAP_KEY ? (*map)->key_size
+								  : (*map)->value_size,
+				       false, false);
+		if (err)
+			return err;
+		if (type == ARG_PTR_TO_MAP_KEY) {
+			known = stack_key(env, reg, (*map)->key_size, &key);
+			note_key(env, idx, known, key);
+			*never_null = array_key_in_range(env, reg, *map);
+		}
+		return 0;
+	case ARG_PTR_TO_CTX:
+		if (reg->type != PTR_TO_CTX)
+			return arg_type_error(env, regno, "ctx");
+		if (reg->off || !tnum_equals_const(reg->var_off, 0)) {
+			verbose(env, "dereference of modified ctx ptr R%u off=%d disallowed\n",
+				regno, reg->off);
+			return REJECT;
+		}
+		return 0;
+	default: /* memory with a size in the next argument */
+		return check_mem_arg(env, regno, type, proto->args[arg + 1]);
+	}
+}
+
+static void clobber_caller_saved(struct verifier_env *env)
+{
+	struct reg_state *regs = cur_frame(env)->regs;
+	int i;
+
+	for (i = BPF_REG_1; i <= BPF_REG_5; i++)
+		reg_mark_not_init(&regs[i]);
+}
+
+int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uint32_t idx)
+{
+	const struct helper_proto *proto;
+	const struct hwxdp_map_desc *map = NULL;
+	bool never_null = false;
+	struct reg_state *r0;
+	uint32_t arg;
+	int err;
+
+	proto = find_proto(insn->imm);
+	if (!proto) {
+		if (insn->imm <= 0 || insn->imm >= __BPF_FUNC_MAX_ID || !helper_name(insn->imm))
+			verbose(env, "invalid func unknown#%d\n", insn->imm);
+		else
+			verbose(env, "program of this type cannot use helper %s#%d\n",
+				helper_name(insn->imm), insn->imm);
+		return -EINVAL;
+	}
+	/*
+	 * On the device a host-only helper becomes a punt: the frame goes to
+	 * the host, which runs the program again from the start. That is
+	 * only right while nothing the first run did is visible yet.
+	 */
+	if (env->device && proto->host_only && env->cur->side_effect) {
+		verbose(env,
+			"host-only helper %s#%d after the side effect of insn %u: the device "
+			"cannot punt here\n",
+			helper_name(proto->id), proto->id, env->cur->side_effect - 1);
+		return REJECT;
+	}
+	for (arg = 0; arg < 5; arg++) {
+		err = check_arg(env, proto, arg, idx, &map, &never_null);
+		if (err)
+			return err;
+	}
+	if (proto->side_effect)
+		note_side_effect(env);
+	if (proto->pkt_changing)
+		invalidate_packet_pointers(env->cur);
+	clobber_caller_saved(env);
+	r0 = &cur_frame(env)->regs[BPF_REG_0];
+	switch (proto->ret) {
+	case RET_VOID:
+		reg_mark_not_init(r0);
+		break;
+	case RET_MAP_VALUE_OR_NULL:
+		reg_mark_known(r0, 0);
+		r0->type = never_null ? PTR_TO_MAP_VALUE : PTR_TO_MAP_VALUE_OR_NULL;
+		r0->map = map - env->maps;
+		r0->id = never_null ? 0 : new_id(env);
+		break;
+	case RET_VERDICT:
+		/* Both return XDP_REDIRECT, or XDP_ABORTED, or for a map
+		 * miss the action in the low bits of the flags. Only the
+		 * device's verdict check needs it: the kernel knows nothing
+		 * of it, and a host program must load there. */
+		reg_mark_unknown(r0);
+		if (env->device) {
+			r0->umax = XDP_REDIRECT;
+			reg_bounds_sync(r0);
+		}
+		break;
+	default:
+		reg_mark_unknown(r0);
+	}
+	return 0;
+}
+
+int check_kfunc_call(struct verifier_env *env, const struct bpf_insn *insn, uint32_t idx)
+{
+	static const struct helper_proto encap = {
+		0,
+		RET_INTEGER,
+		{ ARG_PTR_TO_CTX, ARG_ANYTHING, ARG_ANYTHING },
+		.pkt_changing = true,
+	};
+	const struct hwxdp_map_desc *map = NULL;
+	bool never_null = false;
+	uint32_t arg;
+	int err;
+
+	/* An unresolved weak kfunc is allowed only where no path goes. */
+	if (!insn->imm && !insn->off) {
+		verbose(env, "invalid kernel function call not eliminated in verifier pass\n");
+		return -EINVAL;
+	}
+	/* device kfuncs exist on the device only */
+	if (insn->imm != KFUNC_ESP_ENCAP || insn->off || !env->device) {
+		verbose(env, "kernel btf_id %d is not a function\n", insn->imm);
+		return -EINVAL;
+	}
+	for (arg = 0; arg < 5; arg++) {
+		err = check_arg(env, &encap, arg, idx, &map, &never_null);
+		if (err)
+			return err;
+	}
+	note_side_effect(env);
+	invalidate_packet_pointers(env->cur);
+	clobber_caller_saved(env);
+	reg_mark_unknown(&cur_frame(env)->regs[BPF_REG_0]);
+	return 0;
+}

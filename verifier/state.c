@@ -1,0 +1,449 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Verifier states: copies, the paths still to explore, and pruning.
+ *
+ * A path is cut when a state stored at the same instruction covers it:
+ * every value the current state allows, the stored one allowed too, and the
+ * stored state's exploration finished without error, so the current one
+ * would as well. Registers that are dead at the instruction take no part.
+ * A stored state whose exploration is still running (branches > 0) cannot
+ * cover anything, but when it lies on the current path and equals the
+ * current state, the program loops without progress.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "verifier/verifier_internal.h"
+
+/* Stored states per instruction, and in all, beyond which no more are
+ * kept (about 3 KiB each): pruning gets weaker there, never wrong. */
+#define MAX_STATES_PER_INSN 256
+#define MAX_STORED_STATES   32768
+
+struct vstate *state_new(void)
+{
+	return calloc(1, sizeof(struct vstate));
+}
+
+static void frame_free(struct func_state *frame)
+{
+	if (!frame)
+		return;
+	free(frame->stack);
+	free(frame);
+}
+
+void state_clear(struct vstate *st)
+{
+	uint32_t i;
+
+	for (i = 0; i < MAX_CALL_FRAMES; i++) {
+		frame_free(st->frame[i]);
+		st->frame[i] = NULL;
+	}
+}
+
+void state_free(struct vstate *st)
+{
+	if (!st)
+		return;
+	state_clear(st);
+	free(st);
+}
+
+int frame_grow_stack(struct func_state *frame, uint32_t slots)
+{
+	struct stack_slot *stack;
+
+	if (slots <= frame->slot_cnt)
+		return 0;
+	stack = realloc(frame->stack, slots * sizeof(*stack));
+	if (!stack)
+		return -ENOMEM;
+	memset(stack + frame->slot_cnt, 0, (slots - frame->slot_cnt) * sizeof(*stack));
+	frame->stack = stack;
+	frame->slot_cnt = slots;
+	return 0;
+}
+
+struct func_state *frame_new(uint32_t frameno, uint32_t callsite, uint32_t subprog)
+{
+	struct func_state *frame = calloc(1, sizeof(*frame));
+	int i;
+
+	if (!frame)
+		return NULL;
+	for (i = 0; i < MAX_BPF_REG; i++)
+		reg_mark_not_init(&frame->regs[i]);
+	reg_mark_known(&frame->regs[BPF_REG_FP], 0);
+	frame->regs[BPF_REG_FP].type = PTR_TO_STACK;
+	frame->regs[BPF_REG_FP].frameno = frameno;
+	frame->frameno = frameno;
+	frame->callsite = callsite;
+	frame->subprog = subprog;
+	return frame;
+}
+
+static int frame_copy(struct func_state **dstp, const struct func_state *src)
+{
+	struct func_state *dst = *dstp;
+	struct stack_slot *stack;
+
+	if (!dst) {
+		dst = calloc(1, sizeof(*dst));
+		if (!dst)
+			return -ENOMEM;
+		*dstp = dst;
+	}
+	if (dst->slot_cnt != src->slot_cnt) {
+		stack = realloc(dst->stack, src->slot_cnt * sizeof(*stack));
+		if (!stack && src->slot_cnt)
+			return -ENOMEM;
+		dst->stack = stack;
+	}
+	stack = dst->stack;
+	*dst = *src;
+	dst->stack = stack;
+	if (src->slot_cnt)
+		memcpy(dst->stack, src->stack, src->slot_cnt * sizeof(*stack));
+	return 0;
+}
+
+int state_copy(struct vstate *dst, const struct vstate *src)
+{
+	uint32_t i;
+	int err;
+
+	for (i = src->curframe + 1; i < MAX_CALL_FRAMES; i++) {
+		frame_free(dst->frame[i]);
+		dst->frame[i] = NULL;
+	}
+	for (i = 0; i <= src->curframe; i++) {
+		err = frame_copy(&dst->frame[i], src->frame[i]);
+		if (err)
+			return err;
+	}
+	dst->curframe = src->curframe;
+	dst->parent = src->parent;
+	dst->branches = src->branches;
+	dst->insn_idx = src->insn_idx;
+	dst->side_effect = src->side_effect;
+	return 0;
+}
+
+struct vstate *state_dup(const struct vstate *src)
+{
+	struct vstate *st = state_new();
+
+	if (!st)
+		return NULL;
+	if (state_copy(st, src)) {
+		state_free(st);
+		return NULL;
+	}
+	return st;
+}
+
+/* Ids of the stored state mapped to ids of the current one. */
+struct idmap {
+	uint32_t cnt;
+	struct {
+		uint32_t old, cur;
+	} map[MAX_CALL_FRAMES * (MAX_BPF_REG + STACK_SLOTS)];
+};
+
+/*
+ * Registers the stored state knew to be linked must be linked in the
+ * current one too. Covering only needs old -> cur to be a function (the
+ * current state may link more); equality needs a one-to-one map.
+ */
+static bool check_ids(struct idmap *idmap, uint32_t old, uint32_t cur, bool exact)
+{
+	uint32_t i;
+
+	for (i = 0; i < idmap->cnt; i++) {
+		if (idmap->map[i].old == old)
+			return idmap->map[i].cur == cur;
+		if (exact && idmap->map[i].cur == cur)
+			return false;
+	}
+	if (idmap->cnt == sizeof(idmap->map) / sizeof(idmap->map[0]))
+		return false;
+	idmap->map[idmap->cnt].old = old;
+	idmap->map[idmap->cnt].cur = cur;
+	idmap->cnt++;
+	return true;
+}
+
+static bool range_within(const struct reg_state *old, const struct reg_state *cur)
+{
+	return old->umin <= cur->umin && cur->umax <= old->umax && old->smin <= cur->smin &&
+	       cur->smax <= old->smax && old->u32_min <= cur->u32_min &&
+	       cur->u32_max <= old->u32_max && old->s32_min <= cur->s32_min &&
+	       cur->s32_max <= old->s32_max;
+}
+
+static bool range_equal(const struct reg_state *old, const struct reg_state *cur)
+{
+	return old->umin == cur->umin && cur->umax == old->umax && old->smin == cur->smin &&
+	       cur->smax == old->smax && old->u32_min == cur->u32_min &&
+	       cur->u32_max == old->u32_max && old->s32_min == cur->s32_min &&
+	       cur->s32_max == old->s32_max && tnum_equal(old->var_off, cur->var_off);
+}
+
+static bool var_covers(const struct reg_state *old, const struct reg_state *cur, bool exact)
+{
+	if (exact)
+		return range_equal(old, cur);
+	return range_within(old, cur) && tnum_in(old->var_off, cur->var_off);
+}
+
+static bool regsafe(const struct reg_state *old, const struct reg_state *cur, struct idmap *idmap,
+		    bool exact)
+{
+	if (old->type == NOT_INIT)
+		return !exact || cur->type == NOT_INIT;
+	if (old->type != cur->type)
+		return false;
+	if (!var_covers(old, cur, exact))
+		return false;
+	switch (old->type) {
+	case SCALAR_VALUE:
+		/* an unlinked scalar promises nothing about others */
+		if (!old->id)
+			return !exact || !cur->id;
+		return cur->id && check_ids(idmap, old->id, cur->id, exact);
+	case PTR_TO_PACKET:
+	case PTR_TO_PACKET_META:
+		if (old->off != cur->off)
+			return false;
+		if (exact || old->range < 0 || cur->range < 0) {
+			/* range 0 claims nothing: anything covers it */
+			if (old->range != cur->range && (exact || old->range != 0))
+				return false;
+		} else if (old->range > cur->range) {
+			return false;
+		}
+		return check_ids(idmap, old->id, cur->id, exact);
+	case PTR_TO_MAP_VALUE_OR_NULL:
+		return old->off == cur->off && old->map == cur->map &&
+		       check_ids(idmap, old->id, cur->id, exact);
+	case PTR_TO_MAP_VALUE:
+	case CONST_PTR_TO_MAP:
+		return old->off == cur->off && old->map == cur->map;
+	case PTR_TO_STACK:
+		return old->off == cur->off && old->frameno == cur->frameno;
+	default:
+		return old->off == cur->off;
+	}
+}
+
+static const struct stack_slot empty_slot;
+
+static bool stacksafe(const struct func_state *old, const struct func_state *cur,
+		      struct idmap *idmap, bool exact)
+{
+	uint32_t n = old->slot_cnt > cur->slot_cnt ? old->slot_cnt : cur->slot_cnt;
+	uint32_t i, b;
+
+	for (i = 0; i < n; i++) {
+		const struct stack_slot *os = i < old->slot_cnt ? &old->stack[i] : &empty_slot;
+		const struct stack_slot *cs = i < cur->slot_cnt ? &cur->stack[i] : &empty_slot;
+
+		for (b = 0; b < 8; b++) {
+			uint8_t o = os->byte[b], c = cs->byte[b];
+
+			if (o == c || (!exact && o == STACK_INVALID))
+				continue;
+			if (exact)
+				return false;
+			/* unknown bytes cover zeroes and spilled scalars */
+			if (o == STACK_MISC &&
+			    (c == STACK_ZERO ||
+			     (c == STACK_SPILL && cs->spill.type == SCALAR_VALUE)))
+				continue;
+			return false;
+		}
+		if (os->spill_size && os->byte[0] == STACK_SPILL &&
+		    (cs->spill_size != os->spill_size ||
+		     !regsafe(&os->spill, &cs->spill, idmap, exact)))
+			return false;
+	}
+	return true;
+}
+
+/* Registers read after the call returns to frame i's caller: r6-r9, r10. */
+static uint16_t frame_live(const struct verifier_env *env, const struct vstate *st, uint32_t i,
+			   uint32_t insn)
+{
+	if (i == st->curframe)
+		return env->aux[insn].live_in | 1u << BPF_REG_FP;
+	return (env->aux[st->frame[i + 1]->callsite + 1].live_in & 0x3c0) | 1u << BPF_REG_FP;
+}
+
+static bool states_equal(const struct verifier_env *env, const struct vstate *old,
+			 const struct vstate *cur, uint32_t insn, bool exact)
+{
+	static __thread struct idmap idmap;
+	uint32_t i, r;
+
+	if (old->curframe != cur->curframe)
+		return false;
+	/* a path with a side effect behind it may do less than one without */
+	if (exact ? !old->side_effect != !cur->side_effect : !old->side_effect && cur->side_effect)
+		return false;
+	idmap.cnt = 0;
+	for (i = 0; i <= old->curframe; i++) {
+		const struct func_state *of = old->frame[i], *cf = cur->frame[i];
+		uint16_t live = frame_live(env, cur, i, insn);
+
+		if (of->callsite != cf->callsite)
+			return false;
+		for (r = 0; r < MAX_BPF_REG; r++) {
+			if (!(live & (1u << r)))
+				continue;
+			if (!regsafe(&of->regs[r], &cf->regs[r], &idmap, exact))
+				return false;
+		}
+		if (!stacksafe(of, cf, &idmap, exact))
+			return false;
+	}
+	return true;
+}
+
+static bool is_ancestor(const struct vstate *old, const struct vstate *cur)
+{
+	const struct vstate *p;
+
+	for (p = cur->parent; p; p = p->parent)
+		if (p == old)
+			return true;
+	return false;
+}
+
+int state_visit(struct verifier_env *env, uint32_t insn)
+{
+	struct vstate *cur = env->cur;
+	struct explored *e;
+	int err;
+
+	for (e = env->explored[insn]; e; e = e->next) {
+		if (e->st.branches) {
+			if (states_equal(env, &e->st, cur, insn, true) &&
+			    is_ancestor(&e->st, cur)) {
+				verbose(env, "infinite loop detected at insn %u\n", insn);
+				return REJECT;
+			}
+			continue;
+		}
+		if (states_equal(env, &e->st, cur, insn, false))
+			return 1;
+	}
+	if (env->state_cnt[insn] >= MAX_STATES_PER_INSN || env->states_total >= MAX_STORED_STATES)
+		return 0;
+
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	err = state_copy(&e->st, cur);
+	if (err) {
+		state_clear(&e->st);
+		free(e);
+		return err;
+	}
+	e->st.insn_idx = insn;
+	e->st.branches = 1;
+	cur->parent = &e->st;
+	e->next = env->explored[insn];
+	env->explored[insn] = e;
+
+	env->state_cnt[insn]++;
+	env->states_total++;
+	env->states_live++;
+	if (env->states_live > env->states_peak)
+		env->states_peak = env->states_live;
+	if (env->state_cnt[insn] > env->max_states_per_insn)
+		env->max_states_per_insn = env->state_cnt[insn];
+	return 0;
+}
+
+void state_path_done(struct verifier_env *env)
+{
+	struct vstate *st;
+
+	for (st = env->cur->parent; st; st = st->parent)
+		if (--st->branches)
+			break;
+}
+
+int state_push(struct verifier_env *env, uint32_t insn, uint32_t prev_insn, struct vstate **out)
+{
+	struct pending *p;
+	struct vstate *st;
+
+	if (env->pending_cnt >= MAX_PENDING_STATES) {
+		verbose(env, "The sequence of %u jumps is too complex.\n", env->pending_cnt + 1);
+		return REJECT;
+	}
+	if (env->pending_cnt == env->pending_cap) {
+		uint32_t cap = env->pending_cap ? env->pending_cap * 2 : 64;
+
+		p = realloc(env->pending, cap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		env->pending = p;
+		env->pending_cap = cap;
+	}
+	st = state_dup(env->cur);
+	if (!st)
+		return -ENOMEM;
+	if (st->parent)
+		st->parent->branches++;
+	p = &env->pending[env->pending_cnt++];
+	p->st = st;
+	p->insn_idx = insn;
+	p->prev_insn_idx = prev_insn;
+	p->log_pos = env->log_len;
+	*out = st;
+	return 0;
+}
+
+int state_pop(struct verifier_env *env)
+{
+	struct pending *p;
+
+	if (!env->pending_cnt)
+		return 0;
+	p = &env->pending[--env->pending_cnt];
+	state_free(env->cur);
+	env->cur = p->st;
+	env->insn_idx = p->insn_idx;
+	env->prev_insn_idx = p->prev_insn_idx;
+	if (env->log_level == 1)
+		log_truncate(env, p->log_pos);
+	return 1;
+}
+
+void state_free_all(struct verifier_env *env)
+{
+	struct explored *e, *next;
+	uint32_t i;
+
+	while (env->pending_cnt)
+		state_free(env->pending[--env->pending_cnt].st);
+	free(env->pending);
+	env->pending = NULL;
+	if (env->explored) {
+		for (i = 0; i < env->insn_cnt; i++) {
+			for (e = env->explored[i]; e; e = next) {
+				next = e->next;
+				state_clear(&e->st);
+				free(e);
+			}
+		}
+	}
+	free(env->explored);
+	env->explored = NULL;
+	state_free(env->cur);
+	env->cur = NULL;
+}

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * hwxdp's static verifier for XDP programs: decides whether a program is
+ * safe to run (on the host or on the coprocessor), explains a rejection in
+ * the kernel verifier's words, and hands the translator what it proved about
+ * each instruction.
+ *
+ * The rules are the kernel's (6.18) for a program loaded with CAP_BPF and
+ * CAP_NET_ADMIN, made stricter where a pointer would escape or memory would
+ * be read uninitialised: reading stack bytes never written, storing a pointer
+ * into a map value or the packet, or returning a pointer is rejected (the
+ * kernel rejects these too once CAP_PERFMON is dropped). Subtracting packet
+ * pointers, which fwd.bpf.c does, stays allowed as it is for root.
+ *
+ * With opts.device, the coprocessor's rules too: R0 at exit is a verdict
+ * (XDP_ABORTED .. XDP_REDIRECT); a host-only helper (bpf_trace_printk,
+ * bpf_fib_lookup, perf and ring buffer output, ...) becomes a punt, so no
+ * map or packet write may precede it on its path; the device kfuncs
+ * (bpf_hwxdp_esp_encap, id 1 in object streams) exist. Without it, a device
+ * kfunc call is as unresolved as in the kernel: it must be dead code.
+ */
+#ifndef HWXDP_VERIFIER_H
+#define HWXDP_VERIFIER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/bpf.h>
+
+#include "hwxdp/object.h"
+
+struct hwxdp_verify_opts {
+	size_t sz;		       /* sizeof(struct hwxdp_verify_opts) */
+	int log_level;		       /* 0 errors, 1 + path and stats,
+					  2 + register state per insn */
+	bool device;		       /* the coprocessor's restrictions too */
+	uint32_t insn_budget;	       /* instructions to explore; 0: 1000000 */
+	uint32_t expected_attach_type; /* BPF_XDP_DEVMAP unlocks egress_ifindex */
+};
+
+/* Register types in struct hwxdp_reg_fact.type. */
+enum hwxdp_reg_type {
+	HWXDP_REG_NOT_INIT,
+	HWXDP_REG_SCALAR,
+	HWXDP_REG_PTR_TO_CTX,
+	HWXDP_REG_CONST_PTR_TO_MAP,
+	HWXDP_REG_PTR_TO_MAP_VALUE,
+	HWXDP_REG_PTR_TO_MAP_VALUE_OR_NULL,
+	HWXDP_REG_PTR_TO_STACK,
+	HWXDP_REG_PTR_TO_PACKET_META,
+	HWXDP_REG_PTR_TO_PACKET,
+	HWXDP_REG_PTR_TO_PACKET_END,
+	HWXDP_REG_KFUNC_ADDR,	/* a device kfunc's address: not NULL */
+	HWXDP_REG_MIXED = 0xff, /* visits disagree on the type */
+};
+
+/*
+ * What held in a register on entry to an instruction, over every visit.
+ * For a scalar the bounds are its value's; for a pointer they are the
+ * offset from the start of the object it points into (off plus the variable
+ * part); off is the fixed part when every visit agrees on it, else 0.
+ * Facts about a register say nothing where the register is not read.
+ */
+struct hwxdp_reg_fact {
+	uint8_t type; /* enum hwxdp_reg_type */
+	int32_t off;
+	uint64_t umin, umax;
+	int64_t smin, smax;
+	uint64_t tnum_value, tnum_mask;
+};
+
+struct hwxdp_insn_fact {
+	bool reachable;
+	bool pkt_check_always_true;  /* packet bound check: always jumps */
+	bool pkt_check_always_false; /* never jumps */
+	bool map_key_const;	     /* map helper call: the key is map_key */
+	uint64_t map_key;	     /* little-endian bytes of the key */
+	struct hwxdp_reg_fact regs[11];
+};
+
+struct hwxdp_verify_result {
+	bool accepted;
+	char *log; /* NUL-terminated */
+	size_t log_len;
+	uint32_t error_insn; /* where a rejection happened */
+	uint32_t insns_processed, states_total, states_peak, max_states_per_insn;
+	uint64_t verify_ns;
+	struct hwxdp_insn_fact *facts; /* one per instruction */
+	size_t fact_cnt;
+};
+
+/*
+ * Verifies cnt instructions of an XDP program whose ld_imm64 map references
+ * carry indexes into maps[]. Returns 0 when the verification ran, whether
+ * the program was accepted or not (see (*out)->accepted), or a negative
+ * errno when it could not run (*out is then NULL).
+ */
+__attribute__((visibility("default"))) int
+hwxdp_verify_insns(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map_desc *maps,
+		   size_t map_cnt, const struct hwxdp_verify_opts *opts,
+		   struct hwxdp_verify_result **out);
+
+/* As hwxdp_verify_insns for a program of obj; the log names source lines.
+ * -EOPNOTSUPP for a program that is not XDP. */
+__attribute__((visibility("default"))) int hwxdp_verify(const struct hwxdp_object *obj,
+							const struct hwxdp_prog *prog,
+							const struct hwxdp_verify_opts *opts,
+							struct hwxdp_verify_result **out);
+
+__attribute__((visibility("default"))) void
+hwxdp_verify_result__free(struct hwxdp_verify_result *res);
+
+#endif /* HWXDP_VERIFIER_H */

@@ -1,0 +1,264 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The verifier's abstract state and the functions its parts share.
+ * check.c explains the design.
+ */
+#ifndef HWXDP_VERIFIER_INTERNAL_H
+#define HWXDP_VERIFIER_INTERNAL_H
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "verifier/tnum.h"
+#include "verifier/verifier.h"
+
+#define BPF_REG_FP	    10
+#define MAX_BPF_STACK	    512
+#define STACK_SLOTS	    (MAX_BPF_STACK / 8)
+#define MAX_CALL_FRAMES	    8
+#define MAX_PACKET_OFF	    0xffff
+#define MAX_VAR_OFF	    (1 << 29)
+#define MAX_PENDING_STATES  8192
+#define DEFAULT_INSN_BUDGET 1000000
+
+/* A verification error: the program is rejected, the reason is logged. */
+#define REJECT (-EACCES)
+
+/* Register types: the public enum, so facts copy them as they are. */
+enum reg_type {
+	NOT_INIT = HWXDP_REG_NOT_INIT,
+	SCALAR_VALUE = HWXDP_REG_SCALAR,
+	PTR_TO_CTX = HWXDP_REG_PTR_TO_CTX,
+	CONST_PTR_TO_MAP = HWXDP_REG_CONST_PTR_TO_MAP,
+	PTR_TO_MAP_VALUE = HWXDP_REG_PTR_TO_MAP_VALUE,
+	PTR_TO_MAP_VALUE_OR_NULL = HWXDP_REG_PTR_TO_MAP_VALUE_OR_NULL,
+	PTR_TO_STACK = HWXDP_REG_PTR_TO_STACK,
+	PTR_TO_PACKET_META = HWXDP_REG_PTR_TO_PACKET_META,
+	PTR_TO_PACKET = HWXDP_REG_PTR_TO_PACKET,
+	PTR_TO_PACKET_END = HWXDP_REG_PTR_TO_PACKET_END,
+	KFUNC_ADDR = HWXDP_REG_KFUNC_ADDR,
+};
+
+/* Device kfunc ids in hwxdp instruction streams (loader/kfuncs.h). */
+#define KFUNC_ESP_ENCAP 1
+
+/* Packet pointer ranges below zero: what a failed comparison taught. */
+enum {
+	AT_PKT_END = -1,     /* pointer >= data_end */
+	BEYOND_PKT_END = -2, /* pointer > data_end */
+};
+
+/*
+ * A register: its type, a fixed offset off (pointers), and a variable part
+ * known as a tnum and as signed/unsigned 64- and 32-bit ranges, all kept
+ * consistent by reg_bounds_sync(). For a scalar the variable part is the
+ * value. Registers with the same nonzero id hold the same value (scalars),
+ * the result of the same lookup (map_value_or_null) or packet pointers with
+ * the same variable part, which then share range.
+ */
+struct reg_state {
+	struct tnum var_off;
+	int64_t smin, smax;
+	uint64_t umin, umax;
+	int32_t s32_min, s32_max;
+	uint32_t u32_min, u32_max;
+	int32_t off;
+	uint32_t id;
+	int32_t range; /* packet: bytes from off 0 known to be in the frame */
+	uint16_t map;  /* map pointers and values: index into env->maps */
+	uint8_t type;
+	uint8_t frameno; /* stack pointers: the frame whose stack */
+};
+
+enum stack_byte {
+	STACK_INVALID, /* never written */
+	STACK_MISC,    /* written, value unknown */
+	STACK_ZERO,    /* written with zero */
+	STACK_SPILL,   /* part of a spilled register */
+};
+
+/* 8 bytes of stack; byte[0] is the lowest address. */
+struct stack_slot {
+	struct reg_state spill; /* when spill_size: the register stored at byte 0 */
+	uint8_t byte[8];	/* enum stack_byte */
+	uint8_t spill_size;
+};
+
+/* One call frame. Slot i holds fp-8*(i+1) .. fp-8*i-1. */
+struct func_state {
+	struct reg_state regs[MAX_BPF_REG];
+	uint32_t callsite; /* the call insn that made this frame */
+	uint32_t subprog;
+	uint32_t frameno;
+	uint32_t slot_cnt;
+	struct stack_slot *stack;
+};
+
+struct vstate {
+	struct func_state *frame[MAX_CALL_FRAMES];
+	uint32_t curframe;
+	/* Exploration bookkeeping: the checkpoint this path last passed, and
+	 * for a checkpoint the paths below it still being explored. */
+	struct vstate *parent;
+	uint32_t branches;
+	uint32_t insn_idx;
+	/* 1 + the first instruction on this path with an effect outside the
+	 * program (map or packet write), 0 for none: the device punts to the
+	 * host only before one. */
+	uint32_t side_effect;
+};
+
+struct explored {
+	struct explored *next;
+	struct vstate st;
+};
+
+struct pending {
+	struct vstate *st;
+	uint32_t insn_idx, prev_insn_idx;
+	size_t log_pos;
+};
+
+struct subprog_info {
+	uint32_t start;
+	uint32_t stack_depth; /* deepest byte touched, rounded up to 8 */
+};
+
+struct insn_aux {
+	bool prune_point;
+	bool jump_target;
+	bool ld_imm64_second; /* the second half of an ld_imm64 */
+	bool visited;
+	bool branch_unknown; /* a visit explored both sides */
+	bool branch_true;    /* a visit knew the jump is taken */
+	bool branch_false;   /* a visit knew it is not */
+	bool pkt_compare;    /* a visit compared packet pointers */
+	bool key_seen;	     /* a visit had a constant key (facts.map_key) */
+	bool key_varies;     /* a visit had no or another constant key */
+	uint16_t live_in;    /* registers possibly read before written */
+	uint32_t subprog;
+};
+
+struct verifier_env {
+	const struct bpf_insn *insns;
+	uint32_t insn_cnt;
+	const struct hwxdp_map_desc *maps;
+	uint32_t map_cnt;
+	const struct hwxdp_prog *prog; /* source lines, or NULL */
+	int log_level;
+	bool device;
+	uint32_t insn_budget;
+	uint32_t attach_type;
+
+	struct insn_aux *aux;
+	struct subprog_info *subprogs;
+	uint32_t subprog_cnt;
+	uint8_t *calls; /* calls[a * subprog_cnt + b]: a calls b */
+
+	struct vstate *cur;
+	uint32_t insn_idx, prev_insn_idx;
+	struct pending *pending;
+	uint32_t pending_cnt, pending_cap;
+	struct explored **explored; /* per insn */
+	uint32_t *state_cnt;	    /* per insn */
+	uint32_t id_gen;
+
+	uint32_t insns_processed, states_total, states_live, states_peak, max_states_per_insn;
+
+	char *log;
+	size_t log_len, log_cap;
+	bool log_failed;
+	int32_t last_line; /* index into prog->lines last printed */
+	uint32_t error_insn;
+
+	struct hwxdp_insn_fact *facts;
+};
+
+/* log.c */
+__attribute__((format(printf, 2, 3))) void verbose(struct verifier_env *env, const char *fmt, ...);
+void log_truncate(struct verifier_env *env, size_t pos);
+void log_insn(struct verifier_env *env, uint32_t idx);
+void log_source_line(struct verifier_env *env, uint32_t idx);
+void log_state(struct verifier_env *env, const struct vstate *st, bool all_frames);
+void log_reg_changes(struct verifier_env *env, const struct func_state *before,
+		     const struct func_state *after);
+const char *reg_type_str(uint8_t type);
+const char *helper_name(int func_id);
+
+/* bounds.c: scalar ranges */
+void reg_mark_known(struct reg_state *reg, uint64_t value);
+void reg_mark_unknown(struct reg_state *reg);
+void reg_mark_not_init(struct reg_state *reg);
+void reg_set_unbounded(struct reg_state *reg);
+void reg_bounds_sync(struct reg_state *reg);
+bool reg_bounds_empty(const struct reg_state *reg);
+bool reg_is_const(const struct reg_state *reg);
+bool reg_is_const32(const struct reg_state *reg);
+void reg_zext32(struct reg_state *reg);
+void reg_coerce_size(struct reg_state *reg, int size);
+void reg_coerce_size_sx(struct reg_state *reg, int size);
+/* dst = dst op src for scalars; op is BPF_OP() of the instruction. */
+void scalar_alu(struct reg_state *dst, const struct reg_state *src, uint8_t op, bool alu32);
+/* Byte order: bits 16/32/64; swap for "to big endian" and bswap. */
+void scalar_endian(struct reg_state *reg, int bits, bool swap);
+/* 1 taken, 0 not taken, -1 either, for scalars. */
+int scalar_branch_taken(const struct reg_state *a, const struct reg_state *b, uint8_t op,
+			bool jmp32);
+/* Narrows a and b to the values for which "a op b" holds. */
+void scalar_refine(struct reg_state *a, struct reg_state *b, uint8_t op, bool jmp32);
+uint8_t jmp_negate(uint8_t op);
+uint8_t jmp_flip(uint8_t op);
+
+/* state.c */
+struct vstate *state_new(void);
+void state_free(struct vstate *st);
+int state_copy(struct vstate *dst, const struct vstate *src);
+struct vstate *state_dup(const struct vstate *src);
+void state_clear(struct vstate *st);
+int frame_grow_stack(struct func_state *frame, uint32_t slots);
+struct func_state *frame_new(uint32_t frameno, uint32_t callsite, uint32_t subprog);
+/* Looks for a stored state at insn that covers cur: 1 prune, 0 go on,
+ * REJECT for an infinite loop, -ENOMEM. */
+int state_visit(struct verifier_env *env, uint32_t insn);
+void state_path_done(struct verifier_env *env);
+int state_push(struct verifier_env *env, uint32_t insn, uint32_t prev_insn, struct vstate **out);
+/* Pops the next pending path into env->cur: 1 popped, 0 none left. */
+int state_pop(struct verifier_env *env);
+void state_free_all(struct verifier_env *env);
+
+/* cfg.c: checks that need no state; liveness and prune points */
+int check_program_shape(struct verifier_env *env);
+int check_stack_depths(struct verifier_env *env);
+
+/* helpers.c */
+int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uint32_t idx);
+int check_kfunc_call(struct verifier_env *env, const struct bpf_insn *insn, uint32_t idx);
+/* Every packet pointer of the state becomes unusable. */
+void invalidate_packet_pointers(struct vstate *st);
+
+/* check.c: the whole verification of env into res (facts, figures) */
+int verifier_run(struct verifier_env *env, struct hwxdp_verify_result *res);
+
+/* check.c, for helpers.c */
+void note_side_effect(struct verifier_env *env);
+int check_mem_region(struct verifier_env *env, uint32_t regno, int32_t off, int size, bool write,
+		     bool zero_ok);
+int check_reg_readable(struct verifier_env *env, uint32_t regno);
+struct func_state *cur_frame(struct verifier_env *env);
+uint32_t new_id(struct verifier_env *env);
+const struct stack_slot *stack_slot_at(const struct func_state *frame, int32_t off);
+
+static inline bool type_is_pkt(uint8_t type)
+{
+	return type == PTR_TO_PACKET || type == PTR_TO_PACKET_META;
+}
+
+static inline bool type_is_ptr(uint8_t type)
+{
+	return type != NOT_INIT && type != SCALAR_VALUE;
+}
+
+#endif /* HWXDP_VERIFIER_INTERNAL_H */
