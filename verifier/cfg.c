@@ -429,7 +429,16 @@ static int chain_depth(struct verifier_env *env, uint32_t s, uint32_t frames, ui
 	return 0;
 }
 
+/*
+ * After the walk, which found the calls: the kernel's combined stack rule,
+ * which on the device is also the stricter of the two (device.c); then
+ * what only the device limits, over the instructions the walk reached.
+ */
 int check_stack_depths(struct verifier_env *env)
 {
-	return chain_depth(env, 0, 1, 0);
+	int err = chain_depth(env, 0, 1, 0);
+
+	if (!err && env->device)
+		err = device_check_reached(env);
+	return err;
 }

@@ -1544,7 +1544,11 @@ static int do_insn(struct verifier_env *env, uint32_t idx, bool *path_end)
 	default: /* BPF_JMP, BPF_JMP32 */
 		switch (BPF_OP(insn->code)) {
 		case BPF_CALL:
-			return check_call(env, insn, idx);
+			err = check_call(env, insn, idx);
+			/* the device punted the frame to the host: its path ends */
+			*path_end = env->punted;
+			env->punted = false;
+			return err;
 		case BPF_EXIT:
 			return check_exit(env, insn, path_end);
 		case BPF_JA:

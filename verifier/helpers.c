@@ -2,6 +2,15 @@
 /*
  * Calls out of the program: the helper prototypes an XDP program may use,
  * their argument checks and results, and the coprocessor's kfuncs.
+ *
+ * Which helpers the coprocessor has is a positive list: those with a unit
+ * operation in docs/isa.md 4.4, named in device_op. Every other helper the
+ * kernel allows XDP is host-only, and a device path that reaches one punts
+ * there (device.c). bpf_csum_diff is host-only too: it sums two buffers
+ * (up to 512 bytes between them), which the checksum unit, one 16-bit field
+ * per operation, cannot do in the single operation per instruction the
+ * translator promises; bpf_redirect names a kernel ifindex, which is no
+ * device port.
  */
 #include <string.h>
 
@@ -36,8 +45,9 @@ struct helper_proto {
 	uint8_t args[5];
 	bool pkt_changing;  /* moves data, data_end or data_meta */
 	bool side_effect;   /* changes a map or the packet */
-	bool host_only;	    /* the coprocessor has no such unit */
 	uint64_t map_types; /* bit per map type accepted by the map argument */
+	/* the coprocessor's operation for it; NULL: host-only */
+	const char *device_op;
 };
 
 #define MAP(t) (1ULL << BPF_MAP_TYPE_##t)
@@ -50,35 +60,35 @@ static const struct helper_proto protos[] = {
 	{ BPF_FUNC_map_lookup_elem,
 	  RET_MAP_VALUE_OR_NULL,
 	  { ARG_CONST_MAP_PTR, ARG_PTR_TO_MAP_KEY },
-	  .map_types = DATA_MAPS | MAP(DEVMAP) | MAP(DEVMAP_HASH) | MAP(XSKMAP) },
+	  .map_types = DATA_MAPS | MAP(DEVMAP) | MAP(DEVMAP_HASH) | MAP(XSKMAP),
+	  .device_op = "tlookup" },
 	{ BPF_FUNC_map_update_elem,
 	  RET_INTEGER,
 	  { ARG_CONST_MAP_PTR, ARG_PTR_TO_MAP_KEY, ARG_PTR_TO_MAP_VALUE, ARG_ANYTHING },
 	  .side_effect = true,
-	  .map_types = DATA_MAPS },
+	  .map_types = DATA_MAPS,
+	  .device_op = "tupdate" },
 	{ BPF_FUNC_map_delete_elem,
 	  RET_INTEGER,
 	  { ARG_CONST_MAP_PTR, ARG_PTR_TO_MAP_KEY },
 	  .side_effect = true,
-	  .map_types = DATA_MAPS },
-	{ BPF_FUNC_ktime_get_ns, RET_INTEGER, { 0 } },
-	{ BPF_FUNC_trace_printk,
-	  RET_INTEGER,
-	  { ARG_PTR_TO_MEM, ARG_CONST_SIZE },
-	  .host_only = true },
-	{ BPF_FUNC_get_prandom_u32, RET_INTEGER, { 0 } },
-	{ BPF_FUNC_get_smp_processor_id, RET_INTEGER, { 0 } },
-	{ BPF_FUNC_get_current_pid_tgid, RET_INTEGER, { 0 }, .host_only = true },
+	  .map_types = DATA_MAPS,
+	  .device_op = "tdelete" },
+	{ BPF_FUNC_ktime_get_ns, RET_INTEGER, { 0 }, .device_op = "time" },
+	{ BPF_FUNC_trace_printk, RET_INTEGER, { ARG_PTR_TO_MEM, ARG_CONST_SIZE } },
+	{ BPF_FUNC_get_prandom_u32, RET_INTEGER, { 0 }, .device_op = "rand" },
+	{ BPF_FUNC_get_smp_processor_id, RET_INTEGER, { 0 }, .device_op = "cpu" },
+	{ BPF_FUNC_get_current_pid_tgid, RET_INTEGER, { 0 } },
 	{ BPF_FUNC_tail_call,
 	  RET_VOID,
 	  { ARG_PTR_TO_CTX, ARG_CONST_MAP_PTR, ARG_ANYTHING },
-	  .map_types = MAP(PROG_ARRAY) },
+	  .map_types = MAP(PROG_ARRAY),
+	  .device_op = "tcall" },
 	{ BPF_FUNC_redirect, RET_VERDICT, { ARG_ANYTHING, ARG_ANYTHING } },
 	{ BPF_FUNC_perf_event_output,
 	  RET_INTEGER,
 	  { ARG_PTR_TO_CTX, ARG_CONST_MAP_PTR, ARG_ANYTHING, ARG_PTR_TO_MEM,
 	    ARG_CONST_SIZE_OR_ZERO },
-	  .host_only = true,
 	  .map_types = MAP(PERF_EVENT_ARRAY) },
 	{ BPF_FUNC_csum_diff,
 	  RET_INTEGER,
@@ -88,31 +98,33 @@ static const struct helper_proto protos[] = {
 	  RET_INTEGER,
 	  { ARG_PTR_TO_CTX, ARG_ANYTHING },
 	  .pkt_changing = true,
-	  .side_effect = true },
+	  .side_effect = true,
+	  .device_op = "hadj" },
 	{ BPF_FUNC_redirect_map,
 	  RET_VERDICT,
 	  { ARG_CONST_MAP_PTR, ARG_ANYTHING, ARG_ANYTHING },
-	  .map_types = REDIRECT_MAPS },
+	  .map_types = REDIRECT_MAPS,
+	  .device_op = "redir" },
 	{ BPF_FUNC_xdp_adjust_meta,
 	  RET_INTEGER,
 	  { ARG_PTR_TO_CTX, ARG_ANYTHING },
 	  .pkt_changing = true,
-	  .side_effect = true },
+	  .side_effect = true,
+	  .device_op = "madj" },
 	{ BPF_FUNC_xdp_adjust_tail,
 	  RET_INTEGER,
 	  { ARG_PTR_TO_CTX, ARG_ANYTHING },
 	  .pkt_changing = true,
-	  .side_effect = true },
+	  .side_effect = true,
+	  .device_op = "tadj" },
 	{ BPF_FUNC_fib_lookup,
 	  RET_INTEGER,
-	  { ARG_PTR_TO_CTX, ARG_PTR_TO_MEM_RW, ARG_CONST_SIZE, ARG_ANYTHING },
-	  .host_only = true },
+	  { ARG_PTR_TO_CTX, ARG_PTR_TO_MEM_RW, ARG_CONST_SIZE, ARG_ANYTHING } },
 	{ BPF_FUNC_jiffies64, RET_INTEGER, { 0 } },
 	{ BPF_FUNC_ktime_get_boot_ns, RET_INTEGER, { 0 } },
 	{ BPF_FUNC_ringbuf_output,
 	  RET_INTEGER,
 	  { ARG_CONST_MAP_PTR, ARG_PTR_TO_MEM, ARG_CONST_SIZE_OR_ZERO, ARG_ANYTHING },
-	  .host_only = true,
 	  .map_types = MAP(RINGBUF) },
 	{ BPF_FUNC_ktime_get_coarse_ns, RET_INTEGER, { 0 } },
 	{ BPF_FUNC_xdp_get_buff_len, RET_INTEGER, { ARG_PTR_TO_CTX } },
@@ -218,6 +230,23 @@ static void note_key(struct verifier_env *env, uint32_t idx, bool known, uint64_
 	fact->map_key = key;
 }
 
+/* The map of a map helper call, when every visit passes the same one. */
+static void note_map(struct verifier_env *env, uint32_t idx, uint32_t map)
+{
+	struct insn_aux *aux = &env->aux[idx];
+	struct hwxdp_insn_fact *fact = &env->facts[idx];
+
+	if (aux->map_varies)
+		return;
+	if (fact->map_known && fact->map_index != map) {
+		aux->map_varies = true;
+		fact->map_known = false;
+		return;
+	}
+	fact->map_known = true;
+	fact->map_index = map;
+}
+
 static int arg_type_error(struct verifier_env *env, uint32_t regno, const char *expected)
 {
 	verbose(env, "R%u type=%s expected=%s\n", regno,
@@ -307,6 +336,11 @@ static int check_arg(struct verifier_env *env, const struct helper_proto *proto,
 				helper_name(proto->id), proto->id);
 			return -EINVAL;
 		}
+		note_map(env, idx, reg->map);
+		/* a host-only helper's map stays with the host: the device
+		 * punts before the call */
+		if (env->device && proto->device_op)
+			return device_check_map(env, *map, idx);
 		return 0;
 	case ARG_PTR_TO_MAP_KEY:
 	case ARG_PTR_TO_MAP_VALUE:
@@ -365,20 +399,17 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 				helper_name(insn->imm), insn->imm);
 		return -EINVAL;
 	}
-	/*
-	 * On the device a host-only helper becomes a punt: the frame goes to
-	 * the host, which runs the program again from the start. That is
-	 * only right while nothing the first run did is visible yet.
-	 */
-	if (env->device && proto->host_only && env->cur->side_effect) {
-		verbose(env,
-			"host-only helper %s#%d after the side effect of insn %u: the device "
-			"cannot punt here\n",
-			helper_name(proto->id), proto->id, env->cur->side_effect - 1);
-		return REJECT;
-	}
 	for (arg = 0; arg < 5; arg++) {
 		err = check_arg(env, proto, arg, idx, &map, &never_null);
+		if (err)
+			return err;
+	}
+	/* a device path ends at a host-only helper (the arguments above are
+	 * still the host's, which makes the call after the punt) */
+	if (env->device && !proto->device_op)
+		return device_host_only_call(env, proto->id, idx);
+	if (env->device && proto->id == BPF_FUNC_tail_call) {
+		err = device_check_tail_call(env, idx);
 		if (err)
 			return err;
 	}

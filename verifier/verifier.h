@@ -18,6 +18,11 @@
  * map or packet write may precede it on its path; the device kfuncs
  * (bpf_hwxdp_esp_encap, id 1 in object streams) exist. Without it, a device
  * kfunc call is as unresolved as in the kernel: it must be dead code.
+ * Host-only means without a unit in docs/isa.md 4.4: every helper but map
+ * lookup, update and delete, redirect_map, xdp_adjust_head/meta/tail,
+ * ktime_get_ns, get_prandom_u32, get_smp_processor_id and tail_call. The
+ * device's tables, tail calls, local memory and microcode store limit the
+ * program too (verifier/device.c).
  */
 #ifndef HWXDP_VERIFIER_H
 #define HWXDP_VERIFIER_H
@@ -76,6 +81,16 @@ struct hwxdp_insn_fact {
 	bool pkt_check_always_false; /* never jumps */
 	bool map_key_const;	     /* map helper call: the key is map_key */
 	uint64_t map_key;	     /* little-endian bytes of the key */
+	bool map_known;		     /* map helper call: every visit passed map_index */
+	uint32_t map_index;	     /* index into the maps the verifier was given */
+	/* device: a host-only helper the device does not call; it punts the
+	 * frame to the host here (reason HOST_ONLY), and nothing after it on
+	 * the path runs on the device */
+	bool punt_point;
+	/* device: a tail call that some path reaches after a map or packet
+	 * write; the program it calls must not punt (the host would repeat
+	 * the write, or see a frame already changed) */
+	bool tail_call_after_side_effect;
 	struct hwxdp_reg_fact regs[11];
 };
 

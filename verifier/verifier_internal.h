@@ -138,6 +138,7 @@ struct insn_aux {
 	bool pkt_compare;    /* a visit compared packet pointers */
 	bool key_seen;	     /* a visit had a constant key (facts.map_key) */
 	bool key_varies;     /* a visit had no or another constant key */
+	bool map_varies;     /* visits passed different maps (facts.map_known) */
 	uint16_t live_in;    /* registers possibly read before written */
 	uint32_t subprog;
 };
@@ -175,6 +176,9 @@ struct verifier_env {
 	uint32_t error_insn;
 
 	struct hwxdp_insn_fact *facts;
+
+	/* device: the call just checked punts; the path ends there */
+	bool punted;
 };
 
 /* log.c */
@@ -238,6 +242,17 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 int check_kfunc_call(struct verifier_env *env, const struct bpf_insn *insn, uint32_t idx);
 /* Every packet pointer of the state becomes unusable. */
 void invalidate_packet_pointers(struct vstate *st);
+
+/* device.c: the coprocessor's restrictions, when env->device */
+const char *map_type_name(uint32_t type);
+/* The map a device operation at insn idx works on has a device table. */
+int device_check_map(struct verifier_env *env, const struct hwxdp_map_desc *map, uint32_t idx);
+/* A host-only helper at idx: a punt point (env->punted), or a rejection
+ * when the path has had a side effect. */
+int device_host_only_call(struct verifier_env *env, int func_id, uint32_t idx);
+int device_check_tail_call(struct verifier_env *env, uint32_t idx);
+/* After the walk: what the walk reached fits the device. */
+int device_check_reached(struct verifier_env *env);
 
 /* check.c: the whole verification of env into res (facts, figures) */
 int verifier_run(struct verifier_env *env, struct hwxdp_verify_result *res);

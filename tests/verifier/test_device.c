@@ -1,0 +1,850 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The coprocessor's restrictions (verifier/device.c): each one rejects a
+ * program for the device with its message while the host accepts it;
+ * host-only helpers become punt points before any side effect and a
+ * rejection after one; tail calls, the stack rule, the microcode store;
+ * and the real forwarding program still passes for the device.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <criterion/criterion.h>
+
+#include "hwxdp/fwd.h"
+#include "hwxdp/object.h"
+#include "tests/verifier/insn.h"
+#include "verifier/verifier.h"
+
+#define CNT(a) (sizeof(a) / sizeof((a)[0]))
+
+enum {
+	M_HASH,	      /* hash, key 4, value 8 */
+	M_XSK,	      /* xskmap: no device table */
+	M_CPU,	      /* cpumap: no device table */
+	M_RINGBUF,    /* ring buffer: host-only helpers' map */
+	M_PERF,	      /* perf event array: the same */
+	M_WIDE_KEY,   /* hash, key 80 */
+	M_WIDE_VALUE, /* hash, value 300 */
+	M_LPM,	      /* LPM trie, key 8 */
+	M_WIDE_LPM,   /* LPM trie, key 4 + 68 */
+	M_PROGS,      /* prog array */
+	M_TX,	      /* devmap hash */
+	M_ARRAY,      /* array, value 16 */
+	M_RODATA,     /* frozen .rodata: u32 hwxdp_target = DEVICE */
+	M_BIG_BSS,    /* .bss of 2 MiB */
+	M_CNT,
+};
+
+static const uint8_t rodata_device[4] = { HWXDP_TARGET_DEVICE, 0, 0, 0 };
+
+static const struct hwxdp_map_desc maps[M_CNT] = {
+	[M_HASH] = { .name = "flows",
+		     .type = BPF_MAP_TYPE_HASH,
+		     .key_size = 4,
+		     .value_size = 8,
+		     .max_entries = 16 },
+	[M_XSK] = { .name = "xsks",
+		    .type = BPF_MAP_TYPE_XSKMAP,
+		    .key_size = 4,
+		    .value_size = 4,
+		    .max_entries = 4 },
+	[M_CPU] = { .name = "cpus",
+		    .type = BPF_MAP_TYPE_CPUMAP,
+		    .key_size = 4,
+		    .value_size = 4,
+		    .max_entries = 4 },
+	[M_RINGBUF] = { .name = "events", .type = BPF_MAP_TYPE_RINGBUF, .max_entries = 4096 },
+	[M_PERF] = { .name = "perf",
+		     .type = BPF_MAP_TYPE_PERF_EVENT_ARRAY,
+		     .key_size = 4,
+		     .value_size = 4,
+		     .max_entries = 2 },
+	[M_WIDE_KEY] = { .name = "wide_key",
+			 .type = BPF_MAP_TYPE_HASH,
+			 .key_size = 80,
+			 .value_size = 8,
+			 .max_entries = 16 },
+	[M_WIDE_VALUE] = { .name = "wide_value",
+			   .type = BPF_MAP_TYPE_HASH,
+			   .key_size = 4,
+			   .value_size = 300,
+			   .max_entries = 16 },
+	[M_LPM] = { .name = "prefixes",
+		    .type = BPF_MAP_TYPE_LPM_TRIE,
+		    .key_size = 8,
+		    .value_size = 8,
+		    .max_entries = 16,
+		    .map_flags = BPF_F_NO_PREALLOC },
+	[M_WIDE_LPM] = { .name = "wide_prefixes",
+			 .type = BPF_MAP_TYPE_LPM_TRIE,
+			 .key_size = 72,
+			 .value_size = 8,
+			 .max_entries = 16,
+			 .map_flags = BPF_F_NO_PREALLOC },
+	[M_PROGS] = { .name = "progs",
+		      .type = BPF_MAP_TYPE_PROG_ARRAY,
+		      .key_size = 4,
+		      .value_size = 4,
+		      .max_entries = 4 },
+	[M_TX] = { .name = "tx",
+		   .type = BPF_MAP_TYPE_DEVMAP_HASH,
+		   .key_size = 4,
+		   .value_size = 8,
+		   .max_entries = 4 },
+	[M_ARRAY] = { .name = "array",
+		      .type = BPF_MAP_TYPE_ARRAY,
+		      .key_size = 4,
+		      .value_size = 16,
+		      .max_entries = 4 },
+	[M_RODATA] = { .name = "t.rodata",
+		       .origin = HWXDP_MAP_GLOBAL,
+		       .type = BPF_MAP_TYPE_ARRAY,
+		       .key_size = 4,
+		       .value_size = 4,
+		       .max_entries = 1,
+		       .map_flags = BPF_F_RDONLY_PROG,
+		       .initial = rodata_device,
+		       .initial_size = 4,
+		       .read_only = true },
+	[M_BIG_BSS] = { .name = "t.bss",
+			.origin = HWXDP_MAP_GLOBAL,
+			.type = BPF_MAP_TYPE_ARRAY,
+			.key_size = 4,
+			.value_size = 2 << 20,
+			.max_entries = 1 },
+};
+
+/* A program built in pieces. */
+struct prog {
+	struct bpf_insn insns[256];
+	size_t n;
+};
+
+static void emit_n(struct prog *p, const struct bpf_insn *insns, size_t n)
+{
+	cr_assert_leq(p->n + n, CNT(p->insns));
+	memcpy(&p->insns[p->n], insns, n * sizeof(*insns));
+	p->n += n;
+}
+
+#define EMIT(p, ...)                                                                               \
+	emit_n(p, (const struct bpf_insn[]){ __VA_ARGS__ },                                        \
+	       sizeof((const struct bpf_insn[]){ __VA_ARGS__ }) / sizeof(struct bpf_insn))
+
+/* the slots holding fp-bytes .. fp-1 written with zeros */
+static void zero_stack(struct prog *p, int bytes)
+{
+	int off;
+
+	for (off = -8; off > -bytes - 8; off -= 8)
+		EMIT(p, ST_MEM(BPF_DW, 10, off, 0));
+}
+
+static struct hwxdp_verify_result *verify(const struct bpf_insn *insns, size_t cnt, bool device)
+{
+	struct hwxdp_verify_opts opts = { .sz = sizeof(opts), .log_level = 1, .device = device };
+	struct hwxdp_verify_result *res = NULL;
+
+	cr_assert_eq(hwxdp_verify_insns(insns, cnt, maps, M_CNT, &opts, &res), 0);
+	cr_assert_not_null(res);
+	cr_assert_eq(res->fact_cnt, cnt);
+	return res;
+}
+
+/* The device rejects with msg at error_insn; the host accepts. */
+static void device_rejects(const struct bpf_insn *insns, size_t cnt, const char *msg,
+			   uint32_t error_insn)
+{
+	struct hwxdp_verify_result *res = verify(insns, cnt, true);
+
+	cr_expect(!res->accepted, "the device accepts:\n%s", res->log);
+	cr_expect(strstr(res->log, msg), "the device's log lacks \"%s\":\n%s", msg, res->log);
+	cr_expect_eq(res->error_insn, error_insn, "rejected at insn %u, not %u", res->error_insn,
+		     error_insn);
+	hwxdp_verify_result__free(res);
+	res = verify(insns, cnt, false);
+	cr_expect(res->accepted, "the host rejects:\n%s", res->log);
+	hwxdp_verify_result__free(res);
+}
+
+static void both_accept(const struct bpf_insn *insns, size_t cnt)
+{
+	struct hwxdp_verify_result *res = verify(insns, cnt, true);
+
+	cr_expect(res->accepted, "the device rejects:\n%s", res->log);
+	hwxdp_verify_result__free(res);
+	res = verify(insns, cnt, false);
+	cr_expect(res->accepted, "the host rejects:\n%s", res->log);
+	hwxdp_verify_result__free(res);
+}
+
+/* lookup(map, key of key_size zero bytes at fp-key_size); the call is the
+ * returned index */
+static size_t lookup(struct prog *p, int map, int key_size)
+{
+	size_t call;
+
+	zero_stack(p, key_size);
+	EMIT(p, MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -key_size), LD_MAP_FD(1, map));
+	call = p->n;
+	EMIT(p, CALL_HELPER(BPF_FUNC_map_lookup_elem));
+	return call;
+}
+
+/* ---- tables ---------------------------------------------------------- */
+
+Test(device_maps, redirect_into_a_map_without_device_table)
+{
+	const struct bpf_insn xsk[] = {
+		LD_MAP_FD(1, M_XSK),
+		MOV64_IMM(2, 0),
+		MOV64_IMM(3, XDP_PASS),
+		CALL_HELPER(BPF_FUNC_redirect_map),
+		EXIT_INSN(),
+	};
+	const struct bpf_insn cpu[] = {
+		LD_MAP_FD(1, M_CPU),
+		MOV64_IMM(2, 0),
+		MOV64_IMM(3, XDP_PASS),
+		CALL_HELPER(BPF_FUNC_redirect_map),
+		EXIT_INSN(),
+	};
+	const struct bpf_insn tx[] = {
+		LD_MAP_FD(1, M_TX),
+		MOV64_IMM(2, 0),
+		MOV64_IMM(3, XDP_PASS),
+		CALL_HELPER(BPF_FUNC_redirect_map),
+		EXIT_INSN(),
+	};
+
+	device_rejects(xsk, CNT(xsk),
+		       "map 'xsks' (xskmap, type 17) at insn 4: the device has no such table", 4);
+	device_rejects(cpu, CNT(cpu),
+		       "map 'cpus' (cpumap, type 16) at insn 4: the device has no such table", 4);
+	both_accept(tx, CNT(tx));
+}
+
+Test(device_maps, lookup_in_a_map_without_device_table)
+{
+	struct prog p = { .n = 0 };
+	size_t call = lookup(&p, M_XSK, 4);
+
+	EMIT(&p, MOV64_IMM(0, XDP_PASS), EXIT_INSN());
+	device_rejects(p.insns, p.n, "map 'xsks' (xskmap, type 17) at insn", call);
+}
+
+Test(device_maps, key_wider_than_the_table_engine)
+{
+	struct prog p = { .n = 0 }, lpm = { .n = 0 }, ok = { .n = 0 };
+	size_t call = lookup(&p, M_WIDE_KEY, 80), lpm_call = lookup(&lpm, M_WIDE_LPM, 72);
+
+	EMIT(&p, MOV64_IMM(0, XDP_PASS), EXIT_INSN());
+	device_rejects(p.insns, p.n,
+		       "map 'wide_key' (hash) at insn 14: key_size 80, the device's hash table "
+		       "takes keys up to 64 bytes",
+		       call);
+	EMIT(&lpm, MOV64_IMM(0, XDP_PASS), EXIT_INSN());
+	device_rejects(lpm.insns, lpm.n,
+		       "key_size 72, the device's LPM trie takes keys up to 64 bytes", lpm_call);
+	lookup(&ok, M_LPM, 8);
+	EMIT(&ok, MOV64_IMM(0, XDP_PASS), EXIT_INSN());
+	both_accept(ok.insns, ok.n);
+}
+
+Test(device_maps, value_wider_than_the_table_engine)
+{
+	struct prog p = { .n = 0 };
+	size_t call = lookup(&p, M_WIDE_VALUE, 4);
+
+	EMIT(&p, MOV64_IMM(0, XDP_PASS), EXIT_INSN());
+	device_rejects(p.insns, p.n,
+		       "map 'wide_value' (hash) at insn 5: value_size 300, the device's hash "
+		       "table takes values up to 256 bytes",
+		       call);
+}
+
+/* A global-data value the device addresses must fit table memory; one only
+ * the host copy's branch addresses need not. */
+Test(device_maps, global_data_addressed_on_a_device_path)
+{
+	const struct bpf_insn direct[] = {
+		LD_MAP_VALUE(1, M_BIG_BSS, 0),
+		ST_MEM(BPF_W, 1, 0, 1),
+		MOV64_IMM(0, XDP_PASS),
+		EXIT_INSN(),
+	};
+	const struct bpf_insn host_branch[] = {
+		LD_MAP_VALUE(1, M_RODATA, 0),
+		LDX_MEM(BPF_W, 2, 1, 0),
+		JMP_IMM(BPF_JEQ, 2, HWXDP_TARGET_DEVICE, 3), /* 3: always taken here */
+		LD_MAP_VALUE(1, M_BIG_BSS, 0),		     /* 4: the host's */
+		ST_MEM(BPF_W, 1, 0, 1),
+		MOV64_IMM(0, XDP_PASS),
+		EXIT_INSN(),
+	};
+
+	device_rejects(direct, CNT(direct),
+		       "map 't.bss' (array) at insn 0: value_size 2097152, the device's array "
+		       "takes values up to 1048576 bytes",
+		       0);
+	both_accept(host_branch, CNT(host_branch));
+}
+
+/* The map of a host-only helper stays with the host: the device punts at the
+ * call, though it executed the ld_imm64 that loaded the map. */
+Test(device_maps, host_only_helper_map_needs_no_device_table)
+{
+	const struct bpf_insn insns[] = {
+		ST_MEM(BPF_DW, 10, -8, 0),
+		LD_MAP_FD(1, M_RINGBUF), /* 1 */
+		MOV64_REG(2, 10),
+		ALU64_IMM(BPF_ADD, 2, -8),
+		MOV64_IMM(3, 8),
+		MOV64_IMM(4, 0),
+		CALL_HELPER(BPF_FUNC_ringbuf_output), /* 7 */
+		MOV64_IMM(0, XDP_PASS),
+		EXIT_INSN(),
+	};
+	struct hwxdp_verify_result *res = verify(insns, CNT(insns), true);
+
+	cr_expect(res->accepted, "%s", res->log);
+	cr_expect(res->facts[1].reachable);
+	cr_expect(res->facts[7].punt_point);
+	hwxdp_verify_result__free(res);
+}
+
+/* ---- helpers: punt points -------------------------------------------- */
+
+struct helper_case {
+	const char *name;
+	int id;
+	bool punt; /* host-only */
+};
+
+/* Arguments the kernel takes for each helper, then the call and a verdict. */
+static size_t call_helper(struct prog *p, int id)
+{
+	size_t call;
+
+	zero_stack(p, 64);
+	EMIT(p, MOV64_REG(6, 1));
+	switch (id) {
+	case BPF_FUNC_trace_printk:
+		EMIT(p, MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -8), MOV64_IMM(2, 8));
+		break;
+	case BPF_FUNC_redirect:
+		EMIT(p, MOV64_IMM(1, 1), MOV64_IMM(2, 0));
+		break;
+	case BPF_FUNC_csum_diff:
+		EMIT(p, MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -8), MOV64_IMM(2, 4),
+		     MOV64_REG(3, 10), ALU64_IMM(BPF_ADD, 3, -16), MOV64_IMM(4, 4),
+		     MOV64_IMM(5, 0));
+		break;
+	case BPF_FUNC_fib_lookup:
+		EMIT(p, MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -64), MOV64_IMM(3, 64),
+		     MOV64_IMM(4, 0));
+		break;
+	case BPF_FUNC_perf_event_output:
+		EMIT(p, LD_MAP_FD(2, M_PERF), MOV64_IMM(3, 0), MOV64_REG(4, 10),
+		     ALU64_IMM(BPF_ADD, 4, -8), MOV64_IMM(5, 8));
+		break;
+	case BPF_FUNC_ringbuf_output:
+		EMIT(p, LD_MAP_FD(1, M_RINGBUF), MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -8),
+		     MOV64_IMM(3, 8), MOV64_IMM(4, 0));
+		break;
+	case BPF_FUNC_xdp_load_bytes:
+	case BPF_FUNC_xdp_store_bytes:
+		EMIT(p, MOV64_IMM(2, 0), MOV64_REG(3, 10), ALU64_IMM(BPF_ADD, 3, -8),
+		     MOV64_IMM(4, 8));
+		break;
+	case BPF_FUNC_xdp_adjust_head:
+	case BPF_FUNC_xdp_adjust_meta:
+	case BPF_FUNC_xdp_adjust_tail:
+		EMIT(p, MOV64_IMM(2, 0));
+		break;
+	case BPF_FUNC_map_lookup_elem:
+	case BPF_FUNC_map_delete_elem:
+		EMIT(p, LD_MAP_FD(1, M_HASH), MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -8));
+		break;
+	case BPF_FUNC_map_update_elem:
+		EMIT(p, LD_MAP_FD(1, M_HASH), MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -8),
+		     MOV64_REG(3, 10), ALU64_IMM(BPF_ADD, 3, -16), MOV64_IMM(4, 0));
+		break;
+	case BPF_FUNC_tail_call:
+		EMIT(p, LD_MAP_FD(2, M_PROGS), MOV64_IMM(3, 0));
+		break;
+	case BPF_FUNC_redirect_map:
+		EMIT(p, LD_MAP_FD(1, M_TX), MOV64_IMM(2, 0), MOV64_IMM(3, 0));
+		break;
+	}
+	call = p->n;
+	EMIT(p, CALL_HELPER(id), MOV64_IMM(0, XDP_PASS), EXIT_INSN());
+	return call;
+}
+
+Test(device_helpers, exactly_those_with_a_unit)
+{
+	static const struct helper_case cases[] = {
+		{ "map_lookup_elem", BPF_FUNC_map_lookup_elem, false },
+		{ "map_update_elem", BPF_FUNC_map_update_elem, false },
+		{ "map_delete_elem", BPF_FUNC_map_delete_elem, false },
+		{ "redirect_map", BPF_FUNC_redirect_map, false },
+		{ "xdp_adjust_head", BPF_FUNC_xdp_adjust_head, false },
+		{ "xdp_adjust_meta", BPF_FUNC_xdp_adjust_meta, false },
+		{ "xdp_adjust_tail", BPF_FUNC_xdp_adjust_tail, false },
+		{ "ktime_get_ns", BPF_FUNC_ktime_get_ns, false },
+		{ "get_prandom_u32", BPF_FUNC_get_prandom_u32, false },
+		{ "get_smp_processor_id", BPF_FUNC_get_smp_processor_id, false },
+		{ "tail_call", BPF_FUNC_tail_call, false },
+		{ "trace_printk", BPF_FUNC_trace_printk, true },
+		{ "get_current_pid_tgid", BPF_FUNC_get_current_pid_tgid, true },
+		{ "redirect", BPF_FUNC_redirect, true },
+		{ "perf_event_output", BPF_FUNC_perf_event_output, true },
+		{ "csum_diff", BPF_FUNC_csum_diff, true },
+		{ "fib_lookup", BPF_FUNC_fib_lookup, true },
+		{ "jiffies64", BPF_FUNC_jiffies64, true },
+		{ "ktime_get_boot_ns", BPF_FUNC_ktime_get_boot_ns, true },
+		{ "ringbuf_output", BPF_FUNC_ringbuf_output, true },
+		{ "ktime_get_coarse_ns", BPF_FUNC_ktime_get_coarse_ns, true },
+		{ "xdp_get_buff_len", BPF_FUNC_xdp_get_buff_len, true },
+		{ "xdp_load_bytes", BPF_FUNC_xdp_load_bytes, true },
+		{ "xdp_store_bytes", BPF_FUNC_xdp_store_bytes, true },
+	};
+	size_t i;
+
+	for (i = 0; i < CNT(cases); i++) {
+		struct prog p = { .n = 0 };
+		size_t call = call_helper(&p, cases[i].id);
+		struct hwxdp_verify_result *dev = verify(p.insns, p.n, true);
+		struct hwxdp_verify_result *host = verify(p.insns, p.n, false);
+
+		cr_expect(dev->accepted, "%s: the device rejects:\n%s", cases[i].name, dev->log);
+		cr_expect(host->accepted, "%s: the host rejects:\n%s", cases[i].name, host->log);
+		cr_expect_eq(dev->facts[call].punt_point, cases[i].punt, "%s: punt point %d",
+			     cases[i].name, dev->facts[call].punt_point);
+		/* the frame has left: the device runs nothing after a punt */
+		cr_expect_eq(dev->facts[call + 1].reachable, !cases[i].punt, "%s", cases[i].name);
+		cr_expect(!host->facts[call].punt_point, "%s: a punt point on the host",
+			  cases[i].name);
+		cr_expect(host->facts[call + 1].reachable, "%s", cases[i].name);
+		hwxdp_verify_result__free(dev);
+		hwxdp_verify_result__free(host);
+	}
+}
+
+/* One path punts, the other forwards; what follows the punt is not the
+ * device's, not even a verdict it would refuse. */
+Test(device_helpers, punt_point_before_any_side_effect)
+{
+	const struct bpf_insn insns[] = {
+		LDX_MEM(BPF_W, 7, 1, 12),  /* ingress_ifindex */
+		JMP_IMM(BPF_JEQ, 7, 1, 2), /* 1 */
+		MOV64_IMM(0, XDP_DROP),
+		EXIT_INSN(),
+		ST_MEM(BPF_DW, 10, -8, 0x0a6968), /* 4 */
+		MOV64_REG(1, 10),
+		ALU64_IMM(BPF_ADD, 1, -8),
+		MOV64_IMM(2, 8),
+		CALL_HELPER(BPF_FUNC_trace_printk), /* 8 */
+		MOV64_IMM(0, 7),		    /* 9: no verdict: the host's */
+		EXIT_INSN(),
+	};
+	struct hwxdp_verify_result *res = verify(insns, CNT(insns), true);
+	size_t i;
+
+	cr_expect(res->accepted, "%s", res->log);
+	for (i = 0; i < CNT(insns); i++)
+		cr_expect_eq(res->facts[i].punt_point, i == 8, "insn %zu", i);
+	cr_expect(res->facts[2].reachable && res->facts[8].reachable);
+	cr_expect(!res->facts[9].reachable && !res->facts[10].reachable);
+	cr_expect(strstr(res->log, "8: punt to the host: bpf_trace_printk#6 is host-only"), "%s",
+		  res->log);
+	hwxdp_verify_result__free(res);
+}
+
+/* A punt in a subprogram ends the frame, not the call: the caller's code
+ * after it is the host's. */
+Test(device_helpers, punt_in_a_subprogram)
+{
+	const struct bpf_insn insns[] = {
+		CALL_SUBPROG(2),  MOV64_IMM(0, 7),		    /* 1: no verdict: the host's */
+		EXIT_INSN(),	  ST_MEM(BPF_DW, 10, -8, 0x0a6968), /* 3: the subprogram */
+		MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -8),
+		MOV64_IMM(2, 8),  CALL_HELPER(BPF_FUNC_trace_printk), /* 7 */
+		MOV64_IMM(0, 0),  EXIT_INSN(),
+	};
+	struct hwxdp_verify_result *res = verify(insns, CNT(insns), true);
+
+	cr_expect(res->accepted, "%s", res->log);
+	cr_expect(res->facts[7].punt_point);
+	cr_expect(!res->facts[1].reachable && !res->facts[8].reachable);
+	hwxdp_verify_result__free(res);
+	res = verify(insns, CNT(insns), false);
+	cr_expect(res->accepted, "%s", res->log);
+	cr_expect(res->facts[1].reachable && !res->facts[7].punt_point);
+	hwxdp_verify_result__free(res);
+}
+
+/* Map update at 9, then a host-only helper at 13: its source lines too. */
+static const struct bpf_insn after_update[] = {
+	ST_MEM(BPF_DW, 10, -8, 0),
+	ST_MEM(BPF_DW, 10, -16, 0),
+	MOV64_REG(2, 10),
+	ALU64_IMM(BPF_ADD, 2, -8),
+	MOV64_REG(3, 10),
+	ALU64_IMM(BPF_ADD, 3, -16),
+	MOV64_IMM(4, 0),
+	LD_MAP_FD(1, M_HASH),
+	CALL_HELPER(BPF_FUNC_map_update_elem), /* 9 */
+	MOV64_REG(1, 10),
+	ALU64_IMM(BPF_ADD, 1, -8),
+	MOV64_IMM(2, 8),
+	CALL_HELPER(BPF_FUNC_trace_printk), /* 13 */
+	MOV64_IMM(0, XDP_PASS),
+	EXIT_INSN(),
+};
+
+Test(device_helpers, host_only_after_a_side_effect)
+{
+	device_rejects(after_update, CNT(after_update),
+		       "host-only helper bpf_trace_printk#6 after the side effect of insn 9: the "
+		       "device cannot punt at insn 13",
+		       13);
+}
+
+Test(device_helpers, host_only_after_a_side_effect_names_source_lines)
+{
+	struct hwxdp_line lines[] = {
+		{ .insn = 0, .file = "t.bpf.c", .text = "__u32 key = 0; __u64 v = 0;", .line = 7 },
+		{ .insn = 2,
+		  .file = "t.bpf.c",
+		  .text = "bpf_map_update_elem(&flows, ...);",
+		  .line = 8 },
+		{ .insn = 10, .file = "t.bpf.c", .text = "bpf_printk(...);", .line = 9 },
+		{ .insn = 14, .file = "t.bpf.c", .text = "return XDP_PASS;", .line = 10 },
+	};
+	uint32_t subprog_start[] = { 0 };
+	struct hwxdp_prog prog = {
+		.name = "t",
+		.type = BPF_PROG_TYPE_XDP,
+		.insns = (struct bpf_insn *)after_update,
+		.insn_cnt = CNT(after_update),
+		.subprog_start = subprog_start,
+		.subprog_cnt = 1,
+		.lines = lines,
+		.line_cnt = CNT(lines),
+	};
+	struct hwxdp_object obj = { .maps = (struct hwxdp_map_desc *)maps, .map_cnt = M_CNT };
+	struct hwxdp_verify_opts opts = { .sz = sizeof(opts), .device = true };
+	struct hwxdp_verify_result *res = NULL;
+
+	cr_assert_eq(hwxdp_verify(&obj, &prog, &opts, &res), 0);
+	cr_expect(!res->accepted);
+	cr_expect(strstr(res->log, "host-only helper bpf_trace_printk#6 after the side effect of "
+				   "insn 9 (t.bpf.c:8): the device cannot punt at insn 13 "
+				   "(t.bpf.c:9)"),
+		  "%s", res->log);
+	cr_expect_eq(res->error_insn, 13);
+	hwxdp_verify_result__free(res);
+}
+
+/* A side effect on another path does not stop the punt on this one. */
+Test(device_helpers, side_effect_on_another_path)
+{
+	const struct bpf_insn insns[] = {
+		MOV64_REG(6, 1),
+		LDX_MEM(BPF_W, 7, 1, 12),
+		LDX_MEM(BPF_W, 2, 6, 0),
+		LDX_MEM(BPF_W, 3, 6, 4),
+		MOV64_REG(4, 2),
+		ALU64_IMM(BPF_ADD, 4, 1),
+		JMP_REG(BPF_JGT, 4, 3, 9), /* 6 */
+		JMP_IMM(BPF_JEQ, 7, 1, 3), /* 7 */
+		ST_MEM(BPF_B, 2, 0, 1),	   /* 8: a packet write */
+		MOV64_IMM(0, XDP_TX),
+		EXIT_INSN(),
+		ST_MEM(BPF_DW, 10, -8, 0), /* 11 */
+		MOV64_REG(1, 10),
+		ALU64_IMM(BPF_ADD, 1, -8),
+		MOV64_IMM(2, 8),
+		CALL_HELPER(BPF_FUNC_trace_printk), /* 15 */
+		MOV64_IMM(0, XDP_PASS),		    /* 16 */
+		EXIT_INSN(),
+	};
+	struct hwxdp_verify_result *res = verify(insns, CNT(insns), true);
+
+	cr_expect(res->accepted, "%s", res->log);
+	cr_expect(res->facts[15].punt_point);
+	cr_expect(res->facts[16].reachable, "the short frame's path reaches 16");
+	hwxdp_verify_result__free(res);
+}
+
+/* ---- tail calls ------------------------------------------------------ */
+
+Test(device_tail_calls, allowed_and_recorded)
+{
+	const struct bpf_insn plain[] = {
+		MOV64_REG(6, 1),	LD_MAP_FD(2, M_PROGS),
+		MOV64_IMM(3, 0),	CALL_HELPER(BPF_FUNC_tail_call), /* 4 */
+		MOV64_IMM(0, XDP_PASS), EXIT_INSN(),
+	};
+	const struct bpf_insn after_write[] = {
+		MOV64_REG(6, 1),	  LDX_MEM(BPF_W, 2, 1, 0),
+		LDX_MEM(BPF_W, 3, 1, 4),  MOV64_REG(4, 2),
+		ALU64_IMM(BPF_ADD, 4, 1), JMP_REG(BPF_JGT, 4, 3, 6),
+		ST_MEM(BPF_B, 2, 0, 1), /* 6 */
+		MOV64_REG(1, 6),	  LD_MAP_FD(2, M_PROGS),
+		MOV64_IMM(3, 0),	  CALL_HELPER(BPF_FUNC_tail_call), /* 11 */
+		MOV64_IMM(0, XDP_PASS),	  EXIT_INSN(),
+	};
+	struct hwxdp_verify_result *res = verify(plain, CNT(plain), true);
+
+	cr_expect(res->accepted, "%s", res->log);
+	cr_expect(res->facts[4].map_known && res->facts[4].map_index == M_PROGS);
+	cr_expect(!res->facts[4].tail_call_after_side_effect);
+	cr_expect(!res->facts[4].punt_point);
+	cr_expect(res->facts[5].reachable, "a tail call that fails goes on");
+	hwxdp_verify_result__free(res);
+
+	res = verify(after_write, CNT(after_write), true);
+	cr_expect(res->accepted, "%s", res->log);
+	cr_expect(res->facts[11].tail_call_after_side_effect);
+	hwxdp_verify_result__free(res);
+}
+
+Test(device_tail_calls, not_from_a_subprogram)
+{
+	const struct bpf_insn insns[] = {
+		CALL_SUBPROG(1),	EXIT_INSN(),
+		LD_MAP_FD(2, M_PROGS), /* 2: the subprogram, r1 = ctx */
+		MOV64_IMM(3, 0),	CALL_HELPER(BPF_FUNC_tail_call), /* 5 */
+		MOV64_IMM(0, XDP_PASS), EXIT_INSN(),
+	};
+
+	device_rejects(insns, CNT(insns),
+		       "tail call from a subprogram (frame 1) at insn 5: on the device the called "
+		       "program's exit ends the frame",
+		       5);
+}
+
+Test(device_facts, map_of_each_call)
+{
+	const struct bpf_insn insns[] = {
+		ST_MEM(BPF_DW, 10, -8, 0),
+		LDX_MEM(BPF_W, 7, 1, 12),
+		LD_MAP_FD(1, M_HASH),
+		JMP_IMM(BPF_JEQ, 7, 1, 2),
+		LD_MAP_FD(1, M_ARRAY), /* 5 */
+		MOV64_REG(2, 10),      /* 7 */
+		ALU64_IMM(BPF_ADD, 2, -8),
+		CALL_HELPER(BPF_FUNC_map_lookup_elem), /* 9: either map */
+		LD_MAP_FD(1, M_LPM),
+		MOV64_REG(2, 10),
+		ALU64_IMM(BPF_ADD, 2, -8),
+		CALL_HELPER(BPF_FUNC_map_lookup_elem), /* 14: the trie */
+		MOV64_IMM(0, XDP_PASS),
+		EXIT_INSN(),
+	};
+	struct hwxdp_verify_result *res = verify(insns, CNT(insns), true);
+
+	cr_expect(res->accepted, "%s", res->log);
+	cr_expect(!res->facts[9].map_known, "visits with two maps: map %u",
+		  res->facts[9].map_index);
+	cr_expect(res->facts[14].map_known);
+	cr_expect_eq(res->facts[14].map_index, M_LPM);
+	hwxdp_verify_result__free(res);
+}
+
+/* ---- stack ----------------------------------------------------------- */
+
+/* The kernel's 512 bytes for a whole call chain, not the device's 512 per
+ * frame: the stricter rule holds on both targets. */
+Test(device_stack, combined_limit_is_the_kernels)
+{
+	struct prog p = { .n = 0 }, one = { .n = 0 };
+	struct hwxdp_verify_result *res;
+	int device;
+
+	EMIT(&p, CALL_SUBPROG(3));
+	zero_stack(&p, 320); /* 1..40: frame 0 */
+	EMIT(&p, MOV64_IMM(0, XDP_PASS), EXIT_INSN());
+	p.insns[0].imm = p.n - 1;
+	zero_stack(&p, 320); /* the subprogram's frame */
+	EMIT(&p, MOV64_IMM(0, 0), EXIT_INSN());
+	for (device = false; device <= true; device++) {
+		res = verify(p.insns, p.n, device);
+		cr_expect(!res->accepted, "device %d: two frames of 320 bytes accepted", device);
+		cr_expect(strstr(res->log, "combined stack size of 2 calls is 640. Too large"),
+			  "%s", res->log);
+		hwxdp_verify_result__free(res);
+	}
+	zero_stack(&one, 512);
+	EMIT(&one, MOV64_IMM(0, XDP_PASS), EXIT_INSN());
+	both_accept(one.insns, one.n);
+}
+
+/* main and frames - 1 subprograms, each calling the next */
+static void call_chain(struct prog *p, int frames)
+{
+	int i;
+
+	for (i = 1; i < frames; i++)
+		EMIT(p, CALL_SUBPROG(2), MOV64_IMM(0, XDP_PASS), EXIT_INSN());
+	EMIT(p, MOV64_IMM(0, XDP_PASS), EXIT_INSN());
+}
+
+Test(device_stack, eight_frames)
+{
+	struct prog nine = { .n = 0 }, eight = { .n = 0 };
+	struct hwxdp_verify_result *res;
+
+	call_chain(&nine, 9);
+	res = verify(nine.insns, nine.n, true);
+	cr_expect(!res->accepted);
+	cr_expect(strstr(res->log, "the call stack of 9 frames is too deep"), "%s", res->log);
+	hwxdp_verify_result__free(res);
+	/* the device's local memory and return stack hold 8 */
+	call_chain(&eight, 8);
+	both_accept(eight.insns, eight.n);
+}
+
+/* ---- microcode store ------------------------------------------------- */
+
+#define STORE_WORDS 32768
+
+/* movs movs and an exit; or ld_imm64s, a mov and an exit */
+static struct bpf_insn *straight(size_t movs, size_t ld_imm64s, size_t *cnt)
+{
+	struct bpf_insn *insns = calloc(movs + 2 * ld_imm64s + 2, sizeof(*insns));
+	size_t i, n = 0;
+
+	cr_assert_not_null(insns);
+	for (i = 0; i < ld_imm64s; i++) {
+		struct bpf_insn pair[] = { LD_IMM64(3, 0x100000000ull + i) };
+
+		insns[n++] = pair[0];
+		insns[n++] = pair[1];
+	}
+	for (i = 0; i < movs; i++)
+		insns[n++] = MOV64_IMM(0, XDP_PASS);
+	if (!movs)
+		insns[n++] = MOV64_IMM(0, XDP_PASS);
+	insns[n++] = EXIT_INSN();
+	*cnt = n;
+	return insns;
+}
+
+Test(device_store, reachable_words_fit_the_store)
+{
+	struct bpf_insn *insns;
+	size_t cnt;
+
+	insns = straight(STORE_WORDS - 1, 0, &cnt); /* 32,768 words */
+	both_accept(insns, cnt);
+	free(insns);
+	insns = straight(STORE_WORDS, 0, &cnt); /* one more */
+	device_rejects(insns, cnt,
+		       "program too large for the device: 32769 microcode words for the "
+		       "instructions it reaches (one per instruction, two per ld_imm64), the "
+		       "store holds 32768; it is full before insn 32768",
+		       STORE_WORDS);
+	free(insns);
+}
+
+Test(device_store, ld_imm64_counts_twice)
+{
+	struct bpf_insn *insns;
+	size_t cnt;
+
+	insns = straight(0, STORE_WORDS / 2 - 1, &cnt); /* 32,766 + 2 words */
+	both_accept(insns, cnt);
+	free(insns);
+	insns = straight(0, STORE_WORDS / 2, &cnt); /* 32,768 + 2 */
+	device_rejects(insns, cnt, "program too large for the device: 32770 microcode words",
+		       STORE_WORDS);
+	free(insns);
+}
+
+/* Code the device never runs (the host copy's branch) takes no words. */
+Test(device_store, only_what_the_device_reaches)
+{
+	size_t host_part = STORE_WORDS + 100, cnt = 6 + host_part, i;
+	struct bpf_insn *insns = calloc(cnt, sizeof(*insns));
+	struct bpf_insn head[] = {
+		LD_MAP_VALUE(1, M_RODATA, 0),
+		LDX_MEM(BPF_W, 2, 1, 0),
+		JMP_IMM(BPF_JNE, 2, HWXDP_TARGET_DEVICE, 2), /* 3: never taken here */
+		MOV64_IMM(0, XDP_TX),			     /* 4: the device's */
+		EXIT_INSN(),
+	};
+	struct hwxdp_verify_result *res;
+
+	cr_assert_not_null(insns);
+	memcpy(insns, head, sizeof(head));
+	for (i = CNT(head); i < cnt - 1; i++)
+		insns[i] = MOV64_IMM(0, XDP_PASS);
+	insns[i] = EXIT_INSN();
+	res = verify(insns, cnt, true);
+	cr_expect(res->accepted, "%s", res->log);
+	cr_expect(res->facts[4].reachable && !res->facts[6].reachable);
+	hwxdp_verify_result__free(res);
+	free(insns);
+}
+
+/* ---- the forwarding program ------------------------------------------ */
+
+static const char *fwd_path(void)
+{
+	static char path[4096];
+	const char *build = getenv("HWXDP_BUILD");
+
+	if (!build || !*build)
+		build = getenv("BUILD");
+	if (!build || !*build)
+		build = "build";
+	snprintf(path, sizeof(path), "%s/progs/fwd.bpf.o", build);
+	return path;
+}
+
+Test(device_fwd, accepted_for_the_device)
+{
+	const uint32_t device = HWXDP_TARGET_DEVICE;
+	struct hwxdp_verify_opts opts = { .sz = sizeof(opts), .device = true };
+	struct hwxdp_verify_result *res = NULL;
+	const struct hwxdp_prog *prog;
+	struct hwxdp_object *obj = NULL;
+	size_t i, words = 0, punts = 0;
+	bool kfunc_reached = false;
+	int err;
+
+	if (access(fwd_path(), R_OK))
+		cr_skip_test("%s not built", fwd_path());
+	err = hwxdp_object__open(fwd_path(), &obj);
+	cr_assert_eq(err, 0, "hwxdp_object__open: %d", err);
+	cr_assert_eq(hwxdp_object__set_global(obj, "hwxdp_target", &device, sizeof(device)), 0);
+	prog = hwxdp_object__find_prog(obj, "hwxdp_fwd");
+	cr_assert_not_null(prog);
+	cr_assert_eq(hwxdp_verify(obj, prog, &opts, &res), 0);
+	cr_expect(res->accepted, "fwd rejected for the device:\n%s", res->log);
+	for (i = 0; i < res->fact_cnt; i++) {
+		if (!res->facts[i].reachable)
+			continue;
+		words += prog->insns[i].code == (BPF_LD | BPF_IMM | BPF_DW) ? 2 : 1;
+		punts += res->facts[i].punt_point;
+	}
+	cr_expect_eq(punts, 0, "fwd calls no host-only helper on the device");
+	/* the target global took: the device's crypto kfunc is on a path */
+	for (i = 0; i < prog->insn_cnt; i++)
+		if (prog->insns[i].code == (BPF_JMP | BPF_CALL) &&
+		    prog->insns[i].src_reg == BPF_PSEUDO_KFUNC_CALL)
+			kfunc_reached |= res->facts[i].reachable;
+	cr_expect(kfunc_reached, "bpf_hwxdp_esp_encap unreachable: hwxdp_target is not DEVICE");
+	cr_expect_leq(words, STORE_WORDS);
+	cr_log_info("fwd on the device: %zu insns, at most %zu microcode words of %u\n",
+		    prog->insn_cnt, words, STORE_WORDS);
+	hwxdp_verify_result__free(res);
+	hwxdp_object__close(obj);
+}
