@@ -310,6 +310,8 @@ int do_lab(int argc, char **argv)
 		{ "object", required_argument, NULL, 'o' },
 		{ "target", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
 		{ 0 },
 	};
 	const char *object = hx_object_path("fwd"), *target_name = "kernel";
@@ -320,13 +322,19 @@ int do_lab(int argc, char **argv)
 	int opt, err;
 
 	optind = 0;
-	while ((opt = getopt_long(argc + 1, argv - 1, "o:t:h", options, NULL)) >= 0) {
+	while ((opt = getopt_long(argc + 1, argv - 1, "o:t:hjp", options, NULL)) >= 0) {
 		switch (opt) {
 		case 'o':
 			object = optarg;
 			break;
 		case 't':
 			target_name = optarg;
+			break;
+		case 'j':
+			json_output = true;
+			break;
+		case 'p':
+			json_output = pretty_output = true;
 			break;
 		case 'h':
 			return lab_help();

@@ -90,6 +90,8 @@ int do_verify(int argc, char **argv)
 		{ "log-level", required_argument, NULL, 'l' },
 		{ "target", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
 		{ 0 },
 	};
 	static const struct hwxdp_kfunc no_kfuncs[] = { { 0 } };
@@ -104,7 +106,7 @@ int do_verify(int argc, char **argv)
 	char *end;
 
 	optind = 0;
-	while ((opt = getopt_long(argc + 1, argv - 1, "P:l:t:h", options, NULL)) >= 0) {
+	while ((opt = getopt_long(argc + 1, argv - 1, "P:l:t:hjp", options, NULL)) >= 0) {
 		switch (opt) {
 		case 'P':
 			only = optarg;
@@ -118,6 +120,12 @@ int do_verify(int argc, char **argv)
 			if (strcmp(optarg, "device") && strcmp(optarg, "host"))
 				return cmd_error("--target takes device or host, not '%s'", optarg);
 			opts.device = !strcmp(optarg, "device");
+			break;
+		case 'j':
+			json_output = true;
+			break;
+		case 'p':
+			json_output = pretty_output = true;
 			break;
 		case 'h':
 			return verify_help();

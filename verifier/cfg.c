@@ -92,6 +92,12 @@ static int check_ld_imm64_pair(struct verifier_env *env, uint32_t i)
 			verbose(env, "ldimm64 insn specifies invalid btf_id %d\n", insn->imm);
 			return -EINVAL;
 		}
+		/* Device kfunc ids mean nothing to the kernel's BTF. */
+		if (!env->device) {
+			verbose(env, "pseudo btf_id %d in ldimm64 isn't KIND_VAR or KIND_FUNC\n",
+				insn->imm);
+			return -EINVAL;
+		}
 		return 0;
 	case BPF_PSEUDO_MAP_FD:
 	case BPF_PSEUDO_MAP_IDX:
