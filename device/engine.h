@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A packet engine of the coprocessor model: loads an HXU image (checking it
+ * as the device must, docs/isa.md section 3) and runs one of its programs
+ * on one frame at a time, to completion.
+ *
+ * An engine belongs to one thread; several engines may share an image's
+ * tables (device/tables.h). Loading pre-decodes the image into the engine's
+ * own form, so the image may be freed once hwxdp_engine__new returns.
+ *
+ * Per frame the engine counts operations, issue slots (bundles) and the
+ * cycles of the cost model (docs/isa.md section 5); counting is skipped
+ * when no stats are asked for, and the engine then runs the same code
+ * without its counting points.
+ *
+ * Safety net: every packet access is checked against the window and every
+ * local-memory access against local memory; one outside aborts the frame
+ * (XDP_ABORTED, error HWXDP_ERR_PKT_ACCESS / _LM_ACCESS). Table memory
+ * addresses are trusted: only the verifier's proofs make them valid.
+ */
+#ifndef HWXDP_DEVICE_ENGINE_H
+#define HWXDP_DEVICE_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "device/tables.h"
+#include "hwmap/hxu.h"
+
+/* Why an engine aborted a frame or refused an image; above the errno range
+ * and the loader's codes (include/hwxdp/object.h). */
+enum {
+	HWXDP_ERR_IMAGE = 4100, /* the image breaks a rule; the message says which */
+	HWXDP_ERR_PKT_ACCESS,	/* a packet access outside the window */
+	HWXDP_ERR_LM_ACCESS,	/* a local-memory access outside 0 .. 4095 */
+	HWXDP_ERR_CALL_DEPTH,	/* call with the return stack full */
+	HWXDP_ERR_RET_EMPTY,	/* ret with the return stack empty */
+	HWXDP_ERR_LOOP_BUDGET,	/* more loop iterations than a frame may take */
+	HWXDP_ERR_FELL_OFF,	/* ran past the last operation of the store */
+};
+
+/* Backward branches a frame may take before the engine gives up on it: the
+ * verifier proves termination, this catches a translator's mistake. */
+#define HWXDP_ENGINE_LOOP_BUDGET (1u << 24)
+
+/* frame.egress when the program redirected nowhere. */
+#define HWXDP_EGRESS_NONE UINT32_MAX
+
+struct hwxdp_frame {
+	/* In: HXU_WINDOW_SIZE bytes, and where the frame lies in them:
+	 * data_meta <= data <= data_end <= HXU_WINDOW_SIZE (data_meta == data
+	 * for no metadata). Out: where it lies after the program. */
+	uint8_t *window;
+	uint32_t data, data_end, data_meta;
+	uint32_t ingress;  /* ingress ifindex, as ctx->ingress_ifindex */
+	uint32_t rx_queue; /* ctx->rx_queue_index */
+
+	/* Out. */
+	uint32_t verdict;  /* r0 at exit (an XDP action when the program is
+			      sound), XDP_PASS for a punt, XDP_ABORTED for a
+			      frame the engine aborted */
+	uint32_t egress;   /* the port table's ifindex from the last redir that
+			      found its key, else HWXDP_EGRESS_NONE; meaningful
+			      with XDP_REDIRECT (without one the kernel drops the
+			      frame, so must the caller) */
+	uint32_t reason;   /* punt reason; 0 when the frame was not punted */
+	int error;	   /* 0, or -HWXDP_ERR_* when the engine aborted it */
+	uint32_t fault_op; /* operation index where it did */
+};
+
+struct hwxdp_run_stats {
+	uint64_t ops;	  /* operations executed (movi counts once) */
+	uint64_t bundles; /* issue slots */
+	uint64_t cycles;  /* cost model: bundles plus unit latencies */
+};
+
+struct hwxdp_engine;
+
+/*
+ * Checks img against the device's rules and the tables it names (each of
+ * the image's table descriptors must match the table of that id in
+ * tables), pre-decodes it, and returns an engine; NULL with errno EINVAL
+ * (the reason printed through pr_warn: "hxu: op N: ...") or ENOMEM.
+ * tables must outlive the engine.
+ */
+struct hwxdp_engine *hwxdp_engine__new(const struct hxu_image *img, struct hwxdp_tables *tables);
+void hwxdp_engine__free(struct hwxdp_engine *e);
+
+/* The same checks alone, silently: 0 or -HWXDP_ERR_IMAGE with the reason
+ * in err (errlen bytes, may be 0), or -ENOMEM. tables may be NULL to check
+ * the image without table memory. */
+int hwxdp_engine__check(const struct hxu_image *img, const struct hwxdp_tables *tables, char *err,
+			size_t errlen);
+
+/* The engine number `cpu` reads (bpf_get_smp_processor_id); 0 by default. */
+void hwxdp_engine__set_cpu(struct hwxdp_engine *e, uint32_t cpu);
+
+/* Seeds `rand`; a new engine is seeded from getrandom(). */
+void hwxdp_engine__set_rand_seed(struct hwxdp_engine *e, uint64_t seed);
+
+/*
+ * Runs program prog (an index in the image's programs) on frame. Returns 0
+ * when the program exited or punted, the frame's error when the engine
+ * aborted it, or -EINVAL (nothing run) for a bad program index or frame
+ * geometry. stats, when not NULL, receives this frame's figures.
+ */
+int hwxdp_engine__run(struct hwxdp_engine *e, uint32_t prog, struct hwxdp_frame *frame,
+		      struct hwxdp_run_stats *stats);
+
+#endif /* HWXDP_DEVICE_ENGINE_H */

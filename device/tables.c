@@ -1,0 +1,613 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Table memory. Array blocks are anonymous mappings so that a value's
+ * address and the block's layout are those of a kernel BPF_F_MMAPABLE
+ * array; hash-like tables are hwmap/hash.h tables; each operation returns
+ * the errno the kernel's map of the same type returns, in the kernel's order
+ * of checks.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <unistd.h>
+
+#include <linux/bpf.h>
+
+#include "device/tables.h"
+#include "hwmap/hash.h"
+#include "loader/log.h"
+
+#define ARRAY_VALUE_MAX (1u << 20) /* bytes of one array value */
+
+static uint32_t key_index(const void *key)
+{
+	uint32_t index;
+
+	memcpy(&index, key, sizeof(index));
+	return index;
+}
+
+/*
+ * The port table. Linear probing over a power-of-two array at most half
+ * full; a delete leaves a tombstone, and the writer rebuilds the array in
+ * place when tombstones and entries fill three quarters of it. Readers
+ * check a sequence counter the writer makes odd while it changes slots, as
+ * in hwmap/hash.c, so a lookup never sees half a change.
+ */
+enum { PORT_EMPTY, PORT_USED, PORT_DELETED };
+
+struct port_slot {
+	uint32_t key;
+	uint32_t state;
+	struct bpf_devmap_val val;
+};
+
+struct hwxdp_port_table {
+	uint32_t seq;
+	uint32_t shift; /* 32 - log2(capacity) */
+	uint32_t mask;
+	uint32_t count, deleted;
+	struct port_slot *slots;
+};
+
+static inline uint32_t port_hash(const struct hwxdp_port_table *p, uint32_t key)
+{
+	return (key * 0x9e3779b1u) >> p->shift;
+}
+
+static struct hwxdp_port_table *port_table_new(uint32_t max_entries)
+{
+	struct hwxdp_port_table *p;
+	uint32_t bits = 3;
+
+	while (bits < 31 && (1u << bits) < 2 * (uint64_t)max_entries)
+		bits++;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->shift = 32 - bits;
+	p->mask = (1u << bits) - 1;
+	p->slots = calloc((size_t)p->mask + 1, sizeof(*p->slots));
+	if (!p->slots) {
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+static void port_table_free(struct hwxdp_port_table *p)
+{
+	if (!p)
+		return;
+	free(p->slots);
+	free(p);
+}
+
+/* Writer side: the slot holding key, or -1. */
+static int64_t port_find(const struct hwxdp_port_table *p, uint32_t key)
+{
+	for (uint32_t i = port_hash(p, key), n = 0; n <= p->mask; i = (i + 1) & p->mask, n++) {
+		if (p->slots[i].state == PORT_EMPTY)
+			return -1;
+		if (p->slots[i].state == PORT_USED && p->slots[i].key == key)
+			return i;
+	}
+	return -1;
+}
+
+/* Reader side, safe against the writer: the value of key, or NULL. */
+static struct bpf_devmap_val *port_lookup(const struct hwxdp_port_table *p, uint32_t key)
+{
+	const struct port_slot *hit;
+	uint32_t s, i, n, state;
+
+	for (;;) {
+		while ((s = __atomic_load_n(&p->seq, __ATOMIC_ACQUIRE)) & 1)
+			sched_yield();
+		hit = NULL;
+		for (i = port_hash(p, key), n = 0; n <= p->mask; i = (i + 1) & p->mask, n++) {
+			state = __atomic_load_n(&p->slots[i].state, __ATOMIC_RELAXED);
+			if (state == PORT_EMPTY)
+				break;
+			if (state == PORT_USED &&
+			    __atomic_load_n(&p->slots[i].key, __ATOMIC_RELAXED) == key) {
+				hit = &p->slots[i];
+				break;
+			}
+		}
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&p->seq, __ATOMIC_RELAXED) == s)
+			return hit ? (struct bpf_devmap_val *)&hit->val : NULL;
+	}
+}
+
+static void port_write_begin(struct hwxdp_port_table *p)
+{
+	__atomic_store_n(&p->seq, p->seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+static void port_write_end(struct hwxdp_port_table *p)
+{
+	__atomic_store_n(&p->seq, p->seq + 1, __ATOMIC_RELEASE);
+}
+
+/* Drops the tombstones: every entry is put back where a probe from its
+ * hash first meets it. */
+static int port_rebuild(struct hwxdp_port_table *p)
+{
+	size_t n = (size_t)p->mask + 1;
+	struct port_slot *old = malloc(n * sizeof(*old));
+
+	if (!old)
+		return -ENOMEM;
+	memcpy(old, p->slots, n * sizeof(*old));
+	memset(p->slots, 0, n * sizeof(*old));
+	for (size_t j = 0; j < n; j++) {
+		uint32_t i;
+
+		if (old[j].state != PORT_USED)
+			continue;
+		for (i = port_hash(p, old[j].key); p->slots[i].state != PORT_EMPTY;
+		     i = (i + 1) & p->mask)
+			;
+		p->slots[i] = old[j];
+	}
+	p->deleted = 0;
+	free(old);
+	return 0;
+}
+
+static int port_insert(struct hwxdp_port_table *p, uint32_t key, const struct bpf_devmap_val *val,
+		       uint32_t max_entries)
+{
+	int64_t at = port_find(p, key);
+	uint32_t i;
+	int err = 0;
+
+	port_write_begin(p);
+	if (at >= 0) {
+		p->slots[at].val = *val;
+		goto out;
+	}
+	if (p->count >= max_entries) {
+		err = -E2BIG;
+		goto out;
+	}
+	if ((p->count + p->deleted + 1) * 4 > (p->mask + 1) * 3) {
+		err = port_rebuild(p);
+		if (err)
+			goto out;
+	}
+	for (i = port_hash(p, key); p->slots[i].state == PORT_USED; i = (i + 1) & p->mask)
+		;
+	if (p->slots[i].state == PORT_DELETED)
+		p->deleted--;
+	p->slots[i].key = key;
+	p->slots[i].val = *val;
+	p->slots[i].state = PORT_USED;
+	p->count++;
+out:
+	port_write_end(p);
+	return err;
+}
+
+static int port_delete(struct hwxdp_port_table *p, uint32_t key)
+{
+	int64_t at = port_find(p, key);
+
+	if (at < 0)
+		return -ENOENT;
+	port_write_begin(p);
+	p->slots[at].state = PORT_DELETED;
+	p->count--;
+	p->deleted++;
+	port_write_end(p);
+	return 0;
+}
+
+/* Slot order; a key that is not present starts from the first. */
+static int port_next_key(const struct hwxdp_port_table *p, const void *key, void *next)
+{
+	int64_t at = key ? port_find(p, key_index(key)) : -1;
+
+	for (uint32_t i = at < 0 ? 0 : (uint32_t)at + 1; i <= p->mask; i++) {
+		if (p->slots[i].state == PORT_USED) {
+			memcpy(next, &p->slots[i].key, sizeof(uint32_t));
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+struct hwxdp_tables *hwxdp_tables__new(void)
+{
+	struct hwxdp_tables *t = calloc(1, sizeof(*t));
+
+	if (!t) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (getrandom(&t->hash_seed, sizeof(t->hash_seed), 0) != sizeof(t->hash_seed))
+		t->hash_seed = (uint64_t)(uintptr_t)t ^ (uint64_t)getpid() << 32;
+	return t;
+}
+
+void hwxdp_tables__set_seed(struct hwxdp_tables *t, uint64_t seed)
+{
+	t->hash_seed = seed;
+}
+
+static void table_free(struct hwxdp_table *tab)
+{
+	if (!tab)
+		return;
+	if (tab->values && !tab->values_external)
+		munmap(tab->values, tab->values_size);
+	hwxdp_hash__free(tab->hash);
+	port_table_free(tab->ports);
+	pthread_mutex_destroy(&tab->write_lock);
+	free(tab);
+}
+
+void hwxdp_tables__free(struct hwxdp_tables *t)
+{
+	if (!t)
+		return;
+	for (int i = 0; i < HXU_TABLES; i++)
+		table_free(t->table[i]);
+	free(t);
+}
+
+static uint32_t round_up8(uint32_t n)
+{
+	return (n + 7) & ~7u;
+}
+
+/* The kernel's bpf_map_create checks for the types the device holds. */
+static int check_desc(const struct hxu_table_desc *d)
+{
+	if (d->id >= HXU_TABLES || !d->max_entries || !d->key_size || !d->value_size)
+		return -EINVAL;
+	switch (d->type) {
+	case BPF_MAP_TYPE_ARRAY:
+		if (d->key_size != 4)
+			return -EINVAL;
+		if (d->value_size > ARRAY_VALUE_MAX ||
+		    (uint64_t)round_up8(d->value_size) * d->max_entries > (1ull << 36))
+			return -E2BIG;
+		return 0;
+	case BPF_MAP_TYPE_PROG_ARRAY:
+		return d->key_size == 4 && d->value_size == 4 ? 0 : -EINVAL;
+	case BPF_MAP_TYPE_DEVMAP_HASH:
+		if (d->key_size != 4 || (d->value_size != 4 && d->value_size != 8))
+			return -EINVAL;
+		return 0;
+	case BPF_MAP_TYPE_HASH:
+		if (d->key_size > HWXDP_HASH_KEY_MAX || d->value_size > HWXDP_HASH_VALUE_MAX)
+			return -E2BIG;
+		return 0;
+	}
+	return -EOPNOTSUPP;
+}
+
+static int table_add(struct hwxdp_tables *t, const struct hxu_table_desc *desc, void *mem,
+		     size_t size)
+{
+	struct hwxdp_table *tab;
+	int err = check_desc(desc);
+
+	if (err) {
+		pr_warn("table %u (%.*s): type %u, key %u, value %u, %u entries: %s\n", desc->id,
+			HXU_NAME_MAX, desc->name, desc->type, desc->key_size, desc->value_size,
+			desc->max_entries, strerror(-err));
+		return err;
+	}
+	if (t->table[desc->id]) {
+		pr_warn("table %u (%.*s): id already used by %s\n", desc->id, HXU_NAME_MAX,
+			desc->name, t->table[desc->id]->desc.name);
+		return -EEXIST;
+	}
+	tab = calloc(1, sizeof(*tab));
+	if (!tab)
+		return -ENOMEM;
+	tab->desc = *desc;
+	tab->desc.name[HXU_NAME_MAX - 1] = '\0';
+	pthread_mutex_init(&tab->write_lock, NULL);
+
+	switch (desc->type) {
+	case BPF_MAP_TYPE_ARRAY:
+	case BPF_MAP_TYPE_PROG_ARRAY:
+		tab->elem_size = desc->type == BPF_MAP_TYPE_ARRAY ? round_up8(desc->value_size) : 4;
+		tab->values_size = (size_t)tab->elem_size * desc->max_entries;
+		if (mem) {
+			if (size < tab->values_size || ((uintptr_t)mem & 7) ||
+			    desc->type != BPF_MAP_TYPE_ARRAY) {
+				err = -EINVAL;
+				goto fail;
+			}
+			tab->values = mem;
+			tab->values_external = true;
+			break;
+		}
+		tab->values_size = (tab->values_size + 4095) & ~(size_t)4095;
+		tab->values = mmap(NULL, tab->values_size, PROT_READ | PROT_WRITE,
+				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (tab->values == MAP_FAILED) {
+			tab->values = NULL;
+			err = -ENOMEM;
+			goto fail;
+		}
+		if (desc->type == BPF_MAP_TYPE_PROG_ARRAY)
+			memset(tab->values, 0xff, tab->values_size);
+		break;
+	case BPF_MAP_TYPE_DEVMAP_HASH:
+		if (mem) {
+			err = -EINVAL;
+			goto fail;
+		}
+		tab->ports = port_table_new(desc->max_entries);
+		if (!tab->ports) {
+			err = -ENOMEM;
+			goto fail;
+		}
+		break;
+	default:
+		if (mem) {
+			err = -EINVAL;
+			goto fail;
+		}
+		tab->hash = hwxdp_hash__new(desc->key_size, desc->value_size, desc->max_entries,
+					    t->hash_seed ^ desc->id);
+		if (!tab->hash) {
+			err = -errno;
+			goto fail;
+		}
+		break;
+	}
+	t->table[desc->id] = tab;
+	return 0;
+fail:
+	table_free(tab);
+	return err;
+}
+
+int hwxdp_tables__create(struct hwxdp_tables *t, const struct hxu_table_desc *desc)
+{
+	return table_add(t, desc, NULL, 0);
+}
+
+int hwxdp_tables__create_at(struct hwxdp_tables *t, const struct hxu_table_desc *desc, void *mem,
+			    size_t size)
+{
+	if (!mem)
+		return -EINVAL;
+	return table_add(t, desc, mem, size);
+}
+
+int hwxdp_tables__create_all(struct hwxdp_tables *t, const struct hxu_image *img)
+{
+	int err;
+
+	for (uint32_t i = 0; i < img->table_cnt; i++) {
+		err = hwxdp_tables__create(t, &img->tables[i]);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int hwxdp_tables__set_sa(struct hwxdp_tables *t, uint32_t handle, struct hwxdp_esp_sa *sa)
+{
+	if (handle >= HWXDP_TABLES_SA_MAX)
+		return -E2BIG;
+	__atomic_store_n(&t->sa[handle], sa, __ATOMIC_RELEASE);
+	return 0;
+}
+
+uint64_t hwxdp_table__value_addr(const struct hwxdp_table *tab, const void *key)
+{
+	switch (tab->desc.type) {
+	case BPF_MAP_TYPE_ARRAY:
+		return hwxdp_table__array_addr(tab, key_index(key));
+	case BPF_MAP_TYPE_HASH:
+		return (uint64_t)(uintptr_t)hwxdp_hash__lookup(tab->hash, key);
+	case BPF_MAP_TYPE_DEVMAP_HASH:
+		return hwxdp_table__port_addr(tab, key_index(key));
+	}
+	return 0;
+}
+
+uint32_t hwxdp_table__port(const struct hwxdp_table *tab, uint32_t key)
+{
+	const struct bpf_devmap_val *val = port_lookup(tab->ports, key);
+
+	return val ? __atomic_load_n(&val->ifindex, __ATOMIC_RELAXED) : 0;
+}
+
+uint64_t hwxdp_table__port_addr(const struct hwxdp_table *tab, uint32_t key)
+{
+	return (uint64_t)(uintptr_t)port_lookup(tab->ports, key);
+}
+
+int hwxdp_table__lookup(struct hwxdp_table *tab, const void *key, void *value)
+{
+	uint64_t addr;
+	uint32_t prog;
+	int64_t at;
+
+	switch (tab->desc.type) {
+	case BPF_MAP_TYPE_ARRAY:
+		addr = hwxdp_table__array_addr(tab, key_index(key));
+		if (!addr)
+			return -ENOENT;
+		memcpy(value, (void *)(uintptr_t)addr, tab->desc.value_size);
+		return 0;
+	case BPF_MAP_TYPE_PROG_ARRAY:
+		prog = hwxdp_table__prog(tab, key_index(key));
+		if (prog == HWXDP_PROG_NONE)
+			return -ENOENT;
+		memcpy(value, &prog, sizeof(prog));
+		return 0;
+	case BPF_MAP_TYPE_DEVMAP_HASH:
+		pthread_mutex_lock(&tab->write_lock);
+		at = port_find(tab->ports, key_index(key));
+		if (at >= 0)
+			memcpy(value, &tab->ports->slots[at].val, tab->desc.value_size);
+		pthread_mutex_unlock(&tab->write_lock);
+		return at >= 0 ? 0 : -ENOENT;
+	default:
+		return hwxdp_hash__lookup_copy(tab->hash, key, value);
+	}
+}
+
+static int array_update(struct hwxdp_table *tab, const void *key, const void *value, uint64_t flags)
+{
+	uint32_t index = key_index(key);
+
+	if ((flags & ~(uint64_t)BPF_F_LOCK) > BPF_EXIST)
+		return -EINVAL;
+	if (index >= tab->desc.max_entries)
+		return -E2BIG;
+	if (flags & BPF_NOEXIST)
+		return -EEXIST;
+	/* No table holds a bpf_spin_lock. */
+	if (flags & BPF_F_LOCK)
+		return -EINVAL;
+	memcpy(tab->values + (size_t)index * tab->elem_size, value, tab->desc.value_size);
+	return 0;
+}
+
+static int prog_array_update(struct hwxdp_table *tab, const void *key, const void *value,
+			     uint64_t flags)
+{
+	uint32_t index = key_index(key), prog;
+
+	if (flags & BPF_F_LOCK)
+		return -EINVAL;
+	if (flags != BPF_ANY)
+		return -EINVAL;
+	if (index >= tab->desc.max_entries)
+		return -E2BIG;
+	memcpy(&prog, value, sizeof(prog));
+	/* The kernel wants a program's fd; the device a program's number. */
+	if (prog == HWXDP_PROG_NONE)
+		return -EBADF;
+	__atomic_store_n((uint32_t *)(tab->values + (size_t)index * 4), prog, __ATOMIC_RELEASE);
+	return 0;
+}
+
+static int port_update(struct hwxdp_table *tab, const void *key, const void *value, uint64_t flags)
+{
+	struct bpf_devmap_val val = { 0 };
+
+	memcpy(&val, value, tab->desc.value_size);
+	if (flags > BPF_EXIST || !val.ifindex)
+		return -EINVAL;
+	/* A program attached to a port entry is not something the device runs. */
+	if (tab->desc.value_size == 8 && val.bpf_prog.fd > 0)
+		return -EOPNOTSUPP;
+	val.bpf_prog.id = 0;
+	if (flags == BPF_NOEXIST && port_find(tab->ports, key_index(key)) >= 0)
+		return -EEXIST;
+	/* The kernel's devmap hash ignores BPF_EXIST: it adds a missing key. */
+	return port_insert(tab->ports, key_index(key), &val, tab->desc.max_entries);
+}
+
+int hwxdp_table__update(struct hwxdp_table *tab, const void *key, const void *value, uint64_t flags)
+{
+	/* bpf(2) refuses BPF_F_LOCK before the map sees it: no value here
+	 * holds a bpf_spin_lock. */
+	if (flags & BPF_F_LOCK)
+		return -EINVAL;
+	return hwxdp_table__update_elem(tab, key, value, flags);
+}
+
+int hwxdp_table__update_elem(struct hwxdp_table *tab, const void *key, const void *value,
+			     uint64_t flags)
+{
+	int err;
+
+	switch (tab->desc.type) {
+	case BPF_MAP_TYPE_ARRAY:
+		return array_update(tab, key, value, flags);
+	case BPF_MAP_TYPE_PROG_ARRAY:
+		return prog_array_update(tab, key, value, flags);
+	case BPF_MAP_TYPE_DEVMAP_HASH:
+		if (flags & BPF_F_LOCK)
+			return -EINVAL;
+		pthread_mutex_lock(&tab->write_lock);
+		err = port_update(tab, key, value, flags);
+		pthread_mutex_unlock(&tab->write_lock);
+		return err;
+	default:
+		pthread_mutex_lock(&tab->write_lock);
+		err = hwxdp_hash__update(tab->hash, key, value, flags);
+		pthread_mutex_unlock(&tab->write_lock);
+		return err;
+	}
+}
+
+int hwxdp_table__delete(struct hwxdp_table *tab, const void *key)
+{
+	uint32_t index, *slot;
+	int err;
+
+	switch (tab->desc.type) {
+	case BPF_MAP_TYPE_ARRAY:
+		return -EINVAL;
+	case BPF_MAP_TYPE_PROG_ARRAY:
+		index = key_index(key);
+		if (index >= tab->desc.max_entries)
+			return -E2BIG;
+		slot = (uint32_t *)(tab->values + (size_t)index * 4);
+		return __atomic_exchange_n(slot, HWXDP_PROG_NONE, __ATOMIC_RELEASE) ==
+				       HWXDP_PROG_NONE
+			       ? -ENOENT
+			       : 0;
+	case BPF_MAP_TYPE_DEVMAP_HASH:
+		pthread_mutex_lock(&tab->write_lock);
+		err = port_delete(tab->ports, key_index(key));
+		pthread_mutex_unlock(&tab->write_lock);
+		return err;
+	default:
+		pthread_mutex_lock(&tab->write_lock);
+		err = hwxdp_hash__delete(tab->hash, key);
+		pthread_mutex_unlock(&tab->write_lock);
+		return err;
+	}
+}
+
+int hwxdp_table__get_next_key(struct hwxdp_table *tab, const void *key, void *next)
+{
+	uint32_t index;
+	int err;
+
+	switch (tab->desc.type) {
+	case BPF_MAP_TYPE_ARRAY:
+	case BPF_MAP_TYPE_PROG_ARRAY:
+		index = key ? key_index(key) : UINT32_MAX;
+		if (index >= tab->desc.max_entries) {
+			index = 0;
+		} else {
+			if (index == tab->desc.max_entries - 1)
+				return -ENOENT;
+			index++;
+		}
+		memcpy(next, &index, sizeof(index));
+		return 0;
+	case BPF_MAP_TYPE_DEVMAP_HASH:
+		pthread_mutex_lock(&tab->write_lock);
+		err = port_next_key(tab->ports, key, next);
+		pthread_mutex_unlock(&tab->write_lock);
+		return err;
+	default:
+		pthread_mutex_lock(&tab->write_lock);
+		err = hwxdp_hash__get_next_key(tab->hash, key, next);
+		pthread_mutex_unlock(&tab->write_lock);
+		return err;
+	}
+}

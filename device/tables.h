@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The coprocessor's table memory: one table per id (0..255), each holding a
+ * BPF map's content in the device's layout, and the crypto engine's SA
+ * table.
+ *
+ *   ARRAY        values in one page-aligned block, value i at i * elem_size
+ *                where elem_size is value_size rounded up to 8: the layout
+ *                of a kernel BPF_F_MMAPABLE array's mmap, so a table can also
+ *                live in memory the caller mapped from the kernel's map
+ *   HASH         a cuckoo table (hwmap/hash.h)
+ *   DEVMAP_HASH  the port table: key -> struct bpf_devmap_val, whose ifindex
+ *                is the egress port; a small open-addressing table read
+ *                under a sequence counter, since every redirect reads it
+ *   PROG_ARRAY   index -> program number in the loaded image (u32), or empty
+ *
+ * Lookup, update, delete and get_next_key return what the kernel's bpf()
+ * map commands return for the same map type, flags and keys.
+ *
+ * Table memory addresses. An engine names a value by a 64-bit table memory
+ * address, which here is the host virtual address of the value's first byte.
+ * Addresses never leave an engine (the verifier proves no pointer reaches a
+ * map, the packet or a verdict), so no other encoding is needed; a value's
+ * address stays valid for the table's life (a hash entry may move when the
+ * table is written, see hwmap/hash.h).
+ *
+ * Threads: any number of engines look up and write values through
+ * addresses; writes that add or remove hash entries are serialised by the
+ * table's lock, as the hash table wants one writer.
+ */
+#ifndef HWXDP_DEVICE_TABLES_H
+#define HWXDP_DEVICE_TABLES_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hwmap/hxu.h"
+
+struct hwxdp_hash;
+struct hwxdp_esp_sa;
+struct hwxdp_port_table;
+
+#define HWXDP_TABLES_SA_MAX 4096       /* SA handles 0..4095 */
+#define HWXDP_PROG_NONE	    UINT32_MAX /* an empty program array slot */
+
+struct hwxdp_table {
+	struct hxu_table_desc desc;
+	uint32_t elem_size;		/* ARRAY, PROG_ARRAY: bytes between values */
+	uint8_t *values;		/* ARRAY, PROG_ARRAY: the block */
+	size_t values_size;		/* its bytes, page-rounded when owned */
+	bool values_external;		/* the caller's memory, not freed here */
+	struct hwxdp_hash *hash;	/* HASH */
+	struct hwxdp_port_table *ports; /* DEVMAP_HASH */
+	pthread_mutex_t write_lock;
+};
+
+struct hwxdp_tables {
+	struct hwxdp_table *table[HXU_TABLES];
+	struct hwxdp_esp_sa *sa[HWXDP_TABLES_SA_MAX];
+	uint64_t hash_seed;
+};
+
+/* NULL with errno ENOMEM. Hash tables are seeded from getrandom() unless
+ * a seed is set before they are created. */
+struct hwxdp_tables *hwxdp_tables__new(void);
+/* Frees every table (not memory given to create_at, not SAs). */
+void hwxdp_tables__free(struct hwxdp_tables *t);
+void hwxdp_tables__set_seed(struct hwxdp_tables *t, uint64_t seed);
+
+/*
+ * Creates table desc->id, as bpf_map_create would: -EINVAL for sizes the
+ * kernel refuses for the type (ARRAY and PROG_ARRAY keys are 4 bytes, a
+ * PROG_ARRAY value is 4 bytes, a DEVMAP_HASH value 4 or 8, max_entries 0),
+ * -E2BIG for a HASH key or value beyond hwmap/hash.h's limits, -EOPNOTSUPP
+ * for a type the device has no table for, -EEXIST when the id is taken,
+ * -ENOMEM.
+ */
+int hwxdp_tables__create(struct hwxdp_tables *t, const struct hxu_table_desc *desc);
+
+/* An ARRAY whose values live at mem (size bytes, at least max_entries *
+ * elem_size, 8-byte aligned): for instance a kernel BPF_F_MMAPABLE array
+ * mapped with mmap(), which the host program, bpftool and the device then
+ * share. The memory must outlive the table. */
+int hwxdp_tables__create_at(struct hwxdp_tables *t, const struct hxu_table_desc *desc, void *mem,
+			    size_t size);
+
+/* Every table of an image, in order; stops at the first error. */
+int hwxdp_tables__create_all(struct hwxdp_tables *t, const struct hxu_image *img);
+
+/* Table id, or NULL. */
+static inline struct hwxdp_table *hwxdp_tables__get(const struct hwxdp_tables *t, uint32_t id)
+{
+	return id < HXU_TABLES ? t->table[id] : NULL;
+}
+
+/* SA handle -> crypto engine SA (owned by the caller, NULL removes): 0 or
+ * -E2BIG for a handle beyond the table. */
+int hwxdp_tables__set_sa(struct hwxdp_tables *t, uint32_t handle, struct hwxdp_esp_sa *sa);
+
+static inline struct hwxdp_esp_sa *hwxdp_tables__sa(const struct hwxdp_tables *t, uint64_t handle)
+{
+	return handle < HWXDP_TABLES_SA_MAX ? t->sa[handle] : NULL;
+}
+
+/* The control plane's operations, as bpf_map_lookup_elem & co. on a map fd:
+ * lookup copies the value (PROG_ARRAY: the program number) or -ENOENT;
+ * update and delete return 0 or the kernel's errno for the type. */
+int hwxdp_table__lookup(struct hwxdp_table *tab, const void *key, void *value);
+int hwxdp_table__update(struct hwxdp_table *tab, const void *key, const void *value,
+			uint64_t flags);
+int hwxdp_table__delete(struct hwxdp_table *tab, const void *key);
+int hwxdp_table__get_next_key(struct hwxdp_table *tab, const void *key, void *next);
+
+/* The same update as the bpf_map_update_elem helper in a program, which
+ * checks the flags in the map's order (an array says -EEXIST to
+ * BPF_NOEXIST | BPF_F_LOCK, where bpf(2) says -EINVAL). */
+int hwxdp_table__update_elem(struct hwxdp_table *tab, const void *key, const void *value,
+			     uint64_t flags);
+
+/* The engine's side: the table memory address of key's value, or 0.
+ * For ARRAY and PROG_ARRAY the key is a u32 index. */
+uint64_t hwxdp_table__value_addr(const struct hwxdp_table *tab, const void *key);
+
+static inline uint64_t hwxdp_table__array_addr(const struct hwxdp_table *tab, uint32_t index)
+{
+	return index < tab->desc.max_entries
+		       ? (uint64_t)(uintptr_t)(tab->values + (size_t)index * tab->elem_size)
+		       : 0;
+}
+
+/* A port table entry's egress ifindex, or 0 when key is absent. */
+uint32_t hwxdp_table__port(const struct hwxdp_table *tab, uint32_t key);
+/* The table memory address of a port table entry's value, or 0. */
+uint64_t hwxdp_table__port_addr(const struct hwxdp_table *tab, uint32_t key);
+
+/* A program array's program number at index, or HWXDP_PROG_NONE. */
+static inline uint32_t hwxdp_table__prog(const struct hwxdp_table *tab, uint32_t index)
+{
+	if (index >= tab->desc.max_entries)
+		return HWXDP_PROG_NONE;
+	return __atomic_load_n((const uint32_t *)(tab->values + (size_t)index * 4),
+			       __ATOMIC_RELAXED);
+}
+
+#endif /* HWXDP_DEVICE_TABLES_H */
