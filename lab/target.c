@@ -8,6 +8,7 @@
 
 static const struct hx_target_ops *const targets[] = {
 	&hx_kernel_target,
+	&hx_device_target,
 };
 
 struct hx_target *hx_target_open(const char *name, const char *object_path)
@@ -70,6 +71,14 @@ int hx_target_run(struct hx_target *target, uint32_t ingress_ifindex, const uint
 {
 	memset(result, 0, sizeof(*result));
 	return target->ops->run(target, ingress_ifindex, frame, len, result);
+}
+
+int hx_target_stats(struct hx_target *target, struct hx_run_stats *stats)
+{
+	memset(stats, 0, sizeof(*stats));
+	if (!target->ops->stats)
+		return -EOPNOTSUPP;
+	return target->ops->stats(target, stats);
 }
 
 const char *hx_build_dir(void)

@@ -24,6 +24,13 @@ struct hx_result {
 	struct hwxdp_meta meta;
 };
 
+/* What the last run cost, where a target can tell (the device). */
+struct hx_run_stats {
+	uint64_t ops, bundles, cycles; /* the last frame's */
+	size_t image_ops;              /* operations in the loaded microcode */
+	size_t bpf_insns;              /* instructions of the BPF program */
+};
+
 struct hx_target;
 
 struct hx_target_ops {
@@ -36,6 +43,8 @@ struct hx_target_ops {
 	int (*map_delete)(struct hx_target *target, const char *map, const void *key);
 	int (*run)(struct hx_target *target, uint32_t ingress_ifindex, const uint8_t *frame,
 		   size_t len, struct hx_result *result);
+	/* optional: -EOPNOTSUPP when NULL */
+	int (*stats)(struct hx_target *target, struct hx_run_stats *stats);
 	void (*close)(struct hx_target *target);
 };
 
@@ -45,8 +54,10 @@ struct hx_target {
 };
 
 extern const struct hx_target_ops hx_kernel_target;
+extern const struct hx_target_ops hx_device_target;
 
-/* Opens the program at object_path on the target named name ("kernel").
+/* Opens the program at object_path on the target named name ("kernel",
+ * "device").
  * NULL with errno set on failure. */
 struct hx_target *hx_target_open(const char *name, const char *object_path);
 void hx_target_close(struct hx_target *target);
@@ -63,6 +74,9 @@ int hx_target_map_delete(struct hx_target *target, const char *map, const void *
  * (the kernel refuses frames shorter than an Ethernet header: -EINVAL). */
 int hx_target_run(struct hx_target *target, uint32_t ingress_ifindex, const uint8_t *frame,
 		  size_t len, struct hx_result *result);
+
+/* The last run's figures: 0 or -EOPNOTSUPP. */
+int hx_target_stats(struct hx_target *target, struct hx_run_stats *stats);
 
 /* Where the built objects are: $HWXDP_BUILD or "build". */
 const char *hx_build_dir(void);

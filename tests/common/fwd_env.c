@@ -11,9 +11,8 @@ static void must(int err, const char *what)
 	cr_assert_eq(err, 0, "%s: %s", what, strerror(-err));
 }
 
-void hx_env_open(struct hx_env *env, const char *target)
+static void fill_lab(struct hx_env *env, const char *target, const uint32_t ifindex[HX_PORTS])
 {
-	uint32_t ifindex[HX_PORTS];
 	static const struct {
 		uint32_t index, port;
 		uint16_t vlan;
@@ -28,20 +27,7 @@ void hx_env_open(struct hx_env *env, const char *target)
 		HWXDP_LIF(1, 0), HWXDP_LIF(1, 50), HWXDP_LIF(2, 0), HWXDP_LIF(2, 60), HWXDP_LIF(3, 0),
 	};
 	unsigned int i;
-	int err;
 
-	memset(env, 0, sizeof(*env));
-	if (!strcmp(target, "kernel")) {
-		if (geteuid() != 0)
-			cr_skip_test("the kernel target needs root (BPF_PROG_TEST_RUN, netns)");
-		err = hx_netlab_enter(HX_PORTS, ifindex);
-		if (err == -EPERM)
-			cr_skip_test("cannot make a network namespace: %s", strerror(-err));
-		must(err, "netlab");
-	} else {
-		for (i = 0; i < HX_PORTS; i++)
-			ifindex[i] = 100 + i;
-	}
 	env->target = hx_target_open(target, hx_object_path("fwd"));
 	cr_assert_not_null(env->target, "open fwd on %s: %s", target, strerror(errno));
 
@@ -56,6 +42,35 @@ void hx_env_open(struct hx_env *env, const char *target)
 		must(hx_fwd_nexthop(env->target, hops[i].index, hops[i].port, hops[i].vlan, 1500,
 				    hops[i].dmac, hops[i].smac),
 		     "nexthop");
+}
+
+void hx_env_open(struct hx_env *env, const char *target)
+{
+	uint32_t ifindex[HX_PORTS];
+	unsigned int i;
+	int err;
+
+	memset(env, 0, sizeof(*env));
+	/* The device runs without root, but where it can it takes the kernel's
+	 * lab ports, so that tests naming a namespace's interfaces hold on both. */
+	if (!strcmp(target, "kernel") || geteuid() == 0) {
+		if (geteuid() != 0)
+			cr_skip_test("the kernel target needs root (BPF_PROG_TEST_RUN, netns)");
+		err = hx_netlab_enter(HX_PORTS, ifindex);
+		if (err == -EPERM)
+			cr_skip_test("cannot make a network namespace: %s", strerror(-err));
+		must(err, "netlab");
+	} else {
+		for (i = 0; i < HX_PORTS; i++)
+			ifindex[i] = 100 + i;
+	}
+	fill_lab(env, target, ifindex);
+}
+
+void hx_env_open_like(struct hx_env *env, const char *target, const struct hx_env *like)
+{
+	memset(env, 0, sizeof(*env));
+	fill_lab(env, target, like->ifindex + 1);
 }
 
 void hx_env_close(struct hx_env *env)

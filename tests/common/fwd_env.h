@@ -40,6 +40,9 @@ struct hx_env {
 /* Loads fwd on target into the lab above; skips the test where that is
  * impossible (not root, no BPF), fails it on any other error. */
 void hx_env_open(struct hx_env *env, const char *target);
+/* The same lab on target, with like's port ifindexes (no namespace of its
+ * own): two targets then hold the same map contents. */
+void hx_env_open_like(struct hx_env *env, const char *target, const struct hx_env *like);
 void hx_env_close(struct hx_env *env);
 
 /* Builds spec's frame, runs it as arriving on port; asserts the run itself worked. */
@@ -66,6 +69,13 @@ void hx_assert_forward(const struct hx_result *result, unsigned int ingress_port
 	}
 
 #define HX_TEST(suite, name)                                                                   \
+	static void suite##__##name(struct hx_env *env);                                       \
+	HX_TEST_ON(suite, name, kernel)                                                        \
+	HX_TEST_ON(suite, name, device)                                                        \
+	static void suite##__##name(struct hx_env *env)
+
+/* A test of what only the kernel does (tunnel flows punted for want of crypto). */
+#define HX_TEST_KERNEL(suite, name)                                                            \
 	static void suite##__##name(struct hx_env *env);                                       \
 	HX_TEST_ON(suite, name, kernel)                                                        \
 	static void suite##__##name(struct hx_env *env)

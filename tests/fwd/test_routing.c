@@ -787,7 +787,7 @@ static void write_sa(struct hx_env *env, uint32_t handle, uint32_t flags, uint32
 	cr_assert_eq(hx_target_map_update(env->target, "sas", &handle, &sa), 0);
 }
 
-HX_TEST(tunnel, valid_sa_punted_no_crypto)
+HX_TEST_KERNEL(tunnel, valid_sa_punted_no_crypto)
 {
 	struct hx_frame_spec spec;
 	struct hwxdp_flow flow;
@@ -815,7 +815,7 @@ HX_TEST(tunnel, valid_sa_punted_no_crypto)
 		     (unsigned long long)lif.tx_packets);
 }
 
-HX_TEST(tunnel, never_leaves_in_clear)
+HX_TEST_KERNEL(tunnel, never_leaves_in_clear)
 {
 	static const uint32_t hops[] = { NH_P2, NH_P2_V60, NH_P1, NH_P1_V50 };
 	struct hx_frame_spec spec;
@@ -864,7 +864,7 @@ HX_TEST(tunnel, ipsec_flows_off_punted)
 	expect_tunnel_punt(&r, HWXDP_PUNT_IPSEC_OFF, in, len);
 }
 
-HX_TEST(tunnel, rekeyed_sa_punted_stale)
+HX_TEST_KERNEL(tunnel, rekeyed_sa_punted_stale)
 {
 	struct hx_frame_spec spec;
 	uint8_t in[HX_PKT_MAX];
@@ -891,7 +891,7 @@ HX_TEST(tunnel, rekeyed_sa_punted_stale)
 	expect_tunnel_punt(&r, HWXDP_PUNT_NO_CRYPTO, in, len);
 }
 
-HX_TEST(tunnel, removed_sa_punted_stale)
+HX_TEST_KERNEL(tunnel, removed_sa_punted_stale)
 {
 	struct hx_frame_spec spec;
 	uint8_t in[HX_PKT_MAX];
@@ -946,7 +946,7 @@ HX_TEST(tunnel, unwritten_sa_punted_stale)
  * payload to 4 bytes, and the ICV (16): 52 + roundup4(L + 2) for an inner
  * packet of L bytes. With MTU 1500 the largest L is 1446 (52 + 1448).
  */
-HX_TEST(tunnel, mtu_counts_esp_overhead)
+HX_TEST_KERNEL(tunnel, mtu_counts_esp_overhead)
 {
 	struct hx_frame_spec spec;
 	uint8_t in[HX_PKT_MAX];
@@ -970,7 +970,7 @@ HX_TEST(tunnel, mtu_counts_esp_overhead)
 }
 
 /* The config map is read per frame: a change applies to the next frame. */
-HX_TEST(tunnel, config_change_applies_without_reload)
+HX_TEST_KERNEL(tunnel, config_change_applies_without_reload)
 {
 	struct hx_frame_spec spec;
 	uint8_t in[HX_PKT_MAX];

@@ -1,0 +1,760 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * BPF + verifier facts -> HXU microcode. Version one: every BPF instruction
+ * becomes at most a few operations, each its own bundle; a register move
+ * followed by an ALU operation on the moved register becomes one
+ * three-operand operation.
+ *
+ * Values keep their BPF meaning, with pointers in the representation of
+ * docs/isa.md section 2: r10 is local memory's frame top, packet pointers are
+ * window offsets (read from ctx), map values are table memory addresses.
+ * Arithmetic and comparisons on them are therefore BPF's, and only memory
+ * operations need to know the space, which the base register's type in the
+ * facts gives.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hwmap/translate.h"
+#include "hwxdp/fwd.h"
+#include "loader/kfuncs.h"
+
+#ifndef BPF_MEMSX
+#define BPF_MEMSX 0x80 /* sign-extending load, newer than these headers */
+#endif
+
+struct pending {
+	struct hxu_op op;
+	uint32_t insn;
+	int64_t target; /* BPF instruction a control operation goes to, or -1 */
+};
+
+struct translator {
+	const struct hwxdp_object *obj;
+	const struct hwxdp_prog *prog;
+	const struct hwxdp_insn_fact *facts;
+	struct pending *ops;
+	size_t op_cnt, op_cap;
+	uint32_t words;
+	uint32_t *first_word; /* per instruction, insn_cnt + 1 entries */
+	bool *is_target;
+	bool *map_used;
+	char *err;
+	size_t errlen;
+};
+
+static int fail(struct translator *t, uint32_t insn, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(struct translator *t, uint32_t insn, const char *fmt, ...)
+{
+	const struct hwxdp_line *line = hwxdp_prog__line(t->prog, insn);
+	char reason[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(reason, sizeof(reason), fmt, ap);
+	va_end(ap);
+	if (t->errlen) {
+		if (line)
+			snprintf(t->err, t->errlen, "insn %u (%s:%u: %s): %s", insn,
+				 line->file ? line->file : "?", line->line,
+				 line->text ? line->text : "", reason);
+		else
+			snprintf(t->err, t->errlen, "insn %u: %s", insn, reason);
+	}
+	return -HWXDP_ERR_TRANSLATE;
+}
+
+static int emit(struct translator *t, uint32_t insn, struct hxu_op op, int64_t target)
+{
+	if (t->op_cnt == t->op_cap) {
+		size_t cap = t->op_cap ? t->op_cap * 2 : 256;
+		struct pending *n = realloc(t->ops, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		t->ops = n;
+		t->op_cap = cap;
+	}
+	op.end = true;
+	t->ops[t->op_cnt].op = op;
+	t->ops[t->op_cnt].insn = insn;
+	t->ops[t->op_cnt].target = target;
+	t->op_cnt++;
+	t->words += hxu_op_words(op.opcode);
+	return 0;
+}
+
+static struct hxu_op mk(uint8_t opcode, uint8_t rd, uint8_t rs, uint8_t rt, uint8_t flags,
+			uint8_t x, int32_t imm)
+{
+	return hxu_op_make(opcode, rd, rs, rt, flags, x, imm);
+}
+
+static const char *type_name(uint8_t type)
+{
+	switch (type) {
+	case HWXDP_REG_NOT_INIT: return "uninitialised";
+	case HWXDP_REG_SCALAR: return "a scalar";
+	case HWXDP_REG_PTR_TO_CTX: return "ctx";
+	case HWXDP_REG_CONST_PTR_TO_MAP: return "a map";
+	case HWXDP_REG_PTR_TO_MAP_VALUE: return "a map value";
+	case HWXDP_REG_PTR_TO_MAP_VALUE_OR_NULL: return "a map value or NULL";
+	case HWXDP_REG_PTR_TO_STACK: return "the stack";
+	case HWXDP_REG_PTR_TO_PACKET_META: return "packet metadata";
+	case HWXDP_REG_PTR_TO_PACKET: return "the packet";
+	case HWXDP_REG_PTR_TO_PACKET_END: return "the packet end";
+	case HWXDP_REG_KFUNC_ADDR: return "a kfunc";
+	case HWXDP_REG_MIXED: return "of different types on different paths";
+	}
+	return "unknown";
+}
+
+/* The space register reg points into at insn, or -1 (error set). */
+static int space_of(struct translator *t, uint32_t insn, unsigned int reg, const char *what)
+{
+	uint8_t type = t->facts[insn].regs[reg].type;
+
+	switch (type) {
+	case HWXDP_REG_PTR_TO_PACKET:
+	case HWXDP_REG_PTR_TO_PACKET_META:
+		return HXU_SPACE_PKT;
+	case HWXDP_REG_PTR_TO_STACK:
+		return HXU_SPACE_LM;
+	case HWXDP_REG_PTR_TO_MAP_VALUE:
+		return HXU_SPACE_TM;
+	}
+	fail(t, insn, "%s through R%u, which points to %s: no device space for it", what, reg,
+	     type_name(type));
+	return -1;
+}
+
+static int bpf_size(uint8_t code)
+{
+	switch (BPF_SIZE(code)) {
+	case BPF_B: return 1;
+	case BPF_H: return 2;
+	case BPF_W: return 4;
+	default: return 8;
+	}
+}
+
+static const int8_t alu_opcode[16] = {
+	[BPF_ADD >> 4] = HXU_OP_ADD, [BPF_SUB >> 4] = HXU_OP_SUB, [BPF_MUL >> 4] = HXU_OP_MUL,
+	[BPF_DIV >> 4] = HXU_OP_DIV, [BPF_OR >> 4] = HXU_OP_OR,	  [BPF_AND >> 4] = HXU_OP_AND,
+	[BPF_LSH >> 4] = HXU_OP_LSH, [BPF_RSH >> 4] = HXU_OP_RSH, [BPF_MOD >> 4] = HXU_OP_MOD,
+	[BPF_XOR >> 4] = HXU_OP_XOR, [BPF_ARSH >> 4] = HXU_OP_ARSH,
+};
+
+static bool is_binary_alu(const struct bpf_insn *in)
+{
+	uint8_t cls = BPF_CLASS(in->code);
+
+	return (cls == BPF_ALU || cls == BPF_ALU64) && alu_opcode[BPF_OP(in->code) >> 4];
+}
+
+static uint8_t binary_opcode(const struct bpf_insn *in)
+{
+	uint8_t op = (uint8_t)alu_opcode[BPF_OP(in->code) >> 4];
+
+	if (in->off == 1 && op == HXU_OP_DIV)
+		return HXU_OP_SDIV;
+	if (in->off == 1 && op == HXU_OP_MOD)
+		return HXU_OP_SMOD;
+	return op;
+}
+
+/* mov rX, rY followed by op rX, src: the pair is op rX, rY, src. */
+static bool fusable(const struct translator *t, uint32_t i)
+{
+	const struct bpf_insn *mov = &t->prog->insns[i], *alu = &t->prog->insns[i + 1];
+
+	if (i + 1 >= t->prog->insn_cnt || !t->facts[i].reachable || !t->facts[i + 1].reachable ||
+	    t->is_target[i + 1])
+		return false;
+	if (BPF_OP(mov->code) != BPF_MOV || BPF_SRC(mov->code) != BPF_X || mov->off)
+		return false;
+	if (BPF_CLASS(mov->code) != BPF_ALU64 && BPF_CLASS(mov->code) != BPF_ALU)
+		return false;
+	if (!is_binary_alu(alu) || alu->dst_reg != mov->dst_reg)
+		return false;
+	if ((alu->off && alu->off != 1) || (alu->off && BPF_OP(alu->code) != BPF_DIV &&
+					   BPF_OP(alu->code) != BPF_MOD))
+		return false;
+	/* A 32-bit move clears the high half a 64-bit operation would read. */
+	return BPF_CLASS(mov->code) == BPF_ALU64 || BPF_CLASS(alu->code) == BPF_ALU;
+}
+
+static int translate_alu(struct translator *t, uint32_t i, const struct bpf_insn *in)
+{
+	bool w = BPF_CLASS(in->code) == BPF_ALU;
+	uint8_t flags = w ? HXU_F_W32 : 0;
+	uint8_t dst = in->dst_reg, src = in->src_reg;
+	bool k = BPF_SRC(in->code) == BPF_K;
+
+	switch (BPF_OP(in->code)) {
+	case BPF_MOV:
+		if (k)
+			return emit(t, i, mk(HXU_OP_MOV, dst, 0, 0, flags | HXU_F_K, 0, in->imm), -1);
+		switch (in->off) {
+		case 0:
+			return emit(t, i, mk(HXU_OP_MOV, dst, src, 0, flags, 0, 0), -1);
+		case 8:
+			return emit(t, i, mk(HXU_OP_MOVSX8, dst, src, 0, flags, 0, 0), -1);
+		case 16:
+			return emit(t, i, mk(HXU_OP_MOVSX16, dst, src, 0, flags, 0, 0), -1);
+		case 32:
+			if (!w)
+				return emit(t, i, mk(HXU_OP_MOVSX32, dst, src, 0, 0, 0, 0), -1);
+		}
+		return fail(t, i, "mov with offset %d", in->off);
+	case BPF_NEG:
+		return emit(t, i, mk(HXU_OP_NEG, dst, dst, 0, flags, 0, 0), -1);
+	case BPF_END:
+		if (BPF_CLASS(in->code) == BPF_ALU64 || BPF_SRC(in->code) == BPF_TO_BE) {
+			uint8_t op = in->imm == 16 ? HXU_OP_BSWAP16
+				     : in->imm == 32 ? HXU_OP_BSWAP32
+				     : in->imm == 64 ? HXU_OP_BSWAP64
+						     : 0;
+
+			if (!op)
+				return fail(t, i, "byte swap of %d bits", in->imm);
+			return emit(t, i, mk(op, dst, dst, 0, 0, 0, 0), -1);
+		}
+		if (in->imm == 16)
+			return emit(t, i, mk(HXU_OP_ZEXT16, dst, dst, 0, 0, 0, 0), -1);
+		if (in->imm == 32)
+			return emit(t, i, mk(HXU_OP_ZEXT32, dst, dst, 0, 0, 0, 0), -1);
+		if (in->imm == 64)
+			return emit(t, i, mk(HXU_OP_MOV, dst, dst, 0, 0, 0, 0), -1);
+		return fail(t, i, "byte order of %d bits", in->imm);
+	}
+	if (!is_binary_alu(in))
+		return fail(t, i, "unknown ALU operation 0x%02x", in->code);
+	if (in->off && !(in->off == 1 && (BPF_OP(in->code) == BPF_DIV ||
+					  BPF_OP(in->code) == BPF_MOD)))
+		return fail(t, i, "ALU operation with offset %d", in->off);
+	if (k)
+		return emit(t, i, mk(binary_opcode(in), dst, dst, 0, flags | HXU_F_K, 0, in->imm),
+			    -1);
+	return emit(t, i, mk(binary_opcode(in), dst, dst, src, flags, 0, 0), -1);
+}
+
+static int translate_fused(struct translator *t, uint32_t i)
+{
+	const struct bpf_insn *mov = &t->prog->insns[i], *alu = &t->prog->insns[i + 1];
+	bool w = BPF_CLASS(alu->code) == BPF_ALU;
+	uint8_t flags = w ? HXU_F_W32 : 0;
+
+	if (BPF_SRC(alu->code) == BPF_K)
+		return emit(t, i,
+			    mk(binary_opcode(alu), mov->dst_reg, mov->src_reg, 0, flags | HXU_F_K,
+			       0, alu->imm),
+			    -1);
+	return emit(t, i,
+		    mk(binary_opcode(alu), mov->dst_reg, mov->src_reg,
+		       alu->src_reg == mov->dst_reg ? mov->src_reg : alu->src_reg, flags, 0, 0),
+		    -1);
+}
+
+static const int8_t ctx_field[] = { HXU_CTX_DATA, HXU_CTX_DATA_END, HXU_CTX_DATA_META,
+				    HXU_CTX_INGRESS, HXU_CTX_RX_QUEUE, HXU_CTX_EGRESS };
+
+static int translate_ldx(struct translator *t, uint32_t i, const struct bpf_insn *in)
+{
+	const struct hwxdp_reg_fact *base = &t->facts[i].regs[in->src_reg];
+	int size = bpf_size(in->code), space;
+	bool sx = BPF_MODE(in->code) == BPF_MEMSX;
+
+	if (BPF_MODE(in->code) != BPF_MEM && !sx)
+		return fail(t, i, "load mode 0x%02x", BPF_MODE(in->code));
+	if (base->type == HWXDP_REG_PTR_TO_CTX) {
+		int32_t off = base->off + in->off;
+
+		if (off < 0 || off % 4 || off / 4 >= (int32_t)(sizeof(ctx_field) /
+							      sizeof(ctx_field[0])) || size != 4)
+			return fail(t, i, "xdp_md read at offset %d, size %d", off, size);
+		return emit(t, i, mk(HXU_OP_CTX, in->dst_reg, 0, 0, 0, (uint8_t)ctx_field[off / 4], 0),
+			    -1);
+	}
+	space = space_of(t, i, in->src_reg, "load");
+	if (space < 0)
+		return -HWXDP_ERR_TRANSLATE;
+	return emit(t, i,
+		    mk((uint8_t)((sx ? HXU_OP_LDSX : HXU_OP_LD) + space), in->dst_reg, in->src_reg,
+		       0, hxu_mem_flags(size, false), 0, in->off),
+		    -1);
+}
+
+static int translate_st(struct translator *t, uint32_t i, const struct bpf_insn *in)
+{
+	int size = bpf_size(in->code);
+	int space = space_of(t, i, in->dst_reg, "store");
+	struct hxu_op op;
+
+	if (space < 0)
+		return -HWXDP_ERR_TRANSLATE;
+	if (BPF_CLASS(in->code) == BPF_ST) {
+		if (BPF_MODE(in->code) != BPF_MEM)
+			return fail(t, i, "store mode 0x%02x", BPF_MODE(in->code));
+		op = mk((uint8_t)(HXU_OP_STI + space), 0, in->dst_reg, 0,
+			hxu_mem_flags(size, false), 0, in->off);
+		op.ext = (uint32_t)in->imm;
+		return emit(t, i, op, -1);
+	}
+	if (BPF_MODE(in->code) == BPF_MEM)
+		return emit(t, i,
+			    mk((uint8_t)(HXU_OP_ST + space), 0, in->dst_reg, in->src_reg,
+			       hxu_mem_flags(size, false), 0, in->off),
+			    -1);
+	if (BPF_MODE(in->code) == BPF_ATOMIC) {
+		int32_t aop = in->imm & ~BPF_FETCH;
+		bool fetch = in->imm & BPF_FETCH;
+		uint8_t x, rd = 0;
+
+		if (space == HXU_SPACE_PKT)
+			return fail(t, i, "atomic operation on the packet");
+		switch (aop) {
+		case BPF_ADD: x = HXU_ATOMIC_ADD; break;
+		case BPF_AND: x = HXU_ATOMIC_AND; break;
+		case BPF_OR: x = HXU_ATOMIC_OR; break;
+		case BPF_XOR: x = HXU_ATOMIC_XOR; break;
+		default:
+			if (in->imm == BPF_XCHG) {
+				x = HXU_ATOMIC_XCHG;
+			} else if (in->imm == BPF_CMPXCHG) {
+				x = HXU_ATOMIC_CMPXCHG;
+			} else {
+				return fail(t, i, "atomic operation 0x%x", in->imm);
+			}
+			fetch = true;
+		}
+		if (fetch)
+			rd = x == HXU_ATOMIC_CMPXCHG ? 0 : in->src_reg;
+		return emit(t, i,
+			    mk((uint8_t)(HXU_OP_ATOMIC + space), rd, in->dst_reg, in->src_reg,
+			       hxu_mem_flags(size, fetch), x, in->off),
+			    -1);
+	}
+	return fail(t, i, "store mode 0x%02x", BPF_MODE(in->code));
+}
+
+static int translate_ld_imm64(struct translator *t, uint32_t i, const struct bpf_insn *in)
+{
+	uint64_t value = (uint64_t)(uint32_t)in[1].imm << 32 | (uint32_t)in[0].imm;
+	struct hxu_op op;
+	int err;
+
+	switch (in->src_reg) {
+	case 0:
+		op = mk(HXU_OP_MOVI, in->dst_reg, 0, 0, 0, 0, (int32_t)(uint32_t)value);
+		op.ext = (uint32_t)(value >> 32);
+		return emit(t, i, op, -1);
+	case BPF_PSEUDO_MAP_FD:
+		/* A map in a register only reaches helpers, which name the
+		 * table themselves: its id is a fine value. */
+		if ((uint32_t)in->imm >= t->obj->map_cnt || in->imm >= HXU_TABLES)
+			return fail(t, i, "map %d beyond the device's tables", in->imm);
+		t->map_used[in->imm] = true;
+		return emit(t, i, mk(HXU_OP_MOV, in->dst_reg, 0, 0, HXU_F_K, 0, in->imm), -1);
+	case BPF_PSEUDO_MAP_VALUE:
+		/* Table memory addresses exist only once the tables do, so the
+		 * value's address is looked up like an array element's. */
+		if ((uint32_t)in->imm >= t->obj->map_cnt || in->imm >= HXU_TABLES)
+			return fail(t, i, "map %d beyond the device's tables", in->imm);
+		if (t->obj->maps[in->imm].type != BPF_MAP_TYPE_ARRAY)
+			return fail(t, i, "address of a value in map %s, not an array",
+				    t->obj->maps[in->imm].name);
+		t->map_used[in->imm] = true;
+		err = emit(t, i, mk(HXU_OP_MOV, in->dst_reg, 0, 0, HXU_F_K, 0, 0), -1);
+		if (!err)
+			err = emit(t, i,
+				   mk(HXU_OP_TINDEX, in->dst_reg, in->dst_reg, 0, 0,
+				      (uint8_t)in->imm, 0),
+				   -1);
+		if (!err && in[1].imm)
+			err = emit(t, i,
+				   mk(HXU_OP_ADD, in->dst_reg, in->dst_reg, 0, HXU_F_K, 0, in[1].imm),
+				   -1);
+		return err;
+	case BPF_PSEUDO_BTF_ID:
+		/* A device kfunc's address: only ever tested against NULL. */
+		return emit(t, i, mk(HXU_OP_MOV, in->dst_reg, 0, 0, HXU_F_K, 0, 1), -1);
+	}
+	return fail(t, i, "ld_imm64 of kind %u", in->src_reg);
+}
+
+/* The constant in register reg at insn, or false. */
+static bool reg_const(const struct translator *t, uint32_t insn, unsigned int reg, uint64_t *v)
+{
+	const struct hwxdp_reg_fact *r = &t->facts[insn].regs[reg];
+
+	if (r->type != HWXDP_REG_SCALAR || r->tnum_mask)
+		return false;
+	*v = r->tnum_value;
+	return true;
+}
+
+static int known_map(struct translator *t, uint32_t i, const char *helper)
+{
+	const struct hwxdp_insn_fact *f = &t->facts[i];
+
+	if (!f->map_known)
+		return fail(t, i, "%s on a map not known at translation", helper);
+	if (f->map_index >= t->obj->map_cnt || f->map_index >= HXU_TABLES)
+		return fail(t, i, "%s on map %u beyond the device's tables", helper,
+			    f->map_index);
+	t->map_used[f->map_index] = true;
+	return (int)f->map_index;
+}
+
+static int translate_helper(struct translator *t, uint32_t i, const struct bpf_insn *in)
+{
+	int map, ks, vs;
+	uint64_t flags;
+
+	switch (in->imm) {
+	case BPF_FUNC_map_lookup_elem:
+		map = known_map(t, i, "map lookup");
+		if (map < 0)
+			return map;
+		ks = space_of(t, i, 2, "map key");
+		if (ks < 0)
+			return -HWXDP_ERR_TRANSLATE;
+		return emit(t, i, mk(HXU_OP_TLOOKUP, 0, 2, 0, (uint8_t)ks, (uint8_t)map, 0), -1);
+	case BPF_FUNC_map_update_elem:
+		map = known_map(t, i, "map update");
+		if (map < 0)
+			return map;
+		ks = space_of(t, i, 2, "map key");
+		if (ks < 0)
+			return -HWXDP_ERR_TRANSLATE;
+		vs = space_of(t, i, 3, "map value");
+		if (vs < 0)
+			return -HWXDP_ERR_TRANSLATE;
+		if (!reg_const(t, i, 4, &flags) || flags > HXU_TUPDATE_FLAGS_MASK)
+			return fail(t, i, "map update flags not a known constant");
+		return emit(t, i,
+			    mk(HXU_OP_TUPDATE, 0, 2, 3, (uint8_t)ks, (uint8_t)map,
+			       (int32_t)(flags | (uint32_t)vs << HXU_TUPDATE_VSPACE_SHIFT)),
+			    -1);
+	case BPF_FUNC_map_delete_elem:
+		map = known_map(t, i, "map delete");
+		if (map < 0)
+			return map;
+		ks = space_of(t, i, 2, "map key");
+		if (ks < 0)
+			return -HWXDP_ERR_TRANSLATE;
+		return emit(t, i, mk(HXU_OP_TDELETE, 0, 2, 0, (uint8_t)ks, (uint8_t)map, 0), -1);
+	case BPF_FUNC_redirect_map:
+		map = known_map(t, i, "redirect_map");
+		if (map < 0)
+			return map;
+		if (!reg_const(t, i, 3, &flags) || flags > INT32_MAX)
+			return fail(t, i, "redirect_map flags not a known constant");
+		return emit(t, i, mk(HXU_OP_REDIR, 0, 2, 0, 0, (uint8_t)map, (int32_t)flags), -1);
+	case BPF_FUNC_xdp_adjust_head:
+		return emit(t, i, mk(HXU_OP_HADJ, 0, 2, 0, 0, 0, 0), -1);
+	case BPF_FUNC_xdp_adjust_meta:
+		return emit(t, i, mk(HXU_OP_MADJ, 0, 2, 0, 0, 0, 0), -1);
+	case BPF_FUNC_xdp_adjust_tail:
+		return emit(t, i, mk(HXU_OP_TADJ, 0, 2, 0, 0, 0, 0), -1);
+	case BPF_FUNC_ktime_get_ns:
+		return emit(t, i, mk(HXU_OP_TIME, 0, 0, 0, 0, 0, 0), -1);
+	case BPF_FUNC_get_prandom_u32:
+		return emit(t, i, mk(HXU_OP_RAND, 0, 0, 0, 0, 0, 0), -1);
+	case BPF_FUNC_get_smp_processor_id:
+		return emit(t, i, mk(HXU_OP_CPU, 0, 0, 0, 0, 0, 0), -1);
+	case BPF_FUNC_tail_call:
+		map = known_map(t, i, "tail call");
+		if (map < 0)
+			return map;
+		return emit(t, i, mk(HXU_OP_TCALL, 0, 3, 0, 0, (uint8_t)map, 0), -1);
+	}
+	return fail(t, i, "helper %d has no device unit", in->imm);
+}
+
+static int translate_jmp(struct translator *t, uint32_t i, const struct bpf_insn *in)
+{
+	static const int8_t cc[16] = {
+		[BPF_JEQ >> 4] = HXU_CC_EQ + 1,	  [BPF_JGT >> 4] = HXU_CC_GT + 1,
+		[BPF_JGE >> 4] = HXU_CC_GE + 1,	  [BPF_JSET >> 4] = HXU_CC_SET + 1,
+		[BPF_JNE >> 4] = HXU_CC_NE + 1,	  [BPF_JSGT >> 4] = HXU_CC_SGT + 1,
+		[BPF_JSGE >> 4] = HXU_CC_SGE + 1, [BPF_JLT >> 4] = HXU_CC_LT + 1,
+		[BPF_JLE >> 4] = HXU_CC_LE + 1,	  [BPF_JSLT >> 4] = HXU_CC_SLT + 1,
+		[BPF_JSLE >> 4] = HXU_CC_SLE + 1,
+	};
+	const struct hwxdp_insn_fact *f = &t->facts[i];
+	bool w = BPF_CLASS(in->code) == BPF_JMP32;
+	uint8_t op = BPF_OP(in->code);
+	int64_t target, fall = (int64_t)i + 1;
+	struct hxu_op o;
+
+	if (op == BPF_EXIT)
+		return emit(t, i, mk(HXU_OP_EXIT, 0, 0, 0, 0, 0, 0), -1);
+	if (op == BPF_CALL) {
+		if (f->punt_point)
+			return emit(t, i, mk(HXU_OP_PUNT, 0, 0, 0, 0, 0, HWXDP_PUNT_HOST_ONLY), -1);
+		if (in->src_reg == BPF_PSEUDO_CALL)
+			return emit(t, i, mk(HXU_OP_CALL, 0, 0, 0, 0, 0, 0), fall + in->imm);
+		if (in->src_reg == BPF_PSEUDO_KFUNC_CALL) {
+			if (in->imm == HWXDP_KFUNC_ESP_ENCAP)
+				return emit(t, i, mk(HXU_OP_ESP, 0, 2, 3, 0, 0, 0), -1);
+			return fail(t, i, "kfunc %d has no device unit", in->imm);
+		}
+		return translate_helper(t, i, in);
+	}
+	if (op == BPF_JA) {
+		target = fall + (w ? in->imm : in->off);
+		if (target == fall)
+			return 0;
+		return emit(t, i, mk(HXU_OP_JMP, 0, 0, 0, 0, 0, 0), target);
+	}
+	if (!cc[op >> 4])
+		return fail(t, i, "jump operation 0x%02x", in->code);
+	target = fall + in->off;
+	if (target < 0 || target > (int64_t)t->prog->insn_cnt)
+		return fail(t, i, "jump out of the program");
+	/* A side no visit took is never taken: the branch is decided. */
+	if (f->pkt_check_always_false || target == fall ||
+	    (target < (int64_t)t->prog->insn_cnt && !t->facts[target].reachable))
+		return 0;
+	if (f->pkt_check_always_true || fall >= (int64_t)t->prog->insn_cnt ||
+	    !t->facts[fall].reachable)
+		return emit(t, i, mk(HXU_OP_JMP, 0, 0, 0, 0, 0, 0), target);
+	if (BPF_SRC(in->code) == BPF_K) {
+		o = mk(HXU_OP_BRI, 0, in->dst_reg, 0, w ? HXU_F_W32 : 0,
+		       (uint8_t)(cc[op >> 4] - 1), 0);
+		o.ext = (uint32_t)in->imm;
+	} else {
+		o = mk(HXU_OP_BR, 0, in->dst_reg, in->src_reg, w ? HXU_F_W32 : 0,
+		       (uint8_t)(cc[op >> 4] - 1), 0);
+	}
+	return emit(t, i, o, target);
+}
+
+static void mark_targets(struct translator *t)
+{
+	const struct hwxdp_prog *p = t->prog;
+	size_t i;
+
+	for (i = 0; i < p->subprog_cnt; i++)
+		if (p->subprog_start[i] < p->insn_cnt)
+			t->is_target[p->subprog_start[i]] = true;
+	for (i = 0; i < p->insn_cnt; i++) {
+		const struct bpf_insn *in = &p->insns[i];
+		uint8_t cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
+		int64_t target;
+
+		if (cls == BPF_LD && in->code == (BPF_LD | BPF_IMM | BPF_DW)) {
+			i++;
+			continue;
+		}
+		if (cls != BPF_JMP && cls != BPF_JMP32)
+			continue;
+		if (op == BPF_EXIT || (op == BPF_CALL && in->src_reg != BPF_PSEUDO_CALL))
+			continue;
+		target = (int64_t)i + 1 +
+			 ((op == BPF_CALL || (op == BPF_JA && cls == BPF_JMP32)) ? in->imm
+										 : in->off);
+		if (target >= 0 && target < (int64_t)p->insn_cnt)
+			t->is_target[target] = true;
+	}
+}
+
+/* Local-memory frames: one for the deepest chain of calls, plus one. */
+static uint32_t subprog_of(const struct hwxdp_prog *p, uint32_t insn)
+{
+	uint32_t s = 0;
+
+	for (size_t i = 0; i < p->subprog_cnt; i++)
+		if (p->subprog_start[i] <= insn)
+			s = (uint32_t)i;
+	return s;
+}
+
+static uint32_t call_depth(const struct translator *t, uint32_t sub, unsigned int level)
+{
+	const struct hwxdp_prog *p = t->prog;
+	uint32_t start = p->subprog_start[sub], depth = 1, d;
+	uint32_t end = sub + 1 < p->subprog_cnt ? p->subprog_start[sub + 1] : (uint32_t)p->insn_cnt;
+
+	if (level >= HXU_LM_FRAMES)
+		return HXU_LM_FRAMES + 1;
+	for (uint32_t i = start; i < end; i++) {
+		const struct bpf_insn *in = &p->insns[i];
+
+		if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg != BPF_PSEUDO_CALL ||
+		    !t->facts[i].reachable)
+			continue;
+		d = 1 + call_depth(t, subprog_of(p, (uint32_t)((int64_t)i + 1 + in->imm)),
+				   level + 1);
+		if (d > depth)
+			depth = d;
+	}
+	return depth;
+}
+
+static int build_image(struct translator *t, struct hxu_image **out)
+{
+	struct hxu_image *img = calloc(1, sizeof(*img));
+	struct hxu_table_desc *tables = NULL;
+	struct hxu_prog_desc *progs = NULL;
+	struct hxu_line *lines = NULL;
+	uint64_t *words = NULL;
+	uint32_t w = 0, n = 0;
+	size_t i;
+
+	if (!img)
+		return -ENOMEM;
+	words = calloc(t->words ? t->words : 1, sizeof(*words));
+	lines = calloc(t->op_cnt ? t->op_cnt : 1, sizeof(*lines));
+	tables = calloc(t->obj->map_cnt ? t->obj->map_cnt : 1, sizeof(*tables));
+	progs = calloc(1, sizeof(*progs));
+	if (!words || !lines || !tables || !progs)
+		goto nomem;
+	for (i = 0; i < t->op_cnt; i++) {
+		struct pending *p = &t->ops[i];
+
+		if (p->target >= 0)
+			p->op.imm = (int32_t)t->first_word[p->target];
+		lines[i].op = w;
+		lines[i].insn = p->insn;
+		w += hxu_encode(&p->op, &words[w]);
+	}
+	for (i = 0; i < t->obj->map_cnt && i < HXU_TABLES; i++) {
+		const struct hwxdp_map_desc *m = &t->obj->maps[i];
+
+		if (!t->map_used[i])
+			continue;
+		tables[n].id = (uint32_t)i;
+		tables[n].type = m->type;
+		tables[n].key_size = m->key_size;
+		tables[n].value_size = m->value_size;
+		tables[n].max_entries = m->max_entries;
+		tables[n].flags = m->map_flags;
+		snprintf(tables[n].name, sizeof(tables[n].name), "%s", m->name);
+		n++;
+	}
+	snprintf(progs->name, sizeof(progs->name), "%s", t->prog->name);
+	progs->entry = 0;
+	progs->frames = call_depth(t, 0, 0);
+	img->version = HXU_VERSION;
+	img->ops = words;
+	img->op_cnt = w;
+	img->tables = tables;
+	img->table_cnt = n;
+	img->progs = progs;
+	img->prog_cnt = 1;
+	img->lines = lines;
+	img->line_cnt = (uint32_t)t->op_cnt;
+	*out = img;
+	return 0;
+nomem:
+	free(words);
+	free(lines);
+	free(tables);
+	free(progs);
+	free(img);
+	return -ENOMEM;
+}
+
+int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *prog,
+		    const struct hwxdp_verify_result *facts, struct hxu_image **out, char *err,
+		    size_t errlen)
+{
+	struct translator t = { .obj = obj, .prog = prog, .err = err, .errlen = errlen };
+	size_t n = prog->insn_cnt;
+	int rc = 0;
+	uint32_t i;
+
+	if (errlen)
+		err[0] = '\0';
+	*out = NULL;
+	if (!facts || !facts->accepted || facts->fact_cnt != n || !n)
+		return fail(&t, 0, "no accepted verification of this program");
+	t.facts = facts->facts;
+	t.first_word = calloc(n + 1, sizeof(*t.first_word));
+	t.is_target = calloc(n + 1, sizeof(*t.is_target));
+	t.map_used = calloc(obj->map_cnt + 1, sizeof(*t.map_used));
+	if (!t.first_word || !t.is_target || !t.map_used) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	mark_targets(&t);
+	for (i = 0; i < n && !rc; i++) {
+		const struct bpf_insn *in = &prog->insns[i];
+		bool wide = in->code == (BPF_LD | BPF_IMM | BPF_DW);
+
+		t.first_word[i] = t.words;
+		if (wide && i + 1 < n)
+			t.first_word[i + 1] = t.words;
+		if (!t.facts[i].reachable) {
+			i += wide;
+			continue;
+		}
+		switch (BPF_CLASS(in->code)) {
+		case BPF_ALU:
+		case BPF_ALU64:
+			if (fusable(&t, i)) {
+				rc = translate_fused(&t, i);
+				i++;
+				t.first_word[i] = t.words;
+			} else {
+				rc = translate_alu(&t, i, in);
+			}
+			break;
+		case BPF_LDX:
+			rc = translate_ldx(&t, i, in);
+			break;
+		case BPF_ST:
+		case BPF_STX:
+			rc = translate_st(&t, i, in);
+			break;
+		case BPF_JMP:
+		case BPF_JMP32:
+			rc = translate_jmp(&t, i, in);
+			break;
+		case BPF_LD:
+			if (!wide || i + 1 >= n) {
+				rc = fail(&t, i, "legacy packet access 0x%02x", in->code);
+				break;
+			}
+			rc = translate_ld_imm64(&t, i, in);
+			i++;
+			break;
+		default:
+			rc = fail(&t, i, "instruction class 0x%02x", BPF_CLASS(in->code));
+		}
+	}
+	if (rc)
+		goto out;
+	t.first_word[n] = t.words;
+	if (t.words > HXU_STORE_WORDS) {
+		rc = fail(&t, 0, "%u operation words, the microcode store holds %u", t.words,
+			  HXU_STORE_WORDS);
+		goto out;
+	}
+	rc = build_image(&t, out);
+out:
+	free(t.ops);
+	free(t.first_word);
+	free(t.is_target);
+	free(t.map_used);
+	return rc;
+}
+
+void hxu_image__free(struct hxu_image *img)
+{
+	if (!img)
+		return;
+	free((void *)img->ops);
+	free((void *)img->tables);
+	free((void *)img->progs);
+	free((void *)img->lines);
+	free(img);
+}

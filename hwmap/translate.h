@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The translator: a verified BPF program and the verifier's facts about it
+ * (verifier/verifier.h, run with opts.device) in, an HXU image (hwmap/hxu.h)
+ * out.
+ *
+ * Each map the program uses becomes the table whose id is the map's index in
+ * the object, so a caller fills table id i from obj->maps[i] (global data:
+ * its initial bytes) after hwxdp_tables__create_all. The image's only
+ * program is prog; its line table names the BPF instruction of every
+ * operation.
+ */
+#ifndef HWXDP_HWMAP_TRANSLATE_H
+#define HWXDP_HWMAP_TRANSLATE_H
+
+#include <stddef.h>
+
+#include "hwmap/hxu.h"
+#include "hwxdp/object.h"
+#include "verifier/verifier.h"
+
+/* Why a program cannot be translated; above the errno range. */
+enum {
+	HWXDP_ERR_TRANSLATE = 4200,
+};
+
+/*
+ * Translates prog of obj. facts must be an accepted device verification of
+ * the same instructions. Returns 0 with *out set (free with
+ * hxu_image__free), -HWXDP_ERR_TRANSLATE with the reason in err ("insn N
+ * (file:line): ..."; errlen bytes, may be 0), or -ENOMEM.
+ */
+int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *prog,
+		    const struct hwxdp_verify_result *facts, struct hxu_image **out, char *err,
+		    size_t errlen);
+
+void hxu_image__free(struct hxu_image *img);
+
+#endif /* HWXDP_HWMAP_TRANSLATE_H */
