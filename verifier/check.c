@@ -24,8 +24,9 @@
  *    one program must load on both targets: hwxdp accepting what the
  *    kernel rejects would break the host copy even where it is not unsafe.
  *  - Pruning needs the stored state to contain the new one, scalars
- *    included (the kernel's precision tracking would ignore most scalars).
- *    It costs about three times the kernel's work on fwd, and buys the
+ *    included (the kernel's precision tracking would ignore most scalars),
+ *    except for dead registers and stack slots. On fwd that walks half as
+ *    many instructions again as the kernel, in less time, and buys the
  *    translator facts that hold for every execution: registers joined over
  *    every visit, decided bounds checks, constant map keys.
  *  - Pointers never become data and uninitialised stack is never read (the
@@ -203,9 +204,15 @@ static int check_packet_bounds(struct verifier_env *env, uint32_t regno,
 	return 0;
 }
 
-/* The stack byte at fp+off of a frame, growing the frame as needed. */
+/*
+ * The stack byte at fp+off of a frame, growing the frame as needed. Every
+ * access to stack contents comes here, and counts for stack liveness
+ * (state.c) as a read of the slot: what it does depends on what the slot
+ * held. Only an aligned 8-byte store (overwrite) does not: it replaces the
+ * whole slot whatever was there.
+ */
 static int stack_locate(struct verifier_env *env, struct func_state *frame, int32_t off,
-			struct stack_slot **slot, int *byte)
+			bool overwrite, struct stack_slot **slot, int *byte)
 {
 	uint32_t index = (uint32_t)(-off - 1) / 8;
 	struct subprog_info *sp = &env->subprogs[frame->subprog];
@@ -214,6 +221,10 @@ static int stack_locate(struct verifier_env *env, struct func_state *frame, int3
 	err = frame_grow_stack(frame, index + 1);
 	if (err)
 		return err;
+	if (overwrite)
+		frame->stack_written |= 1ull << index;
+	else
+		stack_mark_read(env, frame, index);
 	if ((uint32_t)-off > sp->stack_depth)
 		sp->stack_depth = (-off + 7) & ~7;
 	*slot = &frame->stack[index];
@@ -255,7 +266,7 @@ static int stack_write(struct verifier_env *env, struct func_state *frame, int32
 	struct stack_slot *s;
 	int byte, i, err;
 
-	err = stack_locate(env, frame, off, &s, &byte);
+	err = stack_locate(env, frame, off, size == 8 && !(off & 7), &s, &byte);
 	if (err)
 		return err;
 	if (value->type == PTR_TO_STACK && value->frameno > frame->frameno) {
@@ -299,7 +310,7 @@ static int stack_read(struct verifier_env *env, struct func_state *frame, int32_
 	int byte, i, err;
 	bool zero = true;
 
-	err = stack_locate(env, frame, off, &s, &byte);
+	err = stack_locate(env, frame, off, false, &s, &byte);
 	if (err)
 		return err;
 	if (slot_has_spill(s)) {
@@ -352,10 +363,6 @@ static int stack_bounds(struct verifier_env *env, uint32_t regno, int32_t insn_o
 	struct tnum at = tnum_add(reg->var_off, tnum_const((uint64_t)(int64_t)off));
 	char tn[48];
 
-	if (tnum_is_const(reg->var_off))
-		snprintf(tn, sizeof(tn), "%lld", (long long)reg->var_off.value);
-	else
-		tnum_print(tn, sizeof(tn), reg->var_off);
 	if (tnum_is_const(reg->var_off)) {
 		*lo = (int64_t)reg->var_off.value + off;
 		*hi = *lo + size;
@@ -373,6 +380,7 @@ static int stack_bounds(struct verifier_env *env, uint32_t regno, int32_t insn_o
 		*lo = reg->smin + off;
 		*hi = reg->smax + off + size;
 		if (*lo < -MAX_BPF_STACK || *hi > 0) {
+			tnum_print(tn, sizeof(tn), reg->var_off);
 			verbose(env,
 				"invalid variable-offset %s stack R%u var_off=%s off=%d size=%d\n",
 				what, regno, tn, off, size);
@@ -380,6 +388,10 @@ static int stack_bounds(struct verifier_env *env, uint32_t regno, int32_t insn_o
 		}
 	}
 	if (align && size && ((at.value | at.mask) & (size - 1))) {
+		if (tnum_is_const(reg->var_off))
+			snprintf(tn, sizeof(tn), "%lld", (long long)reg->var_off.value);
+		else
+			tnum_print(tn, sizeof(tn), reg->var_off);
 		verbose(env, "misaligned stack access off %s+%d+%d size %d\n", tn, reg->off,
 			insn_off, size);
 		return REJECT;
@@ -405,7 +417,7 @@ static int stack_var_access(struct verifier_env *env, struct func_state *frame, 
 
 	tnum_print(tn, sizeof(tn), reg->var_off);
 	for (at = lo; at < hi; at++) {
-		err = stack_locate(env, frame, at, &s, &byte);
+		err = stack_locate(env, frame, at, false, &s, &byte);
 		if (err)
 			return err;
 		if (value) {
@@ -621,7 +633,7 @@ int check_mem_region(struct verifier_env *env, uint32_t regno, int32_t off, int 
 						write ? &unknown : NULL, NULL);
 		}
 		for (i = 0; i < size; i++) {
-			err = stack_locate(env, frame, lo + i, &s, &byte);
+			err = stack_locate(env, frame, lo + i, false, &s, &byte);
 			if (err)
 				return err;
 			/* neither uninitialised bytes nor a spilled pointer's */
@@ -637,7 +649,7 @@ int check_mem_region(struct verifier_env *env, uint32_t regno, int32_t off, int 
 			return 0;
 		/* what the helper writes is unknown data */
 		for (i = 0; i < size; i++) {
-			stack_locate(env, frame, lo + i, &s, &byte);
+			stack_locate(env, frame, lo + i, false, &s, &byte);
 			if (slot_has_spill(s)) {
 				if (s->spill.type != SCALAR_VALUE) {
 					verbose(env,
@@ -1568,56 +1580,90 @@ static int do_insn(struct verifier_env *env, uint32_t idx, bool *path_end)
 
 /* ---- facts ----------------------------------------------------------- */
 
-static void fact_from_reg(struct hwxdp_reg_fact *f, const struct reg_state *reg)
+/*
+ * A pointer's bounds are of its whole offset: off plus the variable part
+ * (for a scalar, off is 0). Sets the bounds and tnum of f, unbounded where
+ * the sum overflows.
+ */
+static void fact_bounds(struct hwxdp_reg_fact *f, const struct reg_state *reg)
 {
-	__int128 lo, hi;
+	int64_t off = reg->off, slo, shi;
+	uint64_t ulo, uhi;
 	struct tnum t;
+	bool wrap;
 
-	memset(f, 0, sizeof(*f));
-	f->type = reg->type;
-	if (reg->type == NOT_INIT)
-		return;
-	/* a pointer's bounds are of its whole offset: off plus the variable part */
-	f->off = reg->off;
-	lo = (__int128)reg->umin + reg->off;
-	hi = (__int128)reg->umax + reg->off;
-	f->umin = lo < 0 || hi > UINT64_MAX ? 0 : (uint64_t)lo;
-	f->umax = lo < 0 || hi > UINT64_MAX ? UINT64_MAX : (uint64_t)hi;
-	lo = (__int128)reg->smin + reg->off;
-	hi = (__int128)reg->smax + reg->off;
-	f->smin = lo < INT64_MIN || hi > INT64_MAX ? INT64_MIN : (int64_t)lo;
-	f->smax = lo < INT64_MIN || hi > INT64_MAX ? INT64_MAX : (int64_t)hi;
-	t = tnum_add(reg->var_off, tnum_const((uint64_t)(int64_t)reg->off));
+	if (off >= 0) {
+		wrap = __builtin_add_overflow(reg->umax, (uint64_t)off, &uhi);
+		ulo = reg->umin + (uint64_t)off;
+	} else {
+		wrap = reg->umin < (uint64_t)-off;
+		ulo = reg->umin - (uint64_t)-off;
+		uhi = reg->umax - (uint64_t)-off;
+	}
+	f->umin = wrap ? 0 : ulo;
+	f->umax = wrap ? UINT64_MAX : uhi;
+	wrap = __builtin_add_overflow(reg->smin, off, &slo);
+	wrap |= __builtin_add_overflow(reg->smax, off, &shi);
+	f->smin = wrap ? INT64_MIN : slo;
+	f->smax = wrap ? INT64_MAX : shi;
+	t = off ? tnum_add(reg->var_off, tnum_const((uint64_t)off)) : reg->var_off;
 	f->tnum_value = t.value;
 	f->tnum_mask = t.mask;
 }
 
+static void fact_from_reg(struct hwxdp_reg_fact *f, const struct reg_state *reg)
+{
+	memset(f, 0, sizeof(*f));
+	f->type = reg->type;
+	if (reg->type == NOT_INIT)
+		return;
+	f->off = reg->off;
+	fact_bounds(f, reg);
+}
+
+static void fact_set_mixed(struct hwxdp_reg_fact *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->type = HWXDP_REG_MIXED;
+	f->umax = UINT64_MAX;
+	f->smin = INT64_MIN;
+	f->smax = INT64_MAX;
+	f->tnum_mask = UINT64_MAX;
+}
+
+/* Runs for every register at every instruction of every path. */
 static void fact_join(struct hwxdp_reg_fact *f, const struct reg_state *reg)
 {
 	struct hwxdp_reg_fact n;
-	struct tnum t;
+	uint64_t unknown;
 
-	fact_from_reg(&n, reg);
-	if (f->type != n.type) {
-		memset(f, 0, sizeof(*f));
-		f->type = HWXDP_REG_MIXED;
-		f->umax = UINT64_MAX;
-		f->smin = INT64_MIN;
-		f->smax = INT64_MAX;
-		f->tnum_mask = UINT64_MAX;
+	if (f->type != reg->type) {
+		if (f->type != HWXDP_REG_MIXED)
+			fact_set_mixed(f);
 		return;
 	}
-	if (n.type == NOT_INIT || n.type == HWXDP_REG_MIXED)
+	if (reg->type == NOT_INIT)
 		return;
-	if (f->off != n.off)
+	if (reg->off) {
+		fact_bounds(&n, reg);
+	} else {
+		n.umin = reg->umin;
+		n.umax = reg->umax;
+		n.smin = reg->smin;
+		n.smax = reg->smax;
+		n.tnum_value = reg->var_off.value;
+		n.tnum_mask = reg->var_off.mask;
+	}
+	if (f->off != reg->off)
 		f->off = 0;
 	f->umin = n.umin < f->umin ? n.umin : f->umin;
 	f->umax = n.umax > f->umax ? n.umax : f->umax;
 	f->smin = n.smin < f->smin ? n.smin : f->smin;
 	f->smax = n.smax > f->smax ? n.smax : f->smax;
-	t = tnum_union(TNUM(f->tnum_value, f->tnum_mask), TNUM(n.tnum_value, n.tnum_mask));
-	f->tnum_value = t.value;
-	f->tnum_mask = t.mask;
+	/* tnum_union(), without the call */
+	unknown = f->tnum_mask | n.tnum_mask | (f->tnum_value ^ n.tnum_value);
+	f->tnum_value &= ~unknown;
+	f->tnum_mask = unknown;
 }
 
 static void record_facts(struct verifier_env *env, uint32_t idx)
@@ -1676,6 +1722,7 @@ static int do_check(struct verifier_env *env)
 	struct func_state before;
 	bool path_end;
 	uint32_t idx;
+	uint8_t cls;
 	int err;
 
 	env->insn_idx = 0;
@@ -1717,6 +1764,9 @@ static int do_check(struct verifier_env *env)
 			err = do_insn(env, idx, &path_end);
 			if (err)
 				return err;
+			cls = BPF_CLASS(env->insns[idx].code);
+			if (cls == BPF_JMP || cls == BPF_JMP32)
+				env->jmps_processed++;
 			if (env->log_level >= 1 && !path_end &&
 			    before.frameno == env->cur->curframe)
 				log_reg_changes(env, &before, cur_frame(env));

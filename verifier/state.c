@@ -5,10 +5,21 @@
  * A path is cut when a state stored at the same instruction covers it:
  * every value the current state allows, the stored one allowed too, and the
  * stored state's exploration finished without error, so the current one
- * would as well. Registers that are dead at the instruction take no part.
- * A stored state whose exploration is still running (branches > 0) cannot
- * cover anything, but when it lies on the current path and equals the
- * current state, the program loops without progress.
+ * would as well. Registers that are dead at the instruction, and stack
+ * slots that no path from the stored state reads before overwriting them
+ * (stack liveness, below), take no part. Nothing later depends on them, so
+ * the facts the stored state's exploration recorded hold for the cut path
+ * as well, for every register where it is live (where it is not, facts
+ * promise nothing). A stored state whose exploration is still running
+ * (branches > 0) cannot cover anything, but when it lies on the current
+ * path and equals the current state, the program loops without progress.
+ *
+ * What keeps it fast: as in the kernel, a state is stored only once 2
+ * jumps or 8 instructions were walked since the last one was, except
+ * where paths meet (jump targets, loop heads among them), where a later
+ * path is most likely to be covered; and a stored state that keeps failing
+ * to cover anything is dropped. A comparison checks first where the last
+ * one at the instruction failed. States are recycled, not freed.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -16,9 +27,14 @@
 #include "verifier/verifier_internal.h"
 
 /* Stored states per instruction, and in all, beyond which no more are
- * kept (about 3 KiB each): pruning gets weaker there, never wrong. */
+ * kept: pruning gets weaker there, never wrong. */
 #define MAX_STATES_PER_INSN 256
 #define MAX_STORED_STATES   32768
+/* Walked since the last state was stored, before the next one is. */
+#define STORE_AFTER_JMPS  2
+#define STORE_AFTER_INSNS 8
+/* Misses per hit (and before the first) after which a state is dropped. */
+#define EVICT_MISSES 3
 
 struct vstate *state_new(void)
 {
@@ -57,11 +73,14 @@ int frame_grow_stack(struct func_state *frame, uint32_t slots)
 
 	if (slots <= frame->slot_cnt)
 		return 0;
-	stack = realloc(frame->stack, slots * sizeof(*stack));
-	if (!stack)
-		return -ENOMEM;
-	memset(stack + frame->slot_cnt, 0, (slots - frame->slot_cnt) * sizeof(*stack));
-	frame->stack = stack;
+	if (slots > frame->slot_cap) {
+		stack = realloc(frame->stack, slots * sizeof(*stack));
+		if (!stack)
+			return -ENOMEM;
+		frame->stack = stack;
+		frame->slot_cap = slots;
+	}
+	memset(frame->stack + frame->slot_cnt, 0, (slots - frame->slot_cnt) * sizeof(*stack));
 	frame->slot_cnt = slots;
 	return 0;
 }
@@ -84,10 +103,12 @@ struct func_state *frame_new(uint32_t frameno, uint32_t callsite, uint32_t subpr
 	return frame;
 }
 
+/* Reuses dst's stack when it is large enough: copies are the hot path. */
 static int frame_copy(struct func_state **dstp, const struct func_state *src)
 {
 	struct func_state *dst = *dstp;
 	struct stack_slot *stack;
+	uint32_t cap;
 
 	if (!dst) {
 		dst = calloc(1, sizeof(*dst));
@@ -95,15 +116,17 @@ static int frame_copy(struct func_state **dstp, const struct func_state *src)
 			return -ENOMEM;
 		*dstp = dst;
 	}
-	if (dst->slot_cnt != src->slot_cnt) {
-		stack = realloc(dst->stack, src->slot_cnt * sizeof(*stack));
-		if (!stack && src->slot_cnt)
-			return -ENOMEM;
-		dst->stack = stack;
-	}
 	stack = dst->stack;
+	cap = dst->slot_cap;
+	if (cap < src->slot_cnt) {
+		stack = realloc(stack, src->slot_cnt * sizeof(*stack));
+		if (!stack)
+			return -ENOMEM;
+		cap = src->slot_cnt;
+	}
 	*dst = *src;
 	dst->stack = stack;
+	dst->slot_cap = cap;
 	if (src->slot_cnt)
 		memcpy(dst->stack, src->stack, src->slot_cnt * sizeof(*stack));
 	return 0;
@@ -129,6 +152,33 @@ int state_copy(struct vstate *dst, const struct vstate *src)
 	dst->insn_idx = src->insn_idx;
 	dst->side_effect = src->side_effect;
 	return 0;
+}
+
+/*
+ * States and stored states of a verification are recycled rather than
+ * freed: a path ends and another starts thousands of times, and their
+ * frames and stacks are mostly of one size.
+ */
+static struct vstate *state_take(struct verifier_env *env, const struct vstate *src)
+{
+	struct vstate *st = env->spare_states;
+
+	if (!st)
+		return state_dup(src);
+	env->spare_states = st->parent;
+	if (state_copy(st, src)) {
+		state_free(st);
+		return NULL;
+	}
+	return st;
+}
+
+static void state_recycle(struct verifier_env *env, struct vstate *st)
+{
+	if (!st)
+		return;
+	st->parent = env->spare_states;
+	env->spare_states = st;
 }
 
 struct vstate *state_dup(const struct vstate *src)
@@ -183,19 +233,16 @@ static bool range_within(const struct reg_state *old, const struct reg_state *cu
 	       cur->s32_max <= old->s32_max;
 }
 
-static bool range_equal(const struct reg_state *old, const struct reg_state *cur)
-{
-	return old->umin == cur->umin && cur->umax == old->umax && old->smin == cur->smin &&
-	       cur->smax == old->smax && old->u32_min == cur->u32_min &&
-	       cur->u32_max == old->u32_max && old->s32_min == cur->s32_min &&
-	       cur->s32_max == old->s32_max && tnum_equal(old->var_off, cur->var_off);
-}
+/* var_off and the eight bounds: compared in one go when they are equal */
+#define VAR_PART_SIZE (offsetof(struct reg_state, u32_max) + sizeof(uint32_t))
+_Static_assert(VAR_PART_SIZE == sizeof(struct tnum) + 4 * sizeof(uint64_t) + 4 * sizeof(uint32_t),
+	       "the variable part of struct reg_state has no padding");
 
 static bool var_covers(const struct reg_state *old, const struct reg_state *cur, bool exact)
 {
-	if (exact)
-		return range_equal(old, cur);
-	return range_within(old, cur) && tnum_in(old->var_off, cur->var_off);
+	if (!memcmp(old, cur, VAR_PART_SIZE))
+		return true;
+	return !exact && range_within(old, cur) && tnum_in(old->var_off, cur->var_off);
 }
 
 static bool regsafe(const struct reg_state *old, const struct reg_state *cur, struct idmap *idmap,
@@ -240,23 +287,25 @@ static bool regsafe(const struct reg_state *old, const struct reg_state *cur, st
 
 static const struct stack_slot empty_slot;
 
-static bool stacksafe(const struct func_state *old, const struct func_state *cur,
-		      struct idmap *idmap, bool exact)
+static bool slot_safe(const struct stack_slot *os, const struct stack_slot *cs, struct idmap *idmap,
+		      bool exact)
 {
-	uint32_t n = old->slot_cnt > cur->slot_cnt ? old->slot_cnt : cur->slot_cnt;
-	uint32_t i, b;
+	uint64_t ob, cb;
+	int b;
 
-	for (i = 0; i < n; i++) {
-		const struct stack_slot *os = i < old->slot_cnt ? &old->stack[i] : &empty_slot;
-		const struct stack_slot *cs = i < cur->slot_cnt ? &cur->stack[i] : &empty_slot;
-
+	memcpy(&ob, os->byte, 8);
+	memcpy(&cb, cs->byte, 8);
+	/* eight bytes never written (STACK_INVALID is 0) cover anything */
+	if (!exact && !ob)
+		return true;
+	if (ob != cb) {
+		if (exact)
+			return false;
 		for (b = 0; b < 8; b++) {
 			uint8_t o = os->byte[b], c = cs->byte[b];
 
-			if (o == c || (!exact && o == STACK_INVALID))
+			if (o == c || o == STACK_INVALID)
 				continue;
-			if (exact)
-				return false;
 			/* unknown bytes cover zeroes and spilled scalars */
 			if (o == STACK_MISC &&
 			    (c == STACK_ZERO ||
@@ -264,10 +313,47 @@ static bool stacksafe(const struct func_state *old, const struct func_state *cur
 				continue;
 			return false;
 		}
-		if (os->spill_size && os->byte[0] == STACK_SPILL &&
-		    (cs->spill_size != os->spill_size ||
-		     !regsafe(&os->spill, &cs->spill, idmap, exact)))
+	}
+	return !os->spill_size || os->byte[0] != STACK_SPILL ||
+	       (cs->spill_size == os->spill_size && regsafe(&os->spill, &cs->spill, idmap, exact));
+}
+
+static const struct stack_slot *slot_or_empty(const struct func_state *frame, uint32_t i)
+{
+	return i < frame->slot_cnt ? &frame->stack[i] : &empty_slot;
+}
+
+/*
+ * Covering compares only the slots a path from the stored state reads
+ * before it overwrites them; equality compares them all. On failure, *bad
+ * is the first slot that differs.
+ */
+static bool stacksafe(const struct func_state *old, const struct func_state *cur,
+		      struct idmap *idmap, bool exact, uint32_t *bad)
+{
+	uint32_t n = old->slot_cnt > cur->slot_cnt ? old->slot_cnt : cur->slot_cnt;
+	uint64_t live = exact ? UINT64_MAX : old->stack_read;
+	uint32_t i;
+
+	if (n < 64)
+		live &= (1ull << n) - 1;
+	for (; live; live &= live - 1) {
+		const struct stack_slot *os, *cs;
+		uint64_t ob, cb;
+
+		i = __builtin_ctzll(live);
+		os = slot_or_empty(old, i);
+		cs = slot_or_empty(cur, i);
+
+		/* the common case, the same bytes and no spill, without a call */
+		memcpy(&ob, os->byte, 8);
+		memcpy(&cb, cs->byte, 8);
+		if ((ob == cb || (!exact && !ob)) && os->byte[0] != STACK_SPILL)
+			continue;
+		if (!slot_safe(os, cs, idmap, exact)) {
+			*bad = i;
 			return false;
+		}
 	}
 	return true;
 }
@@ -281,16 +367,41 @@ static uint16_t frame_live(const struct verifier_env *env, const struct vstate *
 	return (env->aux[st->frame[i + 1]->callsite + 1].live_in & 0x3c0) | 1u << BPF_REG_FP;
 }
 
-static bool states_equal(const struct verifier_env *env, const struct vstate *old,
+/*
+ * Where the last comparison at an instruction failed: a register of the
+ * innermost frame, or PRUNE_HINT_SLOT + a stack slot of it. Stored states
+ * at one instruction mostly differ in the same place, so checking it first
+ * rejects most of them at the cost of one register.
+ */
+#define PRUNE_HINT_SLOT 16
+
+static bool component_safe(const struct func_state *of, const struct func_state *cf, uint32_t hint,
+			   uint16_t live, struct idmap *idmap)
+{
+	if (hint < MAX_BPF_REG)
+		return !(live & (1u << hint)) ||
+		       regsafe(&of->regs[hint], &cf->regs[hint], idmap, false);
+	hint -= PRUNE_HINT_SLOT;
+	return !(of->stack_read & (1ull << hint)) ||
+	       slot_safe(slot_or_empty(of, hint), slot_or_empty(cf, hint), idmap, false);
+}
+
+static bool states_equal(struct verifier_env *env, const struct vstate *old,
 			 const struct vstate *cur, uint32_t insn, bool exact)
 {
 	static __thread struct idmap idmap;
-	uint32_t i, r;
+	uint8_t *hint = &env->aux[insn].prune_hint;
+	uint32_t i, r, slot;
 
 	if (old->curframe != cur->curframe)
 		return false;
 	/* a path with a side effect behind it may do less than one without */
 	if (exact ? !old->side_effect != !cur->side_effect : !old->side_effect && cur->side_effect)
+		return false;
+	/* the same checks as below, one of them first; the map is rebuilt */
+	idmap.cnt = 0;
+	if (!exact && !component_safe(old->frame[old->curframe], cur->frame[cur->curframe], *hint,
+				      frame_live(env, cur, cur->curframe, insn), &idmap))
 		return false;
 	idmap.cnt = 0;
 	for (i = 0; i <= old->curframe; i++) {
@@ -302,13 +413,61 @@ static bool states_equal(const struct verifier_env *env, const struct vstate *ol
 		for (r = 0; r < MAX_BPF_REG; r++) {
 			if (!(live & (1u << r)))
 				continue;
-			if (!regsafe(&of->regs[r], &cf->regs[r], &idmap, exact))
+			if (!regsafe(&of->regs[r], &cf->regs[r], &idmap, exact)) {
+				if (i == cur->curframe)
+					*hint = r;
 				return false;
+			}
 		}
-		if (!stacksafe(of, cf, &idmap, exact))
+		if (!stacksafe(of, cf, &idmap, exact, &slot)) {
+			if (i == cur->curframe)
+				*hint = PRUNE_HINT_SLOT + slot;
 			return false;
+		}
 	}
 	return true;
+}
+
+_Static_assert(STACK_SLOTS <= 64, "a slot mask is 64 bits");
+
+/*
+ * Stack liveness, as the kernel's: a read of a slot that the current path
+ * has not overwritten since its last stored state marks that state, and
+ * its ancestors up to the one on whose way the slot was overwritten, as
+ * reading the slot. When a stored state's exploration is done its marks
+ * are complete, and a slot without a mark holds nothing any path from it
+ * reads: its contents need not match. A frame an ancestor does not have
+ * was called after it; its slots are not the ancestor's.
+ */
+void stack_mark_read(struct verifier_env *env, const struct func_state *frame, uint32_t slot)
+{
+	uint64_t bit = 1ull << slot;
+	uint32_t f = frame->frameno;
+	struct vstate *st;
+
+	if (frame->stack_written & bit)
+		return;
+	for (st = env->cur->parent; st && st->curframe >= f; st = st->parent) {
+		struct func_state *fs = st->frame[f];
+
+		/* marked before: so are the ancestors that needed it */
+		if (fs->stack_read & bit)
+			return;
+		fs->stack_read |= bit;
+		if (fs->stack_written & bit)
+			return;
+	}
+}
+
+/* A pruned path would read what the paths from the state covering it read. */
+static void propagate_stack_reads(struct verifier_env *env, const struct vstate *old)
+{
+	uint32_t i;
+	uint64_t read;
+
+	for (i = 0; i <= old->curframe; i++)
+		for (read = old->frame[i]->stack_read; read; read &= read - 1)
+			stack_mark_read(env, env->cur->frame[i], __builtin_ctzll(read));
 }
 
 static bool is_ancestor(const struct vstate *old, const struct vstate *cur)
@@ -321,30 +480,67 @@ static bool is_ancestor(const struct vstate *old, const struct vstate *cur)
 	return false;
 }
 
+static void explored_free(struct verifier_env *env, uint32_t insn, struct explored *e)
+{
+	e->next = env->spare_explored;
+	env->spare_explored = e;
+	env->state_cnt[insn]--;
+	env->states_live--;
+}
+
 int state_visit(struct verifier_env *env, uint32_t insn)
 {
 	struct vstate *cur = env->cur;
-	struct explored *e;
+	struct explored *e, **link;
+	uint32_t i;
 	int err;
 
-	for (e = env->explored[insn]; e; e = e->next) {
+	for (link = &env->explored[insn]; (e = *link);) {
 		if (e->st.branches) {
 			if (states_equal(env, &e->st, cur, insn, true) &&
 			    is_ancestor(&e->st, cur)) {
 				verbose(env, "infinite loop detected at insn %u\n", insn);
 				return REJECT;
 			}
+			link = &e->next;
 			continue;
 		}
-		if (states_equal(env, &e->st, cur, insn, false))
+		if (states_equal(env, &e->st, cur, insn, false)) {
+			e->hit_cnt++;
+			propagate_stack_reads(env, &e->st);
 			return 1;
+		}
+		/*
+		 * A finished state that keeps failing to cover anything is
+		 * dropped: pruning loses little, and every later visit here
+		 * compares against one state fewer. No live path has it as an
+		 * ancestor (its branches are done).
+		 */
+		if (++e->miss_cnt > e->hit_cnt * EVICT_MISSES + EVICT_MISSES) {
+			*link = e->next;
+			explored_free(env, insn, e);
+			continue;
+		}
+		link = &e->next;
 	}
-	if (env->state_cnt[insn] >= MAX_STATES_PER_INSN || env->states_total >= MAX_STORED_STATES)
+	if (env->state_cnt[insn] >= MAX_STATES_PER_INSN || env->states_live >= MAX_STORED_STATES)
 		return 0;
+	if (!env->aux[insn].jump_target &&
+	    env->jmps_processed - env->prev_jmps_processed < STORE_AFTER_JMPS &&
+	    env->insns_processed - env->prev_insns_processed < STORE_AFTER_INSNS)
+		return 0;
+	env->prev_jmps_processed = env->jmps_processed;
+	env->prev_insns_processed = env->insns_processed;
 
-	e = calloc(1, sizeof(*e));
-	if (!e)
-		return -ENOMEM;
+	e = env->spare_explored;
+	if (e) {
+		env->spare_explored = e->next;
+		e->hit_cnt = e->miss_cnt = 0;
+	} else {
+		e = calloc(1, sizeof(*e));
+		if (!e)
+			return -ENOMEM;
+	}
 	err = state_copy(&e->st, cur);
 	if (err) {
 		state_clear(&e->st);
@@ -354,6 +550,11 @@ int state_visit(struct verifier_env *env, uint32_t insn)
 	e->st.insn_idx = insn;
 	e->st.branches = 1;
 	cur->parent = &e->st;
+	/* a new segment of the path starts here */
+	for (i = 0; i <= cur->curframe; i++) {
+		e->st.frame[i]->stack_read = 0;
+		cur->frame[i]->stack_written = 0;
+	}
 	e->next = env->explored[insn];
 	env->explored[insn] = e;
 
@@ -394,7 +595,7 @@ int state_push(struct verifier_env *env, uint32_t insn, uint32_t prev_insn, stru
 		env->pending = p;
 		env->pending_cap = cap;
 	}
-	st = state_dup(env->cur);
+	st = state_take(env, env->cur);
 	if (!st)
 		return -ENOMEM;
 	if (st->parent)
@@ -415,7 +616,7 @@ int state_pop(struct verifier_env *env)
 	if (!env->pending_cnt)
 		return 0;
 	p = &env->pending[--env->pending_cnt];
-	state_free(env->cur);
+	state_recycle(env, env->cur);
 	env->cur = p->st;
 	env->insn_idx = p->insn_idx;
 	env->prev_insn_idx = p->prev_insn_idx;
@@ -427,6 +628,7 @@ int state_pop(struct verifier_env *env)
 void state_free_all(struct verifier_env *env)
 {
 	struct explored *e, *next;
+	struct vstate *st;
 	uint32_t i;
 
 	while (env->pending_cnt)
@@ -446,4 +648,13 @@ void state_free_all(struct verifier_env *env)
 	env->explored = NULL;
 	state_free(env->cur);
 	env->cur = NULL;
+	while ((st = env->spare_states)) {
+		env->spare_states = st->parent;
+		state_free(st);
+	}
+	while ((e = env->spare_explored)) {
+		env->spare_explored = e->next;
+		state_clear(&e->st);
+		free(e);
+	}
 }

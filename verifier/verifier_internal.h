@@ -94,7 +94,14 @@ struct func_state {
 	uint32_t subprog;
 	uint32_t frameno;
 	uint32_t slot_cnt;
+	uint32_t slot_cap; /* slots allocated at stack */
 	struct stack_slot *stack;
+	/* Stack liveness, one bit per slot (state.c). Of the current path:
+	 * the slots overwritten since its last stored state. Of a stored
+	 * state: those overwritten on the way to it, and those that a path
+	 * from it reads before overwriting. */
+	uint64_t stack_written;
+	uint64_t stack_read;
 };
 
 struct vstate {
@@ -113,6 +120,7 @@ struct vstate {
 
 struct explored {
 	struct explored *next;
+	uint32_t hit_cnt, miss_cnt; /* visits it covered, and did not */
 	struct vstate st;
 };
 
@@ -140,6 +148,7 @@ struct insn_aux {
 	bool key_varies;     /* a visit had no or another constant key */
 	bool map_varies;     /* visits passed different maps (facts.map_known) */
 	uint16_t live_in;    /* registers possibly read before written */
+	uint8_t prune_hint;  /* state.c: where states here last differed */
 	uint32_t subprog;
 };
 
@@ -165,9 +174,15 @@ struct verifier_env {
 	uint32_t pending_cnt, pending_cap;
 	struct explored **explored; /* per insn */
 	uint32_t *state_cnt;	    /* per insn */
+	/* state.c: states kept for reuse (chained by parent), stored ones */
+	struct vstate *spare_states;
+	struct explored *spare_explored;
 	uint32_t id_gen;
 
 	uint32_t insns_processed, states_total, states_live, states_peak, max_states_per_insn;
+	uint32_t jmps_processed;
+	/* state.c: the counts when a state was last stored */
+	uint32_t prev_jmps_processed, prev_insns_processed;
 
 	char *log;
 	size_t log_len, log_cap;
@@ -228,6 +243,8 @@ struct func_state *frame_new(uint32_t frameno, uint32_t callsite, uint32_t subpr
  * REJECT for an infinite loop, -ENOMEM. */
 int state_visit(struct verifier_env *env, uint32_t insn);
 void state_path_done(struct verifier_env *env);
+/* The current path reads (or partly writes) a slot of a frame. */
+void stack_mark_read(struct verifier_env *env, const struct func_state *frame, uint32_t slot);
 int state_push(struct verifier_env *env, uint32_t insn, uint32_t prev_insn, struct vstate **out);
 /* Pops the next pending path into env->cur: 1 popped, 0 none left. */
 int state_pop(struct verifier_env *env);

@@ -515,6 +515,53 @@ const struct verifier_case reject_cases[] = {
 	    LOOKUP(MAP_ARRAY), JMP_IMM(BPF_JEQ, 0, 0, 2), ALU64_REG(BPF_ADD, 0, 7),
 	    LDX_MEM(BPF_DW, 1, 0, 0), RET(XDP_PASS) },
 	  .msg = "R0 unbounded memory access, make sure to bounds check any such access" },
+	/*
+	 * Stack liveness: a slot that no path from the stored state reads
+	 * is not compared; these read it (or partly write it) only well
+	 * below the join, so the mark must travel up to the stored state.
+	 */
+	{ "prune: stack read two joins below",
+	  { LDX_MEM(BPF_W, 6, 1, 16), JMP_IMM(BPF_JEQ, 6, 0, 1), ST_MEM(BPF_DW, 10, -8, 0),
+	    MOV64_IMM(7, 1), /* 3: join */
+	    JMP_IMM(BPF_JEQ, 6, 5, 0), MOV64_IMM(7, 2), /* 5: join */
+	    LDX_MEM(BPF_DW, 0, 10, -8), RET(XDP_PASS) },
+	  .msg = "invalid read from stack off -8+0 size 8",
+	  .kmsg = "invalid read from stack R10 off=-8 size=8",
+	  .kmode = STRICT },
+	{ "prune: partial write over a spilled pointer after the join",
+	  { LDX_MEM(BPF_W, 6, 1, 16), JMP_IMM(BPF_JEQ, 6, 0, 2), STX_MEM(BPF_DW, 10, 6, -8), JA(1),
+	    STX_MEM(BPF_DW, 10, 1, -8), MOV64_IMM(7, 1), /* 5: join */
+	    MOV64_IMM(7, 2), ST_MEM(BPF_W, 10, -8, 0), RET(XDP_PASS) },
+	  .msg = "attempt to corrupt spilled pointer on stack",
+	  .kmode = STRICT },
+	{ "prune: a helper reads a key written on one path only",
+	  { LDX_MEM(BPF_W, 6, 1, 16), JMP_IMM(BPF_JEQ, 6, 0, 1), ST_MEM(BPF_DW, 10, -8, 0),
+	    MOV64_IMM(7, 1), /* 3: join */
+	    MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -8), LD_MAP_FD(1, MAP_HASH),
+	    CALL_HELPER(BPF_FUNC_map_lookup_elem), RET(XDP_PASS) },
+	  .msg = "invalid read from stack R2 off -8+0 size 8",
+	  .kmsg = "invalid read from stack R2 off=-8 size=8",
+	  .kmode = STRICT },
+	{ "prune: the second path's cover learns the read from a prune",
+	  /* X1 stores a state at J and reads x below it; X2 is cut at J and
+	   * must pass the read on to its state at M, against which Y, with
+	   * x never written, is then compared. */
+	  { LDX_MEM(BPF_W, 6, 1, 16), JMP_IMM(BPF_JEQ, 6, 0, 4), /* Y to M */
+	    ST_MEM(BPF_DW, 10, -8, 0), JMP_IMM(BPF_JEQ, 6, 1, 2), /* X2 to M */
+	    MOV64_IMM(7, 1), JA(2),			/* X1 to J */
+	    MOV64_IMM(7, 1), MOV64_IMM(7, 1),		/* 6: M */
+	    MOV64_IMM(7, 0), MOV64_IMM(6, 0),		/* 8: J */
+	    LDX_MEM(BPF_DW, 0, 10, -8), RET(XDP_PASS) },
+	  .msg = "invalid read from stack off -8+0 size 8",
+	  .kmsg = "invalid read from stack R10 off=-8 size=8",
+	  .kmode = STRICT },
+	{ "prune: the caller's slot read after the callee",
+	  { LDX_MEM(BPF_W, 6, 1, 16), JMP_IMM(BPF_JEQ, 6, 0, 1), ST_MEM(BPF_DW, 10, -8, 0),
+	    CALL_SUBPROG(3), LDX_MEM(BPF_DW, 0, 10, -8), RET(XDP_PASS),
+	    MOV64_IMM(0, 0), JA(0), MOV64_IMM(1, 0), EXIT_INSN() },
+	  .msg = "invalid read from stack off -8+0 size 8",
+	  .kmsg = "invalid read from stack R10 off=-8 size=8",
+	  .kmode = STRICT },
 
 	/* encodings */
 	{ "insn: unknown opcode",
