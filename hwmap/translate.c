@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hwmap/schedule.h"
 #include "hwmap/translate.h"
 #include "hwxdp/fwd.h"
 #include "loader/kfuncs.h"
@@ -39,7 +40,7 @@ struct translator {
 	struct pending *ops;
 	size_t op_cnt, op_cap;
 	uint32_t words;
-	uint32_t *first_word; /* per instruction, insn_cnt + 1 entries */
+	uint32_t *first_op; /* per instruction, insn_cnt + 1 entries: its first operation */
 	bool *is_target;
 	bool *map_used;
 	char *err;
@@ -264,7 +265,27 @@ static int translate_fused(struct translator *t, uint32_t i)
 static const int8_t ctx_field[] = { HXU_CTX_DATA, HXU_CTX_DATA_END, HXU_CTX_DATA_META,
 				    HXU_CTX_INGRESS, HXU_CTX_RX_QUEUE, HXU_CTX_EGRESS };
 
-static int translate_ldx(struct translator *t, uint32_t i, const struct bpf_insn *in)
+/*
+ * A load followed by a byte swap of all the loaded bits in the same register
+ * (BPF's bpf_ntohs(*p)): one network-order load.
+ */
+static bool load_swapped(const struct translator *t, uint32_t i)
+{
+	const struct bpf_insn *ld = &t->prog->insns[i], *sw = &t->prog->insns[i + 1];
+	int size = bpf_size(ld->code);
+
+	if (i + 1 >= t->prog->insn_cnt || !t->facts[i + 1].reachable || t->is_target[i + 1])
+		return false;
+	if (BPF_MODE(ld->code) != BPF_MEM || size < 2 ||
+	    t->facts[i].regs[ld->src_reg].type == HWXDP_REG_PTR_TO_CTX)
+		return false;
+	if (BPF_OP(sw->code) != BPF_END || sw->dst_reg != ld->dst_reg || sw->imm != size * 8)
+		return false;
+	return BPF_CLASS(sw->code) == BPF_ALU64 ||
+	       (BPF_CLASS(sw->code) == BPF_ALU && BPF_SRC(sw->code) == BPF_TO_BE);
+}
+
+static int translate_ldx(struct translator *t, uint32_t i, const struct bpf_insn *in, bool be)
 {
 	const struct hwxdp_reg_fact *base = &t->facts[i].regs[in->src_reg];
 	int size = bpf_size(in->code), space;
@@ -286,7 +307,7 @@ static int translate_ldx(struct translator *t, uint32_t i, const struct bpf_insn
 		return -HWXDP_ERR_TRANSLATE;
 	return emit(t, i,
 		    mk((uint8_t)((sx ? HXU_OP_LDSX : HXU_OP_LD) + space), in->dst_reg, in->src_reg,
-		       0, hxu_mem_flags(size, false), 0, in->off),
+		       0, hxu_mem_flags(size, be), 0, in->off),
 		    -1);
 }
 
@@ -599,6 +620,105 @@ static uint32_t call_depth(const struct translator *t, uint32_t sub, unsigned in
 	return depth;
 }
 
+/* Registers read and written by instruction i; every register for what
+ * leaves the function, so that nothing is thought dead there. */
+static void uses_defs(const struct bpf_insn *in, uint16_t *use, uint16_t *def)
+{
+	uint8_t cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
+
+	*use = *def = 0;
+	switch (cls) {
+	case BPF_ALU:
+	case BPF_ALU64:
+		*def = 1u << in->dst_reg;
+		if (op != BPF_MOV)
+			*use |= 1u << in->dst_reg;
+		if (BPF_SRC(in->code) == BPF_X && op != BPF_END && op != BPF_NEG)
+			*use |= 1u << in->src_reg;
+		return;
+	case BPF_LDX:
+		*use = 1u << in->src_reg;
+		*def = 1u << in->dst_reg;
+		return;
+	case BPF_ST:
+		*use = 1u << in->dst_reg;
+		return;
+	case BPF_STX:
+		*use = 1u << in->dst_reg | 1u << in->src_reg;
+		if (BPF_MODE(in->code) == BPF_ATOMIC) {
+			*use |= 1u;
+			*def = 1u << in->src_reg | 1u;
+			*use |= 1u << in->src_reg;
+		}
+		return;
+	case BPF_LD:
+		*def = 1u << in->dst_reg;
+		return;
+	case BPF_JMP:
+	case BPF_JMP32:
+		if (op == BPF_EXIT) {
+			*use = 0x7ff;
+		} else if (op == BPF_CALL) {
+			*use = 0x3e;
+			*def = 0x3f;
+			if (in->imm == BPF_FUNC_tail_call && in->src_reg == 0)
+				*use = 0x7ff;
+		} else if (op != BPF_JA) {
+			*use = 1u << in->dst_reg;
+			if (BPF_SRC(in->code) == BPF_X)
+				*use |= 1u << in->src_reg;
+		}
+		return;
+	}
+	*use = 0x7ff;
+}
+
+/* Registers live on entry to each instruction (insn_cnt + 1 entries). */
+static uint16_t *liveness(const struct translator *t)
+{
+	const struct hwxdp_prog *p = t->prog;
+	size_t n = p->insn_cnt;
+	uint16_t *live = calloc(n + 1, sizeof(*live));
+	bool changed = true;
+
+	if (!live)
+		return NULL;
+	while (changed) {
+		changed = false;
+		for (size_t k = n; k-- > 0;) {
+			const struct bpf_insn *in = &p->insns[k];
+			uint8_t cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
+			uint16_t use, def, out = 0, now;
+			int64_t target = -1;
+
+			if (k > 0 && p->insns[k - 1].code == (BPF_LD | BPF_IMM | BPF_DW))
+				continue; /* second half of a ld_imm64 */
+			uses_defs(in, &use, &def);
+			if ((cls == BPF_JMP || cls == BPF_JMP32) && op != BPF_EXIT &&
+			    op != BPF_CALL) {
+				target = (int64_t)k + 1 +
+					 (op == BPF_JA && cls == BPF_JMP32 ? in->imm : in->off);
+				if (target >= 0 && target <= (int64_t)n)
+					out |= live[target];
+				else
+					out = 0x7ff;
+			}
+			if (!(op == BPF_EXIT && (cls == BPF_JMP || cls == BPF_JMP32)) &&
+			    !(op == BPF_JA && (cls == BPF_JMP || cls == BPF_JMP32))) {
+				size_t next = k + (in->code == (BPF_LD | BPF_IMM | BPF_DW) ? 2 : 1);
+
+				out |= next <= n ? live[next] : 0x7ff;
+			}
+			now = (uint16_t)((out & ~def) | use);
+			if (now != live[k]) {
+				live[k] = now;
+				changed = true;
+			}
+		}
+	}
+	return live;
+}
+
 static int build_image(struct translator *t, struct hxu_image **out)
 {
 	struct hxu_image *img = calloc(1, sizeof(*img));
@@ -606,11 +726,54 @@ static int build_image(struct translator *t, struct hxu_image **out)
 	struct hxu_prog_desc *progs = NULL;
 	struct hxu_line *lines = NULL;
 	uint64_t *words = NULL;
-	uint32_t w = 0, n = 0;
+	uint32_t w = 0, n = 0, *order = NULL, *word_of = NULL;
+	uint16_t *dead = NULL, *live = NULL;
+	bool *leader = NULL;
 	size_t i;
 
 	if (!img)
 		return -ENOMEM;
+	order = calloc(t->op_cnt + 1, sizeof(*order));
+	word_of = calloc(t->op_cnt + 1, sizeof(*word_of));
+	leader = calloc(t->op_cnt + 1, sizeof(*leader));
+	dead = calloc(t->op_cnt + 1, sizeof(*dead));
+	live = liveness(t);
+	if (!order || !word_of || !leader || !dead || !live)
+		goto nomem;
+	for (i = 0; i < t->op_cnt; i++) {
+		const struct pending *p = &t->ops[i];
+
+		if ((p->op.opcode == HXU_OP_BR || p->op.opcode == HXU_OP_BRI) && p->target >= 0)
+			dead[i] = (uint16_t)~live[p->target];
+	}
+	/* Blocks start at every branch or call target and the entry. */
+	leader[0] = true;
+	for (i = 0; i < t->prog->insn_cnt; i++)
+		if (t->is_target[i])
+			leader[t->first_op[i]] = true;
+	for (i = 0; i < t->op_cnt; i++)
+		t->ops[i].op.end = false;
+	{
+		struct hxu_op *plain = calloc(t->op_cnt + 1, sizeof(*plain));
+
+		if (!plain)
+			goto nomem;
+		for (i = 0; i < t->op_cnt; i++)
+			plain[i] = t->ops[i].op;
+		if (hxu_schedule(plain, leader, dead, t->op_cnt, order)) {
+			free(plain);
+			goto nomem;
+		}
+		for (i = 0; i < t->op_cnt; i++)
+			t->ops[i].op.end = plain[i].end;
+		free(plain);
+	}
+	for (i = 0; i < t->op_cnt; i++) {
+		word_of[order[i]] = w;
+		w += hxu_op_words(t->ops[order[i]].op.opcode);
+	}
+	word_of[t->op_cnt] = w;
+	w = 0;
 	words = calloc(t->words ? t->words : 1, sizeof(*words));
 	lines = calloc(t->op_cnt ? t->op_cnt : 1, sizeof(*lines));
 	tables = calloc(t->obj->map_cnt ? t->obj->map_cnt : 1, sizeof(*tables));
@@ -618,10 +781,10 @@ static int build_image(struct translator *t, struct hxu_image **out)
 	if (!words || !lines || !tables || !progs)
 		goto nomem;
 	for (i = 0; i < t->op_cnt; i++) {
-		struct pending *p = &t->ops[i];
+		struct pending *p = &t->ops[order[i]];
 
 		if (p->target >= 0)
-			p->op.imm = (int32_t)t->first_word[p->target];
+			p->op.imm = (int32_t)word_of[t->first_op[p->target]];
 		lines[i].op = w;
 		lines[i].insn = p->insn;
 		w += hxu_encode(&p->op, &words[w]);
@@ -653,8 +816,18 @@ static int build_image(struct translator *t, struct hxu_image **out)
 	img->lines = lines;
 	img->line_cnt = (uint32_t)t->op_cnt;
 	*out = img;
+	free(order);
+	free(word_of);
+	free(leader);
+	free(dead);
+	free(live);
 	return 0;
 nomem:
+	free(order);
+	free(word_of);
+	free(leader);
+	free(dead);
+	free(live);
 	free(words);
 	free(lines);
 	free(tables);
@@ -678,10 +851,10 @@ int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *pro
 	if (!facts || !facts->accepted || facts->fact_cnt != n || !n)
 		return fail(&t, 0, "no accepted verification of this program");
 	t.facts = facts->facts;
-	t.first_word = calloc(n + 1, sizeof(*t.first_word));
+	t.first_op = calloc(n + 1, sizeof(*t.first_op));
 	t.is_target = calloc(n + 1, sizeof(*t.is_target));
 	t.map_used = calloc(obj->map_cnt + 1, sizeof(*t.map_used));
-	if (!t.first_word || !t.is_target || !t.map_used) {
+	if (!t.first_op || !t.is_target || !t.map_used) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -690,9 +863,9 @@ int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *pro
 		const struct bpf_insn *in = &prog->insns[i];
 		bool wide = in->code == (BPF_LD | BPF_IMM | BPF_DW);
 
-		t.first_word[i] = t.words;
+		t.first_op[i] = (uint32_t)t.op_cnt;
 		if (wide && i + 1 < n)
-			t.first_word[i + 1] = t.words;
+			t.first_op[i + 1] = (uint32_t)t.op_cnt;
 		if (!t.facts[i].reachable) {
 			i += wide;
 			continue;
@@ -703,13 +876,19 @@ int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *pro
 			if (fusable(&t, i)) {
 				rc = translate_fused(&t, i);
 				i++;
-				t.first_word[i] = t.words;
+				t.first_op[i] = (uint32_t)t.op_cnt;
 			} else {
 				rc = translate_alu(&t, i, in);
 			}
 			break;
 		case BPF_LDX:
-			rc = translate_ldx(&t, i, in);
+			if (load_swapped(&t, i)) {
+				rc = translate_ldx(&t, i, in, true);
+				i++;
+				t.first_op[i] = (uint32_t)t.op_cnt;
+			} else {
+				rc = translate_ldx(&t, i, in, false);
+			}
 			break;
 		case BPF_ST:
 		case BPF_STX:
@@ -733,7 +912,7 @@ int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *pro
 	}
 	if (rc)
 		goto out;
-	t.first_word[n] = t.words;
+	t.first_op[n] = (uint32_t)t.op_cnt;
 	if (t.words > HXU_STORE_WORDS) {
 		rc = fail(&t, 0, "%u operation words, the microcode store holds %u", t.words,
 			  HXU_STORE_WORDS);
@@ -742,7 +921,7 @@ int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *pro
 	rc = build_image(&t, out);
 out:
 	free(t.ops);
-	free(t.first_word);
+	free(t.first_op);
 	free(t.is_target);
 	free(t.map_used);
 	return rc;

@@ -1,0 +1,665 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A counting BPF interpreter (lab/bpf_count.h). Pointers are host
+ * addresses: the stack is an array here, the packet a window laid out as
+ * the device's, map values the addresses table memory hands out. The
+ * program is verified before it runs, so memory accesses are trusted as the
+ * device trusts table memory; the context is the one exception, read by
+ * field as the kernel rewrites it.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/bpf.h>
+
+#include "device/tables.h"
+#include "hwmap/hxu.h"
+#include "hwxdp/object.h"
+#include "lab/bpf_count.h"
+#include "loader/log.h"
+#include "verifier/verifier.h"
+
+#ifndef BPF_MEMSX
+#define BPF_MEMSX 0x80
+#endif
+
+#define COUNT_FRAMES 8
+#define COUNT_STACK  512
+/* Loops are bounded by the verifier; this only stops an interpreter bug. */
+#define COUNT_BUDGET (1u << 24)
+
+struct count_target {
+	struct hwxdp_object *obj;
+	const struct hwxdp_prog *prog;
+	struct hwxdp_tables *tables;
+	uint8_t *window;
+	uint8_t stack[COUNT_FRAMES][COUNT_STACK] __attribute__((aligned(8)));
+	uint64_t executed;
+	uint64_t rand_state;
+};
+
+/* struct xdp_md as the program reads it: each field a u32 at 4 * index. */
+struct count_ctx {
+	uint32_t field[6];
+	uint8_t *data, *data_end, *data_meta;
+};
+
+static const struct hwxdp_prog *xdp_prog(const struct hwxdp_object *obj)
+{
+	for (size_t i = 0; i < obj->prog_cnt; i++)
+		if (obj->progs[i].type == BPF_PROG_TYPE_XDP)
+			return &obj->progs[i];
+	return NULL;
+}
+
+static void count_close(struct hx_target *target)
+{
+	struct count_target *ct = target->priv;
+
+	if (!ct)
+		return;
+	hwxdp_tables__free(ct->tables);
+	hwxdp_object__close(ct->obj);
+	free(ct->window);
+	free(ct);
+	target->priv = NULL;
+}
+
+static int create_tables(struct count_target *ct)
+{
+	for (size_t i = 0; i < ct->obj->map_cnt && i < HXU_TABLES; i++) {
+		const struct hwxdp_map_desc *m = &ct->obj->maps[i];
+		struct hxu_table_desc d = {
+			.id = (uint32_t)i,
+			.type = m->type,
+			.key_size = m->key_size,
+			.value_size = m->value_size,
+			.max_entries = m->max_entries,
+			.flags = m->map_flags,
+		};
+		uint32_t zero = 0;
+		int err;
+
+		snprintf(d.name, sizeof(d.name), "%s", m->name);
+		err = hwxdp_tables__create(ct->tables, &d);
+		if (err)
+			return err;
+		if (m->origin != HWXDP_MAP_GLOBAL || !m->initial)
+			continue;
+		if (m->initial_size > m->value_size)
+			return -EINVAL;
+		err = hwxdp_table__update(hwxdp_tables__get(ct->tables, (uint32_t)i), &zero,
+					  m->initial, BPF_ANY);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int count_open(struct hx_target *target, const char *object_path)
+{
+	uint32_t device = HWXDP_TARGET_DEVICE;
+	struct count_target *ct;
+	int err;
+
+	ct = calloc(1, sizeof(*ct));
+	if (!ct)
+		return -ENOMEM;
+	target->priv = ct;
+	ct->window = calloc(1, HXU_WINDOW_SIZE);
+	ct->tables = hwxdp_tables__new();
+	if (!ct->window || !ct->tables) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	hwxdp_tables__set_seed(ct->tables, 0x6877786470ull);
+	ct->rand_state = 1;
+	err = hwxdp_object__open(object_path, &ct->obj);
+	if (err)
+		goto fail;
+	err = hwxdp_object__set_global(ct->obj, "hwxdp_target", &device, sizeof(device));
+	if (err && err != -ENOENT)
+		goto fail;
+	ct->prog = xdp_prog(ct->obj);
+	if (!ct->prog) {
+		err = -ENOENT;
+		goto fail;
+	}
+	err = create_tables(ct);
+	if (err)
+		goto fail;
+	return 0;
+fail:
+	count_close(target);
+	return err;
+}
+
+static struct hwxdp_table *table_by_name(struct hx_target *target, const char *name)
+{
+	struct count_target *ct = target->priv;
+
+	for (size_t i = 0; i < ct->obj->map_cnt && i < HXU_TABLES; i++)
+		if (!strcmp(ct->obj->maps[i].name, name))
+			return hwxdp_tables__get(ct->tables, (uint32_t)i);
+	return NULL;
+}
+
+static int count_map_update(struct hx_target *target, const char *map, const void *key,
+			    const void *value)
+{
+	struct hwxdp_table *tab = table_by_name(target, map);
+
+	return tab ? hwxdp_table__update(tab, key, value, BPF_ANY) : -ENOENT;
+}
+
+static int count_map_lookup(struct hx_target *target, const char *map, const void *key,
+			    void *value)
+{
+	struct hwxdp_table *tab = table_by_name(target, map);
+
+	return tab ? hwxdp_table__lookup(tab, key, value) : -ENOENT;
+}
+
+static int count_map_delete(struct hx_target *target, const char *map, const void *key)
+{
+	struct hwxdp_table *tab = table_by_name(target, map);
+
+	return tab ? hwxdp_table__delete(tab, key) : -ENOENT;
+}
+
+static uint64_t load(uint64_t addr, int size)
+{
+	const void *p = (const void *)(uintptr_t)addr;
+	uint8_t b;
+	uint16_t h;
+	uint32_t w;
+	uint64_t d;
+
+	switch (size) {
+	case 1: memcpy(&b, p, 1); return b;
+	case 2: memcpy(&h, p, 2); return h;
+	case 4: memcpy(&w, p, 4); return w;
+	}
+	memcpy(&d, p, 8);
+	return d;
+}
+
+static void store(uint64_t addr, int size, uint64_t v)
+{
+	void *p = (void *)(uintptr_t)addr;
+	uint8_t b = (uint8_t)v;
+	uint16_t h = (uint16_t)v;
+	uint32_t w = (uint32_t)v;
+
+	switch (size) {
+	case 1: memcpy(p, &b, 1); return;
+	case 2: memcpy(p, &h, 2); return;
+	case 4: memcpy(p, &w, 4); return;
+	}
+	memcpy(p, &v, 8);
+}
+
+static int insn_size(uint8_t code)
+{
+	switch (BPF_SIZE(code)) {
+	case BPF_B: return 1;
+	case BPF_H: return 2;
+	case BPF_W: return 4;
+	}
+	return 8;
+}
+
+static uint64_t alu(uint8_t op, int16_t off, uint64_t a, uint64_t b, bool w)
+{
+	if (w) {
+		uint32_t x = (uint32_t)a, y = (uint32_t)b;
+
+		switch (op) {
+		case BPF_ADD: return (uint32_t)(x + y);
+		case BPF_SUB: return (uint32_t)(x - y);
+		case BPF_MUL: return (uint32_t)(x * y);
+		case BPF_DIV:
+			if (off == 1)
+				return !y ? 0 : ((int32_t)x == INT32_MIN && (int32_t)y == -1) ? x :
+					(uint32_t)((int32_t)x / (int32_t)y);
+			return y ? x / y : 0;
+		case BPF_MOD:
+			if (off == 1)
+				return !y ? x : ((int32_t)y == -1) ? 0 :
+					(uint32_t)((int32_t)x % (int32_t)y);
+			return y ? x % y : x;
+		case BPF_OR: return x | y;
+		case BPF_AND: return x & y;
+		case BPF_XOR: return x ^ y;
+		case BPF_LSH: return (uint32_t)(x << (y & 31));
+		case BPF_RSH: return x >> (y & 31);
+		case BPF_ARSH: return (uint32_t)((int32_t)x >> (y & 31));
+		}
+		return 0;
+	}
+	switch (op) {
+	case BPF_ADD: return a + b;
+	case BPF_SUB: return a - b;
+	case BPF_MUL: return a * b;
+	case BPF_DIV:
+		if (off == 1)
+			return !b ? 0 : ((int64_t)a == INT64_MIN && (int64_t)b == -1) ? a :
+				(uint64_t)((int64_t)a / (int64_t)b);
+		return b ? a / b : 0;
+	case BPF_MOD:
+		if (off == 1)
+			return !b ? a : ((int64_t)b == -1) ? 0 : (uint64_t)((int64_t)a % (int64_t)b);
+		return b ? a % b : a;
+	case BPF_OR: return a | b;
+	case BPF_AND: return a & b;
+	case BPF_XOR: return a ^ b;
+	case BPF_LSH: return a << (b & 63);
+	case BPF_RSH: return a >> (b & 63);
+	case BPF_ARSH: return (uint64_t)((int64_t)a >> (b & 63));
+	}
+	return 0;
+}
+
+static bool cond(uint8_t op, uint64_t a, uint64_t b, bool w)
+{
+	int64_t sa = (int64_t)a, sb = (int64_t)b;
+
+	if (w) {
+		a = (uint32_t)a;
+		b = (uint32_t)b;
+		sa = (int32_t)a;
+		sb = (int32_t)b;
+	}
+	switch (op) {
+	case BPF_JEQ: return a == b;
+	case BPF_JNE: return a != b;
+	case BPF_JGT: return a > b;
+	case BPF_JGE: return a >= b;
+	case BPF_JLT: return a < b;
+	case BPF_JLE: return a <= b;
+	case BPF_JSGT: return sa > sb;
+	case BPF_JSGE: return sa >= sb;
+	case BPF_JSLT: return sa < sb;
+	case BPF_JSLE: return sa <= sb;
+	case BPF_JSET: return a & b;
+	}
+	return false;
+}
+
+/* The device's limits (docs/isa.md 4.4), which are the kernel's. */
+static int64_t adjust_head(struct count_target *ct, struct count_ctx *c, int32_t delta)
+{
+	size_t metalen = (size_t)(c->data - c->data_meta);
+	uint8_t *data = c->data + delta;
+
+	if (data < ct->window + HXU_FRAME_RESERVED + metalen || data > c->data_end - HXU_ETH_HLEN)
+		return -EINVAL;
+	if (metalen)
+		memmove(c->data_meta + delta, c->data_meta, metalen);
+	c->data_meta += delta;
+	c->data = data;
+	return 0;
+}
+
+static int64_t adjust_meta(struct count_target *ct, struct count_ctx *c, int32_t delta)
+{
+	uint8_t *meta = c->data_meta + delta;
+
+	if (meta < ct->window + HXU_FRAME_RESERVED || meta > c->data)
+		return -EINVAL;
+	if (((c->data - meta) & 3) || c->data - meta > HXU_META_MAX)
+		return -EACCES;
+	c->data_meta = meta;
+	return 0;
+}
+
+static int64_t adjust_tail(struct count_target *ct, struct count_ctx *c, int32_t delta)
+{
+	uint8_t *end = c->data_end + delta;
+
+	if (end > ct->window + HXU_WINDOW_SIZE || end < c->data + HXU_ETH_HLEN)
+		return -EINVAL;
+	if (delta > 0)
+		memset(c->data_end, 0, (size_t)delta);
+	c->data_end = end;
+	return 0;
+}
+
+static int helper(struct count_target *ct, struct count_ctx *c, int32_t id, uint64_t *r)
+{
+	struct hwxdp_table *tab = NULL;
+	uint32_t key;
+
+	switch (id) {
+	case BPF_FUNC_map_lookup_elem:
+	case BPF_FUNC_map_update_elem:
+	case BPF_FUNC_map_delete_elem:
+	case BPF_FUNC_redirect_map:
+		tab = hwxdp_tables__get(ct->tables, (uint32_t)r[1]);
+		if (!tab)
+			return -ENOENT;
+	}
+	switch (id) {
+	case BPF_FUNC_map_lookup_elem:
+		if (tab->desc.type == BPF_MAP_TYPE_DEVMAP_HASH) {
+			memcpy(&key, (void *)(uintptr_t)r[2], sizeof(key));
+			r[0] = hwxdp_table__port_addr(tab, key);
+		} else {
+			r[0] = hwxdp_table__value_addr(tab, (void *)(uintptr_t)r[2]);
+		}
+		return 0;
+	case BPF_FUNC_map_update_elem:
+		r[0] = (uint64_t)(int64_t)hwxdp_table__update_elem(tab, (void *)(uintptr_t)r[2],
+								   (void *)(uintptr_t)r[3], r[4]);
+		return 0;
+	case BPF_FUNC_map_delete_elem:
+		r[0] = (uint64_t)(int64_t)hwxdp_table__delete(tab, (void *)(uintptr_t)r[2]);
+		return 0;
+	case BPF_FUNC_redirect_map:
+		key = hwxdp_table__port(tab, (uint32_t)r[2]);
+		r[0] = key ? XDP_REDIRECT : (r[3] & 3);
+		if (key)
+			c->field[5] = key;
+		return 0;
+	case BPF_FUNC_xdp_adjust_head:
+		r[0] = (uint64_t)adjust_head(ct, c, (int32_t)r[2]);
+		return 0;
+	case BPF_FUNC_xdp_adjust_meta:
+		r[0] = (uint64_t)adjust_meta(ct, c, (int32_t)r[2]);
+		return 0;
+	case BPF_FUNC_xdp_adjust_tail:
+		r[0] = (uint64_t)adjust_tail(ct, c, (int32_t)r[2]);
+		return 0;
+	case BPF_FUNC_ktime_get_ns:
+	case BPF_FUNC_get_smp_processor_id:
+		r[0] = 0;
+		return 0;
+	case BPF_FUNC_get_prandom_u32:
+		ct->rand_state = ct->rand_state * 6364136223846793005ull + 1442695040888963407ull;
+		r[0] = (uint32_t)(ct->rand_state >> 32);
+		return 0;
+	}
+	pr_warn("count target: helper %d is not interpreted\n", id);
+	return -ENOTSUP;
+}
+
+static int ld_imm64(struct count_target *ct, const struct bpf_insn *in, uint64_t *v)
+{
+	struct hwxdp_table *tab;
+
+	switch (in->src_reg) {
+	case 0:
+		*v = (uint64_t)(uint32_t)in[1].imm << 32 | (uint32_t)in[0].imm;
+		return 0;
+	case BPF_PSEUDO_MAP_FD:
+		/* Helpers name the table by this id, as the device's do. */
+		*v = (uint32_t)in->imm;
+		return 0;
+	case BPF_PSEUDO_MAP_VALUE:
+		tab = hwxdp_tables__get(ct->tables, (uint32_t)in->imm);
+		if (!tab || tab->desc.type != BPF_MAP_TYPE_ARRAY)
+			return -ENOTSUP;
+		*v = hwxdp_table__array_addr(tab, 0) + (uint32_t)in[1].imm;
+		return 0;
+	case BPF_PSEUDO_BTF_ID:
+		/* A device kfunc is present, as on the device. */
+		*v = 1;
+		return 0;
+	}
+	return -ENOTSUP;
+}
+
+struct count_return {
+	uint32_t pc;
+	uint64_t saved[4];
+};
+
+/* Runs the program from insn 0; returns 0 with r0 in *ret, or an errno. */
+static int interpret(struct count_target *ct, struct count_ctx *c, uint64_t *ret)
+{
+	const struct bpf_insn *insns = ct->prog->insns;
+	struct count_return stack[COUNT_FRAMES];
+	uint32_t pc = 0, depth = 0, n = (uint32_t)ct->prog->insn_cnt;
+	uint64_t r[11] = { 0 }, executed = 0, v;
+	int err;
+
+	r[1] = (uint64_t)(uintptr_t)c;
+	r[10] = (uint64_t)(uintptr_t)(ct->stack[0] + COUNT_STACK);
+	for (;;) {
+		const struct bpf_insn *in;
+		uint8_t cls, op;
+		bool w;
+
+		if (pc >= n || executed >= COUNT_BUDGET)
+			return -EFAULT;
+		in = &insns[pc];
+		cls = BPF_CLASS(in->code);
+		op = BPF_OP(in->code);
+		executed++;
+		ct->executed = executed;
+		switch (cls) {
+		case BPF_ALU:
+		case BPF_ALU64:
+			w = cls == BPF_ALU;
+			v = BPF_SRC(in->code) == BPF_K ? (uint64_t)(int64_t)in->imm : r[in->src_reg];
+			if (op == BPF_MOV) {
+				if (BPF_SRC(in->code) == BPF_X && in->off == 8)
+					v = (uint64_t)(int64_t)(int8_t)v;
+				else if (BPF_SRC(in->code) == BPF_X && in->off == 16)
+					v = (uint64_t)(int64_t)(int16_t)v;
+				else if (BPF_SRC(in->code) == BPF_X && in->off == 32)
+					v = (uint64_t)(int64_t)(int32_t)v;
+				r[in->dst_reg] = w ? (uint32_t)v : v;
+			} else if (op == BPF_NEG) {
+				r[in->dst_reg] = w ? (uint32_t)-(uint32_t)r[in->dst_reg]
+						   : -r[in->dst_reg];
+			} else if (op == BPF_END) {
+				v = r[in->dst_reg];
+				if (cls == BPF_ALU64 || BPF_SRC(in->code) == BPF_TO_BE) {
+					v = in->imm == 16   ? __builtin_bswap16((uint16_t)v)
+					    : in->imm == 32 ? __builtin_bswap32((uint32_t)v)
+							    : __builtin_bswap64(v);
+				} else {
+					v = in->imm == 16 ? (uint16_t)v
+					    : in->imm == 32 ? (uint32_t)v : v;
+				}
+				r[in->dst_reg] = v;
+			} else {
+				r[in->dst_reg] = alu(op, in->off, r[in->dst_reg], v, w);
+			}
+			pc++;
+			break;
+		case BPF_LDX: {
+			uint64_t addr = r[in->src_reg] + (uint64_t)(int64_t)in->off;
+			int size = insn_size(in->code);
+
+			if (addr >= (uint64_t)(uintptr_t)c &&
+			    addr < (uint64_t)(uintptr_t)c + sizeof(c->field)) {
+				uint32_t f = (uint32_t)(addr - (uint64_t)(uintptr_t)c) / 4;
+
+				v = f == 0   ? (uint64_t)(uintptr_t)c->data
+				    : f == 1 ? (uint64_t)(uintptr_t)c->data_end
+				    : f == 2 ? (uint64_t)(uintptr_t)c->data_meta
+					     : c->field[f];
+			} else {
+				v = load(addr, size);
+				if (BPF_MODE(in->code) == BPF_MEMSX)
+					v = size == 1   ? (uint64_t)(int64_t)(int8_t)v
+					    : size == 2 ? (uint64_t)(int64_t)(int16_t)v
+							: (uint64_t)(int64_t)(int32_t)v;
+			}
+			r[in->dst_reg] = v;
+			pc++;
+			break;
+		}
+		case BPF_ST:
+		case BPF_STX: {
+			uint64_t addr = r[in->dst_reg] + (uint64_t)(int64_t)in->off;
+			int size = insn_size(in->code);
+
+			if (cls == BPF_ST) {
+				store(addr, size, (uint64_t)(int64_t)in->imm);
+			} else if (BPF_MODE(in->code) == BPF_MEM) {
+				store(addr, size, r[in->src_reg]);
+			} else if (BPF_MODE(in->code) == BPF_ATOMIC) {
+				uint64_t old = load(addr, size), src = r[in->src_reg], nv = old;
+
+				switch (in->imm & ~BPF_FETCH) {
+				case BPF_ADD: nv = old + src; break;
+				case BPF_AND: nv = old & src; break;
+				case BPF_OR: nv = old | src; break;
+				case BPF_XOR: nv = old ^ src; break;
+				default:
+					if (in->imm == BPF_XCHG) {
+						nv = src;
+					} else if (in->imm == BPF_CMPXCHG) {
+						uint64_t cmp = size == 4 ? (uint32_t)r[0] : r[0];
+
+						nv = old == cmp ? src : old;
+					} else {
+						return -ENOTSUP;
+					}
+				}
+				store(addr, size, nv);
+				if (in->imm == BPF_CMPXCHG)
+					r[0] = old;
+				else if (in->imm & BPF_FETCH)
+					r[in->src_reg] = old;
+			} else {
+				return -ENOTSUP;
+			}
+			pc++;
+			break;
+		}
+		case BPF_LD:
+			if (in->code != (BPF_LD | BPF_IMM | BPF_DW) || pc + 1 >= n)
+				return -ENOTSUP;
+			err = ld_imm64(ct, in, &r[in->dst_reg]);
+			if (err)
+				return err;
+			pc += 2;
+			break;
+		case BPF_JMP:
+		case BPF_JMP32:
+			w = cls == BPF_JMP32;
+			if (op == BPF_EXIT) {
+				if (!depth) {
+					*ret = r[0];
+					return 0;
+				}
+				depth--;
+				memcpy(&r[6], stack[depth].saved, sizeof(stack[depth].saved));
+				r[10] += COUNT_STACK;
+				pc = stack[depth].pc;
+				break;
+			}
+			if (op == BPF_CALL) {
+				if (in->src_reg == BPF_PSEUDO_CALL) {
+					if (depth + 1 >= COUNT_FRAMES)
+						return -E2BIG;
+					stack[depth].pc = pc + 1;
+					memcpy(stack[depth].saved, &r[6], sizeof(stack[depth].saved));
+					depth++;
+					r[10] -= COUNT_STACK;
+					pc = (uint32_t)((int64_t)pc + 1 + in->imm);
+					break;
+				}
+				if (in->src_reg == BPF_PSEUDO_KFUNC_CALL || in->imm == BPF_FUNC_tail_call)
+					return -ENOTSUP;
+				err = helper(ct, c, in->imm, r);
+				if (err)
+					return err;
+				pc++;
+				break;
+			}
+			if (op == BPF_JA) {
+				pc = (uint32_t)((int64_t)pc + 1 + (w ? in->imm : in->off));
+				break;
+			}
+			v = BPF_SRC(in->code) == BPF_K ? (uint64_t)(int64_t)in->imm : r[in->src_reg];
+			if (cond(op, r[in->dst_reg], v, w))
+				pc = (uint32_t)((int64_t)pc + 1 + in->off);
+			else
+				pc++;
+			break;
+		default:
+			return -ENOTSUP;
+		}
+	}
+}
+
+static int count_run(struct hx_target *target, uint32_t ingress_ifindex, const uint8_t *frame,
+		     size_t len, struct hx_result *result)
+{
+	struct count_target *ct = target->priv;
+	struct count_ctx c = { .field = { 0, 0, 0, ingress_ifindex, 0, 0 } };
+	uint64_t ret;
+	size_t meta_len;
+	int err;
+
+	if (len < HXU_ETH_HLEN || len > HXU_FRAME_MAX)
+		return -EINVAL;
+	memset(ct->window, 0, HXU_WINDOW_SIZE);
+	memcpy(ct->window + HXU_HEADROOM, frame, len);
+	c.data = c.data_meta = ct->window + HXU_HEADROOM;
+	c.data_end = c.data + len;
+	ct->executed = 0;
+	err = interpret(ct, &c, &ret);
+	if (err) {
+		pr_warn("count target: frame stopped after %llu instructions: %d\n",
+			(unsigned long long)ct->executed, err);
+		return err;
+	}
+	result->action = (uint32_t)ret;
+	result->has_meta = false;
+	meta_len = (size_t)(c.data - c.data_meta);
+	if (meta_len >= sizeof(result->meta)) {
+		memcpy(&result->meta, c.data - sizeof(result->meta), sizeof(result->meta));
+		result->has_meta = true;
+	}
+	result->len = (size_t)(c.data_end - c.data);
+	if (result->len > sizeof(result->frame))
+		return -EMSGSIZE;
+	memcpy(result->frame, c.data, result->len);
+	return 0;
+}
+
+static int count_stats(struct hx_target *target, struct hx_run_stats *stats)
+{
+	struct count_target *ct = target->priv;
+
+	memset(stats, 0, sizeof(*stats));
+	stats->ops = ct->executed;
+	stats->bundles = ct->executed;
+	stats->bpf_insns = ct->prog->insn_cnt;
+	return 0;
+}
+
+const struct hx_target_ops hx_count_target = {
+	.name = "count",
+	.open = count_open,
+	.map_update = count_map_update,
+	.map_lookup = count_map_lookup,
+	.map_delete = count_map_delete,
+	.run = count_run,
+	.stats = count_stats,
+	.close = count_close,
+};
+
+struct hx_target *hx_count_target_open(const char *object_path)
+{
+	struct hx_target *target = calloc(1, sizeof(*target));
+	int err;
+
+	if (!target)
+		return NULL;
+	target->ops = &hx_count_target;
+	err = count_open(target, object_path);
+	if (err) {
+		free(target);
+		errno = -err;
+		return NULL;
+	}
+	return target;
+}

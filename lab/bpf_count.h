@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The reference count: a small BPF interpreter that runs a program's own
+ * instructions on one frame and counts how many it executed, so that the
+ * microcode's issue slots can be compared with the BPF it came from.
+ *
+ * It is an execution target (lab/target.h) like the kernel and the device:
+ * the same lab set-up fills its maps, which live in a table memory of their
+ * own (device/tables.h), and hx_target_stats() reports the instructions the
+ * last frame executed in ops (and bundles: one instruction a step; cycles
+ * stay 0, the interpreter has no cost model). The program is the device's copy
+ * (hwxdp_target = DEVICE), the one the translator sees; a ld_imm64 counts
+ * as one instruction, a helper call as one. Helpers: map lookup, update and
+ * delete, redirect_map, xdp_adjust_head/meta/tail, ktime (0), prandom,
+ * smp_processor_id (0). Kfunc calls and tail calls are refused (-ENOTSUP),
+ * so a frame that reaches one is not counted.
+ */
+#ifndef HWXDP_LAB_BPF_COUNT_H
+#define HWXDP_LAB_BPF_COUNT_H
+
+#include "lab/target.h"
+
+extern const struct hx_target_ops hx_count_target;
+
+/* Opens object_path's XDP program on the counting interpreter; NULL with
+ * errno set. Close with hx_target_close(). */
+struct hx_target *hx_count_target_open(const char *object_path);
+
+#endif /* HWXDP_LAB_BPF_COUNT_H */
