@@ -1287,7 +1287,8 @@ const struct hwxdp_line *hwxdp_prog__line(const struct hwxdp_prog *prog, uint32_
 	}
 	for (k = prog->subprog_cnt; k > 1 && prog->subprog_start[k - 1] > insn; k--)
 		;
-	if (!lo || prog->lines[lo - 1].insn < prog->subprog_start[k - 1])
+	/* a program built by hand may come without function starts */
+	if (!lo || (k && prog->lines[lo - 1].insn < prog->subprog_start[k - 1]))
 		return NULL;
 	return &prog->lines[lo - 1];
 }

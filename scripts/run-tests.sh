@@ -50,6 +50,17 @@ scapy_check() {
 scapy_check "frame builder" pkt_dump tests/lab/check_pkt_scapy.py
 scapy_check "ESP packets" esp_dump tests/esp/check_esp_scapy.py
 
+# The fuzz harnesses, briefly: "fuzz: N passed, M failed" counts harnesses.
+echo "== fuzz harnesses"
+BUILD="$build" scripts/run-fuzz.sh "${FUZZ_SECONDS:-20}" | tee "$log" || status=1
+line=$(grep -E '^fuzz: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+if [ -n "$line" ]; then
+	passed=$((passed + $(cut -d' ' -f2 <<<"$line")))
+	failed=$((failed + $(cut -d' ' -f4 <<<"$line")))
+else
+	failed=$((failed + 1))
+fi
+
 [ "$failed" -eq 0 ] || status=1
 echo "total: $passed passed, $failed failed, $skipped skipped"
 exit $status
