@@ -26,7 +26,7 @@ ifeq ($(SAN),1)
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=address,undefined
 endif
-LDLIBS := $(shell $(PKG_CONFIG) --libs libbpf libelf zlib libcrypto 2>/dev/null || echo -lbpf -lelf -lz -lcrypto)
+LDLIBS := $(shell $(PKG_CONFIG) --libs libbpf libelf zlib libcrypto libpcap 2>/dev/null || echo -lbpf -lelf -lz -lcrypto -lpcap)
 TEST_LDLIBS := $(shell $(PKG_CONFIG) --libs criterion 2>/dev/null || echo -lcriterion)
 
 BPF_CFLAGS := -g -O2 -target bpf -Wall -Werror -Iprogs/include \

@@ -50,6 +50,29 @@ scapy_check() {
 scapy_check "frame builder" pkt_dump tests/lab/check_pkt_scapy.py
 scapy_check "ESP packets" esp_dump tests/esp/check_esp_scapy.py
 
+# An end-to-end script that prints "N passed, M failed" itself (77: skipped).
+script_check() {
+	local what=$1 script=$2 line rc
+	echo "== $what"
+	BUILD="$build" "$script" 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+	if [ "$rc" -eq 77 ]; then
+		skipped=$((skipped + 1))
+		return
+	fi
+	[ "$rc" -eq 0 ] || status=1
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+	if [ -z "$line" ]; then
+		failed=$((failed + 1))
+		return
+	fi
+	passed=$((passed + $(cut -d' ' -f1 <<<"$line")))
+	failed=$((failed + $(cut -d' ' -f3 <<<"$line")))
+}
+
+script_check "hwxdp run: ESP end to end against scapy" tests/esp_e2e/run.sh
+
+
 # The fuzz harnesses, briefly: "fuzz: N passed, M failed" counts harnesses.
 echo "== fuzz harnesses"
 BUILD="$build" scripts/run-fuzz.sh "${FUZZ_SECONDS:-20}" | tee "$log" || status=1

@@ -1,0 +1,821 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The --maps file: a small JSON reader (RFC 8259, without \u escapes
+ * beyond ASCII, which keys, hex and addresses never need) into a tree,
+ * then the tree into map entries and SAs.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hwxdp/object.h"
+#include "lab/state.h"
+
+#define JSON_DEPTH_MAX 32
+
+enum json_type { JSON_NULL, JSON_BOOL, JSON_NUMBER, JSON_STRING, JSON_ARRAY, JSON_OBJECT };
+
+struct json {
+	enum json_type type;
+	bool boolean;
+	bool integer; /* a non-negative integer that fits number */
+	uint64_t number;
+	char *string;
+	struct json *items; /* array items or object values */
+	char **names;	    /* object member names */
+	size_t count;
+	unsigned int line, col;
+};
+
+struct parser {
+	const char *p, *end, *line_start;
+	unsigned int line;
+	const char *name;
+	char *msg;
+	size_t msglen;
+};
+
+static int say(char *msg, size_t msglen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int say(char *msg, size_t msglen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (msglen) {
+		va_start(ap, fmt);
+		vsnprintf(msg, msglen, fmt, ap);
+		va_end(ap);
+	}
+	return -EINVAL;
+}
+
+static int syntax(struct parser *ps, const char *what)
+{
+	return say(ps->msg, ps->msglen, "%s:%u:%u: %s", ps->name, ps->line,
+		   (unsigned int)(ps->p - ps->line_start) + 1, what);
+}
+
+static void json_free(struct json *j)
+{
+	for (size_t i = 0; i < j->count; i++) {
+		json_free(&j->items[i]);
+		if (j->names)
+			free(j->names[i]);
+	}
+	free(j->items);
+	free(j->names);
+	free(j->string);
+	memset(j, 0, sizeof(*j));
+}
+
+static void skip_space(struct parser *ps)
+{
+	while (ps->p < ps->end && isspace((unsigned char)*ps->p)) {
+		if (*ps->p == '\n') {
+			ps->line++;
+			ps->line_start = ps->p + 1;
+		}
+		ps->p++;
+	}
+}
+
+static int parse_value(struct parser *ps, struct json *out, int depth);
+
+static int parse_string(struct parser *ps, char **out)
+{
+	size_t cap = 16, len = 0;
+	char *s;
+
+	ps->p++; /* the opening quote */
+	s = malloc(cap);
+	if (!s)
+		return -ENOMEM;
+	for (;;) {
+		char c;
+
+		if (ps->p >= ps->end || *ps->p == '\n') {
+			free(s);
+			return syntax(ps, "unterminated string");
+		}
+		c = *ps->p++;
+		if (c == '"')
+			break;
+		if ((unsigned char)c < 0x20) {
+			free(s);
+			ps->p--;
+			return syntax(ps, "control character in a string");
+		}
+		if (c == '\\') {
+			if (ps->p >= ps->end) {
+				free(s);
+				return syntax(ps, "unterminated string");
+			}
+			c = *ps->p++;
+			switch (c) {
+			case '"':
+			case '\\':
+			case '/':
+				break;
+			case 'b':
+				c = '\b';
+				break;
+			case 'f':
+				c = '\f';
+				break;
+			case 'n':
+				c = '\n';
+				break;
+			case 'r':
+				c = '\r';
+				break;
+			case 't':
+				c = '\t';
+				break;
+			default:
+				free(s);
+				ps->p -= 2;
+				return syntax(ps, "unsupported escape in a string");
+			}
+		}
+		if (len + 2 > cap) {
+			char *n = realloc(s, cap *= 2);
+
+			if (!n) {
+				free(s);
+				return -ENOMEM;
+			}
+			s = n;
+		}
+		s[len++] = c;
+	}
+	s[len] = '\0';
+	*out = s;
+	return 0;
+}
+
+static int parse_number(struct parser *ps, struct json *out)
+{
+	const char *start = ps->p;
+	bool digits_only = true;
+	uint64_t v = 0;
+
+	if (ps->p < ps->end && *ps->p == '-') {
+		digits_only = false;
+		ps->p++;
+	}
+	while (ps->p < ps->end && (isdigit((unsigned char)*ps->p) || strchr(".eE+-", *ps->p))) {
+		if (!isdigit((unsigned char)*ps->p))
+			digits_only = false;
+		ps->p++;
+	}
+	if (ps->p == start || (ps->p - start > 1 && *start == '0' && digits_only)) {
+		ps->p = start;
+		return syntax(ps, "bad number");
+	}
+	out->type = JSON_NUMBER;
+	out->integer = digits_only;
+	for (const char *c = start; digits_only && c < ps->p; c++) {
+		if (v > (UINT64_MAX - (uint64_t)(*c - '0')) / 10) {
+			out->integer = false;
+			break;
+		}
+		v = v * 10 + (uint64_t)(*c - '0');
+	}
+	out->number = v;
+	return 0;
+}
+
+static int grow(struct json *j, bool named)
+{
+	struct json *items = realloc(j->items, (j->count + 1) * sizeof(*items));
+
+	if (!items)
+		return -ENOMEM;
+	j->items = items;
+	memset(&items[j->count], 0, sizeof(*items));
+	if (named) {
+		char **names = realloc(j->names, (j->count + 1) * sizeof(*names));
+
+		if (!names)
+			return -ENOMEM;
+		j->names = names;
+		names[j->count] = NULL;
+	}
+	return 0;
+}
+
+static int parse_container(struct parser *ps, struct json *out, int depth, bool object)
+{
+	char close = object ? '}' : ']';
+	int err;
+
+	out->type = object ? JSON_OBJECT : JSON_ARRAY;
+	ps->p++;
+	skip_space(ps);
+	if (ps->p < ps->end && *ps->p == close) {
+		ps->p++;
+		return 0;
+	}
+	for (;;) {
+		char *name = NULL;
+
+		skip_space(ps);
+		if (object) {
+			if (ps->p >= ps->end || *ps->p != '"')
+				return syntax(ps, "expected a member name in quotes");
+			err = parse_string(ps, &name);
+			if (err)
+				return err;
+			for (size_t i = 0; i < out->count; i++) {
+				if (!strcmp(out->names[i], name)) {
+					free(name);
+					return syntax(ps, "member named twice");
+				}
+			}
+			skip_space(ps);
+			if (ps->p >= ps->end || *ps->p != ':') {
+				free(name);
+				return syntax(ps, "expected ':'");
+			}
+			ps->p++;
+		}
+		err = grow(out, object);
+		if (err) {
+			free(name);
+			return err;
+		}
+		if (object)
+			out->names[out->count] = name;
+		out->count++;
+		err = parse_value(ps, &out->items[out->count - 1], depth + 1);
+		if (err)
+			return err;
+		skip_space(ps);
+		if (ps->p < ps->end && *ps->p == ',') {
+			ps->p++;
+			continue;
+		}
+		if (ps->p < ps->end && *ps->p == close) {
+			ps->p++;
+			return 0;
+		}
+		return syntax(ps, object ? "expected ',' or '}'" : "expected ',' or ']'");
+	}
+}
+
+static int parse_value(struct parser *ps, struct json *out, int depth)
+{
+	static const struct {
+		const char *word;
+		enum json_type type;
+		bool value;
+	} words[] = { { "true", JSON_BOOL, true },
+		      { "false", JSON_BOOL, false },
+		      { "null", JSON_NULL, false } };
+
+	skip_space(ps);
+	out->line = ps->line;
+	out->col = (unsigned int)(ps->p - ps->line_start) + 1;
+	if (depth > JSON_DEPTH_MAX)
+		return syntax(ps, "nested too deep");
+	if (ps->p >= ps->end)
+		return syntax(ps, "unexpected end of file");
+	switch (*ps->p) {
+	case '{':
+		return parse_container(ps, out, depth, true);
+	case '[':
+		return parse_container(ps, out, depth, false);
+	case '"':
+		out->type = JSON_STRING;
+		return parse_string(ps, &out->string);
+	}
+	if (*ps->p == '-' || isdigit((unsigned char)*ps->p))
+		return parse_number(ps, out);
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+		size_t n = strlen(words[i].word);
+
+		if ((size_t)(ps->end - ps->p) >= n && !strncmp(ps->p, words[i].word, n)) {
+			ps->p += n;
+			out->type = words[i].type;
+			out->boolean = words[i].value;
+			return 0;
+		}
+	}
+	return syntax(ps, "expected a value");
+}
+
+static int json_parse(const char *text, size_t len, const char *name, struct json *out, char *msg,
+		      size_t msglen)
+{
+	struct parser ps = {
+		.p = text,
+		.end = text + len,
+		.line_start = text,
+		.line = 1,
+		.name = name,
+		.msg = msg,
+		.msglen = msglen,
+	};
+	int err;
+
+	memset(out, 0, sizeof(*out));
+	err = parse_value(&ps, out, 0);
+	if (!err) {
+		skip_space(&ps);
+		if (ps.p != ps.end)
+			err = syntax(&ps, "text after the document");
+	}
+	if (err)
+		json_free(out);
+	return err;
+}
+
+static const struct json *member(const struct json *obj, const char *name)
+{
+	for (size_t i = 0; i < obj->count; i++)
+		if (!strcmp(obj->names[i], name))
+			return &obj->items[i];
+	return NULL;
+}
+
+/* Refuses members not in allowed (NULL-terminated). */
+static int only_members(const struct json *obj, const char *const *allowed, const char *name,
+			const char *where, char *msg, size_t msglen)
+{
+	for (size_t i = 0; i < obj->count; i++) {
+		const char *const *a;
+
+		for (a = allowed; *a && strcmp(*a, obj->names[i]); a++)
+			;
+		if (!*a)
+			return say(msg, msglen, "%s:%u:%u: %s: unknown member \"%s\"", name,
+				   obj->items[i].line, obj->items[i].col, where, obj->names[i]);
+	}
+	return 0;
+}
+
+static int hex_bytes(const char *s, uint8_t **out, size_t *len)
+{
+	size_t n = 0, cap = strlen(s) / 2 + 1;
+	uint8_t *b = malloc(cap);
+
+	if (!b)
+		return -ENOMEM;
+	while (*s) {
+		unsigned int v;
+
+		if (isspace((unsigned char)*s)) {
+			s++;
+			continue;
+		}
+		if (!isxdigit((unsigned char)s[0]) || !isxdigit((unsigned char)s[1]) ||
+		    sscanf(s, "%2x", &v) != 1) {
+			free(b);
+			return -EINVAL;
+		}
+		b[n++] = (uint8_t)v;
+		s += 2;
+	}
+	*out = b;
+	*len = n;
+	return 0;
+}
+
+static int datum(const struct json *j, struct hx_state_datum *d, const char *name,
+		 const char *where, const char *what, char *msg, size_t msglen)
+{
+	int err;
+
+	if (j->type == JSON_NUMBER && j->integer) {
+		d->is_number = true;
+		d->number = j->number;
+		return 0;
+	}
+	if (j->type != JSON_STRING)
+		return say(msg, msglen,
+			   "%s:%u:%u: %s.%s: expected a string of hex bytes or a non-negative "
+			   "integer",
+			   name, j->line, j->col, where, what);
+	err = hex_bytes(j->string, &d->bytes, &d->len);
+	if (err == -EINVAL)
+		return say(msg, msglen, "%s:%u:%u: %s.%s: \"%s\" is not hex bytes", name, j->line,
+			   j->col, where, what, j->string);
+	return err;
+}
+
+static int add_entry(struct hx_state *state, const char *map, const struct json *e, size_t index,
+		     const char *name, char *msg, size_t msglen)
+{
+	static const char *const allowed[] = { "key", "value", NULL };
+	struct hx_state_entry *entries, *ent;
+	const struct json *key, *value;
+	char where[128], *at;
+	int err;
+
+	snprintf(where, sizeof(where), "maps.%s[%zu]", map, index);
+	if (e->type != JSON_OBJECT)
+		return say(msg, msglen, "%s:%u:%u: %s: expected {\"key\": ..., \"value\": ...}",
+			   name, e->line, e->col, where);
+	err = only_members(e, allowed, name, where, msg, msglen);
+	if (err)
+		return err;
+	key = member(e, "key");
+	value = member(e, "value");
+	if (!key || !value)
+		return say(msg, msglen, "%s:%u:%u: %s: needs both \"key\" and \"value\"", name,
+			   e->line, e->col, where);
+	entries = realloc(state->entries, (state->entry_cnt + 1) * sizeof(*entries));
+	if (!entries)
+		return -ENOMEM;
+	state->entries = entries;
+	ent = &entries[state->entry_cnt];
+	memset(ent, 0, sizeof(*ent));
+	ent->map = strdup(map);
+	/* Where it was written, for messages once the file is gone. */
+	if (asprintf(&at, "%s:%u:%u: %s", name, e->line, e->col, where) < 0)
+		at = NULL;
+	ent->where = at;
+	state->entry_cnt++;
+	if (!ent->map || !ent->where)
+		return -ENOMEM;
+	err = datum(key, &ent->key, name, where, "key", msg, msglen);
+	if (!err)
+		err = datum(value, &ent->value, name, where, "value", msg, msglen);
+	return err;
+}
+
+static int add_sa(struct hx_state *state, const struct hx_state_sa *sa)
+{
+	struct hx_state_sa *sas = realloc(state->sas, (state->sa_cnt + 1) * sizeof(*sas));
+
+	if (!sas)
+		return -ENOMEM;
+	state->sas = sas;
+	for (size_t i = 0; i < state->sa_cnt; i++)
+		if (sas[i].handle == sa->handle)
+			return -EEXIST;
+	sas[state->sa_cnt++] = *sa;
+	return 0;
+}
+
+/* The checks an SA's parts get however they were written. */
+static const char *sa_fill(struct hx_state_sa *sa, const char *handle, const char *spi,
+			   const char *key, const char *salt, const char *src, const char *dst)
+{
+	unsigned long long v;
+	uint8_t *bytes;
+	size_t len;
+	char *end;
+
+	errno = 0;
+	v = strtoull(handle, &end, 0);
+	if (!*handle || *end || errno || v >= 4096)
+		return "the handle is not a number below 4096";
+	sa->handle = (uint32_t)v;
+	errno = 0;
+	v = strtoull(spi, &end, 0);
+	if (!*spi || *end || errno || !v || v > UINT32_MAX)
+		return "the SPI is not a number from 1 to 0xffffffff";
+	sa->spi = (uint32_t)v;
+	if (hex_bytes(key, &bytes, &len))
+		return "the key is not hex bytes";
+	if (len != 16 && len != 24 && len != 32) {
+		free(bytes);
+		return "the key is not 16, 24 or 32 bytes (AES-128, -192, -256)";
+	}
+	memcpy(sa->key, bytes, len);
+	sa->key_len = len;
+	free(bytes);
+	if (hex_bytes(salt, &bytes, &len))
+		return "the salt is not hex bytes";
+	if (len != 4) {
+		free(bytes);
+		return "the salt is not 4 bytes (RFC 4106)";
+	}
+	memcpy(sa->salt, bytes, 4);
+	free(bytes);
+	if (inet_pton(AF_INET, src, &sa->src_be) != 1)
+		return "the tunnel source is not an IPv4 address";
+	if (inet_pton(AF_INET, dst, &sa->dst_be) != 1)
+		return "the tunnel destination is not an IPv4 address";
+	return NULL;
+}
+
+static int parse_sas(struct hx_state *state, const struct json *sas, const char *name, char *msg,
+		     size_t msglen)
+{
+	static const char *const allowed[] = { "handle", "spi", "key", "salt", "src", "dst", NULL };
+	static const char *const fields[] = { "handle", "spi", "key", "salt", "src", "dst" };
+
+	if (sas->type != JSON_ARRAY)
+		return say(msg, msglen, "%s:%u:%u: sas: expected an array", name, sas->line,
+			   sas->col);
+	for (size_t i = 0; i < sas->count; i++) {
+		const struct json *s = &sas->items[i];
+		char text[6][80], where[32];
+		struct hx_state_sa sa = {};
+		const char *why;
+		int err;
+
+		snprintf(where, sizeof(where), "sas[%zu]", i);
+		if (s->type != JSON_OBJECT)
+			return say(msg, msglen, "%s:%u:%u: %s: expected an object", name, s->line,
+				   s->col, where);
+		err = only_members(s, allowed, name, where, msg, msglen);
+		if (err)
+			return err;
+		for (size_t f = 0; f < 6; f++) {
+			const struct json *v = member(s, fields[f]);
+
+			if (!v)
+				return say(msg, msglen, "%s:%u:%u: %s: \"%s\" is missing", name,
+					   s->line, s->col, where, fields[f]);
+			if (v->type == JSON_NUMBER && v->integer)
+				snprintf(text[f], sizeof(text[f]), "%llu",
+					 (unsigned long long)v->number);
+			else if (v->type == JSON_STRING && strlen(v->string) < sizeof(text[f]))
+				snprintf(text[f], sizeof(text[f]), "%s", v->string);
+			else
+				return say(msg, msglen,
+					   "%s:%u:%u: %s.%s: not a number or a short "
+					   "string",
+					   name, v->line, v->col, where, fields[f]);
+		}
+		why = sa_fill(&sa, text[0], text[1], text[2], text[3], text[4], text[5]);
+		if (why)
+			return say(msg, msglen, "%s:%u:%u: %s: %s", name, s->line, s->col, where,
+				   why);
+		err = add_sa(state, &sa);
+		if (err == -EEXIST)
+			return say(msg, msglen, "%s:%u:%u: %s: handle %u given twice", name,
+				   s->line, s->col, where, sa.handle);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+struct hx_state *hx_state__new(void)
+{
+	return calloc(1, sizeof(struct hx_state));
+}
+
+int hx_state__parse(struct hx_state *state, const char *text, size_t len, const char *name,
+		    char *msg, size_t msglen)
+{
+	static const char *const allowed[] = { "maps", "sas", NULL };
+	const struct json *maps, *sas;
+	struct json doc;
+	int err;
+
+	err = json_parse(text, len, name, &doc, msg, msglen);
+	if (err)
+		return err;
+	if (doc.type != JSON_OBJECT) {
+		err = say(msg, msglen, "%s: expected an object {\"maps\": {...}}", name);
+		goto out;
+	}
+	err = only_members(&doc, allowed, name, "the document", msg, msglen);
+	if (err)
+		goto out;
+	maps = member(&doc, "maps");
+	if (maps && maps->type != JSON_OBJECT) {
+		err = say(msg, msglen, "%s:%u:%u: maps: expected an object of map names", name,
+			  maps->line, maps->col);
+		goto out;
+	}
+	for (size_t m = 0; maps && m < maps->count; m++) {
+		const struct json *list = &maps->items[m];
+
+		if (list->type != JSON_ARRAY) {
+			err = say(msg, msglen, "%s:%u:%u: maps.%s: expected an array of entries",
+				  name, list->line, list->col, maps->names[m]);
+			goto out;
+		}
+		for (size_t i = 0; i < list->count; i++) {
+			err = add_entry(state, maps->names[m], &list->items[i], i, name, msg,
+					msglen);
+			if (err)
+				goto out;
+		}
+	}
+	sas = member(&doc, "sas");
+	if (sas)
+		err = parse_sas(state, sas, name, msg, msglen);
+out:
+	json_free(&doc);
+	if (err == -ENOMEM)
+		say(msg, msglen, "%s: out of memory", name);
+	return err;
+}
+
+int hx_state__load(struct hx_state *state, const char *path, char *msg, size_t msglen)
+{
+	size_t len = 0, cap = 4096;
+	char *text;
+	FILE *f;
+	int err;
+
+	f = fopen(path, "r");
+	if (!f) {
+		err = -errno;
+		say(msg, msglen, "%s: %s", path, strerror(errno));
+		return err;
+	}
+	text = malloc(cap);
+	while (text) {
+		char *more;
+
+		len += fread(text + len, 1, cap - len, f);
+		if (len < cap)
+			break;
+		more = realloc(text, cap *= 2);
+		if (!more)
+			free(text);
+		text = more;
+	}
+	if (!text || ferror(f)) {
+		err = text ? -EIO : -ENOMEM;
+		say(msg, msglen, "%s: %s", path, strerror(-err));
+		fclose(f);
+		free(text);
+		return err;
+	}
+	fclose(f);
+	err = hx_state__parse(state, text, len, path, msg, msglen);
+	free(text);
+	return err;
+}
+
+int hx_state__add_sa_text(struct hx_state *state, const char *text, char *msg, size_t msglen)
+{
+	char *copy = strdup(text), *part[6], *save = NULL, *s;
+	struct hx_state_sa sa = {};
+	const char *why;
+	int n = 0, err;
+
+	if (!copy)
+		return -ENOMEM;
+	for (s = strtok_r(copy, ":", &save); s && n < 6; s = strtok_r(NULL, ":", &save))
+		part[n++] = s;
+	if (n != 6 || s) {
+		free(copy);
+		return say(msg, msglen, "--sa %s: expected HANDLE:SPI:KEYHEX:SALTHEX:SRC:DST",
+			   text);
+	}
+	why = sa_fill(&sa, part[0], part[1], part[2], part[3], part[4], part[5]);
+	free(copy);
+	if (why)
+		return say(msg, msglen, "--sa %s: %s", text, why);
+	err = add_sa(state, &sa);
+	if (err == -EEXIST)
+		return say(msg, msglen, "--sa %s: SA handle %u is given twice", text, sa.handle);
+	return err;
+}
+
+void hx_state__free(struct hx_state *state)
+{
+	if (!state)
+		return;
+	for (size_t i = 0; i < state->entry_cnt; i++) {
+		free(state->entries[i].map);
+		free(state->entries[i].where);
+		free(state->entries[i].key.bytes);
+		free(state->entries[i].value.bytes);
+	}
+	free(state->entries);
+	/* Key material does not outlive the state. */
+	if (state->sas)
+		explicit_bzero(state->sas, state->sa_cnt * sizeof(*state->sas));
+	free(state->sas);
+	free(state);
+}
+
+int hx_state_datum__encode(const struct hx_state_datum *d, size_t size, uint8_t *out)
+{
+	if (!d->is_number) {
+		if (d->len != size)
+			return -EINVAL;
+		memcpy(out, d->bytes, size);
+		return 0;
+	}
+	switch (size) {
+	case 1: {
+		uint8_t v = (uint8_t)d->number;
+
+		if (v != d->number)
+			return -EINVAL;
+		memcpy(out, &v, 1);
+		return 0;
+	}
+	case 2: {
+		uint16_t v = (uint16_t)d->number;
+
+		if (v != d->number)
+			return -EINVAL;
+		memcpy(out, &v, 2);
+		return 0;
+	}
+	case 4: {
+		uint32_t v = (uint32_t)d->number;
+
+		if (v != d->number)
+			return -EINVAL;
+		memcpy(out, &v, 4);
+		return 0;
+	}
+	case 8:
+		memcpy(out, &d->number, 8);
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static const struct hwxdp_map_desc *map_by_name(const struct hwxdp_object *obj, const char *name)
+{
+	for (size_t i = 0; i < obj->map_cnt; i++)
+		if (!strcmp(obj->maps[i].name, name))
+			return &obj->maps[i];
+	return NULL;
+}
+
+static int encode_error(const struct hx_state_entry *e, const struct hx_state_datum *d,
+			const char *what, size_t size, char *msg, size_t msglen)
+{
+	if (d->is_number)
+		return say(msg, msglen, "%s.%s: the number %llu does not fit map %s's %zu-byte %s",
+			   e->where, what, (unsigned long long)d->number, e->map, size, what);
+	return say(msg, msglen, "%s.%s: %zu bytes, but map %s's %s is %zu bytes", e->where, what,
+		   d->len, e->map, what, size);
+}
+
+int hx_state__apply(const struct hx_state *state, const struct hwxdp_object *obj,
+		    hx_state_update_fn update, void *ctx, char *msg, size_t msglen)
+{
+	uint8_t *key = NULL, *value = NULL;
+	size_t key_max = 0, value_max = 0;
+	int err = 0;
+
+	/* Everything is checked before anything is written. */
+	for (size_t i = 0; i < state->entry_cnt; i++) {
+		const struct hx_state_entry *e = &state->entries[i];
+		const struct hwxdp_map_desc *m = map_by_name(obj, e->map);
+		uint8_t probe[8];
+
+		if (!m) {
+			size_t n = 0;
+
+			n += (size_t)snprintf(msg, msglen,
+					      "%s: the program has no map \"%s\" (maps:", e->where,
+					      e->map);
+			for (size_t j = 0; j < obj->map_cnt && n < msglen; j++)
+				n += (size_t)snprintf(msg + n, msglen - n, " %s",
+						      obj->maps[j].name);
+			if (n < msglen)
+				snprintf(msg + n, msglen - n, ")");
+			return -ENOENT;
+		}
+		if ((e->key.is_number ? (m->key_size > 8 ||
+					 hx_state_datum__encode(&e->key, m->key_size, probe))
+				      : e->key.len != m->key_size))
+			return encode_error(e, &e->key, "key", m->key_size, msg, msglen);
+		if ((e->value.is_number ? (m->value_size > 8 ||
+					   hx_state_datum__encode(&e->value, m->value_size, probe))
+					: e->value.len != m->value_size))
+			return encode_error(e, &e->value, "value", m->value_size, msg, msglen);
+		if (m->key_size > key_max)
+			key_max = m->key_size;
+		if (m->value_size > value_max)
+			value_max = m->value_size;
+	}
+	key = calloc(1, key_max + 1);
+	value = calloc(1, value_max + 1);
+	if (!key || !value) {
+		err = -ENOMEM;
+		say(msg, msglen, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < state->entry_cnt; i++) {
+		const struct hx_state_entry *e = &state->entries[i];
+		const struct hwxdp_map_desc *m = map_by_name(obj, e->map);
+
+		hx_state_datum__encode(&e->key, m->key_size, key);
+		hx_state_datum__encode(&e->value, m->value_size, value);
+		err = update(ctx, e->map, key, value);
+		if (err) {
+			say(msg, msglen, "%s: map %s refuses the entry: %s", e->where, e->map,
+			    strerror(err < 0 ? -err : err));
+			goto out;
+		}
+	}
+out:
+	free(key);
+	free(value);
+	return err;
+}

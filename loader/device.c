@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <linux/bpf.h>
+
+#include "device/engine.h"
+#include "device/tables.h"
+#include "hwmap/translate.h"
+#include "hwxdp/fwd.h"
+#include "hwxdp/object.h"
+#include "loader/device.h"
+#include "loader/log.h"
+#include "verifier/verifier.h"
+
+static const struct hwxdp_prog *xdp_prog(const struct hwxdp_object *obj)
+{
+	for (size_t i = 0; i < obj->prog_cnt; i++)
+		if (obj->progs[i].type == BPF_PROG_TYPE_XDP)
+			return &obj->progs[i];
+	return NULL;
+}
+
+/* Tables for the maps the program does not use (the control plane may still
+ * write them), and global data with its initial bytes, as the kernel has. */
+static int fill_tables(struct hwxdp_device_prog *dp)
+{
+	for (size_t i = 0; i < dp->obj->map_cnt && i < HXU_TABLES; i++) {
+		const struct hwxdp_map_desc *m = &dp->obj->maps[i];
+		struct hwxdp_table *tab = hwxdp_tables__get(dp->tables, (uint32_t)i);
+		uint32_t zero = 0;
+		int err;
+
+		if (!tab) {
+			struct hxu_table_desc desc = {
+				.id = (uint32_t)i,
+				.type = m->type,
+				.key_size = m->key_size,
+				.value_size = m->value_size,
+				.max_entries = m->max_entries,
+				.flags = m->map_flags,
+			};
+
+			snprintf(desc.name, sizeof(desc.name), "%s", m->name);
+			if (hwxdp_tables__create(dp->tables, &desc))
+				continue;
+			tab = hwxdp_tables__get(dp->tables, (uint32_t)i);
+		}
+		if (m->origin != HWXDP_MAP_GLOBAL || !m->initial)
+			continue;
+		if (m->initial_size > m->value_size)
+			return -EINVAL;
+		err = hwxdp_table__update(tab, &zero, m->initial, BPF_ANY);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int build(struct hwxdp_device_prog *dp, const char *path, char *msg, size_t msglen)
+{
+	struct hwxdp_verify_opts vopts = { .sz = sizeof(vopts), .device = true };
+	struct hwxdp_verify_result *res = NULL;
+	uint32_t device = HWXDP_TARGET_DEVICE;
+	char why[512];
+	int err;
+
+	dp->window = calloc(1, HXU_WINDOW_SIZE);
+	if (!dp->window)
+		return -ENOMEM;
+	err = hwxdp_object__open(path, &dp->obj);
+	if (err) {
+		snprintf(msg, msglen, "%s: cannot open the BPF object: %s", path,
+			 hwxdp_strerror(err));
+		return err;
+	}
+	err = hwxdp_object__set_global(dp->obj, "hwxdp_target", &device, sizeof(device));
+	if (err && err != -ENOENT) {
+		snprintf(msg, msglen, "%s: hwxdp_target is not a 4-byte global", path);
+		return err;
+	}
+	dp->prog = xdp_prog(dp->obj);
+	if (!dp->prog) {
+		snprintf(msg, msglen, "%s: no XDP program", path);
+		return -ENOENT;
+	}
+	vopts.expected_attach_type = dp->prog->expected_attach_type;
+	err = hwxdp_verify(dp->obj, dp->prog, &vopts, &res);
+	if (err) {
+		snprintf(msg, msglen, "%s: %s: the verifier could not run: %s", path,
+			 dp->prog->name, strerror(-err));
+		return err;
+	}
+	if (!res->accepted) {
+		pr_warn("%s", res->log ? res->log : "");
+		snprintf(msg, msglen, "%s: %s: refused for the device (see hwxdp verify %s)", path,
+			 dp->prog->name, path);
+		hwxdp_verify_result__free(res);
+		return -EACCES;
+	}
+	err = hwxdp_translate(dp->obj, dp->prog, res, &dp->img, why, sizeof(why));
+	hwxdp_verify_result__free(res);
+	if (err) {
+		snprintf(msg, msglen, "%s: %s: cannot translate: %s", path, dp->prog->name, why);
+		return err;
+	}
+	dp->tables = hwxdp_tables__new();
+	if (!dp->tables)
+		return -ENOMEM;
+	hwxdp_tables__set_seed(dp->tables, 0x6877786470ull);
+	err = hwxdp_tables__create_all(dp->tables, dp->img);
+	if (!err)
+		err = fill_tables(dp);
+	if (err) {
+		snprintf(msg, msglen, "%s: the device cannot hold its maps: %s", path,
+			 strerror(-err));
+		return err;
+	}
+	dp->engine = hwxdp_engine__new(dp->img, dp->tables);
+	if (!dp->engine) {
+		err = -errno;
+		snprintf(msg, msglen, "%s: the engine refuses the microcode", path);
+		return err;
+	}
+	hwxdp_engine__set_rand_seed(dp->engine, 1);
+	return 0;
+}
+
+int hwxdp_device_prog__open(const char *path, struct hwxdp_device_prog **out, char *msg,
+			    size_t msglen)
+{
+	struct hwxdp_device_prog *dp = calloc(1, sizeof(*dp));
+	int err;
+
+	*out = NULL;
+	if (!dp) {
+		snprintf(msg, msglen, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	snprintf(msg, msglen, "%s: %s", path, strerror(ENOMEM));
+	err = build(dp, path, msg, msglen);
+	if (err) {
+		hwxdp_device_prog__close(dp);
+		return err;
+	}
+	*out = dp;
+	return 0;
+}
+
+void hwxdp_device_prog__close(struct hwxdp_device_prog *dp)
+{
+	if (!dp)
+		return;
+	hwxdp_engine__free(dp->engine);
+	hwxdp_tables__free(dp->tables);
+	hxu_image__free(dp->img);
+	hwxdp_object__close(dp->obj);
+	free(dp->window);
+	free(dp);
+}
+
+struct hwxdp_table *hwxdp_device_prog__table(struct hwxdp_device_prog *dp, const char *name)
+{
+	for (size_t i = 0; i < dp->obj->map_cnt && i < HXU_TABLES; i++)
+		if (!strcmp(dp->obj->maps[i].name, name))
+			return hwxdp_tables__get(dp->tables, (uint32_t)i);
+	return NULL;
+}

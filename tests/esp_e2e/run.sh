@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# The device's ESP, end to end: tunnel_pcap_dump writes plain frames of two
+# tunnel microflows, `hwxdp run` sends them through the forwarding program
+# on the coprocessor model with tests/esp_e2e/state.json, and scapy checks
+# every encrypted frame (check_run_scapy.py). Twice: the SA's key given
+# with --sa, then in a --maps file. Prints "N passed, M failed" (the sum);
+# exits 1 when anything failed, 77 when scapy is missing.
+set -uo pipefail
+build=${BUILD:-build}
+here=$(dirname "$0")
+key=000102030405060708090a0b0c0d0e0f
+salt=c0c1c2c3
+
+if ! { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c 'import scapy.layers.ipsec' 2>/dev/null; }; then
+	echo "skipped: Debian's python3-scapy is not installed"
+	exit 77
+fi
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+
+passed=0 failed=0
+"$build/tests/tunnel_pcap_dump" "$dir/in.pcap" || { echo "0 passed, 1 failed"; exit 1; }
+for how in --sa --maps; do
+	if [ "$how" = --sa ]; then
+		sa=(--sa "1:0x1001:$key:$salt:192.0.2.1:198.51.100.1")
+	else
+		sa=(--maps "$here/sa.json")
+	fi
+	echo "-- key given with $how"
+	rm -f "$dir/out.pcap" "$dir/punt.pcap"
+	if ! "$build/hwxdp" run "$build/progs/fwd.bpf.o" --in "2:$dir/in.pcap" \
+		--out "$dir/out.pcap" --punt "$dir/punt.pcap" --maps "$here/state.json" "${sa[@]}"; then
+		failed=$((failed + 1))
+		continue
+	fi
+	/usr/bin/python3 "$here/check_run_scapy.py" "$dir/in.pcap" "$dir/out.pcap" \
+		"$dir/punt.pcap" --spi 0x1001 --key "$key" --salt "$salt" \
+		--src 192.0.2.1 --dst 198.51.100.1 --dmac 02:00:00:00:03:01 \
+		--smac 02:00:00:00:03:fe --flow tcp:40000:80 --flow udp:40001:53 >"$dir/check.log"
+	# Indented, so that only the total below reads as "N passed, M failed".
+	sed 's/^/   /' "$dir/check.log"
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$dir/check.log" | tail -n 1)
+	if [ -z "$line" ]; then
+		failed=$((failed + 1))
+		continue
+	fi
+	passed=$((passed + $(cut -d' ' -f1 <<<"$line")))
+	failed=$((failed + $(cut -d' ' -f3 <<<"$line")))
+done
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,629 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hwxdp run, the command, against the lab's device target: the same
+ * program, map contents and frames give the same verdicts and bytes frame by
+ * frame. And bad input is refused with a clear message, exit status 1 and
+ * no output file written or touched.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <linux/bpf.h>
+/* pcap/bpf.h would define struct bpf_insn again, after linux/bpf.h. */
+#define PCAP_DONT_INCLUDE_PCAP_BPF_H
+#include <pcap/dlt.h>
+#include <pcap/pcap.h>
+
+#include <criterion/criterion.h>
+
+#include "hwxdp/object.h"
+#include "lab/fwd.h"
+#include "lab/state.h"
+#include "lab/target.h"
+
+#define PORTS 3
+static const uint32_t port_ifindex[PORTS] = { 11, 12, 13 };
+
+enum { NH_WIRE2 = 1, NH_WIRE1_V50, NH_WIRE3, NH_WIRE1 };
+
+struct case_frame {
+	unsigned int port; /* 1-based */
+	int family;
+	uint8_t proto;
+	int vlan;
+	const char *src, *dst;
+	uint8_t ttl;
+	size_t payload;
+	uint16_t ethertype;
+	uint32_t nexthop;
+	uint32_t sa_revision;
+};
+
+/* Every way a frame leaves: routed, tag added and removed, hairpin (tx),
+ * and punts of several reasons, the tunnel flow without a key among them. */
+static const struct case_frame frames[] = {
+	{ 1, 4, IPPROTO_TCP, 50, "10.50.0.2", "10.2.0.1", 64, 1400, .nexthop = NH_WIRE2 },
+	{ 2, 4, IPPROTO_TCP, -1, "10.2.0.1", "10.50.0.2", 64, 0, .nexthop = NH_WIRE1_V50 },
+	{ 2, 6, IPPROTO_UDP, -1, "fd00:2::1", "fd00:50::2", 9, 100, .nexthop = NH_WIRE1_V50 },
+	{ 1, 4, IPPROTO_TCP, -1, "10.1.0.5", "10.1.0.6", 64, 64, .nexthop = NH_WIRE1 },
+	{ 1, 4, IPPROTO_TCP, -1, "10.1.0.7", "10.2.0.7", 1, 64, .nexthop = NH_WIRE2 },
+	{ 2, 4, IPPROTO_TCP, -1, "10.2.0.99", "10.1.0.99", 64, 64 },
+	{ 1, 4, IPPROTO_TCP, 99, "10.99.0.1", "10.2.0.1", 64, 64 },
+	{ 2, 0, 0, -1, NULL, NULL, 0, 28, .ethertype = 0x0806 },
+	{ 2, 4, IPPROTO_ICMP, -1, "10.2.0.1", "10.1.0.1", 64, 56 },
+	{ 3, 4, IPPROTO_UDP, -1, "10.3.0.4", "10.2.0.4", 64, 300, .nexthop = NH_WIRE2 },
+	{ 2, 4, IPPROTO_TCP, -1, "10.2.0.1", "10.3.0.1", 64, 256, .nexthop = NH_WIRE3,
+	  .sa_revision = 2 },
+	{ 1, 4, IPPROTO_UDP, 50, "10.50.0.3", "10.2.0.3", 64, 9, .nexthop = NH_WIRE2 },
+};
+#define FRAME_CNT (sizeof(frames) / sizeof(frames[0]))
+
+static char dir[64];
+static char path_buf[8][256];
+
+static const char *in_dir(int slot, const char *name)
+{
+	snprintf(path_buf[slot], sizeof(path_buf[slot]), "%s/%s", dir, name);
+	return path_buf[slot];
+}
+
+static void spec_of(const struct case_frame *cf, struct hx_frame_spec *spec)
+{
+	hx_frame_spec_init(spec, cf->family);
+	spec->proto = cf->proto;
+	spec->vlan = cf->vlan;
+	spec->ttl = cf->ttl;
+	spec->payload_len = cf->payload;
+	if (cf->family == 0)
+		spec->ethertype = cf->ethertype;
+	if (cf->family == 4) {
+		hx_ipv4_addr(spec->src, cf->src);
+		hx_ipv4_addr(spec->dst, cf->dst);
+	} else if (cf->family == 6) {
+		hx_ipv6_addr(spec->src, cf->src);
+		hx_ipv6_addr(spec->dst, cf->dst);
+	}
+}
+
+static uint32_t lif_of(const struct case_frame *cf)
+{
+	return HWXDP_LIF(cf->port, cf->vlan < 0 ? 0 : cf->vlan);
+}
+
+/* A target that keeps every map update as a state file entry: the lab's
+ * own helpers then describe the tables, in the --maps format. */
+struct recorder {
+	const struct hwxdp_object *obj;
+	size_t cnt;
+	struct {
+		size_t map;
+		char *text; /* "\"key\": \"..\", \"value\": \"..\"" */
+	} entry[64];
+};
+
+static void hex(FILE *f, const void *p, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		fprintf(f, "%02x", ((const uint8_t *)p)[i]);
+}
+
+static int record_update(struct hx_target *t, const char *map, const void *key, const void *value)
+{
+	struct recorder *r = t->priv;
+
+	for (size_t i = 0; i < r->obj->map_cnt; i++) {
+		const struct hwxdp_map_desc *m = &r->obj->maps[i];
+		size_t len;
+		FILE *f;
+
+		if (strcmp(m->name, map))
+			continue;
+		cr_assert_lt(r->cnt, 64);
+		f = open_memstream(&r->entry[r->cnt].text, &len);
+		fprintf(f, "\"key\": \"");
+		hex(f, key, m->key_size);
+		fprintf(f, "\", \"value\": \"");
+		hex(f, value, m->value_size);
+		fprintf(f, "\"");
+		fclose(f);
+		r->entry[r->cnt++].map = i;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static const struct hx_target_ops recorder_ops = { .name = "recorder",
+						   .map_update = record_update };
+
+static int fill(struct hx_target *t)
+{
+	struct hx_frame_spec spec;
+	int err;
+
+	err = hx_fwd_config(t, 1, 1, 1);
+	for (unsigned int i = 0; !err && i < PORTS; i++)
+		err = hx_fwd_port(t, port_ifindex[i], i + 1);
+	if (!err)
+		err = hx_fwd_lif(t, HWXDP_LIF(1, 0), HWXDP_LIF_ENABLED);
+	if (!err)
+		err = hx_fwd_lif(t, HWXDP_LIF(1, 50), HWXDP_LIF_ENABLED);
+	if (!err)
+		err = hx_fwd_lif(t, HWXDP_LIF(2, 0), HWXDP_LIF_ENABLED);
+	if (!err)
+		err = hx_fwd_lif(t, HWXDP_LIF(3, 0), HWXDP_LIF_ENABLED);
+	if (!err)
+		err = hx_fwd_nexthop(t, NH_WIRE2, 2, 0, 1500, "02:00:00:00:02:01",
+				     "02:00:00:00:02:fe");
+	if (!err)
+		err = hx_fwd_nexthop(t, NH_WIRE1_V50, 1, 50, 1500, "02:00:00:00:01:01",
+				     "02:00:00:00:01:fe");
+	if (!err)
+		err = hx_fwd_nexthop(t, NH_WIRE3, 3, 0, 1500, "02:00:00:00:03:01",
+				     "02:00:00:00:03:fe");
+	if (!err)
+		err = hx_fwd_nexthop(t, NH_WIRE1, 1, 0, 1500, "02:00:00:00:01:01",
+				     "02:00:00:00:01:fe");
+	if (!err)
+		err = hx_fwd_sa(t, 1, 2, 0x1001, "192.0.2.1", "198.51.100.1");
+	for (size_t i = 0; !err && i < FRAME_CNT; i++) {
+		if (!frames[i].nexthop)
+			continue;
+		spec_of(&frames[i], &spec);
+		err = frames[i].sa_revision
+			      ? hx_fwd_tunnel_flow(t, lif_of(&frames[i]), &spec, frames[i].nexthop,
+						   1, frames[i].sa_revision)
+			      : hx_fwd_flow(t, lif_of(&frames[i]), &spec, frames[i].nexthop);
+	}
+	return err;
+}
+
+/* The recorded entries, grouped by map. */
+static void write_state(const char *path, const struct hwxdp_object *obj)
+{
+	static struct recorder r;
+	struct hx_target t = { .ops = &recorder_ops, .priv = &r };
+	bool first_map = true;
+	FILE *out;
+
+	r.obj = obj;
+	r.cnt = 0;
+	cr_assert_eq(fill(&t), 0);
+	out = fopen(path, "w");
+	cr_assert_not_null(out);
+	fprintf(out, "{\n  \"maps\": {");
+	for (size_t m = 0; m < obj->map_cnt; m++) {
+		bool first = true;
+
+		for (size_t i = 0; i < r.cnt; i++) {
+			if (r.entry[i].map != m)
+				continue;
+			if (first)
+				fprintf(out, "%s\n    \"%s\": [", first_map ? "" : ",",
+					obj->maps[m].name);
+			fprintf(out, "%s\n      { %s }", first ? "" : ",", r.entry[i].text);
+			first = first_map = false;
+		}
+		if (!first)
+			fprintf(out, "\n    ]");
+	}
+	fprintf(out, "\n  }\n}\n");
+	fclose(out);
+	for (size_t i = 0; i < r.cnt; i++)
+		free(r.entry[i].text);
+}
+
+static void write_pcap(const char *path, int linktype, const uint8_t *const *data,
+		       const size_t *len, const struct timeval *ts, size_t cnt)
+{
+	pcap_t *dead = pcap_open_dead(linktype, 65535);
+	pcap_dumper_t *d = pcap_dump_open(dead, path);
+
+	cr_assert_not_null(d, "%s", pcap_geterr(dead));
+	for (size_t i = 0; i < cnt; i++) {
+		struct pcap_pkthdr h = { .ts = ts[i],
+					 .caplen = (bpf_u_int32)len[i],
+					 .len = (bpf_u_int32)len[i] };
+
+		pcap_dump((u_char *)d, &h, data[i]);
+	}
+	pcap_dump_close(d);
+	pcap_close(dead);
+}
+
+/* Runs build/hwxdp with args; its exit status, stdout+stderr in out. */
+static int hwxdp(char *out, size_t cap, const char *const *args)
+{
+	char bin[512];
+	const char *argv[32] = { bin };
+	int pipefd[2], status;
+	size_t n = 0, argc = 1;
+	ssize_t got;
+	pid_t pid;
+
+	snprintf(bin, sizeof(bin), "%s/hwxdp", hx_build_dir());
+	for (; args[argc - 1]; argc++)
+		argv[argc] = args[argc - 1];
+	argv[argc] = NULL;
+	cr_assert_eq(pipe(pipefd), 0);
+	pid = fork();
+	cr_assert_geq(pid, 0);
+	if (!pid) {
+		dup2(pipefd[1], 1);
+		dup2(pipefd[1], 2);
+		close(pipefd[0]);
+		execv(bin, (char *const *)argv);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	while (n + 1 < cap && (got = read(pipefd[0], out + n, cap - n - 1)) > 0)
+		n += (size_t)got;
+	out[n] = '\0';
+	close(pipefd[0]);
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+static uint64_t json_number(const char *text, const char *name)
+{
+	char needle[64];
+	const char *p;
+
+	snprintf(needle, sizeof(needle), "\"%s\":", name);
+	p = strstr(text, needle);
+	cr_assert_not_null(p, "no %s in %s", name, text);
+	return strtoull(p + strlen(needle), NULL, 10);
+}
+
+struct frames_read {
+	size_t cnt;
+	uint8_t data[32][HX_PKT_MAX + 64];
+	size_t len[32];
+	struct timeval ts[32];
+};
+
+static void read_pcap(const char *path, struct frames_read *fr)
+{
+	char err[PCAP_ERRBUF_SIZE];
+	pcap_t *p = pcap_open_offline(path, err);
+	struct pcap_pkthdr *h;
+	const u_char *data;
+
+	cr_assert_not_null(p, "%s: %s", path, err);
+	fr->cnt = 0;
+	while (pcap_next_ex(p, &h, &data) == 1) {
+		cr_assert_lt(fr->cnt, 32);
+		memcpy(fr->data[fr->cnt], data, h->caplen);
+		fr->len[fr->cnt] = h->caplen;
+		fr->ts[fr->cnt] = h->ts;
+		fr->cnt++;
+	}
+	pcap_close(p);
+}
+
+static int device_update(void *ctx, const char *map, const void *key, const void *value)
+{
+	return hx_target_map_update(ctx, map, key, value);
+}
+
+static void setup(void)
+{
+	snprintf(dir, sizeof(dir), "/tmp/hwxdp-run-XXXXXX");
+	cr_assert_not_null(mkdtemp(dir));
+}
+
+static void teardown(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd))
+		fprintf(stderr, "cannot remove %s\n", dir);
+}
+
+static size_t dir_entries(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0;
+
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+/* The lab frames, one capture per port, one frame a millisecond. */
+static void write_lab_captures(uint8_t built[FRAME_CNT][HX_PKT_MAX], size_t *len,
+			       struct timeval *ts)
+{
+	for (unsigned int port = 1; port <= PORTS; port++) {
+		const uint8_t *data[FRAME_CNT];
+		size_t lens[FRAME_CNT], cnt = 0;
+		struct timeval stamps[FRAME_CNT];
+		char name[32];
+
+		for (size_t i = 0; i < FRAME_CNT; i++) {
+			if (frames[i].port != port)
+				continue;
+			data[cnt] = built[i];
+			lens[cnt] = len[i];
+			stamps[cnt] = ts[i];
+			cnt++;
+		}
+		snprintf(name, sizeof(name), "wire%u.pcap", port);
+		write_pcap(in_dir(port - 1, name), DLT_EN10MB, data, lens, stamps, cnt);
+	}
+}
+
+Test(run, lab_frames_match_device_target, .init = setup, .fini = teardown)
+{
+	static uint8_t built[FRAME_CNT][HX_PKT_MAX];
+	static struct frames_read out, punt;
+	static struct hx_result r;
+	static char text[65536];
+	size_t len[FRAME_CNT], want_fwd = 0, want_punt = 0, f = 0, p = 0;
+	struct timeval ts[FRAME_CNT];
+	const char *object = hx_object_path("fwd");
+	struct hwxdp_object *obj;
+	struct hx_state *state;
+	struct hx_target *t;
+	char msg[512], in_arg[PORTS][300];
+	int status;
+
+	cr_assert_eq(hwxdp_object__open(object, &obj), 0, "%s", object);
+	write_state(in_dir(3, "state.json"), obj);
+	for (size_t i = 0; i < FRAME_CNT; i++) {
+		struct hx_frame_spec spec;
+
+		spec_of(&frames[i], &spec);
+		len[i] = hx_frame_build(&spec, built[i], HX_PKT_MAX);
+		cr_assert_gt(len[i], 0);
+		ts[i] = (struct timeval){ .tv_sec = 1000, .tv_usec = (suseconds_t)i * 1000 };
+	}
+	write_lab_captures(built, len, ts);
+
+	/* The device target, filled from the same state file. */
+	state = hx_state__new();
+	cr_assert_eq(hx_state__load(state, in_dir(3, "state.json"), msg, sizeof(msg)), 0, "%s",
+		     msg);
+	t = hx_target_open("device", object);
+	cr_assert_not_null(t);
+	cr_assert_eq(hx_state__apply(state, obj, device_update, t, msg, sizeof(msg)), 0, "%s", msg);
+
+	for (int i = 0; i < PORTS; i++)
+		snprintf(in_arg[i], sizeof(in_arg[i]), "%u:%.255s", port_ifindex[i], path_buf[i]);
+	{
+		const char *args[] = { "-j",
+				       "run",
+				       object,
+				       "--in",
+				       in_arg[0],
+				       "--in",
+				       in_arg[1],
+				       "--in",
+				       in_arg[2],
+				       "--maps",
+				       in_dir(3, "state.json"),
+				       "--out",
+				       in_dir(4, "out.pcap"),
+				       "--punt",
+				       in_dir(5, "punt.pcap"),
+				       NULL };
+
+		status = hwxdp(text, sizeof(text), args);
+	}
+	cr_assert_eq(status, 0, "%s", text);
+	read_pcap(path_buf[4], &out);
+	read_pcap(path_buf[5], &punt);
+
+	for (size_t i = 0; i < FRAME_CNT; i++) {
+		cr_assert_eq(
+			hx_target_run(t, port_ifindex[frames[i].port - 1], built[i], len[i], &r),
+			0);
+		if (r.action == XDP_TX || r.action == XDP_REDIRECT) {
+			want_fwd++;
+			cr_assert_lt(f, out.cnt, "frame %zu: forwarded on the target only", i);
+			cr_assert_eq(out.len[f], r.len, "frame %zu", i);
+			cr_assert_arr_eq(out.data[f], r.frame, r.len, "frame %zu", i);
+			cr_assert_eq(out.ts[f].tv_usec, ts[i].tv_usec, "frame %zu", i);
+			f++;
+		} else if (r.action == XDP_PASS) {
+			want_punt++;
+			cr_assert_lt(p, punt.cnt, "frame %zu: punted on the target only", i);
+			cr_assert_eq(punt.len[p], r.len, "frame %zu", i);
+			cr_assert_arr_eq(punt.data[p], r.frame, r.len, "frame %zu", i);
+			cr_assert_eq(punt.ts[p].tv_usec, ts[i].tv_usec, "frame %zu", i);
+			p++;
+		}
+	}
+	cr_assert_eq(out.cnt, want_fwd);
+	cr_assert_eq(punt.cnt, want_punt);
+	/* Both kinds occur, or the comparison proves little. */
+	cr_assert_geq(want_fwd, 5);
+	cr_assert_geq(want_punt, 5);
+	cr_assert_eq(json_number(text, "frames_in"), FRAME_CNT);
+	cr_assert_eq(json_number(text, "forwarded"), want_fwd);
+	cr_assert_eq(json_number(text, "punted"), want_punt);
+	/* The summary's punt reasons are the program's own counters. */
+	cr_assert_eq(json_number(text, "flow-miss"), hx_fwd_punts(t, HWXDP_PUNT_FLOW_MISS));
+	cr_assert_eq(json_number(text, "esp-failed"), hx_fwd_punts(t, HWXDP_PUNT_ESP_FAILED));
+	cr_assert_eq(json_number(text, "ttl-exceeded"), 1);
+
+	hx_target_close(t);
+	hx_state__free(state);
+	hwxdp_object__close(obj);
+}
+
+/* A good one-frame capture and state file to spoil one thing at a time. */
+static void good_inputs(void)
+{
+	struct hx_frame_spec spec;
+	static uint8_t frame[HX_PKT_MAX];
+	const uint8_t *data[1] = { frame };
+	struct timeval ts = { 1, 0 };
+	size_t len;
+	FILE *f;
+
+	spec_of(&frames[1], &spec);
+	len = hx_frame_build(&spec, frame, sizeof(frame));
+	write_pcap(in_dir(0, "in.pcap"), DLT_EN10MB, data, &len, &ts, 1);
+	f = fopen(in_dir(1, "state.json"), "w");
+	fprintf(f, "{ \"maps\": { \"config\": [ { \"key\": 0, \"value\": "
+		   "\"01000000 01000000 01000000 00000000\" } ] } }\n");
+	fclose(f);
+	/* An output from an earlier run, which a failed run must not touch. */
+	f = fopen(in_dir(2, "out.pcap"), "w");
+	fprintf(f, "earlier\n");
+	fclose(f);
+}
+
+static void write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	cr_assert_not_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+/* Runs with --in IN --maps STATE --out OUT (and extra), expects exit 1 and
+ * want in the message, the earlier output intact and nothing else written. */
+static void expect_refused(const char *in, const char *maps, const char *extra, const char *want)
+{
+	static char text[8192];
+	const char *args[16] = { "run",	  hx_object_path("fwd"), "--in",   in,
+				 "--out", path_buf[2],		 "--punt", in_dir(3, "punt.pcap") };
+	size_t n = 8, before = dir_entries();
+	char earlier[64] = "";
+	FILE *f;
+
+	if (maps) {
+		args[n++] = "--maps";
+		args[n++] = maps;
+	}
+	if (extra) {
+		args[n++] = "--sa";
+		args[n++] = extra;
+	}
+	args[n] = NULL;
+	cr_assert_eq(hwxdp(text, sizeof(text), args), 1, "%s", text);
+	cr_assert_not_null(strstr(text, want), "message \"%s\" lacks \"%s\"", text, want);
+	cr_assert_not_null(strstr(text, "hwxdp: error: "), "%s", text);
+	f = fopen(path_buf[2], "r");
+	cr_assert_not_null(fgets(earlier, sizeof(earlier), f));
+	fclose(f);
+	cr_assert_str_eq(earlier, "earlier\n");
+	cr_assert_eq(dir_entries(), before, "a failed run left a file behind");
+}
+
+Test(run, good_inputs_run, .init = setup, .fini = teardown)
+{
+	static char text[8192];
+	const char *args[] = {
+		"run", hx_object_path("fwd"), "--in", NULL, "--maps", NULL, "--out", NULL, NULL
+	};
+
+	/* The inputs the refusals below spoil run as they are. */
+	good_inputs();
+	args[3] = path_buf[0];
+	args[5] = path_buf[1];
+	args[7] = path_buf[2];
+	cr_assert_eq(hwxdp(text, sizeof(text), args), 0, "%s", text);
+	cr_assert_not_null(strstr(text, "frames in"), "%s", text);
+}
+
+Test(run, missing_input, .init = setup, .fini = teardown)
+{
+	good_inputs();
+	expect_refused(in_dir(4, "nothere.pcap"), path_buf[1], NULL, "No such file");
+}
+
+Test(run, not_a_pcap, .init = setup, .fini = teardown)
+{
+	good_inputs();
+	write_file(in_dir(4, "text.pcap"), "this is not a capture\n");
+	expect_refused(path_buf[4], path_buf[1], NULL, "not a pcap");
+}
+
+Test(run, truncated_pcap, .init = setup, .fini = teardown)
+{
+	struct stat st;
+
+	good_inputs();
+	cr_assert_eq(stat(path_buf[0], &st), 0);
+	cr_assert_eq(truncate(path_buf[0], st.st_size - 5), 0);
+	expect_refused(path_buf[0], path_buf[1], NULL, "truncated");
+}
+
+Test(run, not_ethernet, .init = setup, .fini = teardown)
+{
+	static const uint8_t ip[20] = { 0x45 };
+	const uint8_t *data[1] = { ip };
+	struct timeval ts = { 1, 0 };
+	size_t len = sizeof(ip);
+
+	good_inputs();
+	write_pcap(in_dir(4, "raw.pcap"), DLT_RAW, data, &len, &ts, 1);
+	expect_refused(path_buf[4], path_buf[1], NULL, "Ethernet (EN10MB) captures only");
+}
+
+Test(run, malformed_json, .init = setup, .fini = teardown)
+{
+	good_inputs();
+	write_file(path_buf[1], "{ \"maps\": { \"config\": [ { \"key\": 0, \n \"value\" } ] } }");
+	expect_refused(path_buf[0], path_buf[1], NULL, "state.json:2:10: expected ':'");
+}
+
+Test(run, unknown_map, .init = setup, .fini = teardown)
+{
+	good_inputs();
+	write_file(path_buf[1],
+		   "{ \"maps\": { \"confg\": [ { \"key\": 0, \"value\": \"00\" } ] } }");
+	expect_refused(path_buf[0], path_buf[1], NULL, "the program has no map \"confg\"");
+}
+
+Test(run, wrong_value_size, .init = setup, .fini = teardown)
+{
+	good_inputs();
+	write_file(path_buf[1],
+		   "{ \"maps\": { \"config\": [ { \"key\": 0, \"value\": \"01000000\" } ] } }");
+	expect_refused(path_buf[0], path_buf[1], NULL,
+		       "maps.config[0].value: 4 bytes, but map config's value is 16 bytes");
+}
+
+Test(run, wrong_key_size, .init = setup, .fini = teardown)
+{
+	good_inputs();
+	write_file(path_buf[1], "{ \"maps\": { \"ports\": [ { \"key\": \"0100\", "
+				"\"value\": \"0100000000000000\" } ] } }");
+	expect_refused(path_buf[0], path_buf[1], NULL,
+		       "maps.ports[0].key: 2 bytes, but map ports's key is 4 bytes");
+}
+
+Test(run, bad_sa, .init = setup, .fini = teardown)
+{
+	good_inputs();
+	expect_refused(path_buf[0], path_buf[1], "1:0x1001:0011:c0c1c2c3:192.0.2.1:198.51.100.1",
+		       "the key is not 16, 24 or 32 bytes");
+}
+
+Test(run, sa_other_than_its_map_entry, .init = setup, .fini = teardown)
+{
+	good_inputs();
+	write_file(path_buf[1],
+		   "{ \"maps\": { \"sas\": [ { \"key\": 1, \"value\": "
+		   "\"01000000 02000000 00001001 c0000201 c6336401 00000000\" } ] } }");
+	expect_refused(path_buf[0], path_buf[1],
+		       "1:0x2002:000102030405060708090a0b0c0d0e0f:c0c1c2c3:192.0.2.1:198.51.100.1",
+		       "SA 1: the sas map has SPI 0x1001");
+}
