@@ -332,10 +332,8 @@ int do_lab(int argc, char **argv)
 			target_name = optarg;
 			break;
 		case 'j':
-			json_output = true;
-			break;
 		case 'p':
-			json_output = pretty_output = true;
+			cmd_output_option(opt);
 			break;
 		case 'h':
 			return lab_help();

@@ -17,6 +17,8 @@ static int do_version(int argc, char **argv);
 
 static const struct cmd commands[] = {
 	{ "lab", do_lab, "run a program over the built-in lab frames on a target" },
+	{ "prog", do_prog, "show what a program costs on the coprocessor, and its microcode" },
+	{ "run", do_run, "run a program on the coprocessor model over pcap captures, offline" },
 	{ "verify", do_verify, "prove the programs of a BPF object safe, without a kernel" },
 	{ "version", do_version, "print the version" },
 	{ "help", do_help, "print this help" },
@@ -64,6 +66,12 @@ static int do_version(int argc, char **argv)
 	}
 	printf("%s v%s\n", bin_name, HWXDP_VERSION);
 	return 0;
+}
+
+void cmd_output_option(int opt)
+{
+	json_output = true;
+	pretty_output |= opt == 'p';
 }
 
 int cmd_error(const char *fmt, ...)
@@ -125,10 +133,8 @@ int main(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "+jphV", options, NULL)) >= 0) {
 		switch (opt) {
 		case 'j':
-			json_output = true;
-			break;
 		case 'p':
-			json_output = pretty_output = true;
+			cmd_output_option(opt);
 			break;
 		case 'h':
 			return do_help(0, NULL);

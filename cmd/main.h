@@ -22,10 +22,15 @@ struct cmd {
 /* Runs the unique command that argv[0] names or abbreviates; help when none. */
 int cmd_select(const struct cmd *cmds, int argc, char **argv, int (*help)(int, char **));
 
+/* -j (JSON) or -p (indented JSON), wherever a command meets it. */
+void cmd_output_option(int opt);
+
 /* Prints "hwxdp: error: ..." (or a JSON error object with -j); returns 1. */
 __attribute__((format(printf, 1, 2))) int cmd_error(const char *fmt, ...);
 
 int do_lab(int argc, char **argv);
+int do_prog(int argc, char **argv);
+int do_run(int argc, char **argv);
 int do_verify(int argc, char **argv);
 
 #endif /* HWXDP_CMD_MAIN_H */

@@ -122,10 +122,8 @@ int do_verify(int argc, char **argv)
 			opts.device = !strcmp(optarg, "device");
 			break;
 		case 'j':
-			json_output = true;
-			break;
 		case 'p':
-			json_output = pretty_output = true;
+			cmd_output_option(opt);
 			break;
 		case 'h':
 			return verify_help();

@@ -3,7 +3,9 @@
  * BPF + verifier facts -> HXU microcode. Version one: every BPF instruction
  * becomes at most a few operations, each its own bundle; a register move
  * followed by an ALU operation on the moved register becomes one
- * three-operand operation.
+ * three-operand operation. An array lookup that cannot miss is the
+ * element's address (tindex, key 0 from r15, zero from the entry on), its
+ * NULL check goes, and so does register arithmetic nothing reads.
  *
  * Values keep their BPF meaning, with pointers in the representation of
  * docs/isa.md section 2: r10 is local memory's frame top, packet pointers are
@@ -27,6 +29,9 @@
 #define BPF_MEMSX 0x80 /* sign-extending load, newer than these headers */
 #endif
 
+/* Holds 0 from the program's entry on, for the element address of key 0. */
+#define HXU_REG_ZERO 15
+
 struct pending {
 	struct hxu_op op;
 	uint32_t insn;
@@ -43,6 +48,8 @@ struct translator {
 	uint32_t *first_op; /* per instruction, insn_cnt + 1 entries: its first operation */
 	bool *is_target;
 	bool *map_used;
+	bool *direct; /* per instruction: an array lookup that cannot miss */
+	uint16_t *live; /* registers live on entry, insn_cnt + 1 entries */
 	char *err;
 	size_t errlen;
 };
@@ -391,12 +398,9 @@ static int translate_ld_imm64(struct translator *t, uint32_t i, const struct bpf
 			return fail(t, i, "address of a value in map %s, not an array",
 				    t->obj->maps[in->imm].name);
 		t->map_used[in->imm] = true;
-		err = emit(t, i, mk(HXU_OP_MOV, in->dst_reg, 0, 0, HXU_F_K, 0, 0), -1);
-		if (!err)
-			err = emit(t, i,
-				   mk(HXU_OP_TINDEX, in->dst_reg, in->dst_reg, 0, 0,
-				      (uint8_t)in->imm, 0),
-				   -1);
+		err = emit(t, i,
+			   mk(HXU_OP_TINDEX, in->dst_reg, HXU_REG_ZERO, 0, 0, (uint8_t)in->imm, 0),
+			   -1);
 		if (!err && in[1].imm)
 			err = emit(t, i,
 				   mk(HXU_OP_ADD, in->dst_reg, in->dst_reg, 0, HXU_F_K, 0, in[1].imm),
@@ -433,11 +437,49 @@ static int known_map(struct translator *t, uint32_t i, const char *helper)
 	return (int)f->map_index;
 }
 
+/*
+ * A lookup in an array with a key the verifier knows, in range: it cannot
+ * miss (the verifier has R0 non-null after it), so it is the element's
+ * address, from the key as a constant, and the key need not be in memory.
+ */
+static bool direct_lookup(const struct translator *t, uint32_t i)
+{
+	const struct bpf_insn *in = &t->prog->insns[i];
+	const struct hwxdp_insn_fact *f = &t->facts[i];
+	const struct hwxdp_map_desc *m;
+
+	if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg || in->imm != BPF_FUNC_map_lookup_elem ||
+	    !f->reachable || f->punt_point || !f->map_known || !f->map_key_const ||
+	    f->map_index >= t->obj->map_cnt || f->map_index >= HXU_TABLES)
+		return false;
+	m = &t->obj->maps[f->map_index];
+	return m->type == BPF_MAP_TYPE_ARRAY && m->key_size == 4 && f->map_key < m->max_entries &&
+	       f->map_key <= INT32_MAX;
+}
+
+static int translate_direct(struct translator *t, uint32_t i)
+{
+	const struct hwxdp_insn_fact *f = &t->facts[i];
+	int err = 0;
+	uint8_t key = HXU_REG_ZERO;
+
+	t->map_used[f->map_index] = true;
+	if (f->map_key) {
+		key = 0;
+		err = emit(t, i, mk(HXU_OP_MOV, 0, 0, 0, HXU_F_K, 0, (int32_t)f->map_key), -1);
+	}
+	if (!err)
+		err = emit(t, i, mk(HXU_OP_TINDEX, 0, key, 0, 0, (uint8_t)f->map_index, 0), -1);
+	return err;
+}
+
 static int translate_helper(struct translator *t, uint32_t i, const struct bpf_insn *in)
 {
 	int map, ks, vs;
 	uint64_t flags;
 
+	if (t->direct[i])
+		return translate_direct(t, i);
 	switch (in->imm) {
 	case BPF_FUNC_map_lookup_elem:
 		map = known_map(t, i, "map lookup");
@@ -540,6 +582,11 @@ static int translate_jmp(struct translator *t, uint32_t i, const struct bpf_insn
 	target = fall + in->off;
 	if (target < 0 || target > (int64_t)t->prog->insn_cnt)
 		return fail(t, i, "jump out of the program");
+	/* A map value pointer on every visit is never NULL: a NULL check of it
+	 * (an array lookup that cannot miss) is decided. */
+	if (!w && BPF_SRC(in->code) == BPF_K && !in->imm && (op == BPF_JEQ || op == BPF_JNE) &&
+	    f->regs[in->dst_reg].type == HWXDP_REG_PTR_TO_MAP_VALUE)
+		return op == BPF_JEQ ? 0 : emit(t, i, mk(HXU_OP_JMP, 0, 0, 0, 0, 0, 0), target);
 	/* A side no visit took is never taken: the branch is decided. */
 	if (f->pkt_check_always_false || target == fall ||
 	    (target < (int64_t)t->prog->insn_cnt && !t->facts[target].reachable))
@@ -622,7 +669,7 @@ static uint32_t call_depth(const struct translator *t, uint32_t sub, unsigned in
 
 /* Registers read and written by instruction i; every register for what
  * leaves the function, so that nothing is thought dead there. */
-static void uses_defs(const struct bpf_insn *in, uint16_t *use, uint16_t *def)
+static void uses_defs(const struct bpf_insn *in, bool direct, uint16_t *use, uint16_t *def)
 {
 	uint8_t cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
 
@@ -659,7 +706,7 @@ static void uses_defs(const struct bpf_insn *in, uint16_t *use, uint16_t *def)
 		if (op == BPF_EXIT) {
 			*use = 0x7ff;
 		} else if (op == BPF_CALL) {
-			*use = 0x3e;
+			*use = direct ? 0 : 0x3e;
 			*def = 0x3f;
 			if (in->imm == BPF_FUNC_tail_call && in->src_reg == 0)
 				*use = 0x7ff;
@@ -693,7 +740,7 @@ static uint16_t *liveness(const struct translator *t)
 
 			if (k > 0 && p->insns[k - 1].code == (BPF_LD | BPF_IMM | BPF_DW))
 				continue; /* second half of a ld_imm64 */
-			uses_defs(in, &use, &def);
+			uses_defs(in, t->direct[k], &use, &def);
 			if ((cls == BPF_JMP || cls == BPF_JMP32) && op != BPF_EXIT &&
 			    op != BPF_CALL) {
 				target = (int64_t)k + 1 +
@@ -727,7 +774,7 @@ static int build_image(struct translator *t, struct hxu_image **out)
 	struct hxu_line *lines = NULL;
 	uint64_t *words = NULL;
 	uint32_t w = 0, n = 0, *order = NULL, *word_of = NULL;
-	uint16_t *dead = NULL, *live = NULL;
+	uint16_t *dead = NULL, *live = t->live;
 	bool *leader = NULL;
 	size_t i;
 
@@ -737,8 +784,7 @@ static int build_image(struct translator *t, struct hxu_image **out)
 	word_of = calloc(t->op_cnt + 1, sizeof(*word_of));
 	leader = calloc(t->op_cnt + 1, sizeof(*leader));
 	dead = calloc(t->op_cnt + 1, sizeof(*dead));
-	live = liveness(t);
-	if (!order || !word_of || !leader || !dead || !live)
+	if (!order || !word_of || !leader || !dead)
 		goto nomem;
 	for (i = 0; i < t->op_cnt; i++) {
 		const struct pending *p = &t->ops[i];
@@ -820,14 +866,12 @@ static int build_image(struct translator *t, struct hxu_image **out)
 	free(word_of);
 	free(leader);
 	free(dead);
-	free(live);
 	return 0;
 nomem:
 	free(order);
 	free(word_of);
 	free(leader);
 	free(dead);
-	free(live);
 	free(words);
 	free(lines);
 	free(tables);
@@ -836,12 +880,39 @@ nomem:
 	return -ENOMEM;
 }
 
+/*
+ * An instruction that only computes a register no path reads before it is
+ * written again (the key address of a lookup made direct, typically): it
+ * has no effect and is left out, with the move it would fuse with.
+ */
+static bool dead_def(const struct translator *t, uint32_t i)
+{
+	const struct bpf_insn *in = &t->prog->insns[i];
+	uint8_t cls = BPF_CLASS(in->code);
+	uint32_t next = i + 1;
+
+	if (cls == BPF_LD) {
+		if (in->code != (BPF_LD | BPF_IMM | BPF_DW) || in->src_reg == BPF_PSEUDO_FUNC)
+			return false;
+		next = i + 2;
+	} else if (cls == BPF_ALU || cls == BPF_ALU64) {
+		if (fusable(t, i))
+			next = i + 2;
+	} else {
+		return false;
+	}
+	if (next > t->prog->insn_cnt)
+		return false;
+	return !(t->live[next] & (1u << in->dst_reg));
+}
+
 int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *prog,
 		    const struct hwxdp_verify_result *facts, struct hxu_image **out, char *err,
 		    size_t errlen)
 {
 	struct translator t = { .obj = obj, .prog = prog, .err = err, .errlen = errlen };
 	size_t n = prog->insn_cnt;
+	bool zero = false;
 	int rc = 0;
 	uint32_t i;
 
@@ -854,20 +925,45 @@ int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *pro
 	t.first_op = calloc(n + 1, sizeof(*t.first_op));
 	t.is_target = calloc(n + 1, sizeof(*t.is_target));
 	t.map_used = calloc(obj->map_cnt + 1, sizeof(*t.map_used));
-	if (!t.first_op || !t.is_target || !t.map_used) {
+	t.direct = calloc(n + 1, sizeof(*t.direct));
+	if (!t.first_op || !t.is_target || !t.map_used || !t.direct) {
 		rc = -ENOMEM;
 		goto out;
 	}
 	mark_targets(&t);
+	for (i = 0; i < n; i++) {
+		const struct bpf_insn *in = &prog->insns[i];
+
+		t.direct[i] = direct_lookup(&t, i);
+		if (t.facts[i].reachable &&
+		    ((t.direct[i] && !t.facts[i].map_key) ||
+		     (in->code == (BPF_LD | BPF_IMM | BPF_DW) && in->src_reg == BPF_PSEUDO_MAP_VALUE)))
+			zero = true;
+	}
+	t.live = liveness(&t);
+	if (!t.live) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	if (zero)
+		rc = emit(&t, 0, mk(HXU_OP_MOV, HXU_REG_ZERO, 0, 0, HXU_F_K, 0, 0), -1);
 	for (i = 0; i < n && !rc; i++) {
 		const struct bpf_insn *in = &prog->insns[i];
 		bool wide = in->code == (BPF_LD | BPF_IMM | BPF_DW);
 
-		t.first_op[i] = (uint32_t)t.op_cnt;
+		if (i)
+			t.first_op[i] = (uint32_t)t.op_cnt;
 		if (wide && i + 1 < n)
-			t.first_op[i + 1] = (uint32_t)t.op_cnt;
+			t.first_op[i + 1] = t.first_op[i];
 		if (!t.facts[i].reachable) {
 			i += wide;
+			continue;
+		}
+		if (dead_def(&t, i)) {
+			if (!wide && fusable(&t, i))
+				t.first_op[++i] = (uint32_t)t.op_cnt;
+			else
+				i += wide;
 			continue;
 		}
 		switch (BPF_CLASS(in->code)) {
@@ -924,6 +1020,8 @@ out:
 	free(t.first_op);
 	free(t.is_target);
 	free(t.map_used);
+	free(t.direct);
+	free(t.live);
 	return rc;
 }
 

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hwxdp prog stats FILE.o [--frame KIND]: what the microcode costs per lab
+ * frame against the BPF the program executes on it.
+ * hwxdp prog dump FILE.o [--prog NAME]: the microcode, bundle by bundle, with
+ * the BPF instruction and source line of every operation.
+ * Neither needs a kernel: the device target and the counting interpreter
+ * run in this process.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <linux/bpf.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/main.h"
+#include "hwmap/hxu_text.h"
+#include "hwmap/translate.h"
+#include "hwxdp/fwd.h"
+#include "hwxdp/object.h"
+#include "lab/bpf_count.h"
+#include "lab/fwd.h"
+#include "lab/fwd_lab.h"
+#include "lab/target.h"
+#include "verifier/disasm.h"
+#include "verifier/verifier.h"
+
+static int prog_help(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	fprintf(stderr,
+		"Usage: %s prog { stats | dump } FILE.o [OPTIONS]\n"
+		"\n"
+		"  stats FILE.o [--frame KIND]   per lab frame: BPF instructions executed,\n"
+		"                                HXU operations, issue slots, cycles\n"
+		"  dump FILE.o [--prog NAME]     the microcode bundle by bundle, each operation\n"
+		"                                with its BPF instruction and source line\n"
+		"\n"
+		"KIND: ",
+		bin_name);
+	for (int k = 0; k < HX_LAB__COUNT; k++)
+		fprintf(stderr, "%s%s", k ? ", " : "", hx_lab_frames[k].name);
+	fprintf(stderr, "\n");
+	return 0;
+}
+
+/* Options after FILE.o, as both subcommands take them; NULL-terminated
+ * long options, one short letter each. Returns the path or NULL (error
+ * printed, *rc set). */
+static const char *parse(int argc, char **argv, const char *sub, const char *name_opt,
+			 const char **value, int *rc)
+{
+	const struct option options[] = {
+		{ name_opt, required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ 0 },
+	};
+	int opt;
+
+	*rc = 1;
+	optind = 0;
+	while ((opt = getopt_long(argc + 1, argv - 1, "n:hjp", options, NULL)) >= 0) {
+		switch (opt) {
+		case 'n':
+			*value = optarg;
+			break;
+		case 'j':
+		case 'p':
+			cmd_output_option(opt);
+			break;
+		case 'h':
+			*rc = 0;
+			prog_help(0, NULL);
+			return NULL;
+		default:
+			prog_help(0, NULL);
+			return NULL;
+		}
+	}
+	if (optind >= argc + 1) {
+		cmd_error("prog %s needs a FILE.o (try '%s prog help')", sub, bin_name);
+		return NULL;
+	}
+	if (optind < argc) {
+		cmd_error("unexpected argument '%s'", argv[optind]);
+		return NULL;
+	}
+	if (access(argv[optind - 1], R_OK)) {
+		cmd_error("%s: %s", argv[optind - 1], strerror(errno));
+		return NULL;
+	}
+	return argv[optind - 1];
+}
+
+struct frame_stats {
+	const struct hx_lab_frame *frame;
+	struct hx_run_stats device, bpf;
+	uint32_t device_action, bpf_action;
+};
+
+static int measure(struct hx_target *dev, struct hx_target *cnt, const uint32_t *ifindex,
+		   enum hx_lab_kind kind, struct frame_stats *fs)
+{
+	static struct hx_result r;
+	uint8_t frame[HX_PKT_MAX];
+	size_t len = hx_lab_build(kind, frame, sizeof(frame));
+	uint32_t ingress;
+	int err;
+
+	if (!len)
+		return -EINVAL;
+	fs->frame = &hx_lab_frames[kind];
+	ingress = ifindex[fs->frame->port - 1];
+	err = hx_target_run(dev, ingress, frame, len, &r);
+	if (!err)
+		err = hx_target_stats(dev, &fs->device);
+	fs->device_action = r.action;
+	if (!err)
+		err = hx_target_run(cnt, ingress, frame, len, &r);
+	if (!err)
+		err = hx_target_stats(cnt, &fs->bpf);
+	fs->bpf_action = r.action;
+	return err;
+}
+
+static double ratio(uint64_t a, uint64_t b)
+{
+	return b ? (double)a / (double)b : 0;
+}
+
+static void print_stats(struct json_writer *w, const struct frame_stats *fs)
+{
+	if (w) {
+		json_start_object(w);
+		json_string_field(w, "frame", fs->frame->name);
+		json_string_field(w, "what", fs->frame->what);
+		json_string_field(w, "verdict", hwxdp_xdp_action_name(fs->device_action));
+		json_uint_field(w, "bpf_insns", fs->bpf.ops);
+		json_uint_field(w, "ops", fs->device.ops);
+		json_uint_field(w, "slots", fs->device.bundles);
+		json_uint_field(w, "cycles", fs->device.cycles);
+		/* per mille, so that JSON stays integers */
+		json_uint_field(w, "slots_per_kbpf",
+				(uint64_t)(1000 * ratio(fs->device.bundles, fs->bpf.ops) + 0.5));
+		json_uint_field(w, "cycles_per_kbpf",
+				(uint64_t)(1000 * ratio(fs->device.cycles, fs->bpf.ops) + 0.5));
+		json_end_object(w);
+		return;
+	}
+	printf("%-10s %-8s %9llu %7llu %7llu %7llu %9.3f %10.3f\n", fs->frame->name,
+	       hwxdp_xdp_action_name(fs->device_action), (unsigned long long)fs->bpf.ops,
+	       (unsigned long long)fs->device.ops, (unsigned long long)fs->device.bundles,
+	       (unsigned long long)fs->device.cycles, ratio(fs->device.bundles, fs->bpf.ops),
+	       ratio(fs->device.cycles, fs->bpf.ops));
+}
+
+static int do_stats(int argc, char **argv)
+{
+	static const uint32_t ifindex[HX_LAB_PORTS] = { 11, 12, 13 };
+	struct hx_target *dev = NULL, *cnt = NULL;
+	const char *path, *only = NULL;
+	struct json_writer *w = NULL;
+	struct hx_run_stats image;
+	int rc, err, k, kind = -1;
+
+	path = parse(argc, argv, "stats", "frame", &only, &rc);
+	if (!path)
+		return rc;
+	for (k = 0; only && k < HX_LAB__COUNT; k++)
+		if (!strcmp(only, hx_lab_frames[k].name))
+			kind = k;
+	if (only && kind < 0)
+		return cmd_error("no lab frame '%s' (try '%s prog help')", only, bin_name);
+	dev = hx_target_open("device", path);
+	if (!dev)
+		return cmd_error("%s: cannot translate for the device: %s", path, strerror(errno));
+	cnt = hx_count_target_open(path);
+	if (!cnt) {
+		err = errno;
+		hx_target_close(dev);
+		return cmd_error("%s: cannot open on the reference interpreter: %s", path,
+				 strerror(err));
+	}
+	err = hx_lab_setup(dev, ifindex);
+	if (!err)
+		err = hx_lab_setup(cnt, ifindex);
+	if (err) {
+		rc = cmd_error("%s: cannot fill the lab's tables: %s", path, strerror(-err));
+		goto out;
+	}
+	hx_target_stats(dev, &image);
+	if (json_output) {
+		w = json_new(stdout, pretty_output);
+		json_start_object(w);
+		json_string_field(w, "object", path);
+		json_uint_field(w, "bpf_insn_cnt", image.bpf_insns);
+		json_uint_field(w, "image_ops", image.image_ops);
+		json_name(w, "frames");
+		json_start_array(w);
+	} else {
+		printf("%s: %zu BPF instructions, %zu HXU operations\n\n", path, image.bpf_insns,
+		       image.image_ops);
+		printf("%-10s %-8s %9s %7s %7s %7s %9s %10s\n", "frame", "verdict", "BPF insns",
+		       "ops", "slots", "cycles", "slots/BPF", "cycles/BPF");
+	}
+	rc = 0;
+	for (k = 0; k < HX_LAB__COUNT; k++) {
+		struct frame_stats fs = {};
+
+		if (kind >= 0 && k != kind)
+			continue;
+		err = measure(dev, cnt, ifindex, (enum hx_lab_kind)k, &fs);
+		if (err) {
+			json_destroy(w);
+			w = NULL;
+			rc = cmd_error("frame %s: %s", hx_lab_frames[k].name, strerror(-err));
+			goto out;
+		}
+		/* The count is only the reference when both took the same path. */
+		if (fs.device_action != fs.bpf_action)
+			fprintf(stderr, "%s: warning: frame %s: device says %s, the reference %s\n",
+				bin_name, fs.frame->name, hwxdp_xdp_action_name(fs.device_action),
+				hwxdp_xdp_action_name(fs.bpf_action));
+		print_stats(w, &fs);
+	}
+	if (w) {
+		json_end_array(w);
+		json_end_object(w);
+		json_destroy(w);
+	}
+out:
+	hx_target_close(dev);
+	hx_target_close(cnt);
+	return rc;
+}
+
+/* The program the device would run: verified and translated as the device
+ * target does it. */
+static int translate(const char *path, const char *name, struct hwxdp_object **obj,
+		     const struct hwxdp_prog **prog, struct hxu_image **img)
+{
+	struct hwxdp_verify_opts vopts = { .sz = sizeof(vopts), .device = true };
+	struct hwxdp_verify_result *res = NULL;
+	uint32_t device = HWXDP_TARGET_DEVICE;
+	char msg[512];
+	int err;
+
+	*img = NULL;
+	err = hwxdp_object__open(path, obj);
+	if (err)
+		return cmd_error("%s: cannot open: %s", path, hwxdp_strerror(err));
+	err = hwxdp_object__set_global(*obj, "hwxdp_target", &device, sizeof(device));
+	if (err && err != -ENOENT) {
+		cmd_error("%s: hwxdp_target is not a 4-byte global", path);
+		goto fail;
+	}
+	*prog = NULL;
+	for (size_t i = 0; i < (*obj)->prog_cnt && !*prog; i++)
+		if (name ? !strcmp((*obj)->progs[i].name, name)
+			 : (*obj)->progs[i].type == BPF_PROG_TYPE_XDP)
+			*prog = &(*obj)->progs[i];
+	if (!*prog) {
+		cmd_error(name ? "%s: no program named '%s'" : "%s: no XDP program%s", path,
+			  name ? name : "");
+		goto fail;
+	}
+	vopts.expected_attach_type = (*prog)->expected_attach_type;
+	err = hwxdp_verify(*obj, *prog, &vopts, &res);
+	if (err) {
+		cmd_error("%s: %s: verifier failed: %s", path, (*prog)->name, strerror(-err));
+		goto fail;
+	}
+	if (!res->accepted) {
+		cmd_error("%s: %s: rejected by the verifier (see '%s verify')", path,
+			  (*prog)->name, bin_name);
+		goto fail;
+	}
+	err = hwxdp_translate(*obj, *prog, res, img, msg, sizeof(msg));
+	if (err) {
+		cmd_error("%s: %s: %s", path, (*prog)->name,
+			  err == -HWXDP_ERR_TRANSLATE ? msg : strerror(-err));
+		goto fail;
+	}
+	hwxdp_verify_result__free(res);
+	return 0;
+fail:
+	hwxdp_verify_result__free(res);
+	hwxdp_object__close(*obj);
+	*obj = NULL;
+	return 1;
+}
+
+static void dump_op(struct json_writer *w, const struct hwxdp_prog *prog,
+		    const struct hxu_image *img, uint32_t i, uint32_t bundle,
+		    const struct hwxdp_line **shown)
+{
+	const struct hxu_line *l = &img->lines[i];
+	uint32_t at = l->op;
+	const struct hwxdp_line *src = hwxdp_prog__line(prog, l->insn);
+	char text[128], line[136], bpf[128] = "";
+	bool end = img->ops[at] & HXU_END_BIT;
+
+	if (!hxu_disasm_op(img->ops + at, img->op_cnt - at, text, sizeof(text)))
+		snprintf(text, sizeof(text), ".word 0x%016llx", (unsigned long long)img->ops[at]);
+	if (l->insn < prog->insn_cnt)
+		hwxdp_disasm_insn(&prog->insns[l->insn], prog->insn_cnt - l->insn, bpf,
+				  sizeof(bpf));
+	if (w) {
+		json_start_object(w);
+		json_uint_field(w, "op", at);
+		json_uint_field(w, "bundle", bundle);
+		json_string_field(w, "text", text);
+		json_name(w, "end");
+		json_bool(w, end);
+		json_uint_field(w, "insn", l->insn);
+		json_string_field(w, "bpf", bpf);
+		if (src) {
+			json_string_field(w, "file", src->file ? src->file : "");
+			json_uint_field(w, "line", src->line);
+			json_string_field(w, "src", src->text ? src->text : "");
+		}
+		json_end_object(w);
+		return;
+	}
+	/* Comments are '#', so that hxu_asm reads the listing back. */
+	if (src && src != *shown)
+		printf("# %s @ %s:%u\n", src->text ? src->text : "", src->file ? src->file : "?",
+		       src->line);
+	*shown = src;
+	snprintf(line, sizeof(line), "%s%s", text, end ? " ;;" : "");
+	printf("%5u: %-36s # insn %u: %s\n", at, line, l->insn, bpf);
+}
+
+static int do_dump(int argc, char **argv)
+{
+	const struct hwxdp_line *shown = NULL;
+	const struct hwxdp_prog *prog;
+	struct json_writer *w = NULL;
+	struct hwxdp_object *obj;
+	const char *path, *name = NULL;
+	struct hxu_image *img;
+	uint32_t i, bundle = 0;
+	int rc;
+
+	path = parse(argc, argv, "dump", "prog", &name, &rc);
+	if (!path)
+		return rc;
+	rc = translate(path, name, &obj, &prog, &img);
+	if (rc)
+		return rc;
+	if (json_output) {
+		w = json_new(stdout, pretty_output);
+		json_start_object(w);
+		json_string_field(w, "prog", prog->name);
+		json_uint_field(w, "insn_cnt", prog->insn_cnt);
+		json_name(w, "ops");
+		json_start_array(w);
+	} else {
+		printf("# %s: %zu BPF instructions, %u HXU operations (%u words)\n", prog->name,
+		       prog->insn_cnt, img->line_cnt, img->op_cnt);
+	}
+	for (i = 0; i < img->line_cnt; i++) {
+		dump_op(w, prog, img, i, bundle, &shown);
+		if (img->ops[img->lines[i].op] & HXU_END_BIT)
+			bundle++;
+	}
+	if (w) {
+		json_end_array(w);
+		json_uint_field(w, "bundles", bundle);
+		json_end_object(w);
+		json_destroy(w);
+	} else {
+		printf("# %u bundles\n", bundle);
+	}
+	hxu_image__free(img);
+	hwxdp_object__close(obj);
+	return 0;
+}
+
+int do_prog(int argc, char **argv)
+{
+	static const struct cmd cmds[] = {
+		{ "stats", do_stats, "issue slots and cycles per lab frame against BPF" },
+		{ "dump", do_dump, "the microcode with BPF instructions and source lines" },
+		{ "help", prog_help, "this help" },
+		{ 0 },
+	};
+
+	return cmd_select(cmds, argc, argv, prog_help);
+}
