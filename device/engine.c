@@ -75,7 +75,7 @@
 	ALU_HANDLERS(X)                                                                          \
 	X(NEG64) X(NEG32) X(MOV64X) X(MOV32X) X(MOVK) X(MOVSX8) X(MOVSX16) X(MOVSX32)            \
 	X(MOVSX8W) X(MOVSX16W) X(BSWAP16) X(BSWAP32) X(BSWAP64) X(ZEXT16) X(ZEXT32)              \
-	MEM_HANDLERS(X, PKT) MEM_HANDLERS(X, LM) MEM_HANDLERS(X, TM)                             \
+	MEM_HANDLERS(X, PKT) MEM_HANDLERS(X, LM) MEM_HANDLERS(X, TM) MEM_HANDLERS(X, LMFP)       \
 	X(ATOMIC_LM) X(ATOMIC_TM) X(ATOMIC_ADD64_TM)                                            \
 	BR_HANDLERS(X)                                                                           \
 	X(JMP) X(CALL) X(RET) X(EXIT) X(TCALL) X(LCHK) X(LCHKR)                                  \
@@ -781,6 +781,24 @@ static enum handler mem_handler(const struct hxu_op *op)
 	return base[hxu_mem_space(op->opcode)] + off;
 }
 
+/*
+ * A local-memory access through r10 whose offset stays inside one frame
+ * below it cannot leave local memory: r10 is HXU_LM_FRAME at the start of a
+ * frame, moves by HXU_LM_FRAME per call level (at most HXU_RSTACK_DEPTH - 1
+ * of them, so it never passes HXU_LM_SIZE), and no operation may write it.
+ * Such accesses - the spills and the keys built on the stack - run without
+ * the bounds check.
+ */
+static bool frame_relative(const struct hxu_op *op)
+{
+	int64_t size = hxu_mem_size(op->flags);
+
+	_Static_assert(HXU_LM_FRAME * HXU_RSTACK_DEPTH <= HXU_LM_SIZE,
+		       "r10 stays inside local memory");
+	return hxu_mem_space(op->opcode) == HXU_SPACE_LM && op->rs == HXU_REG_FP &&
+	       op->imm >= -HXU_LM_FRAME && op->imm <= -size;
+}
+
 static uint32_t space_limit(unsigned int space, uint32_t size)
 {
 	return space == HXU_SPACE_PKT ? HXU_WINDOW_SIZE - size : HXU_LM_SIZE - size;
@@ -858,6 +876,8 @@ static void predecode_op(struct xop *x, const struct hxu_op *op, struct hwxdp_ta
 			break;
 		}
 		h = mem_handler(op);
+		if (frame_relative(op))
+			h = h - H_LD8_LM + H_LD8_LMFP;
 		if (hxu_mem_kind(op->opcode) == HXU_OP_STI) {
 			uint32_t size = hxu_mem_size(op->flags);
 			uint64_t v = (uint64_t)(int64_t)(int32_t)op->ext;
@@ -1478,10 +1498,12 @@ static void uncount_rest(const struct form *f, const struct xop *op, uint64_t *o
 #define CHECK_LM(a, n)                                                                             \
 	if (unlikely((a) > (uint64_t)HXU_LM_SIZE - (n)))                                           \
 	FAULT(HWXDP_ERR_LM_ACCESS)
-#define CHECK_TM(a, n) (void)0
-#define ADDR_PKT(a)    (win + (a))
-#define ADDR_LM(a)     (lm + (a))
-#define ADDR_TM(a)     ((uint8_t *)(uintptr_t)(a))
+#define CHECK_TM(a, n)	 (void)0
+#define CHECK_LMFP(a, n) (void)0
+#define ADDR_PKT(a)	 (win + (a))
+#define ADDR_LM(a)	 (lm + (a))
+#define ADDR_LMFP(a)	 (lm + (a))
+#define ADDR_TM(a)	 ((uint8_t *)(uintptr_t)(a))
 
 #define LOAD(S, NAME, N, EXPR)                                                                     \
 	L_##NAME##_##S:                                                                            \
@@ -1744,6 +1766,7 @@ L_ZEXT32:
 	MEM_SPACE(PKT)
 	MEM_SPACE(LM)
 	MEM_SPACE(TM)
+	MEM_SPACE(LMFP)
 
 L_ATOMIC_LM : {
 	uint64_t a = RS + OFF;

@@ -163,10 +163,11 @@ static inline uint64_t fold_mul(uint64_t a, uint64_t b)
  * 6-word flow key form two chains of three instead of one of six; the seed
  * enters each lane and the final fold, which mixes the lanes' full products.
  */
-static uint64_t hash_words(const struct hwxdp_hash *h, const uint64_t *w)
+static __attribute__((always_inline)) inline uint64_t hash_n(const struct hwxdp_hash *h,
+							     const uint64_t *w, uint32_t n)
 {
 	uint64_t a = h->seed[0], b = h->seed[1];
-	uint32_t i, n = h->key_words;
+	uint32_t i;
 
 	for (i = 0; i + 1 < n; i += 2) {
 		a = fold_mul(a ^ w[i], MUL_A);
@@ -177,13 +178,19 @@ static uint64_t hash_words(const struct hwxdp_hash *h, const uint64_t *w)
 	return fold_mul(a ^ h->seed[2], b ^ h->seed[3]);
 }
 
+static uint64_t hash_words(const struct hwxdp_hash *h, const uint64_t *w)
+{
+	return hash_n(h, w, h->key_words);
+}
+
 /*
  * The buckets come from the hash's two 32-bit halves by multiply-shift, which
  * uses their high bits; the tag comes from the low byte of each half, which
  * barely touches the bucket, so keys sharing a bucket still have
  * independent tags.
  */
-static void place(const struct hwxdp_hash *h, uint64_t hv, uint32_t *b1, uint32_t *b2, uint8_t *tag)
+static inline void place(const struct hwxdp_hash *h, uint64_t hv, uint32_t *b1, uint32_t *b2,
+			 uint8_t *tag)
 {
 	uint64_t nb = h->buckets;
 	uint8_t t = (uint8_t)(hv ^ (hv >> 32));
@@ -273,36 +280,44 @@ static inline void write_end(uint32_t *seq)
 	__atomic_store_n(seq, *seq + 1, __ATOMIC_RELEASE);
 }
 
-static inline bool key_equal(const struct hwxdp_hash *h, const uint64_t *slot,
-			     const uint64_t *words)
+/*
+ * The reader's path takes the key's size in words as an argument: the
+ * lookups of the common key sizes pass a constant, so that the compare and
+ * the hash unroll; everything else passes h->key_words.
+ */
+static __attribute__((always_inline)) inline bool key_equal(const uint64_t *slot,
+							    const uint64_t *words, uint32_t kw)
 {
+	uint64_t diff = 0;
 	uint32_t i;
 
-	for (i = 0; i < h->key_words; i++)
-		if (load64(&slot[i]) != words[i])
-			return false;
-	return true;
+	/* Branch-free: a slot whose tag matched almost always holds the key. */
+	for (i = 0; i < kw; i++)
+		diff |= load64(&slot[i]) ^ words[i];
+	return !diff;
 }
 
 /* The slot index of p's key among tags' candidates at first, or -1. */
-static inline int64_t scan_tags(const struct hwxdp_hash *h, uint64_t tags, uint32_t first,
-				const struct probe *p)
+static __attribute__((always_inline)) inline int64_t scan_tags(const struct hwxdp_hash *h,
+							       uint64_t tags, uint32_t first,
+							       const struct probe *p, uint32_t kw)
 {
 	uint64_t m = match_tag(tags, p->tag);
 
 	while (m) {
 		uint32_t idx = first + lowest_byte(m);
 
-		if (key_equal(h, slot_at(h, idx), p->words))
+		if (key_equal(slot_at(h, idx), p->words, kw))
 			return idx;
 		m &= m - 1;
 	}
 	return -1;
 }
 
-static inline int64_t scan_bucket(const struct hwxdp_hash *h, uint32_t b, const struct probe *p)
+static __attribute__((always_inline)) inline int64_t
+scan_bucket(const struct hwxdp_hash *h, uint32_t b, const struct probe *p, uint32_t kw)
 {
-	return scan_tags(h, load64(&h->meta[b].tags), b * SLOTS, p);
+	return scan_tags(h, load64(&h->meta[b].tags), b * SLOTS, p, kw);
 }
 
 static int64_t scan_stash(const struct hwxdp_hash *h, const struct probe *p)
@@ -313,7 +328,8 @@ static int64_t scan_stash(const struct hwxdp_hash *h, const struct probe *p)
 	if (!__atomic_load_n(&h->stash.used, __ATOMIC_RELAXED))
 		return -1;
 	for (i = 0; i < h->stash_slots / 8; i++) {
-		idx = scan_tags(h, load64(&h->stash.tags[i]), stash_base(h) + i * 8, p);
+		idx = scan_tags(h, load64(&h->stash.tags[i]), stash_base(h) + i * 8, p,
+				h->key_words);
 		if (idx >= 0)
 			return idx;
 	}
@@ -340,7 +356,8 @@ static void copy_value_out(const struct hwxdp_hash *h, const uint64_t *slot, voi
  * Reader-side search under the sequence counters (see the top of the file);
  * copies the value when value is not NULL. The slot index or -1.
  */
-static int64_t find_stable(const struct hwxdp_hash *h, const struct probe *p, void *value)
+static __attribute__((always_inline)) inline int64_t
+find_stable_n(const struct hwxdp_hash *h, const struct probe *p, void *value, uint32_t kw)
 {
 	const uint32_t *seq1 = &h->meta[p->bucket[0]].seq;
 	const uint32_t *seq2 = &h->meta[p->bucket[1]].seq;
@@ -350,7 +367,7 @@ static int64_t find_stable(const struct hwxdp_hash *h, const struct probe *p, vo
 	__builtin_prefetch(&h->meta[p->bucket[1]]);
 	for (;;) {
 		s1 = read_begin(seq1);
-		idx = scan_bucket(h, p->bucket[0], p);
+		idx = scan_bucket(h, p->bucket[0], p, kw);
 		if (idx >= 0) {
 			if (value)
 				copy_value_out(h, slot_at(h, idx), value);
@@ -360,7 +377,7 @@ static int64_t find_stable(const struct hwxdp_hash *h, const struct probe *p, vo
 			continue;
 		}
 		s2 = read_begin(seq2);
-		idx = scan_bucket(h, p->bucket[1], p);
+		idx = scan_bucket(h, p->bucket[1], p, kw);
 		if (idx >= 0) {
 			if (value)
 				copy_value_out(h, slot_at(h, idx), value);
@@ -389,26 +406,61 @@ static int64_t find_stable(const struct hwxdp_hash *h, const struct probe *p, vo
 	}
 }
 
+static int64_t find_stable(const struct hwxdp_hash *h, const struct probe *p, void *value)
+{
+	return find_stable_n(h, p, value, h->key_words);
+}
+
 /* Writer-side search: nothing changes under the writer. */
 static int64_t find(const struct hwxdp_hash *h, const struct probe *p)
 {
-	int64_t idx = scan_bucket(h, p->bucket[0], p);
+	int64_t idx = scan_bucket(h, p->bucket[0], p, h->key_words);
 
 	if (idx < 0)
-		idx = scan_bucket(h, p->bucket[1], p);
+		idx = scan_bucket(h, p->bucket[1], p, h->key_words);
 	if (idx < 0 && h->stash_slots)
 		idx = scan_stash(h, p);
 	return idx;
 }
 
-void *hwxdp_hash__lookup(const struct hwxdp_hash *h, const void *key)
+/*
+ * A lookup for keys of ks bytes, ks a constant where it is inlined: the key
+ * is read straight into the probe's words (the tail once, zero padded, as
+ * probe_init pads it), hashed and compared with loops the compiler unrolls.
+ */
+static __attribute__((always_inline)) inline void *lookup_sized(const struct hwxdp_hash *h,
+								const void *key, uint32_t ks)
 {
+	const uint32_t kw = (ks + 7) / 8, full = ks / 8;
 	struct probe p;
 	int64_t idx;
+	uint32_t i;
 
-	probe_init(h, key, &p);
-	idx = find_stable(h, &p, NULL);
-	return idx < 0 ? NULL : slot_at(h, idx) + h->key_words;
+	for (i = 0; i < full; i++)
+		memcpy(&p.words[i], (const uint8_t *)key + i * 8, 8);
+	if (ks % 8) {
+		p.words[full] = 0;
+		memcpy(&p.words[full], (const uint8_t *)key + full * 8, ks % 8);
+	}
+	place(h, hash_n(h, p.words, kw), &p.bucket[0], &p.bucket[1], &p.tag);
+	idx = find_stable_n(h, &p, NULL, kw);
+	return idx < 0 ? NULL : slot_at(h, idx) + kw;
+}
+
+void *hwxdp_hash__lookup(const struct hwxdp_hash *h, const void *key)
+{
+	switch (h->key_size) {
+	case 4:
+		return lookup_sized(h, key, 4);
+	case 8:
+		return lookup_sized(h, key, 8);
+	case 16:
+		return lookup_sized(h, key, 16);
+	case 44: /* struct hwxdp_flow_key */
+		return lookup_sized(h, key, 44);
+	default:
+		return lookup_sized(h, key, h->key_size);
+	}
 }
 
 int hwxdp_hash__lookup_copy(const struct hwxdp_hash *h, const void *key, void *value)
