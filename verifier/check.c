@@ -1341,6 +1341,19 @@ static int check_cond_jmp(struct verifier_env *env, const struct bpf_insn *insn,
 		}
 	}
 
+	/*
+	 * Any other comparison involving a pointer would compare addresses:
+	 * the kernel refuses it without CAP_PERFMON, and on the device, where
+	 * a pointer is an offset in its own space, it would not even give the
+	 * kernel's answer.
+	 */
+	if (!null_check && pkt < 0 && !(taken >= 0 && type_is_ptr(dst->type)) &&
+	    (dst->type != SCALAR_VALUE || src->type != SCALAR_VALUE)) {
+		verbose(env, "R%u pointer comparison prohibited\n",
+			dst->type != SCALAR_VALUE ? insn->dst_reg : insn->src_reg);
+		return -EACCES;
+	}
+
 	/* Refine scalars for both outcomes; an empty range is a dead side. */
 	if (taken < 0 && dst->type == SCALAR_VALUE && src->type == SCALAR_VALUE) {
 		t_dst = f_dst = *dst;
