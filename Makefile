@@ -51,7 +51,7 @@ TEST_COMMON := $(patsubst %.c,$(BUILD)/%.o,$(wildcard tests/common/*.c))
 TEST_DIRS := $(sort $(dir $(wildcard tests/*/test_*.c)))
 TEST_BINS := $(foreach d,$(TEST_DIRS),$(BUILD)/tests/$(notdir $(patsubst %/,%,$(d))).test)
 TOOL_BINS := $(foreach f,$(wildcard tests/*/*_dump.c),$(BUILD)/tests/$(notdir $(basename $(f)))) \
-	     $(BUILD)/vdiff
+	     $(BUILD)/vdiff $(BUILD)/devdiff
 
 .PHONY: all test run deps clean format bench
 all: $(BPF_OBJS) $(CORPUS_OBJS) $(LIB) $(CMD) $(TEST_BINS) $(TOOL_BINS)
@@ -99,6 +99,11 @@ $(foreach d,$(TEST_DIRS),$(eval $(call test_bin,$(notdir $(patsubst %/,%,$(d))))
 
 # The verifier's differential harness against the kernel, as a program.
 $(BUILD)/vdiff: $(patsubst %.c,$(BUILD)/%.o,$(filter-out %/test_vdiff.c,$(wildcard tests/vdiff/*.c))) $(LIB)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# The device against the kernel, differentially, as a program.
+$(BUILD)/devdiff: $(patsubst %.c,$(BUILD)/%.o,$(filter-out %/test_devdiff.c,$(wildcard tests/devdiff/*.c))) $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 

@@ -231,6 +231,10 @@ static int schedule_block(struct hxu_op *ops, size_t first, size_t n, uint32_t *
 			else if (d == DEP_AFTER && bundle[j] > b)
 				b = bundle[j];
 		}
+		/* The block's first operation is where jumps land: it must open
+		 * its bundle, so nothing may join a branch standing there. */
+		if (i && fx[0].control && b < 1)
+			b = 1;
 		while (fill[b] == HXU_BUNDLE_MAX)
 			b++;
 		bundle[i] = b;

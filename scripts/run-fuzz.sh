@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Builds the libFuzzer harnesses of tests/fuzz (clang, ASan and UBSan), makes
-# their seed corpora from the built BPF objects, runs each for SECONDS, and
+# their seed corpora from the built BPF objects (fuzz_device: from the lab's
+# frames, through HWXDP_FUZZ_SEEDS), runs each for SECONDS, and
 # prints "fuzz: N passed, M failed" (N, M count harnesses). Exits 1 when a
 # harness crashed, leaked, hung on one input, hit UB, or could not be built.
 # Needs `make` first: build/progs/*.bpf.o, the loader's corpus objects and
@@ -24,7 +25,7 @@ seconds=${1:-20}
 build=${BUILD:-build}
 out=$build/fuzz
 clang=${CLANG:-clang}
-harnesses=(fuzz_object fuzz_verify)
+harnesses=(fuzz_object fuzz_verify fuzz_device)
 passed=0 failed=0
 
 cd "$(dirname "$0")/.."
@@ -37,7 +38,7 @@ esac
 
 san="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 cflags="-g -O1 -std=gnu11 -I. -Iinclude -Iprogs/include $(pkg-config --cflags libbpf 2>/dev/null)"
-libs=$(pkg-config --libs libbpf libelf zlib 2>/dev/null || echo -lbpf -lelf -lz)
+libs=$(pkg-config --libs libbpf libelf zlib libcrypto libpcap 2>/dev/null || echo -lbpf -lelf -lz -lcrypto -lpcap)
 seed_libs=$(pkg-config --libs libbpf libelf zlib libcrypto 2>/dev/null || echo -lbpf -lelf -lz -lcrypto)
 
 finish() {
@@ -73,7 +74,8 @@ build_all() {
 		echo "$clang $lib_cflags" >"$out/obj/cflags"
 	fi
 	make --no-print-directory -s -j"$(nproc)" BUILD="$out/obj" CC="$clang" CFLAGS="$lib_cflags" \
-		LIB_SRCS="$(echo loader/*.c verifier/*.c)" "$out/obj/libhwxdp.a" >/dev/null || return 1
+		LIB_SRCS="$(echo loader/*.c verifier/*.c hwmap/*.c device/*.c lab/*.c)" \
+		"$out/obj/libhwxdp.a" >/dev/null || return 1
 
 	local h
 	for h in "${harnesses[@]}"; do
@@ -87,9 +89,11 @@ build_all() {
 		"$build/libhwxdp.a" $seed_libs -o "$out/verify_seeds" || return 1
 
 	rm -rf "$out/seeds" "$out/corpus"
-	mkdir -p "$out/seeds/object" "$out/seeds/verify" "$out/corpus/object" "$out/corpus/verify"
+	mkdir -p "$out/seeds/object" "$out/seeds/verify" "$out/seeds/device" \
+		"$out/corpus/object" "$out/corpus/verify" "$out/corpus/device"
 	cp "${objects[@]}" "$out/seeds/object/"
-	"$out/verify_seeds" "$out/seeds/verify" "${objects[@]}" >/dev/null
+	"$out/verify_seeds" "$out/seeds/verify" "${objects[@]}" >/dev/null || return 1
+	HWXDP_FUZZ_SEEDS="$out/seeds/device" "$out/fuzz_device" || return 1
 }
 
 if ! build_all; then
@@ -102,13 +106,16 @@ fi
 for h in "${harnesses[@]}"; do
 	name=${h#fuzz_}
 	log=$out/$h.log
-	# room for the verifier's 4096 instructions; objects: the largest seed
+	# room for the verifier's 4096 instructions; objects: the largest seed;
+	# frames: a full Ethernet frame and the port byte, as jumbo tails only
+	# slow the search down
 	max_len=
 	[ "$h" = fuzz_verify ] && max_len=-max_len=40000
+	[ "$h" = fuzz_device ] && max_len=-max_len=1600
 	echo "== $h, $seconds s"
 	# -timeout: one input taking this long is a hang; the outer timeout
 	# catches a harness that stops making progress altogether.
-	UBSAN_OPTIONS=print_stacktrace=1 timeout --kill-after=10 $((seconds + 300)) \
+	UBSAN_OPTIONS=print_stacktrace=1 HWXDP_BUILD=$build timeout --kill-after=10 $((seconds + 300)) \
 		"$out/$h" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
 		-print_final_stats=1 -artifact_prefix="$out/crash/$name-" $max_len \
 		"$out/corpus/$name" "$out/seeds/$name" $(ls -d "tests/fuzz/regress/$name" 2>/dev/null) \
@@ -121,7 +128,7 @@ for h in "${harnesses[@]}"; do
 		passed=$((passed + 1))
 	else
 		echo "$h: FAILED (exit $rc), ${runs:-?} runs; from $log:"
-		grep -aE '^==[0-9]+==ERROR|SUMMARY|runtime error|fuzz_verify:|Test unit written|ALARM|timeout' "$log" | head -n 20
+		grep -aE '^==[0-9]+==ERROR|SUMMARY|runtime error|fuzz_verify:|fuzz_device:|Test unit written|ALARM|timeout' "$log" | head -n 20
 		failed=$((failed + 1))
 	fi
 done

@@ -1,0 +1,579 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/bpf.h>
+
+#include "device/engine.h"
+#include "device/tables.h"
+#include "hwmap/hxu.h"
+#include "hwmap/translate.h"
+#include "hwxdp/object.h"
+#include "loader/device.h"
+#include "loader/host.h"
+#include "tests/devdiff/pair.h"
+#include "verifier/verifier.h"
+
+/* A map index in a raw program's kfunc call may name any of 32768 BTF fds. */
+#define FD_ARRAY_LEN 32768
+
+static struct dd_side *side_of(struct hx_target *target)
+{
+	return (struct dd_side *)target;
+}
+
+struct dd_map *dd_side_map(struct dd_side *s, const char *name)
+{
+	for (size_t i = 0; i < s->map_cnt; i++)
+		if (!strcmp(s->maps[i].name, name))
+			return &s->maps[i];
+	return NULL;
+}
+
+int dd_map_lookup(const struct dd_map *m, const void *key, void *value)
+{
+	if (m->tab)
+		return hwxdp_table__lookup(m->tab, key, value);
+	return bpf_map_lookup_elem(m->fd, key, value) ? -errno : 0;
+}
+
+int dd_map_next_key(const struct dd_map *m, const void *key, void *next)
+{
+	if (m->tab)
+		return hwxdp_table__get_next_key(m->tab, key, next);
+	return bpf_map_get_next_key(m->fd, key, next) ? -errno : 0;
+}
+
+static int side_update(struct hx_target *target, const char *name, const void *key,
+		       const void *value)
+{
+	struct dd_map *m = dd_side_map(side_of(target), name);
+
+	if (!m)
+		return -ENOENT;
+	if (m->tab)
+		return hwxdp_table__update(m->tab, key, value, BPF_ANY);
+	return bpf_map_update_elem(m->fd, key, value, BPF_ANY) ? -errno : 0;
+}
+
+static int side_lookup(struct hx_target *target, const char *name, const void *key, void *value)
+{
+	struct dd_map *m = dd_side_map(side_of(target), name);
+
+	return m ? dd_map_lookup(m, key, value) : -ENOENT;
+}
+
+static int side_delete(struct hx_target *target, const char *name, const void *key)
+{
+	struct dd_map *m = dd_side_map(side_of(target), name);
+
+	if (!m)
+		return -ENOENT;
+	if (m->tab)
+		return hwxdp_table__delete(m->tab, key);
+	return bpf_map_delete_elem(m->fd, key) ? -errno : 0;
+}
+
+static int kernel_run(struct hx_target *target, uint32_t ingress, const uint8_t *frame, size_t len,
+		      struct hx_result *result)
+{
+	struct dd_side *s = side_of(target);
+	/* room for what a program puts in front (tag, metadata) */
+	static uint8_t out[HX_PKT_MAX + 256];
+	struct xdp_md ctx_in = { .data_end = (uint32_t)len, .ingress_ifindex = ingress };
+	struct xdp_md ctx_out = {};
+	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = frame, .data_size_in = (uint32_t)len,
+		    .data_out = out, .data_size_out = sizeof(out), .ctx_in = &ctx_in,
+		    .ctx_size_in = sizeof(ctx_in), .ctx_out = &ctx_out,
+		    .ctx_size_out = sizeof(ctx_out), .repeat = 1);
+	size_t meta_len;
+
+	if (bpf_prog_test_run_opts(s->prog_fd, &opts))
+		return -errno;
+	/* the output starts at data_meta; ctx_out.data is the metadata's length */
+	meta_len = ctx_out.data;
+	if (meta_len > opts.data_size_out || opts.data_size_out - meta_len > sizeof(result->frame))
+		return -EMSGSIZE;
+	result->action = opts.retval;
+	if (meta_len >= sizeof(result->meta)) {
+		memcpy(&result->meta, out + meta_len - sizeof(result->meta), sizeof(result->meta));
+		result->has_meta = true;
+	}
+	result->len = opts.data_size_out - meta_len;
+	memcpy(result->frame, out + meta_len, result->len);
+	return 0;
+}
+
+static int device_run(struct hx_target *target, uint32_t ingress, const uint8_t *frame, size_t len,
+		      struct hx_result *result)
+{
+	struct dd_side *s = side_of(target);
+	struct hwxdp_run_stats st;
+	struct hwxdp_frame f = {
+		.window = s->window,
+		.data = HXU_HEADROOM,
+		.data_meta = HXU_HEADROOM,
+		.ingress = ingress,
+	};
+	uint32_t meta_len;
+	int err;
+
+	s->egress = HWXDP_EGRESS_NONE;
+	s->fault = 0;
+	/* as BPF_PROG_TEST_RUN: less than an Ethernet header is no frame */
+	if (len < HXU_ETH_HLEN || len > HXU_FRAME_MAX)
+		return -EINVAL;
+	memset(s->window, 0, HXU_WINDOW_SIZE);
+	memcpy(s->window + HXU_HEADROOM, frame, len);
+	f.data_end = HXU_HEADROOM + (uint32_t)len;
+	err = hwxdp_engine__run(s->engine, 0, &f, &st);
+	if (err) {
+		s->fault = err < 0 ? err : -err;
+		s->fault_op = f.fault_op;
+		return s->fault;
+	}
+	s->egress = f.egress;
+	s->last.ops = st.ops;
+	s->last.bundles = st.bundles;
+	s->last.cycles = st.cycles;
+	if (f.data_end - f.data > sizeof(result->frame))
+		return -EMSGSIZE;
+	result->action = f.verdict;
+	meta_len = f.data - f.data_meta;
+	if (meta_len >= sizeof(result->meta)) {
+		memcpy(&result->meta, s->window + f.data - sizeof(result->meta),
+		       sizeof(result->meta));
+		result->has_meta = true;
+	}
+	result->len = f.data_end - f.data;
+	memcpy(result->frame, s->window + f.data, result->len);
+	return 0;
+}
+
+static int side_stats(struct hx_target *target, struct hx_run_stats *stats)
+{
+	*stats = side_of(target)->last;
+	return 0;
+}
+
+static void side_noop_close(struct hx_target *target)
+{
+	(void)target;
+}
+
+static const struct hx_target_ops kernel_ops = {
+	.name = "kernel",
+	.map_update = side_update,
+	.map_lookup = side_lookup,
+	.map_delete = side_delete,
+	.run = kernel_run,
+	.close = side_noop_close,
+};
+
+static const struct hx_target_ops device_ops = {
+	.name = "device",
+	.map_update = side_update,
+	.map_lookup = side_lookup,
+	.map_delete = side_delete,
+	.run = device_run,
+	.stats = side_stats,
+	.close = side_noop_close,
+};
+
+static void side_init(struct dd_side *s, bool device)
+{
+	memset(s, 0, sizeof(*s));
+	s->target.ops = device ? &device_ops : &kernel_ops;
+	s->target.priv = s;
+	s->device = device;
+	s->prog_fd = -1;
+	s->egress = HWXDP_EGRESS_NONE;
+}
+
+static void map_from_desc(struct dd_map *m, const struct hwxdp_map_desc *d)
+{
+	snprintf(m->name, sizeof(m->name), "%s", d->name);
+	m->type = d->type;
+	m->key_size = d->key_size;
+	m->value_size = d->value_size;
+	m->max_entries = d->max_entries;
+	m->read_only = d->read_only;
+	m->fd = -1;
+}
+
+int dd_side_open_kernel(struct dd_side *s, const char *path)
+{
+	struct bpf_program *prog;
+	struct bpf_map *map;
+	size_t n = 0;
+
+	side_init(s, false);
+	s->bobj = hwxdp_host_load(path);
+	if (!s->bobj)
+		return -errno;
+	prog = hwxdp_host_xdp_program(s->bobj);
+	if (!prog) {
+		dd_side_close(s);
+		return -ENOENT;
+	}
+	s->prog_fd = bpf_program__fd(prog);
+	bpf_object__for_each_map(map, s->bobj) n++;
+	s->maps = calloc(n ? n : 1, sizeof(*s->maps));
+	if (!s->maps) {
+		dd_side_close(s);
+		return -ENOMEM;
+	}
+	bpf_object__for_each_map(map, s->bobj)
+	{
+		struct dd_map *m = &s->maps[s->map_cnt++];
+
+		snprintf(m->name, sizeof(m->name), "%s", bpf_map__name(map));
+		m->type = bpf_map__type(map);
+		m->key_size = bpf_map__key_size(map);
+		m->value_size = bpf_map__value_size(map);
+		m->max_entries = bpf_map__max_entries(map);
+		m->read_only = bpf_map__map_flags(map) & BPF_F_RDONLY_PROG;
+		m->fd = bpf_map__fd(map);
+	}
+	return 0;
+}
+
+static int device_maps(struct dd_side *s, const struct hwxdp_map_desc *maps, size_t map_cnt)
+{
+	s->maps = calloc(map_cnt ? map_cnt : 1, sizeof(*s->maps));
+	if (!s->maps)
+		return -ENOMEM;
+	for (size_t i = 0; i < map_cnt && i < HXU_TABLES; i++) {
+		struct dd_map *m = &s->maps[s->map_cnt++];
+
+		map_from_desc(m, &maps[i]);
+		m->tab = hwxdp_tables__get(s->tables, (uint32_t)i);
+		if (!m->tab)
+			return -ENOENT;
+	}
+	return 0;
+}
+
+int dd_side_open_device(struct dd_side *s, const char *path)
+{
+	char msg[512];
+	int err;
+
+	side_init(s, true);
+	err = hwxdp_device_prog__open(path, &s->dp, msg, sizeof(msg));
+	if (err) {
+		fprintf(stderr, "devdiff: %s\n", msg);
+		return err;
+	}
+	s->tables = s->dp->tables;
+	s->engine = s->dp->engine;
+	s->window = s->dp->window;
+	s->last.image_ops = s->dp->img->line_cnt;
+	s->last.bpf_insns = s->dp->prog->insn_cnt;
+	err = device_maps(s, s->dp->obj->maps, s->dp->obj->map_cnt);
+	if (err)
+		dd_side_close(s);
+	return err;
+}
+
+static int create_map(const struct hwxdp_map_desc *d)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = d->map_flags);
+	uint32_t zero = 0;
+	int fd, err;
+
+	fd = bpf_map_create(d->type, "devdiff", d->key_size, d->value_size, d->max_entries, &opts);
+	if (fd < 0)
+		return -errno;
+	/* global data is a one-entry array whose entry 0 is the section's image */
+	if (d->initial && d->initial_size &&
+	    (d->initial_size != d->value_size || bpf_map_update_elem(fd, &zero, d->initial, 0))) {
+		err = d->initial_size != d->value_size ? -EINVAL : -errno;
+		close(fd);
+		return err;
+	}
+	/* as libbpf: frozen .rodata is constant to the verifier */
+	if (d->read_only && bpf_map_freeze(fd)) {
+		err = -errno;
+		close(fd);
+		return err;
+	}
+	return fd;
+}
+
+int dd_side_open_kernel_raw(struct dd_side *s, const struct bpf_insn *insns, size_t cnt,
+			    const struct hwxdp_map_desc *maps, size_t map_cnt, char *msg,
+			    size_t msglen)
+{
+	struct bpf_insn *copy = NULL;
+	int *fd_array = NULL;
+	int err = -ENOMEM;
+
+	side_init(s, false);
+	s->maps = calloc(map_cnt ? map_cnt : 1, sizeof(*s->maps));
+	fd_array = malloc(FD_ARRAY_LEN * sizeof(*fd_array));
+	copy = malloc((cnt ? cnt : 1) * sizeof(*copy));
+	if (!s->maps || !fd_array || !copy)
+		goto out;
+	for (size_t i = 0; i < FD_ARRAY_LEN; i++)
+		fd_array[i] = -1;
+	for (size_t i = 0; i < map_cnt && i < FD_ARRAY_LEN; i++) {
+		struct dd_map *m = &s->maps[s->map_cnt++];
+
+		map_from_desc(m, &maps[i]);
+		m->fd = create_map(&maps[i]);
+		if (m->fd < 0) {
+			err = m->fd;
+			snprintf(msg, msglen, "map %s: %s", maps[i].name, strerror(-err));
+			goto out;
+		}
+		fd_array[i] = m->fd;
+	}
+	memcpy(copy, insns, cnt * sizeof(*copy));
+	for (size_t i = 0; i + 1 < cnt; i++) {
+		struct bpf_insn *in = &copy[i];
+		bool known = in->imm >= 0 && (size_t)in->imm < map_cnt;
+
+		if (in->code != (BPF_LD | BPF_DW | BPF_IMM))
+			continue;
+		if (in->src_reg == BPF_PSEUDO_MAP_FD || in->src_reg == BPF_PSEUDO_MAP_VALUE)
+			in->imm = known ? fd_array[in->imm] : -1;
+		i++;
+	}
+	{
+		LIBBPF_OPTS(bpf_prog_load_opts, opts, .fd_array = fd_array);
+
+		s->prog_fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "devdiff", "GPL", copy, cnt, &opts);
+	}
+	if (s->prog_fd < 0) {
+		err = -EACCES;
+		snprintf(msg, msglen, "the kernel refuses it: %s", strerror(errno));
+		goto out;
+	}
+	err = 0;
+out:
+	free(copy);
+	free(fd_array);
+	if (err)
+		dd_side_close(s);
+	return err;
+}
+
+/* Tables for maps the program does not use, and global data's initial bytes. */
+static int fill_tables(struct hwxdp_tables *tables, const struct hwxdp_map_desc *maps,
+		       size_t map_cnt)
+{
+	for (size_t i = 0; i < map_cnt && i < HXU_TABLES; i++) {
+		const struct hwxdp_map_desc *m = &maps[i];
+		struct hwxdp_table *tab = hwxdp_tables__get(tables, (uint32_t)i);
+		uint32_t zero = 0;
+		int err;
+
+		if (!tab) {
+			struct hxu_table_desc desc = {
+				.id = (uint32_t)i,
+				.type = m->type,
+				.key_size = m->key_size,
+				.value_size = m->value_size,
+				.max_entries = m->max_entries,
+				.flags = m->map_flags,
+			};
+
+			snprintf(desc.name, sizeof(desc.name), "%s", m->name);
+			err = hwxdp_tables__create(tables, &desc);
+			if (err)
+				return err;
+			tab = hwxdp_tables__get(tables, (uint32_t)i);
+		}
+		if (!m->initial || !m->initial_size)
+			continue;
+		if (m->initial_size != m->value_size)
+			return -EINVAL;
+		err = hwxdp_table__update(tab, &zero, m->initial, BPF_ANY);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+int dd_side_open_device_raw(struct dd_side *s, const struct bpf_insn *insns, size_t cnt,
+			    const struct hwxdp_map_desc *maps, size_t map_cnt, char *msg,
+			    size_t msglen)
+{
+	struct hwxdp_verify_opts vopts = { .sz = sizeof(vopts), .device = true };
+	struct hwxdp_verify_result *res = NULL;
+	uint32_t subprog_start = 0;
+	struct hwxdp_prog prog = {
+		.name = "devdiff",
+		.type = BPF_PROG_TYPE_XDP,
+		.insns = (struct bpf_insn *)insns,
+		.insn_cnt = cnt,
+		.subprog_start = &subprog_start,
+		.subprog_cnt = 1,
+	};
+	/* the translator reads maps and the program, nothing an ELF file gave */
+	struct hwxdp_object obj = {
+		.maps = (struct hwxdp_map_desc *)maps,
+		.map_cnt = map_cnt,
+		.progs = &prog,
+		.prog_cnt = 1,
+	};
+	int err;
+
+	side_init(s, true);
+	s->window = calloc(1, HXU_WINDOW_SIZE);
+	if (!s->window)
+		return -ENOMEM;
+	err = hwxdp_verify_insns(insns, cnt, maps, map_cnt, &vopts, &res);
+	if (err) {
+		snprintf(msg, msglen, "the verifier could not run: %s", strerror(-err));
+		goto out;
+	}
+	if (!res->accepted) {
+		snprintf(msg, msglen, "refused for the device");
+		err = -EACCES;
+		goto out;
+	}
+	for (size_t i = 0; i < res->fact_cnt; i++)
+		s->punts |= res->facts[i].reachable && res->facts[i].punt_point;
+	err = hwxdp_translate(&obj, &prog, res, &s->img, msg, msglen);
+	if (err)
+		goto out;
+	err = -ENOMEM;
+	s->tables = hwxdp_tables__new();
+	if (!s->tables)
+		goto out;
+	hwxdp_tables__set_seed(s->tables, 0x6877786470ull);
+	err = hwxdp_tables__create_all(s->tables, s->img);
+	if (!err)
+		err = fill_tables(s->tables, maps, map_cnt);
+	if (err) {
+		snprintf(msg, msglen, "the device cannot hold its maps: %s", strerror(-err));
+		goto out;
+	}
+	s->engine = hwxdp_engine__new(s->img, s->tables);
+	if (!s->engine) {
+		err = -errno;
+		snprintf(msg, msglen, "the engine refuses the microcode");
+		goto out;
+	}
+	hwxdp_engine__set_rand_seed(s->engine, 1);
+	s->last.image_ops = s->img->line_cnt;
+	s->last.bpf_insns = cnt;
+	err = device_maps(s, maps, map_cnt);
+out:
+	hwxdp_verify_result__free(res);
+	if (err)
+		dd_side_close(s);
+	return err;
+}
+
+void dd_side_close(struct dd_side *s)
+{
+	if (s->dp) {
+		hwxdp_device_prog__close(s->dp);
+	} else {
+		hwxdp_engine__free(s->engine);
+		if (s->tables)
+			hwxdp_tables__free(s->tables);
+		if (s->img)
+			hxu_image__free(s->img);
+		free(s->window);
+	}
+	if (s->bobj) {
+		bpf_object__close(s->bobj);
+	} else {
+		for (size_t i = 0; i < s->map_cnt; i++)
+			if (s->maps[i].fd >= 0)
+				close(s->maps[i].fd);
+		if (s->prog_fd >= 0)
+			close(s->prog_fd);
+	}
+	free(s->maps);
+	side_init(s, s->device);
+}
+
+static void show_bytes(const char *what, const uint8_t *b, size_t n)
+{
+	fprintf(stderr, "    %s", what);
+	for (size_t i = 0; i < n && i < 48; i++)
+		fprintf(stderr, " %02x", b[i]);
+	fprintf(stderr, "%s\n", n > 48 ? " ..." : "");
+}
+
+/* Entries of a on b's side: every key of a must be in b with the same value. */
+static uint64_t walk(const struct dd_map *a, const struct dd_map *b, bool a_is_kernel,
+		     uint64_t *entries, unsigned int show, unsigned int *shown)
+{
+	uint8_t *key = calloc(2, a->key_size ? a->key_size : 1);
+	uint8_t *va = calloc(2, a->value_size ? a->value_size : 1);
+	uint8_t *vb = va + a->value_size, *next = key + a->key_size;
+	uint64_t differ = 0, n = 0;
+	bool first = true;
+
+	if (!key || !va) {
+		free(key);
+		free(va);
+		return 1;
+	}
+	while (!dd_map_next_key(a, first ? NULL : key, next)) {
+		int ra, rb;
+
+		first = false;
+		memcpy(key, next, a->key_size);
+		n++;
+		ra = dd_map_lookup(a, key, va);
+		rb = dd_map_lookup(b, key, vb);
+		/* the value was compared from the kernel's side already */
+		if (!a_is_kernel && !rb)
+			continue;
+		if (ra == rb && (ra || !memcmp(va, vb, a->value_size)))
+			continue;
+		differ++;
+		if (*shown < show) {
+			(*shown)++;
+			fprintf(stderr, "devdiff: map %s: entry %s\n", a->name,
+				rb ? (a_is_kernel ? "only in the kernel" : "only on the device")
+				   : "differs");
+			show_bytes("key   ", key, a->key_size);
+			show_bytes(a_is_kernel ? "kernel" : "device", va, a->value_size);
+			if (!rb)
+				show_bytes(a_is_kernel ? "device" : "kernel", vb, a->value_size);
+		}
+	}
+	if (a_is_kernel)
+		*entries += n;
+	free(key);
+	free(va);
+	return differ;
+}
+
+uint64_t dd_compare_maps(struct dd_side *kernel, struct dd_side *device, uint64_t *entries,
+			 unsigned int *maps, unsigned int show, unsigned int *shown)
+{
+	uint64_t differ = 0;
+
+	for (size_t i = 0; i < kernel->map_cnt; i++) {
+		const struct dd_map *k = &kernel->maps[i];
+		const struct dd_map *d = dd_side_map(device, k->name);
+
+		/* .rodata holds hwxdp_target, which the loaders set apart on purpose */
+		if (k->read_only)
+			continue;
+		if (!d || d->key_size != k->key_size || d->value_size != k->value_size) {
+			fprintf(stderr, "devdiff: map %s: %s on the device\n", k->name,
+				d ? "another shape" : "missing");
+			differ++;
+			continue;
+		}
+		(*maps)++;
+		differ += walk(k, d, true, entries, show, shown);
+		differ += walk(d, k, false, entries, show, shown);
+	}
+	return differ;
+}
