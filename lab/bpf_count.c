@@ -45,14 +45,6 @@ struct count_ctx {
 	uint8_t *data, *data_end, *data_meta;
 };
 
-static const struct hwxdp_prog *xdp_prog(const struct hwxdp_object *obj)
-{
-	for (size_t i = 0; i < obj->prog_cnt; i++)
-		if (obj->progs[i].type == BPF_PROG_TYPE_XDP)
-			return &obj->progs[i];
-	return NULL;
-}
-
 static void count_close(struct hx_target *target)
 {
 	struct count_target *ct = target->priv;
@@ -121,7 +113,7 @@ static int count_open(struct hx_target *target, const char *object_path)
 	err = hwxdp_object__set_global(ct->obj, "hwxdp_target", &device, sizeof(device));
 	if (err && err != -ENOENT)
 		goto fail;
-	ct->prog = xdp_prog(ct->obj);
+	ct->prog = hwxdp_object__xdp_prog(ct->obj);
 	if (!ct->prog) {
 		err = -ENOENT;
 		goto fail;

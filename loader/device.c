@@ -15,21 +15,12 @@
 #include "loader/log.h"
 #include "verifier/verifier.h"
 
-static const struct hwxdp_prog *xdp_prog(const struct hwxdp_object *obj)
+int hwxdp_device_tables__fill(struct hwxdp_tables *tables, const struct hwxdp_map_desc *maps,
+			      size_t map_cnt)
 {
-	for (size_t i = 0; i < obj->prog_cnt; i++)
-		if (obj->progs[i].type == BPF_PROG_TYPE_XDP)
-			return &obj->progs[i];
-	return NULL;
-}
-
-/* Tables for the maps the program does not use (the control plane may still
- * write them), and global data with its initial bytes, as the kernel has. */
-static int fill_tables(struct hwxdp_device_prog *dp)
-{
-	for (size_t i = 0; i < dp->obj->map_cnt && i < HXU_TABLES; i++) {
-		const struct hwxdp_map_desc *m = &dp->obj->maps[i];
-		struct hwxdp_table *tab = hwxdp_tables__get(dp->tables, (uint32_t)i);
+	for (size_t i = 0; i < map_cnt && i < HXU_TABLES; i++) {
+		const struct hwxdp_map_desc *m = &maps[i];
+		struct hwxdp_table *tab = hwxdp_tables__get(tables, (uint32_t)i);
 		uint32_t zero = 0;
 		int err;
 
@@ -44,11 +35,11 @@ static int fill_tables(struct hwxdp_device_prog *dp)
 			};
 
 			snprintf(desc.name, sizeof(desc.name), "%s", m->name);
-			if (hwxdp_tables__create(dp->tables, &desc))
+			if (hwxdp_tables__create(tables, &desc))
 				continue;
-			tab = hwxdp_tables__get(dp->tables, (uint32_t)i);
+			tab = hwxdp_tables__get(tables, (uint32_t)i);
 		}
-		if (m->origin != HWXDP_MAP_GLOBAL || !m->initial)
+		if (!m->initial || !m->initial_size)
 			continue;
 		if (m->initial_size > m->value_size)
 			return -EINVAL;
@@ -81,7 +72,7 @@ static int build(struct hwxdp_device_prog *dp, const char *path, char *msg, size
 		snprintf(msg, msglen, "%s: hwxdp_target is not a 4-byte global", path);
 		return err;
 	}
-	dp->prog = xdp_prog(dp->obj);
+	dp->prog = hwxdp_object__xdp_prog(dp->obj);
 	if (!dp->prog) {
 		snprintf(msg, msglen, "%s: no XDP program", path);
 		return -ENOENT;
@@ -112,7 +103,7 @@ static int build(struct hwxdp_device_prog *dp, const char *path, char *msg, size
 	hwxdp_tables__set_seed(dp->tables, 0x6877786470ull);
 	err = hwxdp_tables__create_all(dp->tables, dp->img);
 	if (!err)
-		err = fill_tables(dp);
+		err = hwxdp_device_tables__fill(dp->tables, dp->obj->maps, dp->obj->map_cnt);
 	if (err) {
 		snprintf(msg, msglen, "%s: the device cannot hold its maps: %s", path,
 			 strerror(-err));

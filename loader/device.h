@@ -37,6 +37,16 @@ int hwxdp_device_prog__open(const char *path, struct hwxdp_device_prog **out, ch
 			    size_t msglen);
 void hwxdp_device_prog__close(struct hwxdp_device_prog *dp);
 
+/*
+ * Gives every map of maps[] without a table one (a map the program does not
+ * use still exists for the control plane, as in the kernel; a type the
+ * device lacks is skipped) and writes global data's initial bytes. 0 or a
+ * negative errno.
+ */
+struct hwxdp_map_desc;
+int hwxdp_device_tables__fill(struct hwxdp_tables *tables, const struct hwxdp_map_desc *maps,
+			      size_t map_cnt);
+
 /* The table of the map named name, or NULL. */
 struct hwxdp_table *hwxdp_device_prog__table(struct hwxdp_device_prog *dp, const char *name);
 

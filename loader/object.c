@@ -1270,6 +1270,14 @@ const struct hwxdp_prog *hwxdp_object__find_prog(const struct hwxdp_object *obj,
 	return NULL;
 }
 
+const struct hwxdp_prog *hwxdp_object__xdp_prog(const struct hwxdp_object *obj)
+{
+	for (size_t i = 0; obj && i < obj->prog_cnt; i++)
+		if (obj->progs[i].type == BPF_PROG_TYPE_XDP)
+			return &obj->progs[i];
+	return NULL;
+}
+
 const struct hwxdp_line *hwxdp_prog__line(const struct hwxdp_prog *prog, uint32_t insn)
 {
 	size_t lo = 0, hi, k;

@@ -135,6 +135,8 @@ void hwxdp_object__close(struct hwxdp_object *obj);
 
 const struct hwxdp_prog *hwxdp_object__find_prog(const struct hwxdp_object *obj,
 						 const char *name);
+/* The object's first XDP program, or NULL. */
+const struct hwxdp_prog *hwxdp_object__xdp_prog(const struct hwxdp_object *obj);
 /*
  * Sets the global variable name (in .rodata, .data or .bss, found through
  * BTF) to size bytes of value in the object's map image, as a loader sets

@@ -364,43 +364,6 @@ out:
 	return err;
 }
 
-/* Tables for maps the program does not use, and global data's initial bytes. */
-static int fill_tables(struct hwxdp_tables *tables, const struct hwxdp_map_desc *maps,
-		       size_t map_cnt)
-{
-	for (size_t i = 0; i < map_cnt && i < HXU_TABLES; i++) {
-		const struct hwxdp_map_desc *m = &maps[i];
-		struct hwxdp_table *tab = hwxdp_tables__get(tables, (uint32_t)i);
-		uint32_t zero = 0;
-		int err;
-
-		if (!tab) {
-			struct hxu_table_desc desc = {
-				.id = (uint32_t)i,
-				.type = m->type,
-				.key_size = m->key_size,
-				.value_size = m->value_size,
-				.max_entries = m->max_entries,
-				.flags = m->map_flags,
-			};
-
-			snprintf(desc.name, sizeof(desc.name), "%s", m->name);
-			err = hwxdp_tables__create(tables, &desc);
-			if (err)
-				return err;
-			tab = hwxdp_tables__get(tables, (uint32_t)i);
-		}
-		if (!m->initial || !m->initial_size)
-			continue;
-		if (m->initial_size != m->value_size)
-			return -EINVAL;
-		err = hwxdp_table__update(tab, &zero, m->initial, BPF_ANY);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
 int dd_side_open_device_raw(struct dd_side *s, const struct bpf_insn *insns, size_t cnt,
 			    const struct hwxdp_map_desc *maps, size_t map_cnt, char *msg,
 			    size_t msglen)
@@ -451,7 +414,7 @@ int dd_side_open_device_raw(struct dd_side *s, const struct bpf_insn *insns, siz
 	hwxdp_tables__set_seed(s->tables, 0x6877786470ull);
 	err = hwxdp_tables__create_all(s->tables, s->img);
 	if (!err)
-		err = fill_tables(s->tables, maps, map_cnt);
+		err = hwxdp_device_tables__fill(s->tables, maps, map_cnt);
 	if (err) {
 		snprintf(msg, msglen, "the device cannot hold its maps: %s", strerror(-err));
 		goto out;
