@@ -54,6 +54,24 @@ struct hx_target {
 };
 
 extern const struct hx_target_ops hx_kernel_target;
+
+struct hwxdp_engine;
+struct hwxdp_frame;
+struct hwxdp_run_stats;
+
+/*
+ * One frame through a program, as the targets run it; for harnesses that
+ * hold their own program (tests/devdiff). The kernel: prog_fd loaded, run by
+ * BPF_PROG_TEST_RUN. The device: engine's program 0 in window, frame arriving
+ * on ingress; f and stats report what the engine did (egress, fault_op).
+ * 0 or a negative errno; frames shorter than an Ethernet header are -EINVAL
+ * on both, as the kernel has it.
+ */
+int hx_kernel_run_frame(int prog_fd, uint32_t ingress_ifindex, const uint8_t *frame, size_t len,
+			struct hx_result *result);
+int hx_device_run_frame(struct hwxdp_engine *engine, uint8_t *window, uint32_t ingress,
+			const uint8_t *frame, size_t len, struct hx_result *result,
+			struct hwxdp_frame *f, struct hwxdp_run_stats *stats);
 extern const struct hx_target_ops hx_device_target;
 
 /* Opens the program at object_path on the target named name ("kernel",

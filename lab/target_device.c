@@ -83,46 +83,59 @@ static int device_map_delete(struct hx_target *target, const char *map, const vo
 	return tab ? hwxdp_table__delete(tab, key) : -ENOENT;
 }
 
-static int device_run(struct hx_target *target, uint32_t ingress_ifindex, const uint8_t *frame,
-		      size_t len, struct hx_result *result)
+int hx_device_run_frame(struct hwxdp_engine *engine, uint8_t *window, uint32_t ingress,
+			const uint8_t *frame, size_t len, struct hx_result *result,
+			struct hwxdp_frame *f, struct hwxdp_run_stats *stats)
 {
-	struct device_target *dt = target->priv;
-	uint8_t *window = dt->dp->window;
-	struct hwxdp_run_stats stats;
-	struct hwxdp_frame f = {
-		.window = window,
-		.data = HXU_HEADROOM,
-		.data_meta = HXU_HEADROOM,
-		.ingress = ingress_ifindex,
-	};
 	uint32_t meta_len;
 	int err;
 
+	*f = (struct hwxdp_frame){
+		.window = window,
+		.data = HXU_HEADROOM,
+		.data_meta = HXU_HEADROOM,
+		.ingress = ingress,
+	};
 	/* As BPF_PROG_TEST_RUN: not even an Ethernet header is no frame. */
 	if (len < HXU_ETH_HLEN || len > HXU_FRAME_MAX)
 		return -EINVAL;
 	memset(window, 0, HXU_WINDOW_SIZE);
 	memcpy(window + HXU_HEADROOM, frame, len);
-	f.data_end = HXU_HEADROOM + (uint32_t)len;
-	err = hwxdp_engine__run(dt->dp->engine, 0, &f, &stats);
-	if (err) {
-		pr_warn("device target: frame aborted at op %u: %d\n", f.fault_op, err);
+	f->data_end = HXU_HEADROOM + (uint32_t)len;
+	err = hwxdp_engine__run(engine, 0, f, stats);
+	if (err)
 		return err < 0 ? err : -err;
-	}
-	dt->last.ops = stats.ops;
-	dt->last.bundles = stats.bundles;
-	dt->last.cycles = stats.cycles;
-	if (f.data_end - f.data > sizeof(result->frame))
+	if (f->data_end - f->data > sizeof(result->frame))
 		return -EMSGSIZE;
-	result->action = f.verdict;
-	meta_len = f.data - f.data_meta;
+	result->action = f->verdict;
+	meta_len = f->data - f->data_meta;
 	if (meta_len >= sizeof(result->meta)) {
-		memcpy(&result->meta, window + f.data - sizeof(result->meta),
+		memcpy(&result->meta, window + f->data - sizeof(result->meta),
 		       sizeof(result->meta));
 		result->has_meta = true;
 	}
-	result->len = f.data_end - f.data;
-	memcpy(result->frame, window + f.data, result->len);
+	result->len = f->data_end - f->data;
+	memcpy(result->frame, window + f->data, result->len);
+	return 0;
+}
+
+static int device_run(struct hx_target *target, uint32_t ingress_ifindex, const uint8_t *frame,
+		      size_t len, struct hx_result *result)
+{
+	struct device_target *dt = target->priv;
+	struct hwxdp_run_stats stats = {};
+	struct hwxdp_frame f;
+	int err;
+
+	err = hx_device_run_frame(dt->dp->engine, dt->dp->window, ingress_ifindex, frame, len,
+				  result, &f, &stats);
+	if (err && err != -EINVAL && err != -EMSGSIZE)
+		pr_warn("device target: frame aborted at op %u: %d\n", f.fault_op, err);
+	if (err)
+		return err;
+	dt->last.ops = stats.ops;
+	dt->last.bundles = stats.bundles;
+	dt->last.cycles = stats.cycles;
 	return 0;
 }
 

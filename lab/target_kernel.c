@@ -79,10 +79,9 @@ static int kernel_map_delete(struct hx_target *target, const char *map, const vo
 	return bpf_map_delete_elem(fd, key) ? -errno : 0;
 }
 
-static int kernel_run(struct hx_target *target, uint32_t ingress_ifindex,
-		      const uint8_t *frame, size_t len, struct hx_result *result)
+int hx_kernel_run_frame(int prog_fd, uint32_t ingress_ifindex, const uint8_t *frame, size_t len,
+			struct hx_result *result)
 {
-	struct kernel_target *kt = target->priv;
 	/* Room for what a program may add in front (tag, metadata). */
 	static uint8_t out[HX_PKT_MAX + 256];
 	struct xdp_md ctx_in = {
@@ -103,7 +102,7 @@ static int kernel_run(struct hx_target *target, uint32_t ingress_ifindex,
 	);
 	size_t meta_len;
 
-	if (bpf_prog_test_run_opts(kt->prog_fd, &opts))
+	if (bpf_prog_test_run_opts(prog_fd, &opts))
 		return -errno;
 	/* The output starts at data_meta; ctx_out.data is the metadata length. */
 	meta_len = ctx_out.data;
@@ -117,6 +116,14 @@ static int kernel_run(struct hx_target *target, uint32_t ingress_ifindex,
 	result->len = opts.data_size_out - meta_len;
 	memcpy(result->frame, out + meta_len, result->len);
 	return 0;
+}
+
+static int kernel_run(struct hx_target *target, uint32_t ingress_ifindex,
+		      const uint8_t *frame, size_t len, struct hx_result *result)
+{
+	struct kernel_target *kt = target->priv;
+
+	return hx_kernel_run_frame(kt->prog_fd, ingress_ifindex, frame, len, result);
 }
 
 static void kernel_close(struct hx_target *target)

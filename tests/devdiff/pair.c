@@ -82,76 +82,31 @@ static int side_delete(struct hx_target *target, const char *name, const void *k
 static int kernel_run(struct hx_target *target, uint32_t ingress, const uint8_t *frame, size_t len,
 		      struct hx_result *result)
 {
-	struct dd_side *s = side_of(target);
-	/* room for what a program puts in front (tag, metadata) */
-	static uint8_t out[HX_PKT_MAX + 256];
-	struct xdp_md ctx_in = { .data_end = (uint32_t)len, .ingress_ifindex = ingress };
-	struct xdp_md ctx_out = {};
-	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = frame, .data_size_in = (uint32_t)len,
-		    .data_out = out, .data_size_out = sizeof(out), .ctx_in = &ctx_in,
-		    .ctx_size_in = sizeof(ctx_in), .ctx_out = &ctx_out,
-		    .ctx_size_out = sizeof(ctx_out), .repeat = 1);
-	size_t meta_len;
-
-	if (bpf_prog_test_run_opts(s->prog_fd, &opts))
-		return -errno;
-	/* the output starts at data_meta; ctx_out.data is the metadata's length */
-	meta_len = ctx_out.data;
-	if (meta_len > opts.data_size_out || opts.data_size_out - meta_len > sizeof(result->frame))
-		return -EMSGSIZE;
-	result->action = opts.retval;
-	if (meta_len >= sizeof(result->meta)) {
-		memcpy(&result->meta, out + meta_len - sizeof(result->meta), sizeof(result->meta));
-		result->has_meta = true;
-	}
-	result->len = opts.data_size_out - meta_len;
-	memcpy(result->frame, out + meta_len, result->len);
-	return 0;
+	return hx_kernel_run_frame(side_of(target)->prog_fd, ingress, frame, len, result);
 }
 
 static int device_run(struct hx_target *target, uint32_t ingress, const uint8_t *frame, size_t len,
 		      struct hx_result *result)
 {
 	struct dd_side *s = side_of(target);
-	struct hwxdp_run_stats st;
-	struct hwxdp_frame f = {
-		.window = s->window,
-		.data = HXU_HEADROOM,
-		.data_meta = HXU_HEADROOM,
-		.ingress = ingress,
-	};
-	uint32_t meta_len;
+	struct hwxdp_run_stats st = {};
+	struct hwxdp_frame f;
 	int err;
 
 	s->egress = HWXDP_EGRESS_NONE;
 	s->fault = 0;
-	/* as BPF_PROG_TEST_RUN: less than an Ethernet header is no frame */
-	if (len < HXU_ETH_HLEN || len > HXU_FRAME_MAX)
-		return -EINVAL;
-	memset(s->window, 0, HXU_WINDOW_SIZE);
-	memcpy(s->window + HXU_HEADROOM, frame, len);
-	f.data_end = HXU_HEADROOM + (uint32_t)len;
-	err = hwxdp_engine__run(s->engine, 0, &f, &st);
+	err = hx_device_run_frame(s->engine, s->window, ingress, frame, len, result, &f, &st);
+	if (err == -EINVAL || err == -EMSGSIZE)
+		return err;
 	if (err) {
-		s->fault = err < 0 ? err : -err;
+		s->fault = err;
 		s->fault_op = f.fault_op;
-		return s->fault;
+		return err;
 	}
 	s->egress = f.egress;
 	s->last.ops = st.ops;
 	s->last.bundles = st.bundles;
 	s->last.cycles = st.cycles;
-	if (f.data_end - f.data > sizeof(result->frame))
-		return -EMSGSIZE;
-	result->action = f.verdict;
-	meta_len = f.data - f.data_meta;
-	if (meta_len >= sizeof(result->meta)) {
-		memcpy(&result->meta, s->window + f.data - sizeof(result->meta),
-		       sizeof(result->meta));
-		result->has_meta = true;
-	}
-	result->len = f.data_end - f.data;
-	memcpy(result->frame, s->window + f.data, result->len);
 	return 0;
 }
 
