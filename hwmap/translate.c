@@ -20,7 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hwmap/copyprop.h"
 #include "hwmap/schedule.h"
+#include "hwmap/stack.h"
 #include "hwmap/translate.h"
 #include "hwxdp/fwd.h"
 #include "loader/kfuncs.h"
@@ -31,6 +33,9 @@
 
 /* Holds 0 from the program's entry on, for the element address of key 0. */
 #define HXU_REG_ZERO 15
+/* R11..R14 hold stack slots (hwmap/stack.h). */
+#define HXU_REG_SLOT0 11
+#define HXU_SLOT_REGS 4
 
 struct pending {
 	struct hxu_op op;
@@ -49,6 +54,9 @@ struct translator {
 	bool *is_target;
 	bool *map_used;
 	bool *direct; /* per instruction: an array lookup that cannot miss */
+	bool *dead_store; /* per instruction: a stack store nothing reads */
+	int8_t *fill_src; /* per instruction: a register holding what a stack load reads */
+	int8_t slot_reg[HXU_STACK_SLOTS]; /* a stack slot kept in a register, or -1 */
 	uint16_t *live; /* registers live on entry, insn_cnt + 1 entries */
 	char *err;
 	size_t errlen;
@@ -605,6 +613,31 @@ static int translate_jmp(struct translator *t, uint32_t i, const struct bpf_insn
 	return emit(t, i, o, target);
 }
 
+/* The register a whole-slot stack access at in is to, or -1. */
+static int slot_register(const struct translator *t, const struct bpf_insn *in)
+{
+	uint8_t cls = BPF_CLASS(in->code);
+	int s;
+
+	if (BPF_MODE(in->code) != BPF_MEM || (cls != BPF_LDX && cls != BPF_ST && cls != BPF_STX))
+		return -1;
+	if ((cls == BPF_LDX ? in->src_reg : in->dst_reg) != BPF_REG_10)
+		return -1;
+	s = hxu_stack_slot(in);
+	return s < 0 ? -1 : t->slot_reg[s];
+}
+
+static int translate_slot(struct translator *t, uint32_t i, const struct bpf_insn *in, int reg)
+{
+	switch (BPF_CLASS(in->code)) {
+	case BPF_LDX:
+		return emit(t, i, mk(HXU_OP_MOV, in->dst_reg, (uint8_t)reg, 0, 0, 0, 0), -1);
+	case BPF_STX:
+		return emit(t, i, mk(HXU_OP_MOV, (uint8_t)reg, in->src_reg, 0, 0, 0, 0), -1);
+	}
+	return emit(t, i, mk(HXU_OP_MOV, (uint8_t)reg, 0, 0, HXU_F_K, 0, in->imm), -1);
+}
+
 static void mark_targets(struct translator *t)
 {
 	const struct hwxdp_prog *p = t->prog;
@@ -667,9 +700,43 @@ static uint32_t call_depth(const struct translator *t, uint32_t sub, unsigned in
 	return depth;
 }
 
-/* Registers read and written by instruction i; every register for what
- * leaves the function, so that nothing is thought dead there. */
-static void uses_defs(const struct bpf_insn *in, bool direct, uint16_t *use, uint16_t *def)
+/*
+ * Registers a helper's device operation reads: the table operations name
+ * their table and take their flags as constants, and the context is the
+ * engine's own, so R1 and the constant arguments are not read.
+ */
+static uint16_t helper_uses(const struct bpf_insn *in, bool direct, bool punt)
+{
+	if (direct || punt)
+		return 0;
+	if (in->src_reg == BPF_PSEUDO_CALL)
+		return 0x3e;
+	if (in->src_reg == BPF_PSEUDO_KFUNC_CALL)
+		return in->imm == HWXDP_KFUNC_ESP_ENCAP ? 1u << 2 | 1u << 3 : 0x3e;
+	switch (in->imm) {
+	case BPF_FUNC_map_lookup_elem:
+	case BPF_FUNC_map_delete_elem:
+	case BPF_FUNC_redirect_map:
+	case BPF_FUNC_xdp_adjust_head:
+	case BPF_FUNC_xdp_adjust_meta:
+	case BPF_FUNC_xdp_adjust_tail:
+		return 1u << 2;
+	case BPF_FUNC_map_update_elem:
+		return 1u << 2 | 1u << 3;
+	case BPF_FUNC_tail_call:
+		return 1u << 3;
+	case BPF_FUNC_ktime_get_ns:
+	case BPF_FUNC_get_prandom_u32:
+	case BPF_FUNC_get_smp_processor_id:
+		return 0;
+	}
+	return 0x3e;
+}
+
+/* Registers read and written by instruction i. An exit reads R0 alone: at
+ * a function's exit the caller's R6..R9 come back from the return stack. */
+static void uses_defs(const struct bpf_insn *in, bool direct, bool punt, uint16_t *use,
+		      uint16_t *def)
 {
 	uint8_t cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
 
@@ -704,12 +771,12 @@ static void uses_defs(const struct bpf_insn *in, bool direct, uint16_t *use, uin
 	case BPF_JMP:
 	case BPF_JMP32:
 		if (op == BPF_EXIT) {
-			*use = 0x7ff;
+			*use = 1u;
 		} else if (op == BPF_CALL) {
-			*use = direct ? 0 : 0x3e;
-			*def = 0x3f;
-			if (in->imm == BPF_FUNC_tail_call && in->src_reg == 0)
-				*use = 0x7ff;
+			/* A helper is one device operation, which writes R0
+			 * alone; R1..R5 keep their values across it. */
+			*use = helper_uses(in, direct, punt);
+			*def = in->src_reg == BPF_PSEUDO_CALL ? 0x3f : 1u;
 		} else if (op != BPF_JA) {
 			*use = 1u << in->dst_reg;
 			if (BPF_SRC(in->code) == BPF_X)
@@ -736,11 +803,27 @@ static uint16_t *liveness(const struct translator *t)
 			const struct bpf_insn *in = &p->insns[k];
 			uint8_t cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
 			uint16_t use, def, out = 0, now;
+			int slot;
 			int64_t target = -1;
 
 			if (k > 0 && p->insns[k - 1].code == (BPF_LD | BPF_IMM | BPF_DW))
 				continue; /* second half of a ld_imm64 */
-			uses_defs(in, t->direct[k], &use, &def);
+			if (t->dead_store[k] || t->fill_src[k] == in->dst_reg) {
+				use = def = 0;
+			} else if (t->fill_src[k] >= 0) {
+				use = (uint16_t)(1u << t->fill_src[k]);
+				def = (uint16_t)(1u << in->dst_reg);
+			} else if ((slot = slot_register(t, in)) >= 0) {
+				if (cls == BPF_LDX) {
+					use = (uint16_t)(1u << slot);
+					def = (uint16_t)(1u << in->dst_reg);
+				} else {
+					use = cls == BPF_STX ? (uint16_t)(1u << in->src_reg) : 0;
+					def = (uint16_t)(1u << slot);
+				}
+			} else {
+				uses_defs(in, t->direct[k], t->facts[k].punt_point, &use, &def);
+			}
 			if ((cls == BPF_JMP || cls == BPF_JMP32) && op != BPF_EXIT &&
 			    op != BPF_CALL) {
 				target = (int64_t)k + 1 +
@@ -880,6 +963,55 @@ nomem:
 	return -ENOMEM;
 }
 
+/* Copies made redundant by copy propagation leave the operation list. */
+static int propagate_copies(struct translator *t)
+{
+	size_t n = t->op_cnt, k = 0, i;
+	struct hxu_op *plain = calloc(n + 1, sizeof(*plain));
+	bool *leader = calloc(n + 1, sizeof(*leader)), *removed = calloc(n + 1, sizeof(*removed));
+	uint16_t *live_in = calloc(n + 1, sizeof(*live_in));
+	uint16_t *live_target = calloc(n + 1, sizeof(*live_target));
+	uint32_t *new_index = calloc(n + 1, sizeof(*new_index));
+	struct hxu_copyprop_env env = { leader, live_in, live_target };
+	int err = -ENOMEM;
+
+	if (!plain || !leader || !removed || !live_in || !live_target || !new_index)
+		goto out;
+	for (i = 0; i < t->prog->insn_cnt; i++)
+		if (t->is_target[i] && t->first_op[i] < n)
+			leader[t->first_op[i]] = true;
+	for (i = 0; i < n; i++) {
+		plain[i] = t->ops[i].op;
+		live_in[i] = t->live[t->ops[i].insn];
+		if (t->ops[i].target >= 0)
+			live_target[i] = t->live[t->ops[i].target];
+	}
+	hxu_propagate_copies(plain, n, removed, &env);
+	for (i = 0; i < n; i++) {
+		new_index[i] = (uint32_t)k;
+		if (removed[i]) {
+			t->words -= hxu_op_words(plain[i].opcode);
+			continue;
+		}
+		t->ops[k] = t->ops[i];
+		t->ops[k].op = plain[i];
+		k++;
+	}
+	new_index[n] = (uint32_t)k;
+	for (i = 0; i <= t->prog->insn_cnt; i++)
+		t->first_op[i] = new_index[t->first_op[i]];
+	t->op_cnt = k;
+	err = 0;
+out:
+	free(plain);
+	free(leader);
+	free(removed);
+	free(live_in);
+	free(live_target);
+	free(new_index);
+	return err;
+}
+
 /*
  * An instruction that only computes a register no path reads before it is
  * written again (the key address of a lookup made direct, typically): it
@@ -940,6 +1072,13 @@ int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *pro
 		     (in->code == (BPF_LD | BPF_IMM | BPF_DW) && in->src_reg == BPF_PSEUDO_MAP_VALUE)))
 			zero = true;
 	}
+	hxu_promote_slots(obj, prog, t.facts, t.slot_reg, HXU_REG_SLOT0, HXU_SLOT_REGS);
+	t.fill_src = hxu_fill_sources(prog, t.facts);
+	t.dead_store = t.fill_src ? hxu_dead_stack_stores(obj, prog, t.facts, t.fill_src) : NULL;
+	if (!t.dead_store) {
+		rc = -ENOMEM;
+		goto out;
+	}
 	t.live = liveness(&t);
 	if (!t.live) {
 		rc = -ENOMEM;
@@ -957,6 +1096,17 @@ int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *pro
 			t.first_op[i + 1] = t.first_op[i];
 		if (!t.facts[i].reachable) {
 			i += wide;
+			continue;
+		}
+		if (t.dead_store[i] || t.fill_src[i] == in->dst_reg)
+			continue;
+		if (t.fill_src[i] >= 0) {
+			rc = emit(&t, i, mk(HXU_OP_MOV, in->dst_reg, (uint8_t)t.fill_src[i], 0, 0, 0, 0),
+				  -1);
+			continue;
+		}
+		if (slot_register(&t, in) >= 0) {
+			rc = translate_slot(&t, i, in, slot_register(&t, in));
 			continue;
 		}
 		if (dead_def(&t, i)) {
@@ -1014,13 +1164,17 @@ int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *pro
 			  HXU_STORE_WORDS);
 		goto out;
 	}
-	rc = build_image(&t, out);
+	rc = propagate_copies(&t);
+	if (!rc)
+		rc = build_image(&t, out);
 out:
 	free(t.ops);
 	free(t.first_op);
 	free(t.is_target);
 	free(t.map_used);
 	free(t.direct);
+	free(t.dead_store);
+	free(t.fill_src);
 	free(t.live);
 	return rc;
 }

@@ -1,0 +1,509 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Stack stores nothing reads. Clang zero-fills whole structs on the stack,
+ * spills registers it reloads on one path only, and builds map keys in
+ * place; on the device every such store is an operation per frame. A
+ * backward walk tracks, per byte of a function's 512-byte frame, whether a
+ * later instruction may read it before a store through R10 overwrites it.
+ *
+ * Reads are whatever may see the bytes: loads through a stack pointer (its
+ * whole possible range, from the verifier's bounds), atomics, the key and
+ * value a map helper reads, and everything at a call to a function (it may
+ * have been given a pointer into this frame). Only stores through R10 kill,
+ * since their bytes are exact; a store through any other stack pointer is
+ * kept. At a function's exit the frame dies and nothing is live.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hwmap/stack.h"
+#include "loader/kfuncs.h"
+
+#define FRAME_BYTES 512
+#define FRAME_WORDS (FRAME_BYTES / 64)
+
+struct live {
+	uint64_t w[FRAME_WORDS];
+};
+
+static void set_range(struct live *l, int64_t lo, int64_t hi, bool on)
+{
+	/* offsets are from the frame top: bytes -512 .. -1 */
+	if (lo < -FRAME_BYTES)
+		lo = -FRAME_BYTES;
+	if (hi > 0)
+		hi = 0;
+	for (int64_t b = lo; b < hi; b++) {
+		uint32_t i = (uint32_t)(b + FRAME_BYTES);
+
+		if (on)
+			l->w[i / 64] |= 1ull << (i % 64);
+		else
+			l->w[i / 64] &= ~(1ull << (i % 64));
+	}
+}
+
+static void set_all(struct live *l)
+{
+	memset(l, 0xff, sizeof(*l));
+}
+
+static bool any_in(const struct live *l, int64_t lo, int64_t hi)
+{
+	for (int64_t b = lo < -FRAME_BYTES ? -FRAME_BYTES : lo; b < hi && b < 0; b++) {
+		uint32_t i = (uint32_t)(b + FRAME_BYTES);
+
+		if (l->w[i / 64] & (1ull << (i % 64)))
+			return true;
+	}
+	return false;
+}
+
+/* size bytes read through register reg plus off: all the range it may point
+ * to, or the whole frame when that is not bounded. */
+static void read_through(struct live *l, const struct hwxdp_insn_fact *f, unsigned int reg,
+			 int64_t off, int64_t size)
+{
+	const struct hwxdp_reg_fact *r = &f->regs[reg];
+
+	if (r->type != HWXDP_REG_PTR_TO_STACK)
+		return;
+	if (r->smin < -FRAME_BYTES || r->smax > 0 || r->smin > r->smax) {
+		set_all(l);
+		return;
+	}
+	set_range(l, r->smin + off, r->smax + off + size, true);
+}
+
+static int size_of(uint8_t code)
+{
+	switch (BPF_SIZE(code)) {
+	case BPF_B: return 1;
+	case BPF_H: return 2;
+	case BPF_W: return 4;
+	default: return 8;
+	}
+}
+
+/* What a call reads of this frame. */
+static void call_reads(struct live *l, const struct hwxdp_object *obj, const struct bpf_insn *in,
+		       const struct hwxdp_insn_fact *f)
+{
+	const struct hwxdp_map_desc *m = NULL;
+
+	if (in->src_reg == BPF_PSEUDO_CALL) {
+		set_all(l);
+		return;
+	}
+	if (f->punt_point)
+		return;
+	if (in->src_reg == BPF_PSEUDO_KFUNC_CALL) {
+		if (in->imm != HWXDP_KFUNC_ESP_ENCAP)
+			set_all(l);
+		return;
+	}
+	if (f->map_known && f->map_index < obj->map_cnt)
+		m = &obj->maps[f->map_index];
+	switch (in->imm) {
+	case BPF_FUNC_map_lookup_elem:
+	case BPF_FUNC_map_delete_elem:
+		if (!m)
+			break;
+		read_through(l, f, 2, 0, m->key_size);
+		return;
+	case BPF_FUNC_map_update_elem:
+		if (!m)
+			break;
+		read_through(l, f, 2, 0, m->key_size);
+		read_through(l, f, 3, 0, m->value_size);
+		return;
+	case BPF_FUNC_redirect_map:
+	case BPF_FUNC_xdp_adjust_head:
+	case BPF_FUNC_xdp_adjust_meta:
+	case BPF_FUNC_xdp_adjust_tail:
+	case BPF_FUNC_ktime_get_ns:
+	case BPF_FUNC_get_prandom_u32:
+	case BPF_FUNC_get_smp_processor_id:
+		return;
+	}
+	set_all(l);
+}
+
+/* The stack bytes live before insn k, given those live after it. */
+static void transfer(struct live *l, const struct hwxdp_object *obj, const struct hwxdp_prog *p,
+		     const struct hwxdp_insn_fact *facts, size_t k)
+{
+	const struct bpf_insn *in = &p->insns[k];
+	const struct hwxdp_insn_fact *f = &facts[k];
+	uint8_t cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
+	int size = size_of(in->code);
+
+	switch (cls) {
+	case BPF_LDX:
+		read_through(l, f, in->src_reg, in->off, size);
+		return;
+	case BPF_ST:
+	case BPF_STX:
+		if (BPF_MODE(in->code) == BPF_ATOMIC) {
+			read_through(l, f, in->dst_reg, in->off, size);
+			return;
+		}
+		if (in->dst_reg == BPF_REG_10)
+			set_range(l, in->off, (int64_t)in->off + size, false);
+		return;
+	case BPF_JMP:
+	case BPF_JMP32:
+		if (op == BPF_EXIT)
+			memset(l, 0, sizeof(*l));
+		else if (op == BPF_CALL)
+			call_reads(l, obj, in, f);
+		return;
+	}
+}
+
+bool *hxu_dead_stack_stores(const struct hwxdp_object *obj, const struct hwxdp_prog *p,
+			    const struct hwxdp_insn_fact *facts, const int8_t *fill_source)
+{
+	size_t n = p->insn_cnt;
+	struct live *in_live = calloc(n + 1, sizeof(*in_live));
+	bool *dead = calloc(n + 1, sizeof(*dead));
+	bool changed = true;
+
+	if (!in_live || !dead) {
+		free(in_live);
+		free(dead);
+		return NULL;
+	}
+	while (changed) {
+		changed = false;
+		for (size_t k = n; k-- > 0;) {
+			const struct bpf_insn *in = &p->insns[k];
+			uint8_t cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
+			bool jmp = cls == BPF_JMP || cls == BPF_JMP32;
+			struct live l = { { 0 } };
+
+			if (k > 0 && p->insns[k - 1].code == (BPF_LD | BPF_IMM | BPF_DW))
+				continue; /* second half of a ld_imm64 */
+			if (!facts[k].reachable)
+				continue;
+			if (jmp && op != BPF_EXIT && op != BPF_CALL) {
+				int64_t t = (int64_t)k + 1 +
+					    (op == BPF_JA && cls == BPF_JMP32 ? in->imm : in->off);
+
+				if (t < 0 || t > (int64_t)n)
+					set_all(&l);
+				else
+					for (int w = 0; w < FRAME_WORDS; w++)
+						l.w[w] |= in_live[t].w[w];
+			}
+			if (!(jmp && (op == BPF_EXIT || op == BPF_JA))) {
+				size_t next = k + (in->code == (BPF_LD | BPF_IMM | BPF_DW) ? 2 : 1);
+
+				if (next > n)
+					set_all(&l);
+				else
+					for (int w = 0; w < FRAME_WORDS; w++)
+						l.w[w] |= in_live[next].w[w];
+			}
+			if ((cls == BPF_ST || cls == BPF_STX) && BPF_MODE(in->code) == BPF_MEM &&
+			    in->dst_reg == BPF_REG_10)
+				dead[k] = !any_in(&l, in->off, (int64_t)in->off + size_of(in->code));
+			/* a fill from a register reads no stack */
+			if (!fill_source || fill_source[k] < 0)
+				transfer(&l, obj, p, facts, k);
+			if (memcmp(&l, &in_live[k], sizeof(l))) {
+				in_live[k] = l;
+				changed = true;
+			}
+		}
+	}
+	free(in_live);
+	return dead;
+}
+
+/*
+ * Fills whose value is already in a register. A helper is one table
+ * operation on the device and writes R0 alone, so a register clang spilled
+ * around a call because BPF's calls clobber R1..R5 still holds its value
+ * after it. A forward walk tracks, per 8-byte slot of the frame, the
+ * registers that hold the slot's value on every path; a 64-bit load through
+ * R10 of a slot some register holds becomes a move from it, or nothing when
+ * it is the load's own destination.
+ */
+#define SLOTS (FRAME_BYTES / 8)
+
+struct avail {
+	bool known; /* some path reached this point */
+	uint16_t regs[SLOTS];
+};
+
+static void kill_reg(struct avail *a, unsigned int reg)
+{
+	for (int s = 0; s < SLOTS; s++)
+		a->regs[s] &= (uint16_t)~(1u << reg);
+}
+
+static void kill_range(struct avail *a, int64_t lo, int64_t hi)
+{
+	for (int s = 0; s < SLOTS; s++) {
+		int64_t b = (int64_t)s * 8 - FRAME_BYTES;
+
+		if (b < hi && b + 8 > lo)
+			a->regs[s] = 0;
+	}
+}
+
+static void kill_through(struct avail *a, const struct hwxdp_insn_fact *f, unsigned int reg,
+			 int64_t off, int64_t size)
+{
+	const struct hwxdp_reg_fact *r = &f->regs[reg];
+
+	if (r->type != HWXDP_REG_PTR_TO_STACK)
+		return;
+	if (r->smin < -FRAME_BYTES || r->smax > 0 || r->smin > r->smax)
+		memset(a->regs, 0, sizeof(a->regs));
+	else
+		kill_range(a, r->smin + off, r->smax + off + size);
+}
+
+int hxu_stack_slot(const struct bpf_insn *in)
+{
+	if (BPF_SIZE(in->code) != BPF_DW || in->off % 8 || in->off < -FRAME_BYTES || in->off >= 0)
+		return -1;
+	return (in->off + FRAME_BYTES) / 8;
+}
+
+/* A register holding what 64-bit load in reads through R10, or -1. */
+static int fill_source(const struct avail *a, const struct bpf_insn *in)
+{
+	int s;
+
+	if (in->code != (BPF_LDX | BPF_MEM | BPF_DW) || in->src_reg != BPF_REG_10)
+		return -1;
+	s = hxu_stack_slot(in);
+	if (s < 0 || !a->regs[s])
+		return -1;
+	if (a->regs[s] & (1u << in->dst_reg))
+		return in->dst_reg;
+	return __builtin_ctz(a->regs[s]);
+}
+
+static void avail_step(struct avail *a, const struct bpf_insn *in, const struct hwxdp_insn_fact *f)
+{
+	uint8_t cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
+	int s;
+
+	switch (cls) {
+	case BPF_ALU:
+	case BPF_ALU64:
+	case BPF_LD:
+		kill_reg(a, in->dst_reg);
+		return;
+	case BPF_LDX:
+		if (fill_source(a, in) == in->dst_reg)
+			return;
+		kill_reg(a, in->dst_reg);
+		if (in->src_reg == BPF_REG_10 && BPF_MODE(in->code) == BPF_MEM &&
+		    (s = hxu_stack_slot(in)) >= 0)
+			a->regs[s] |= (uint16_t)(1u << in->dst_reg);
+		return;
+	case BPF_ST:
+	case BPF_STX:
+		if (BPF_MODE(in->code) == BPF_ATOMIC) {
+			kill_through(a, f, in->dst_reg, in->off, size_of(in->code));
+			if (in->imm & BPF_FETCH)
+				kill_reg(a, in->imm == BPF_CMPXCHG ? BPF_REG_0 : in->src_reg);
+			return;
+		}
+		if (in->dst_reg != BPF_REG_10) {
+			kill_through(a, f, in->dst_reg, in->off, size_of(in->code));
+			return;
+		}
+		kill_range(a, in->off, (int64_t)in->off + size_of(in->code));
+		if (cls == BPF_STX && (s = hxu_stack_slot(in)) >= 0)
+			a->regs[s] = (uint16_t)(1u << in->src_reg);
+		return;
+	case BPF_JMP:
+	case BPF_JMP32:
+		if (op != BPF_CALL)
+			return;
+		if (in->src_reg == BPF_PSEUDO_CALL || f->punt_point) {
+			/* the function may write this frame through a pointer */
+			memset(a->regs, 0, sizeof(a->regs));
+			return;
+		}
+		kill_reg(a, BPF_REG_0);
+		return;
+	}
+}
+
+static bool avail_join(struct avail *dst, const struct avail *src)
+{
+	bool changed = false;
+
+	if (!src->known)
+		return false;
+	if (!dst->known) {
+		*dst = *src;
+		return true;
+	}
+	for (int s = 0; s < SLOTS; s++) {
+		uint16_t v = dst->regs[s] & src->regs[s];
+
+		changed |= v != dst->regs[s];
+		dst->regs[s] = v;
+	}
+	return changed;
+}
+
+int8_t *hxu_fill_sources(const struct hwxdp_prog *p, const struct hwxdp_insn_fact *facts)
+{
+	size_t n = p->insn_cnt;
+	struct avail *in_av = calloc(n + 1, sizeof(*in_av));
+	int8_t *source = malloc((n + 1) * sizeof(*source));
+	bool changed = true;
+
+	if (!in_av || !source) {
+		free(in_av);
+		free(source);
+		return NULL;
+	}
+	for (size_t i = 0; i < p->subprog_cnt; i++)
+		if (p->subprog_start[i] < n)
+			in_av[p->subprog_start[i]].known = true;
+	in_av[0].known = true;
+	while (changed) {
+		changed = false;
+		for (size_t k = 0; k < n; k++) {
+			const struct bpf_insn *in = &p->insns[k];
+			uint8_t cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
+			bool jmp = cls == BPF_JMP || cls == BPF_JMP32;
+			struct avail out;
+
+			if (!in_av[k].known || !facts[k].reachable)
+				continue;
+			out = in_av[k];
+			avail_step(&out, in, &facts[k]);
+			if (jmp && op != BPF_EXIT && op != BPF_CALL) {
+				int64_t t = (int64_t)k + 1 +
+					    (op == BPF_JA && cls == BPF_JMP32 ? in->imm : in->off);
+
+				if (t >= 0 && t < (int64_t)n)
+					changed |= avail_join(&in_av[t], &out);
+			}
+			if (!(jmp && (op == BPF_EXIT || op == BPF_JA))) {
+				size_t next = k + (in->code == (BPF_LD | BPF_IMM | BPF_DW) ? 2 : 1);
+
+				if (next < n)
+					changed |= avail_join(&in_av[next], &out);
+			}
+		}
+	}
+	for (size_t k = 0; k <= n; k++)
+		source[k] = k < n && in_av[k].known && facts[k].reachable
+				    ? (int8_t)fill_source(&in_av[k], &p->insns[k])
+				    : -1;
+	free(in_av);
+	return source;
+}
+
+/*
+ * Slots that live in registers. The device has registers BPF does not
+ * (docs/isa.md section 2): a slot that the program only ever stores and
+ * loads whole, through R10, and to which no pointer is ever made, can be
+ * one of them, so that its stores and loads become register copies (which
+ * copy propagation then mostly removes). Functions keep their frames across
+ * calls, which these registers are not saved by, so a program with
+ * functions keeps its stack.
+ */
+static void mark_bad(bool *bad, int64_t lo, int64_t hi)
+{
+	for (int t = 0; t < SLOTS; t++) {
+		int64_t b = (int64_t)t * 8 - FRAME_BYTES;
+
+		if (b < hi && b + 8 > lo)
+			bad[t] = true;
+	}
+}
+
+/* Slots an access of size bytes at off through register reg may touch. */
+static void mark_through(bool *bad, const struct hwxdp_insn_fact *f, unsigned int reg,
+			 int64_t off, int64_t size)
+{
+	const struct hwxdp_reg_fact *r = &f->regs[reg];
+
+	if (r->type != HWXDP_REG_PTR_TO_STACK)
+		return;
+	if (r->smin < -FRAME_BYTES || r->smax > 0 || r->smin > r->smax)
+		mark_bad(bad, -FRAME_BYTES, 0);
+	else
+		mark_bad(bad, r->smin + off, r->smax + off + size);
+}
+
+int hxu_promote_slots(const struct hwxdp_object *obj, const struct hwxdp_prog *p,
+		      const struct hwxdp_insn_fact *facts, int8_t reg_of[HXU_STACK_SLOTS],
+		      uint8_t first_reg, unsigned int regs)
+{
+	uint32_t fills[SLOTS] = { 0 };
+	bool bad[SLOTS] = { false };
+	unsigned int used = 0;
+
+	for (int s = 0; s < SLOTS; s++)
+		reg_of[s] = -1;
+	if (p->subprog_cnt > 1)
+		return 0;
+	for (size_t k = 0; k < p->insn_cnt; k++) {
+		const struct bpf_insn *in = &p->insns[k];
+		const struct hwxdp_insn_fact *f = &facts[k];
+		uint8_t cls = BPF_CLASS(in->code);
+		unsigned int base;
+		int s;
+
+		if (!f->reachable)
+			continue;
+		if (in->code == (BPF_LD | BPF_IMM | BPF_DW)) {
+			k++;
+			continue;
+		}
+		if (in->code == (BPF_JMP | BPF_CALL)) {
+			const struct hwxdp_map_desc *m =
+				f->map_known && f->map_index < obj->map_cnt ? &obj->maps[f->map_index]
+									    : NULL;
+
+			/* what a helper may read through a pointer argument */
+			for (unsigned int r = 1; r <= 5; r++)
+				mark_through(bad, f, r, 0,
+					     !m ? FRAME_BYTES
+					     : r == 3 ? m->value_size
+						      : m->key_size);
+			continue;
+		}
+		if (cls != BPF_LDX && cls != BPF_ST && cls != BPF_STX)
+			continue;
+		base = cls == BPF_LDX ? in->src_reg : in->dst_reg;
+		if (base != BPF_REG_10) {
+			mark_through(bad, f, base, in->off, size_of(in->code));
+			continue;
+		}
+		s = hxu_stack_slot(in);
+		if (s >= 0 && BPF_MODE(in->code) == BPF_MEM) {
+			if (cls == BPF_LDX)
+				fills[s]++;
+			continue;
+		}
+		/* a partial, atomic or sign-extending access */
+		mark_bad(bad, in->off, (int64_t)in->off + size_of(in->code));
+	}
+	while (used < regs) {
+		int best = -1;
+
+		for (int s = 0; s < SLOTS; s++)
+			if (!bad[s] && reg_of[s] < 0 && fills[s] &&
+			    (best < 0 || fills[s] > fills[best]))
+				best = s;
+		if (best < 0)
+			break;
+		reg_of[best] = (int8_t)(first_reg + used++);
+	}
+	return (int)used;
+}
