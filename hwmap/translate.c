@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hwmap/combine.h"
 #include "hwmap/copyprop.h"
 #include "hwmap/schedule.h"
 #include "hwmap/stack.h"
@@ -57,6 +58,8 @@ struct translator {
 	bool *dead_store; /* per instruction: a stack store nothing reads */
 	int8_t *fill_src; /* per instruction: a register holding what a stack load reads */
 	int8_t slot_reg[HXU_STACK_SLOTS]; /* a stack slot kept in a register, or -1 */
+	struct hxu_combined *combined; /* per instruction: a load assembled from pieces */
+	bool *dead; /* per instruction: computes only what nothing reads */
 	uint16_t *live; /* registers live on entry, insn_cnt + 1 entries */
 	char *err;
 	size_t errlen;
@@ -196,7 +199,8 @@ static bool fusable(const struct translator *t, uint32_t i)
 		return false;
 	if (BPF_CLASS(mov->code) != BPF_ALU64 && BPF_CLASS(mov->code) != BPF_ALU)
 		return false;
-	if (!is_binary_alu(alu) || alu->dst_reg != mov->dst_reg)
+	if (!is_binary_alu(alu) || alu->dst_reg != mov->dst_reg || t->combined[i + 1].size ||
+	    t->dead[i] || t->dead[i + 1])
 		return false;
 	if ((alu->off && alu->off != 1) || (alu->off && BPF_OP(alu->code) != BPF_DIV &&
 					   BPF_OP(alu->code) != BPF_MOD))
@@ -323,6 +327,20 @@ static int translate_ldx(struct translator *t, uint32_t i, const struct bpf_insn
 	return emit(t, i,
 		    mk((uint8_t)((sx ? HXU_OP_LDSX : HXU_OP_LD) + space), in->dst_reg, in->src_reg,
 		       0, hxu_mem_flags(size, be), 0, in->off),
+		    -1);
+}
+
+/* An `or` or shift that completes a load assembled from pieces: the load. */
+static int translate_combined(struct translator *t, uint32_t i, const struct bpf_insn *in)
+{
+	const struct hxu_combined *c = &t->combined[i];
+	int space = space_of(t, c->load_insn, c->base, "load");
+
+	if (space < 0)
+		return -HWXDP_ERR_TRANSLATE;
+	return emit(t, i,
+		    mk((uint8_t)(HXU_OP_LD + space), in->dst_reg, c->base, 0,
+		       hxu_mem_flags(c->size, c->be), 0, c->off),
 		    -1);
 }
 
@@ -808,10 +826,13 @@ static uint16_t *liveness(const struct translator *t)
 
 			if (k > 0 && p->insns[k - 1].code == (BPF_LD | BPF_IMM | BPF_DW))
 				continue; /* second half of a ld_imm64 */
-			if (t->dead_store[k] || t->fill_src[k] == in->dst_reg) {
+			if (t->dead[k] || t->dead_store[k] || t->fill_src[k] == in->dst_reg) {
 				use = def = 0;
 			} else if (t->fill_src[k] >= 0) {
 				use = (uint16_t)(1u << t->fill_src[k]);
+				def = (uint16_t)(1u << in->dst_reg);
+			} else if (t->combined[k].size) {
+				use = (uint16_t)(1u << t->combined[k].base);
 				def = (uint16_t)(1u << in->dst_reg);
 			} else if ((slot = slot_register(t, in)) >= 0) {
 				if (cls == BPF_LDX) {
@@ -1028,14 +1049,37 @@ static bool dead_def(const struct translator *t, uint32_t i)
 			return false;
 		next = i + 2;
 	} else if (cls == BPF_ALU || cls == BPF_ALU64) {
-		if (fusable(t, i))
-			next = i + 2;
+		/* any ALU operation: division by zero is defined */
+	} else if (cls == BPF_LDX && (BPF_MODE(in->code) == BPF_MEM ||
+				      BPF_MODE(in->code) == BPF_MEMSX)) {
+		/* a load no one reads: the verifier proved it in bounds */
 	} else {
 		return false;
 	}
 	if (next > t->prog->insn_cnt)
 		return false;
 	return !(t->live[next] & (1u << in->dst_reg));
+}
+
+/* Dead code, until none is left: what only dead code read is dead too. */
+static int eliminate_dead(struct translator *t)
+{
+	bool changed = true;
+
+	while (changed) {
+		free(t->live);
+		t->live = liveness(t);
+		if (!t->live)
+			return -ENOMEM;
+		changed = false;
+		for (uint32_t i = 0; i < t->prog->insn_cnt; i++) {
+			if (t->dead[i] || !t->facts[i].reachable || !dead_def(t, i))
+				continue;
+			t->dead[i] = true;
+			changed = true;
+		}
+	}
+	return 0;
 }
 
 int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *prog,
@@ -1079,11 +1123,15 @@ int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *pro
 		rc = -ENOMEM;
 		goto out;
 	}
-	t.live = liveness(&t);
-	if (!t.live) {
+	t.combined = hxu_combine_loads(prog, t.facts, t.is_target);
+	if (!t.combined) {
 		rc = -ENOMEM;
 		goto out;
 	}
+	t.dead = calloc(n + 1, sizeof(*t.dead));
+	rc = t.dead ? eliminate_dead(&t) : -ENOMEM;
+	if (rc)
+		goto out;
 	if (zero)
 		rc = emit(&t, 0, mk(HXU_OP_MOV, HXU_REG_ZERO, 0, 0, HXU_F_K, 0, 0), -1);
 	for (i = 0; i < n && !rc; i++) {
@@ -1100,20 +1148,21 @@ int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *pro
 		}
 		if (t.dead_store[i] || t.fill_src[i] == in->dst_reg)
 			continue;
+		if (t.dead[i]) {
+			i += wide;
+			continue;
+		}
 		if (t.fill_src[i] >= 0) {
 			rc = emit(&t, i, mk(HXU_OP_MOV, in->dst_reg, (uint8_t)t.fill_src[i], 0, 0, 0, 0),
 				  -1);
 			continue;
 		}
-		if (slot_register(&t, in) >= 0) {
-			rc = translate_slot(&t, i, in, slot_register(&t, in));
+		if (t.combined[i].size) {
+			rc = translate_combined(&t, i, in);
 			continue;
 		}
-		if (dead_def(&t, i)) {
-			if (!wide && fusable(&t, i))
-				t.first_op[++i] = (uint32_t)t.op_cnt;
-			else
-				i += wide;
+		if (slot_register(&t, in) >= 0) {
+			rc = translate_slot(&t, i, in, slot_register(&t, in));
 			continue;
 		}
 		switch (BPF_CLASS(in->code)) {
@@ -1175,6 +1224,8 @@ out:
 	free(t.direct);
 	free(t.dead_store);
 	free(t.fill_src);
+	free(t.combined);
+	free(t.dead);
 	free(t.live);
 	return rc;
 }

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Loads the program assembles from narrower ones, for the translator to make whole. */
+#ifndef HWXDP_HWMAP_COMBINE_H
+#define HWXDP_HWMAP_COMBINE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hwxdp/object.h"
+#include "verifier/verifier.h"
+
+/* At an instruction whose result is a whole load: which one. */
+struct hxu_combined {
+	uint8_t size; /* 2, 4 or 8 bytes; 0: not a combined load */
+	uint8_t base; /* the register the pieces were loaded through */
+	bool be;      /* the bytes are in network order */
+	int16_t off;
+	uint32_t load_insn; /* one of the pieces' loads, where base's type is known */
+};
+
+/*
+ * Per instruction of p (insn_cnt + 1 entries): an `or` or shift that leaves
+ * its destination holding exactly the value of one 2-, 4- or 8-byte load
+ * through a register that has not changed since the pieces were loaded,
+ * with no store or call in between. is_target marks branch and call
+ * targets (blocks start there). NULL when out of memory.
+ */
+struct hxu_combined *hxu_combine_loads(const struct hwxdp_prog *p,
+				       const struct hwxdp_insn_fact *facts, const bool *is_target);
+
+#endif /* HWXDP_HWMAP_COMBINE_H */
