@@ -18,9 +18,34 @@
 
 #include "device/tables.h"
 #include "hwmap/hash.h"
+#include "hwmap/lpm.h"
 #include "loader/log.h"
 
-#define ARRAY_VALUE_MAX (1u << 20) /* bytes of one array value */
+#define ARRAY_VALUE_MAX	 (1u << 20) /* bytes of one array value */
+#define PERCPU_VALUE_MAX (32u << 10) /* the kernel's PCPU_MIN_UNIT_SIZE */
+#ifndef ENOTSUPP
+#define ENOTSUPP 524 /* the kernel's, which bpf(2) passes on */
+#endif
+/* What an LPM trie's map_flags may hold besides BPF_F_NO_PREALLOC. */
+#define LPM_FLAGS                                                                                 \
+	(BPF_F_NO_PREALLOC | BPF_F_NUMA_NODE | BPF_F_RDONLY | BPF_F_WRONLY | BPF_F_RDONLY_PROG | \
+	 BPF_F_WRONLY_PROG)
+
+static bool is_lru(uint32_t type)
+{
+	return type == BPF_MAP_TYPE_LRU_HASH || type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+}
+
+static bool is_percpu(uint32_t type)
+{
+	return type == BPF_MAP_TYPE_PERCPU_ARRAY || type == BPF_MAP_TYPE_PERCPU_HASH ||
+	       type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+}
+
+static size_t page_round(size_t n)
+{
+	return (n + 4095) & ~(size_t)4095;
+}
 
 static uint32_t key_index(const void *key)
 {
@@ -58,13 +83,26 @@ static inline uint32_t port_hash(const struct hwxdp_port_table *p, uint32_t key)
 	return (key * 0x9e3779b1u) >> p->shift;
 }
 
-static struct hwxdp_port_table *port_table_new(uint32_t max_entries)
+static uint32_t port_bits(uint32_t max_entries)
 {
-	struct hwxdp_port_table *p;
 	uint32_t bits = 3;
 
 	while (bits < 31 && (1u << bits) < 2 * (uint64_t)max_entries)
 		bits++;
+	return bits;
+}
+
+static size_t port_table_bytes(uint32_t max_entries)
+{
+	return sizeof(struct hwxdp_port_table) +
+	       ((size_t)1 << port_bits(max_entries)) * sizeof(struct port_slot);
+}
+
+static struct hwxdp_port_table *port_table_new(uint32_t max_entries)
+{
+	struct hwxdp_port_table *p;
+	uint32_t bits = port_bits(max_entries);
+
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
@@ -99,10 +137,13 @@ static int64_t port_find(const struct hwxdp_port_table *p, uint32_t key)
 }
 
 /* Reader side, safe against the writer: the value of key, or NULL. */
-static struct bpf_devmap_val *port_lookup(const struct hwxdp_port_table *p, uint32_t key)
+/* The entry for key, or NULL; *ifindex (when not NULL) receives its ifindex
+ * as read inside the same consistent snapshot, 0 for none. */
+static struct bpf_devmap_val *port_read(const struct hwxdp_port_table *p, uint32_t key,
+					uint32_t *ifindex)
 {
 	const struct port_slot *hit;
-	uint32_t s, i, n, state;
+	uint32_t s, i, n, state, found;
 
 	for (;;) {
 		while ((s = __atomic_load_n(&p->seq, __ATOMIC_ACQUIRE)) & 1)
@@ -118,10 +159,19 @@ static struct bpf_devmap_val *port_lookup(const struct hwxdp_port_table *p, uint
 				break;
 			}
 		}
+		found = hit ? __atomic_load_n(&hit->val.ifindex, __ATOMIC_RELAXED) : 0;
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		if (__atomic_load_n(&p->seq, __ATOMIC_RELAXED) == s)
+		if (__atomic_load_n(&p->seq, __ATOMIC_RELAXED) == s) {
+			if (ifindex)
+				*ifindex = found;
 			return hit ? (struct bpf_devmap_val *)&hit->val : NULL;
+		}
 	}
+}
+
+static struct bpf_devmap_val *port_lookup(const struct hwxdp_port_table *p, uint32_t key)
+{
+	return port_read(p, key, NULL);
 }
 
 static void port_write_begin(struct hwxdp_port_table *p)
@@ -233,7 +283,28 @@ struct hwxdp_tables *hwxdp_tables__new(void)
 	}
 	if (getrandom(&t->hash_seed, sizeof(t->hash_seed), 0) != sizeof(t->hash_seed))
 		t->hash_seed = (uint64_t)(uintptr_t)t ^ (uint64_t)getpid() << 32;
+	t->engines = HWXDP_TABLES_ENGINES_DEFAULT;
+	t->budget = HWXDP_TABLES_BUDGET_DEFAULT;
 	return t;
+}
+
+int hwxdp_tables__set_engines(struct hwxdp_tables *t, uint32_t engines)
+{
+	if (!engines || engines > HWXDP_TABLES_ENGINES_MAX)
+		return -EINVAL;
+	for (int i = 0; i < HXU_TABLES; i++)
+		if (t->table[i] && is_percpu(t->table[i]->desc.type) && engines != t->engines)
+			return -EBUSY;
+	t->engines = engines;
+	return 0;
+}
+
+int hwxdp_tables__set_budget(struct hwxdp_tables *t, uint64_t bytes)
+{
+	if (bytes < t->used)
+		return -ENOSPC;
+	t->budget = bytes;
+	return 0;
 }
 
 void hwxdp_tables__set_seed(struct hwxdp_tables *t, uint64_t seed)
@@ -248,6 +319,8 @@ static void table_free(struct hwxdp_table *tab)
 	if (tab->values && !tab->values_external)
 		munmap(tab->values, tab->values_size);
 	hwxdp_hash__free(tab->hash);
+	hwxdp_lpm__free(tab->lpm);
+	free(tab->scratch);
 	port_table_free(tab->ports);
 	pthread_mutex_destroy(&tab->write_lock);
 	free(tab);
@@ -286,19 +359,91 @@ static int check_desc(const struct hxu_table_desc *d)
 		if (d->key_size != 4 || (d->value_size != 4 && d->value_size != 8))
 			return -EINVAL;
 		return 0;
+	case BPF_MAP_TYPE_PERCPU_ARRAY:
+		if (d->key_size != 4 || (d->flags & BPF_F_MMAPABLE))
+			return -EINVAL;
+		if (round_up8(d->value_size) > PERCPU_VALUE_MAX)
+			return -E2BIG;
+		return 0;
 	case BPF_MAP_TYPE_HASH:
+	case BPF_MAP_TYPE_PERCPU_HASH:
+	case BPF_MAP_TYPE_LRU_HASH:
+	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
+		if ((d->flags & BPF_F_NO_COMMON_LRU) && !is_lru(d->type))
+			return -EINVAL;
+		if (is_lru(d->type) && (d->flags & BPF_F_NO_PREALLOC))
+			return -ENOTSUPP;
 		if (d->key_size > HWXDP_HASH_KEY_MAX || d->value_size > HWXDP_HASH_VALUE_MAX)
+			return -E2BIG;
+		return 0;
+	case BPF_MAP_TYPE_LPM_TRIE:
+		/* The kernel's trie allocates per update, and wants to be told. */
+		if (!(d->flags & BPF_F_NO_PREALLOC) || (d->flags & ~(uint32_t)LPM_FLAGS) ||
+		    d->key_size < HWXDP_LPM_KEY_MIN || d->key_size > 4 + 256)
+			return -EINVAL;
+		if (d->key_size > HWXDP_LPM_KEY_MAX || d->value_size > HWXDP_LPM_VALUE_MAX)
 			return -E2BIG;
 		return 0;
 	}
 	return -EOPNOTSUPP;
 }
 
+/* Bytes of the block of values an ARRAY-like table owns. */
+static size_t array_bytes(const struct hxu_table_desc *d, uint32_t copies)
+{
+	size_t elem = d->type == BPF_MAP_TYPE_PROG_ARRAY ? 4 : round_up8(d->value_size);
+
+	return page_round(elem * d->max_entries) * copies;
+}
+
+static uint32_t table_copies(const struct hwxdp_tables *t, uint32_t type)
+{
+	return is_percpu(type) ? t->engines : 1;
+}
+
+/* Table memory a table of desc takes: what the allocators below allocate. */
+static size_t table_bytes(const struct hwxdp_tables *t, const struct hxu_table_desc *d,
+			  bool external)
+{
+	struct hwxdp_hash_opts opts = { .sz = sizeof(opts) };
+	size_t bytes = sizeof(struct hwxdp_table), part;
+
+	switch (d->type) {
+	case BPF_MAP_TYPE_ARRAY:
+	case BPF_MAP_TYPE_PROG_ARRAY:
+	case BPF_MAP_TYPE_PERCPU_ARRAY:
+		/* Memory the caller mapped is the table's too, unrounded. */
+		if (external)
+			return bytes + (size_t)round_up8(d->value_size) * d->max_entries;
+		return bytes + array_bytes(d, table_copies(t, d->type));
+	case BPF_MAP_TYPE_DEVMAP_HASH:
+		return bytes + port_table_bytes(d->max_entries);
+	case BPF_MAP_TYPE_LPM_TRIE:
+		part = hwxdp_lpm__memory_for(d->key_size, d->value_size, d->max_entries);
+		return part ? bytes + part : 0;
+	}
+	opts.copies = table_copies(t, d->type);
+	opts.lru = is_lru(d->type);
+	part = hwxdp_hash__memory_for(d->key_size, d->value_size, d->max_entries, &opts);
+	if (!part)
+		return 0;
+	if (is_percpu(d->type))
+		bytes += (size_t)opts.copies * round_up8(d->value_size);
+	return bytes + part;
+}
+
+size_t hwxdp_tables__memory_for(const struct hwxdp_tables *t, const struct hxu_table_desc *desc)
+{
+	return check_desc(desc) ? 0 : table_bytes(t, desc, false);
+}
+
 static int table_add(struct hwxdp_tables *t, const struct hxu_table_desc *desc, void *mem,
 		     size_t size)
 {
+	struct hwxdp_hash_opts opts = { .sz = sizeof(opts) };
 	struct hwxdp_table *tab;
 	int err = check_desc(desc);
+	size_t bytes;
 
 	if (err) {
 		pr_warn("table %u (%.*s): type %u, key %u, value %u, %u entries: %s\n", desc->id,
@@ -311,17 +456,29 @@ static int table_add(struct hwxdp_tables *t, const struct hxu_table_desc *desc, 
 			desc->name, t->table[desc->id]->desc.name);
 		return -EEXIST;
 	}
+	bytes = table_bytes(t, desc, mem != NULL);
+	if (bytes > t->budget - t->used) {
+		pr_warn("table %u (%.*s): %zu bytes of table memory, the board has %llu of its "
+			"%llu left\n",
+			desc->id, HXU_NAME_MAX, desc->name, bytes,
+			(unsigned long long)(t->budget - t->used), (unsigned long long)t->budget);
+		return -ENOMEM;
+	}
 	tab = calloc(1, sizeof(*tab));
 	if (!tab)
 		return -ENOMEM;
 	tab->desc = *desc;
 	tab->desc.name[HXU_NAME_MAX - 1] = '\0';
+	tab->copies = table_copies(t, desc->type);
 	pthread_mutex_init(&tab->write_lock, NULL);
+	opts.copies = tab->copies;
+	opts.lru = is_lru(desc->type);
 
 	switch (desc->type) {
 	case BPF_MAP_TYPE_ARRAY:
 	case BPF_MAP_TYPE_PROG_ARRAY:
-		tab->elem_size = desc->type == BPF_MAP_TYPE_ARRAY ? round_up8(desc->value_size) : 4;
+	case BPF_MAP_TYPE_PERCPU_ARRAY:
+		tab->elem_size = desc->type == BPF_MAP_TYPE_PROG_ARRAY ? 4 : round_up8(desc->value_size);
 		tab->values_size = (size_t)tab->elem_size * desc->max_entries;
 		if (mem) {
 			if (size < tab->values_size || ((uintptr_t)mem & 7) ||
@@ -333,7 +490,9 @@ static int table_add(struct hwxdp_tables *t, const struct hxu_table_desc *desc, 
 			tab->values_external = true;
 			break;
 		}
-		tab->values_size = (tab->values_size + 4095) & ~(size_t)4095;
+		tab->values_size = page_round(tab->values_size);
+		tab->copy_stride = tab->values_size;
+		tab->values_size *= tab->copies;
 		tab->values = mmap(NULL, tab->values_size, PROT_READ | PROT_WRITE,
 				   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (tab->values == MAP_FAILED) {
@@ -355,19 +514,44 @@ static int table_add(struct hwxdp_tables *t, const struct hxu_table_desc *desc, 
 			goto fail;
 		}
 		break;
+	case BPF_MAP_TYPE_LPM_TRIE:
+		if (mem) {
+			err = -EINVAL;
+			goto fail;
+		}
+		tab->lpm = hwxdp_lpm__new(desc->key_size, desc->value_size, desc->max_entries);
+		if (!tab->lpm) {
+			err = -errno;
+			goto fail;
+		}
+		break;
 	default:
 		if (mem) {
 			err = -EINVAL;
 			goto fail;
 		}
-		tab->hash = hwxdp_hash__new(desc->key_size, desc->value_size, desc->max_entries,
-					    t->hash_seed ^ desc->id);
+		tab->hash = hwxdp_hash__new_opts(desc->key_size, desc->value_size,
+						 desc->max_entries, t->hash_seed ^ desc->id, &opts);
 		if (!tab->hash) {
 			err = -errno;
 			goto fail;
 		}
+		if (is_percpu(desc->type)) {
+			tab->elem_size = round_up8(desc->value_size);
+			tab->scratch = calloc(tab->copies, round_up8(desc->value_size));
+			if (!tab->scratch) {
+				err = -ENOMEM;
+				goto fail;
+			}
+		}
 		break;
 	}
+	tab->memory = sizeof(*tab) + (tab->values ? tab->values_size : 0) +
+		      (tab->hash ? hwxdp_hash__memory(tab->hash) : 0) +
+		      (tab->lpm ? hwxdp_lpm__memory(tab->lpm) : 0) +
+		      (tab->ports ? port_table_bytes(desc->max_entries) : 0) +
+		      (tab->scratch ? (size_t)tab->copies * round_up8(desc->value_size) : 0);
+	t->used += tab->memory;
 	t->table[desc->id] = tab;
 	return 0;
 fail:
@@ -408,24 +592,57 @@ int hwxdp_tables__set_sa(struct hwxdp_tables *t, uint32_t handle, struct hwxdp_e
 	return 0;
 }
 
-uint64_t hwxdp_table__value_addr(const struct hwxdp_table *tab, const void *key)
+/* The copy engine cpu owns; engines beyond the tables' count share. */
+static inline uint32_t copy_of(const struct hwxdp_table *tab, uint32_t cpu)
 {
+	return cpu < tab->copies ? cpu : cpu % tab->copies;
+}
+
+uint64_t hwxdp_table__value_addr_cpu(const struct hwxdp_table *tab, const void *key,
+				     uint32_t cpu)
+{
+	uint32_t index;
+	uint8_t *v;
+
 	switch (tab->desc.type) {
 	case BPF_MAP_TYPE_ARRAY:
 		return hwxdp_table__array_addr(tab, key_index(key));
+	case BPF_MAP_TYPE_PERCPU_ARRAY:
+		index = key_index(key);
+		if (index >= tab->desc.max_entries)
+			return 0;
+		return (uint64_t)(uintptr_t)(tab->values + copy_of(tab, cpu) * tab->copy_stride +
+					     (size_t)index * tab->elem_size);
 	case BPF_MAP_TYPE_HASH:
 		return (uint64_t)(uintptr_t)hwxdp_hash__lookup(tab->hash, key);
+	case BPF_MAP_TYPE_LRU_HASH:
+		return (uint64_t)(uintptr_t)hwxdp_hash__lookup_touch(tab->hash, key);
+	case BPF_MAP_TYPE_PERCPU_HASH:
+	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
+		v = tab->desc.type == BPF_MAP_TYPE_PERCPU_HASH
+			    ? hwxdp_hash__lookup(tab->hash, key)
+			    : hwxdp_hash__lookup_touch(tab->hash, key);
+		return v ? (uint64_t)(uintptr_t)(v + (size_t)copy_of(tab, cpu) * tab->elem_size)
+			 : 0;
+	case BPF_MAP_TYPE_LPM_TRIE:
+		return (uint64_t)(uintptr_t)hwxdp_lpm__lookup(tab->lpm, key);
 	case BPF_MAP_TYPE_DEVMAP_HASH:
 		return hwxdp_table__port_addr(tab, key_index(key));
 	}
 	return 0;
 }
 
+uint64_t hwxdp_table__value_addr(const struct hwxdp_table *tab, const void *key)
+{
+	return hwxdp_table__value_addr_cpu(tab, key, 0);
+}
+
 uint32_t hwxdp_table__port(const struct hwxdp_table *tab, uint32_t key)
 {
-	const struct bpf_devmap_val *val = port_lookup(tab->ports, key);
+	uint32_t ifindex;
 
-	return val ? __atomic_load_n(&val->ifindex, __ATOMIC_RELAXED) : 0;
+	port_read(tab->ports, key, &ifindex);
+	return ifindex;
 }
 
 uint64_t hwxdp_table__port_addr(const struct hwxdp_table *tab, uint32_t key)
@@ -435,9 +652,10 @@ uint64_t hwxdp_table__port_addr(const struct hwxdp_table *tab, uint32_t key)
 
 int hwxdp_table__lookup(struct hwxdp_table *tab, const void *key, void *value)
 {
+	uint32_t prog, index;
 	uint64_t addr;
-	uint32_t prog;
 	int64_t at;
+	int err;
 
 	switch (tab->desc.type) {
 	case BPF_MAP_TYPE_ARRAY:
@@ -459,12 +677,29 @@ int hwxdp_table__lookup(struct hwxdp_table *tab, const void *key, void *value)
 			memcpy(value, &tab->ports->slots[at].val, tab->desc.value_size);
 		pthread_mutex_unlock(&tab->write_lock);
 		return at >= 0 ? 0 : -ENOENT;
+	case BPF_MAP_TYPE_PERCPU_ARRAY:
+		index = key_index(key);
+		if (index >= tab->desc.max_entries)
+			return -ENOENT;
+		for (uint32_t c = 0; c < tab->copies; c++)
+			memcpy((uint8_t *)value + (size_t)c * tab->elem_size,
+			       tab->values + c * tab->copy_stride + (size_t)index * tab->elem_size,
+			       tab->elem_size);
+		return 0;
+	case BPF_MAP_TYPE_LPM_TRIE:
+		pthread_mutex_lock(&tab->write_lock);
+		err = hwxdp_lpm__lookup_copy(tab->lpm, key, value);
+		pthread_mutex_unlock(&tab->write_lock);
+		return err;
 	default:
 		return hwxdp_hash__lookup_copy(tab->hash, key, value);
 	}
 }
 
-static int array_update(struct hwxdp_table *tab, const void *key, const void *value, uint64_t flags)
+/* cpu: the engine whose copy a program's update writes; -1 for bpf(2),
+ * which writes every copy from the per-CPU buffer. */
+static int array_update(struct hwxdp_table *tab, const void *key, const void *value, uint64_t flags,
+			int64_t cpu)
 {
 	uint32_t index = key_index(key);
 
@@ -477,8 +712,46 @@ static int array_update(struct hwxdp_table *tab, const void *key, const void *va
 	/* No table holds a bpf_spin_lock. */
 	if (flags & BPF_F_LOCK)
 		return -EINVAL;
-	memcpy(tab->values + (size_t)index * tab->elem_size, value, tab->desc.value_size);
+	if (tab->desc.type == BPF_MAP_TYPE_ARRAY) {
+		memcpy(tab->values + (size_t)index * tab->elem_size, value, tab->desc.value_size);
+		return 0;
+	}
+	if (cpu >= 0) {
+		memcpy(tab->values + copy_of(tab, (uint32_t)cpu) * tab->copy_stride +
+			       (size_t)index * tab->elem_size,
+		       value, tab->desc.value_size);
+		return 0;
+	}
+	/* As the kernel, each copy takes its 8-byte-rounded share whole. */
+	for (uint32_t c = 0; c < tab->copies; c++)
+		memcpy(tab->values + c * tab->copy_stride + (size_t)index * tab->elem_size,
+		       (const uint8_t *)value + (size_t)c * tab->elem_size, tab->elem_size);
 	return 0;
+}
+
+/* A program's update of a per-CPU hash: its engine's copy of an existing
+ * key, or a new key whose other copies are zero (the kernel's helper). */
+static int percpu_hash_update(struct hwxdp_table *tab, const void *key, const void *value,
+			      uint64_t flags, uint32_t cpu)
+{
+	uint8_t *v;
+
+	if (flags > BPF_EXIST)
+		return -EINVAL;
+	v = hwxdp_hash__lookup(tab->hash, key);
+	if (v) {
+		if (flags == BPF_NOEXIST)
+			return -EEXIST;
+		memcpy(v + (size_t)copy_of(tab, cpu) * tab->elem_size, value,
+		       tab->desc.value_size);
+		return 0;
+	}
+	if (flags == BPF_EXIST)
+		return -ENOENT;
+	memset(tab->scratch, 0, (size_t)tab->copies * tab->elem_size);
+	memcpy(tab->scratch + (size_t)copy_of(tab, cpu) * tab->elem_size, value,
+	       tab->desc.value_size);
+	return hwxdp_hash__update(tab->hash, key, tab->scratch, BPF_NOEXIST);
 }
 
 static int prog_array_update(struct hwxdp_table *tab, const void *key, const void *value,
@@ -517,23 +790,30 @@ static int port_update(struct hwxdp_table *tab, const void *key, const void *val
 	return port_insert(tab->ports, key_index(key), &val, tab->desc.max_entries);
 }
 
-int hwxdp_table__update(struct hwxdp_table *tab, const void *key, const void *value, uint64_t flags)
-{
-	/* bpf(2) refuses BPF_F_LOCK before the map sees it: no value here
-	 * holds a bpf_spin_lock. */
-	if (flags & BPF_F_LOCK)
-		return -EINVAL;
-	return hwxdp_table__update_elem(tab, key, value, flags);
-}
-
-int hwxdp_table__update_elem(struct hwxdp_table *tab, const void *key, const void *value,
-			     uint64_t flags)
+static int table_update(struct hwxdp_table *tab, const void *key, const void *value,
+			uint64_t flags, int64_t cpu)
 {
 	int err;
 
 	switch (tab->desc.type) {
 	case BPF_MAP_TYPE_ARRAY:
-		return array_update(tab, key, value, flags);
+	case BPF_MAP_TYPE_PERCPU_ARRAY:
+		return array_update(tab, key, value, flags, cpu);
+	case BPF_MAP_TYPE_PERCPU_HASH:
+	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
+		if (cpu < 0)
+			break;
+		pthread_mutex_lock(&tab->write_lock);
+		err = percpu_hash_update(tab, key, value, flags, (uint32_t)cpu);
+		pthread_mutex_unlock(&tab->write_lock);
+		return err;
+	case BPF_MAP_TYPE_LPM_TRIE:
+		pthread_mutex_lock(&tab->write_lock);
+		err = hwxdp_lpm__update(tab->lpm, key, value, flags);
+		pthread_mutex_unlock(&tab->write_lock);
+		return err;
+	}
+	switch (tab->desc.type) {
 	case BPF_MAP_TYPE_PROG_ARRAY:
 		return prog_array_update(tab, key, value, flags);
 	case BPF_MAP_TYPE_DEVMAP_HASH:
@@ -551,6 +831,27 @@ int hwxdp_table__update_elem(struct hwxdp_table *tab, const void *key, const voi
 	}
 }
 
+int hwxdp_table__update(struct hwxdp_table *tab, const void *key, const void *value, uint64_t flags)
+{
+	/* bpf(2) refuses BPF_F_LOCK before the map sees it: no value here
+	 * holds a bpf_spin_lock. */
+	if (flags & BPF_F_LOCK)
+		return -EINVAL;
+	return table_update(tab, key, value, flags, -1);
+}
+
+int hwxdp_table__update_elem_cpu(struct hwxdp_table *tab, const void *key, const void *value,
+				 uint64_t flags, uint32_t cpu)
+{
+	return table_update(tab, key, value, flags, cpu);
+}
+
+int hwxdp_table__update_elem(struct hwxdp_table *tab, const void *key, const void *value,
+			     uint64_t flags)
+{
+	return table_update(tab, key, value, flags, 0);
+}
+
 int hwxdp_table__delete(struct hwxdp_table *tab, const void *key)
 {
 	uint32_t index, *slot;
@@ -558,7 +859,13 @@ int hwxdp_table__delete(struct hwxdp_table *tab, const void *key)
 
 	switch (tab->desc.type) {
 	case BPF_MAP_TYPE_ARRAY:
+	case BPF_MAP_TYPE_PERCPU_ARRAY:
 		return -EINVAL;
+	case BPF_MAP_TYPE_LPM_TRIE:
+		pthread_mutex_lock(&tab->write_lock);
+		err = hwxdp_lpm__delete(tab->lpm, key);
+		pthread_mutex_unlock(&tab->write_lock);
+		return err;
 	case BPF_MAP_TYPE_PROG_ARRAY:
 		index = key_index(key);
 		if (index >= tab->desc.max_entries)
@@ -587,7 +894,13 @@ int hwxdp_table__get_next_key(struct hwxdp_table *tab, const void *key, void *ne
 	int err;
 
 	switch (tab->desc.type) {
+	case BPF_MAP_TYPE_LPM_TRIE:
+		pthread_mutex_lock(&tab->write_lock);
+		err = hwxdp_lpm__get_next_key(tab->lpm, key, next);
+		pthread_mutex_unlock(&tab->write_lock);
+		return err;
 	case BPF_MAP_TYPE_ARRAY:
+	case BPF_MAP_TYPE_PERCPU_ARRAY:
 	case BPF_MAP_TYPE_PROG_ARRAY:
 		index = key ? key_index(key) : UINT32_MAX;
 		if (index >= tab->desc.max_entries) {

@@ -8,7 +8,15 @@
  *                where elem_size is value_size rounded up to 8: the layout
  *                of a kernel BPF_F_MMAPABLE array's mmap, so a table can also
  *                live in memory the caller mapped from the kernel's map
- *   HASH         a cuckoo table (hwmap/hash.h)
+ *   HASH         a cuckoo table (hwmap/hash.h); LRU_HASH the same, evicting
+ *                the stalest of the new key's bucket mates when full
+ *   PERCPU_ARRAY one ARRAY block per engine, one after the other, so that
+ *                engines never share a cache line of their copies
+ *   PERCPU_HASH, LRU_PERCPU_HASH
+ *                a (LRU) cuckoo table whose value is one copy per engine,
+ *                each rounded up to 8 bytes: the kernel's per-CPU value
+ *                buffer, stored as it is
+ *   LPM_TRIE     a path-compressed binary trie (hwmap/lpm.h)
  *   DEVMAP_HASH  the port table: key -> struct bpf_devmap_val, whose ifindex
  *                is the egress port; a small open-addressing table read
  *                under a sequence counter, since every redirect reads it
@@ -16,6 +24,19 @@
  *
  * Lookup, update, delete and get_next_key return what the kernel's bpf()
  * map commands return for the same map type, flags and keys.
+ *
+ * Per engine. The per-CPU types hold one copy of each value per engine; the
+ * engine count is the tables' (hwxdp_tables__set_engines, default 4, HXU's
+ * default engines), fixed once a per-CPU table exists. An engine's lookup
+ * and update reach its own copy (engine n: the number hwxdp_engine__set_cpu
+ * gave it); the control plane reads and writes every copy at once through
+ * the kernel's per-CPU buffer, round_up(value_size, 8) bytes per engine,
+ * engine 0 first (hwxdp_table__value_buf_size).
+ *
+ * Table memory is budgeted: the board has HWXDP_TABLES_BUDGET_DEFAULT bytes
+ * for tables unless set otherwise, and a table that would not fit in what
+ * is left is refused when it is created. Every table reports the bytes it
+ * holds: values, buckets, trie nodes, free lists and its own descriptor.
  *
  * Table memory addresses. An engine names a value by a 64-bit table memory
  * address, which here is the host virtual address of the value's first byte.
@@ -36,23 +57,35 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <linux/bpf.h>
+
 #include "hwmap/hxu.h"
 
 struct hwxdp_hash;
+struct hwxdp_lpm;
 struct hwxdp_esp_sa;
 struct hwxdp_port_table;
 
 #define HWXDP_TABLES_SA_MAX 4096       /* SA handles 0..4095 */
 #define HWXDP_PROG_NONE	    UINT32_MAX /* an empty program array slot */
 
+#define HWXDP_TABLES_ENGINES_DEFAULT 4
+#define HWXDP_TABLES_ENGINES_MAX     256
+#define HWXDP_TABLES_BUDGET_DEFAULT  (1ull << 30) /* bytes of table memory */
+
 struct hwxdp_table {
 	struct hxu_table_desc desc;
-	uint32_t elem_size;		/* ARRAY, PROG_ARRAY: bytes between values */
+	uint32_t elem_size;		/* arrays, per-CPU hash: bytes between values */
 	uint8_t *values;		/* ARRAY, PROG_ARRAY: the block */
 	size_t values_size;		/* its bytes, page-rounded when owned */
 	bool values_external;		/* the caller's memory, not freed here */
-	struct hwxdp_hash *hash;	/* HASH */
+	struct hwxdp_hash *hash;	/* HASH and the other hash types */
 	struct hwxdp_port_table *ports; /* DEVMAP_HASH */
+	struct hwxdp_lpm *lpm;		/* LPM_TRIE */
+	uint32_t copies;		/* values per key: engines (per-CPU), or 1 */
+	size_t copy_stride;		/* PERCPU_ARRAY: bytes between engines' blocks */
+	uint8_t *scratch;		/* per-CPU hash: one key's values, for writes */
+	size_t memory;			/* bytes of table memory held */
 	pthread_mutex_t write_lock;
 };
 
@@ -60,6 +93,8 @@ struct hwxdp_tables {
 	struct hwxdp_table *table[HXU_TABLES];
 	struct hwxdp_esp_sa *sa[HWXDP_TABLES_SA_MAX];
 	uint64_t hash_seed;
+	uint32_t engines;
+	uint64_t budget, used; /* bytes of table memory */
 };
 
 /* NULL with errno ENOMEM. Hash tables are seeded from getrandom() unless
@@ -69,13 +104,47 @@ struct hwxdp_tables *hwxdp_tables__new(void);
 void hwxdp_tables__free(struct hwxdp_tables *t);
 void hwxdp_tables__set_seed(struct hwxdp_tables *t, uint64_t seed);
 
+/* Engines, and so copies of a per-CPU table's values: 0, -EINVAL outside
+ * 1..HWXDP_TABLES_ENGINES_MAX, -EBUSY once a per-CPU table exists. */
+int hwxdp_tables__set_engines(struct hwxdp_tables *t, uint32_t engines);
+static inline uint32_t hwxdp_tables__engines(const struct hwxdp_tables *t)
+{
+	return t->engines;
+}
+
+/* The board's table memory: 0, or -ENOSPC when tables already hold more
+ * than bytes. */
+int hwxdp_tables__set_budget(struct hwxdp_tables *t, uint64_t bytes);
+static inline uint64_t hwxdp_tables__budget(const struct hwxdp_tables *t)
+{
+	return t->budget;
+}
+
+/* Bytes every table holds together (SAs are the crypto engine's, apart). */
+static inline uint64_t hwxdp_tables__memory(const struct hwxdp_tables *t)
+{
+	return t->used;
+}
+
+/* Bytes one table holds. */
+static inline size_t hwxdp_table__memory(const struct hwxdp_table *tab)
+{
+	return tab->memory;
+}
+
+/* Bytes hwxdp_tables__create would take for desc, 0 when it would refuse
+ * desc for another reason than the budget. */
+size_t hwxdp_tables__memory_for(const struct hwxdp_tables *t, const struct hxu_table_desc *desc);
+
 /*
  * Creates table desc->id, as bpf_map_create would: -EINVAL for sizes the
  * kernel refuses for the type (ARRAY and PROG_ARRAY keys are 4 bytes, a
  * PROG_ARRAY value is 4 bytes, a DEVMAP_HASH value 4 or 8, max_entries 0),
  * -E2BIG for a HASH key or value beyond hwmap/hash.h's limits, -EOPNOTSUPP
  * for a type the device has no table for, -EEXIST when the id is taken,
- * -ENOMEM.
+ * -ENOMEM when the table does not fit in the budget's rest (the message
+ * names the table, its bytes and what is left) or memory runs out.
+ * An LPM_TRIE needs BPF_F_NO_PREALLOC in flags, as the kernel's does.
  */
 int hwxdp_tables__create(struct hwxdp_tables *t, const struct hxu_table_desc *desc);
 
@@ -105,8 +174,9 @@ static inline struct hwxdp_esp_sa *hwxdp_tables__sa(const struct hwxdp_tables *t
 }
 
 /* The control plane's operations, as bpf_map_lookup_elem & co. on a map fd:
- * lookup copies the value (PROG_ARRAY: the program number) or -ENOENT;
- * update and delete return 0 or the kernel's errno for the type. */
+ * lookup copies the value (PROG_ARRAY: the program number; per-CPU types:
+ * every engine's) or -ENOENT; update and delete return 0 or the kernel's
+ * errno for the type. */
 int hwxdp_table__lookup(struct hwxdp_table *tab, const void *key, void *value);
 int hwxdp_table__update(struct hwxdp_table *tab, const void *key, const void *value,
 			uint64_t flags);
@@ -118,10 +188,34 @@ int hwxdp_table__get_next_key(struct hwxdp_table *tab, const void *key, void *ne
  * BPF_NOEXIST | BPF_F_LOCK, where bpf(2) says -EINVAL). */
 int hwxdp_table__update_elem(struct hwxdp_table *tab, const void *key, const void *value,
 			     uint64_t flags);
+/* The same from engine cpu: a per-CPU table's update writes that engine's
+ * copy (and zeroes the others of a new key), as the kernel's helper does
+ * on the CPU it runs on. update_elem is engine 0's. */
+int hwxdp_table__update_elem_cpu(struct hwxdp_table *tab, const void *key, const void *value,
+				 uint64_t flags, uint32_t cpu);
+
+/* Bytes of the control plane's value buffer: value_size, or for per-CPU
+ * types round_up(value_size, 8) per engine. */
+static inline bool hwxdp_table__percpu(const struct hwxdp_table *tab)
+{
+	return tab->desc.type == BPF_MAP_TYPE_PERCPU_ARRAY ||
+	       tab->desc.type == BPF_MAP_TYPE_PERCPU_HASH ||
+	       tab->desc.type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+}
+
+static inline uint32_t hwxdp_table__value_buf_size(const struct hwxdp_table *tab)
+{
+	return hwxdp_table__percpu(tab) ? tab->copies * ((tab->desc.value_size + 7) & ~7u)
+					: tab->desc.value_size;
+}
 
 /* The engine's side: the table memory address of key's value, or 0.
- * For ARRAY and PROG_ARRAY the key is a u32 index. */
+ * For ARRAY and PROG_ARRAY the key is a u32 index. value_addr_cpu is the
+ * lookup of engine cpu: its copy of a per-CPU value, and on an LRU table a
+ * use of the entry; value_addr is engine 0's. */
 uint64_t hwxdp_table__value_addr(const struct hwxdp_table *tab, const void *key);
+uint64_t hwxdp_table__value_addr_cpu(const struct hwxdp_table *tab, const void *key,
+				     uint32_t cpu);
 
 static inline uint64_t hwxdp_table__array_addr(const struct hwxdp_table *tab, uint32_t index)
 {

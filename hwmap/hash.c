@@ -118,6 +118,7 @@ struct hwxdp_hash {
 	uint32_t slot_words;
 	uint32_t buckets;
 	uint32_t stash_slots;
+	uint32_t stamp_word; /* LRU: the slot word holding the use stamp, else 0 */
 	uint64_t seed[4];
 	struct bucket_meta *meta;
 	uint64_t *slots;
@@ -126,12 +127,19 @@ struct hwxdp_hash {
 	/* Read by lookups, written when the stash changes. */
 	struct stash stash __attribute__((aligned(64)));
 
+	/* LRU: the clock stamps are taken from; it ticks every 2^clock_shift
+	 * inserts. Read by lookups, written by the writer. */
+	uint32_t clock __attribute__((aligned(64)));
+	uint32_t clock_shift;
+
 	/* The writer's. */
 	uint32_t count __attribute__((aligned(64)));
 	uint32_t search_budget;
 	uint32_t stash_buckets[STASH_MAX][2];
 	uint32_t longest_path;
 	uint64_t displacements, stashed, search_failures;
+	uint64_t inserts, evictions;
+	uint32_t hand; /* LRU: where a search for any victim resumes */
 	struct search_node queue[HWXDP_HASH_SEARCH_BUDGET + SLOTS];
 };
 
@@ -514,6 +522,8 @@ static void write_entry(struct hwxdp_hash *h, uint32_t idx, const struct probe *
 	for (i = 0; i < h->key_words; i++)
 		store64(&slot[i], p->words[i]);
 	write_value(h, slot, value);
+	if (h->stamp_word)
+		store64(&slot[h->stamp_word], h->clock);
 	slot_home(h, idx, &seq, &tags, &shift);
 	store64(tags, (*tags & ~(0xffull << shift)) | (uint64_t)p->tag << shift);
 }
@@ -662,6 +672,8 @@ static int insert(struct hwxdp_hash *h, const struct probe *p, const void *value
 	return 0;
 }
 
+static void evict(struct hwxdp_hash *h, const struct probe *p);
+
 static int update_probe(struct hwxdp_hash *h, const struct probe *p, const void *value,
 			uint64_t flags)
 {
@@ -676,13 +688,21 @@ static int update_probe(struct hwxdp_hash *h, const struct probe *p, const void 
 		slot_home(h, idx, &seq, &tags, &shift);
 		write_begin(seq);
 		write_value(h, slot_at(h, idx), value);
+		if (h->stamp_word)
+			store64(&slot_at(h, idx)[h->stamp_word], h->clock);
 		write_end(seq);
 		return 0;
 	}
 	if (flags == BPF_EXIST)
 		return -ENOENT;
-	if (h->count >= h->max_entries)
-		return -E2BIG;
+	if (h->count >= h->max_entries) {
+		if (!h->stamp_word)
+			return -E2BIG;
+		evict(h, p);
+	}
+	if (h->stamp_word)
+		__atomic_store_n(&h->clock, (uint32_t)(++h->inserts >> h->clock_shift),
+				 __ATOMIC_RELAXED);
 	return insert(h, p, value);
 }
 
@@ -792,17 +812,11 @@ static void unstash_into(struct hwxdp_hash *h, uint32_t b, uint32_t free_idx)
 	}
 }
 
-int hwxdp_hash__delete(struct hwxdp_hash *h, const void *key)
+static void remove_at(struct hwxdp_hash *h, int64_t idx)
 {
 	uint32_t *seq, shift;
 	uint64_t *tags;
-	struct probe p;
-	int64_t idx;
 
-	probe_init(h, key, &p);
-	idx = find(h, &p);
-	if (idx < 0)
-		return -ENOENT;
 	slot_home(h, idx, &seq, &tags, &shift);
 	write_begin(seq);
 	store64(tags, *tags & ~(0xffull << shift));
@@ -812,6 +826,80 @@ int hwxdp_hash__delete(struct hwxdp_hash *h, const void *key)
 	__atomic_store_n(&h->count, h->count - 1, __ATOMIC_RELAXED);
 	if (idx < stash_base(h) && h->stash.used)
 		unstash_into(h, (uint32_t)idx / SLOTS, (uint32_t)idx);
+}
+
+static inline uint32_t age_of(const struct hwxdp_hash *h, uint32_t idx)
+{
+	return h->clock - (uint32_t)slot_at(h, idx)[h->stamp_word];
+}
+
+/*
+ * LRU: makes room for p's key in a full table. The victim is the entry
+ * least recently used among those sharing p's two buckets (up to 16): a
+ * sampled LRU, whose sample is the one place an eviction helps, since the
+ * new key then lands in the slot it frees. Only when both buckets are empty
+ * (their keys all moved elsewhere) does the victim come from a sweep over
+ * the table.
+ */
+static void evict(struct hwxdp_hash *h, const struct probe *p)
+{
+	uint32_t b, s, idx, age, oldest = 0, end = stash_base(h) + h->stash_slots;
+	int64_t victim = -1;
+	uint64_t tags;
+
+	for (b = 0; b < 2; b++) {
+		tags = h->meta[p->bucket[b]].tags;
+		for (s = 0; s < SLOTS; s++) {
+			if (!(uint8_t)(tags >> (s * 8)))
+				continue;
+			idx = p->bucket[b] * SLOTS + s;
+			age = age_of(h, idx);
+			if (victim < 0 || age > oldest) {
+				victim = idx;
+				oldest = age;
+			}
+		}
+	}
+	for (s = 0; victim < 0 && s < end; s++) {
+		idx = h->hand;
+		h->hand = h->hand + 1 == end ? 0 : h->hand + 1;
+		tags = idx < stash_base(h) ? h->meta[idx / SLOTS].tags
+					   : h->stash.tags[(idx - stash_base(h)) / 8];
+		if ((uint8_t)(tags >> (idx % 8 * 8)))
+			victim = idx;
+	}
+	if (victim < 0)
+		return;
+	remove_at(h, victim);
+	h->evictions++;
+}
+
+void *hwxdp_hash__lookup_touch(const struct hwxdp_hash *h, const void *key)
+{
+	uint64_t *value = hwxdp_hash__lookup(h, key);
+	uint64_t *stamp, now;
+
+	if (!value || !h->stamp_word)
+		return value;
+	/* Written only when the clock moved: a hot entry costs one store per
+	 * tick, not one per lookup. */
+	stamp = value + (h->stamp_word - h->key_words);
+	now = __atomic_load_n(&h->clock, __ATOMIC_RELAXED);
+	if (load64(stamp) != now)
+		store64(stamp, now);
+	return value;
+}
+
+int hwxdp_hash__delete(struct hwxdp_hash *h, const void *key)
+{
+	struct probe p;
+	int64_t idx;
+
+	probe_init(h, key, &p);
+	idx = find(h, &p);
+	if (idx < 0)
+		return -ENOENT;
+	remove_at(h, idx);
 	return 0;
 }
 
@@ -889,6 +977,7 @@ void hwxdp_hash__stats(const struct hwxdp_hash *h, struct hwxdp_hash_stats *stat
 		.longest_path = h->longest_path,
 		.stashed = h->stashed,
 		.search_failures = h->search_failures,
+		.evictions = h->evictions,
 	};
 }
 
@@ -940,15 +1029,75 @@ static uint64_t mix_seed(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-struct hwxdp_hash *hwxdp_hash__new(uint32_t key_size, uint32_t value_size, uint32_t max_entries,
-				   uint64_t seed)
+struct geometry {
+	uint32_t value_size; /* stored per entry: every copy */
+	uint32_t key_words, value_words, slot_words, stamp_word;
+	uint32_t buckets, stash_slots;
+	size_t meta_bytes, slot_bytes;
+};
+
+static size_t page_round(size_t n)
 {
-	struct hwxdp_hash *h;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	return (n + page - 1) & ~(page - 1);
+}
+
+static bool geometry(uint32_t key_size, uint32_t value_size, uint32_t max_entries,
+		     const struct hwxdp_hash_opts *opts, struct geometry *g)
+{
+	uint32_t copies = opts && opts->copies ? opts->copies : 1;
 	uint64_t buckets;
-	int i;
 
 	if (!key_size || key_size > HWXDP_HASH_KEY_MAX || !value_size ||
-	    value_size > HWXDP_HASH_VALUE_MAX || !max_entries || max_entries > MAX_ENTRIES) {
+	    value_size > HWXDP_HASH_VALUE_MAX || !max_entries || max_entries > MAX_ENTRIES ||
+	    copies > HWXDP_HASH_COPIES_MAX)
+		return false;
+	g->value_size = copies > 1 ? copies * ((value_size + 7) & ~7u) : value_size;
+	g->key_words = (key_size + 7) / 8;
+	g->value_words = (g->value_size + 7) / 8;
+	g->slot_words = g->key_words + g->value_words;
+	g->stamp_word = 0;
+	if (opts && opts->lru)
+		g->stamp_word = g->slot_words++;
+	buckets = ((uint64_t)max_entries * LOAD_DEN + SLOTS * LOAD_NUM - 1) / (SLOTS * LOAD_NUM);
+	g->buckets = (uint32_t)buckets;
+	/* One bucket holds up to 8 entries by itself; more buckets need a
+	 * stash for the rare set of buckets that draws too many keys. */
+	g->stash_slots = 0;
+	if (g->buckets > 1) {
+		g->stash_slots = max_entries / 1024;
+		if (g->stash_slots < STASH_MIN)
+			g->stash_slots = STASH_MIN;
+		if (g->stash_slots > STASH_MAX)
+			g->stash_slots = STASH_MAX;
+		g->stash_slots &= ~7u;
+	}
+	g->meta_bytes = page_round((size_t)g->buckets * sizeof(struct bucket_meta));
+	g->slot_bytes =
+		page_round(((size_t)g->buckets * SLOTS + g->stash_slots) * g->slot_words * 8);
+	return true;
+}
+
+size_t hwxdp_hash__memory_for(uint32_t key_size, uint32_t value_size, uint32_t max_entries,
+			      const struct hwxdp_hash_opts *opts)
+{
+	struct geometry g;
+
+	if (!geometry(key_size, value_size, max_entries, opts, &g))
+		return 0;
+	return sizeof(struct hwxdp_hash) + g.meta_bytes + g.slot_bytes;
+}
+
+struct hwxdp_hash *hwxdp_hash__new_opts(uint32_t key_size, uint32_t value_size,
+					uint32_t max_entries, uint64_t seed,
+					const struct hwxdp_hash_opts *opts)
+{
+	struct hwxdp_hash *h;
+	struct geometry g;
+	int i;
+
+	if (!geometry(key_size, value_size, max_entries, opts, &g)) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -959,29 +1108,23 @@ struct hwxdp_hash *hwxdp_hash__new(uint32_t key_size, uint32_t value_size, uint3
 	}
 	memset(h, 0, sizeof(*h));
 	h->key_size = key_size;
-	h->value_size = value_size;
+	h->value_size = g.value_size;
 	h->max_entries = max_entries;
-	h->key_words = (key_size + 7) / 8;
-	h->value_words = (value_size + 7) / 8;
-	h->slot_words = h->key_words + h->value_words;
-	buckets = ((uint64_t)max_entries * LOAD_DEN + SLOTS * LOAD_NUM - 1) / (SLOTS * LOAD_NUM);
-	h->buckets = (uint32_t)buckets;
-	/* One bucket holds up to 8 entries by itself; more buckets need a
-	 * stash for the rare set of buckets that draws too many keys. */
-	if (h->buckets > 1) {
-		h->stash_slots = max_entries / 1024;
-		if (h->stash_slots < STASH_MIN)
-			h->stash_slots = STASH_MIN;
-		if (h->stash_slots > STASH_MAX)
-			h->stash_slots = STASH_MAX;
-		h->stash_slots &= ~7u;
-	}
+	h->key_words = g.key_words;
+	h->value_words = g.value_words;
+	h->slot_words = g.slot_words;
+	h->stamp_word = g.stamp_word;
+	h->buckets = g.buckets;
+	h->stash_slots = g.stash_slots;
+	/* About a thousand clock ticks while the table turns over once. */
+	while (h->clock_shift < 31 && (max_entries >> (h->clock_shift + 10)) > 1)
+		h->clock_shift++;
 	h->search_budget = HWXDP_HASH_SEARCH_BUDGET;
 	for (i = 0; i < 4; i++)
 		h->seed[i] = mix_seed(&seed);
 
-	h->meta_bytes = (size_t)h->buckets * sizeof(struct bucket_meta);
-	h->slot_bytes = ((size_t)h->buckets * SLOTS + h->stash_slots) * h->slot_words * 8;
+	h->meta_bytes = g.meta_bytes;
+	h->slot_bytes = g.slot_bytes;
 	h->meta = map_zeroed(&h->meta_bytes);
 	h->slots = h->meta ? map_zeroed(&h->slot_bytes) : NULL;
 	if (!h->slots) {
@@ -992,6 +1135,12 @@ struct hwxdp_hash *hwxdp_hash__new(uint32_t key_size, uint32_t value_size, uint3
 		return NULL;
 	}
 	return h;
+}
+
+struct hwxdp_hash *hwxdp_hash__new(uint32_t key_size, uint32_t value_size, uint32_t max_entries,
+				   uint64_t seed)
+{
+	return hwxdp_hash__new_opts(key_size, value_size, max_entries, seed, NULL);
 }
 
 void hwxdp_hash__free(struct hwxdp_hash *h)

@@ -34,6 +34,7 @@
 #ifndef HWXDP_HWMAP_HASH_H
 #define HWXDP_HWMAP_HASH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -56,11 +57,49 @@ struct hwxdp_hash;
 HWXDP_HASH_API struct hwxdp_hash *hwxdp_hash__new(uint32_t key_size, uint32_t value_size,
 						  uint32_t max_entries, uint64_t seed);
 
+/*
+ * Variants of a table, for the map types built on the hash:
+ *   copies  values per entry (per-CPU tables: one per engine), each rounded
+ *           up to 8 bytes and stored one after the other, the layout of the
+ *           kernel's per-CPU value buffer; 0 or 1 is one value, unrounded.
+ *           The table's value size is then copies * round_up(value_size, 8).
+ *   lru     BPF_MAP_TYPE_LRU_HASH: an insert into a full table evicts an
+ *           entry instead of failing with -E2BIG. Each entry carries a use
+ *           stamp from a clock that ticks about a thousand times while the
+ *           table turns over once; lookup_touch and updates stamp it. The
+ *           victim is the stalest of the entries in the new key's two
+ *           buckets (up to 16 of them): a sampled LRU, like the kernel's,
+ *           an approximation, and one that frees a slot where the new key
+ *           goes. The kernel's LRU may also evict before the map is full
+ *           (its free lists are per CPU); this one evicts only when full.
+ */
+#define HWXDP_HASH_COPIES_MAX 256
+
+struct hwxdp_hash_opts {
+	size_t sz;
+	uint32_t copies;
+	bool lru;
+};
+
+HWXDP_HASH_API struct hwxdp_hash *hwxdp_hash__new_opts(uint32_t key_size, uint32_t value_size,
+						       uint32_t max_entries, uint64_t seed,
+						       const struct hwxdp_hash_opts *opts);
+
+/* Bytes hwxdp_hash__new_opts allocates for these sizes, 0 for sizes it
+ * refuses: what hwxdp_hash__memory reports once the table exists. */
+HWXDP_HASH_API size_t hwxdp_hash__memory_for(uint32_t key_size, uint32_t value_size,
+					     uint32_t max_entries,
+					     const struct hwxdp_hash_opts *opts);
+
 HWXDP_HASH_API void hwxdp_hash__free(struct hwxdp_hash *h);
 
 /* The value of key (value_size bytes, 8-byte aligned) or NULL. Safe in
  * reader threads; see above for how long the pointer stays meaningful. */
 HWXDP_HASH_API void *hwxdp_hash__lookup(const struct hwxdp_hash *h, const void *key);
+
+/* lookup, and on an LRU table a use of the entry (a program's lookup; the
+ * control plane's lookup_copy is not one, as in the kernel). */
+HWXDP_HASH_API void *hwxdp_hash__lookup_touch(const struct hwxdp_hash *h, const void *key);
 
 /* Copies key's value into value as one consistent snapshot: 0 or -ENOENT.
  * Safe in reader threads while the writer updates, deletes and displaces. */
@@ -116,6 +155,7 @@ struct hwxdp_hash_stats {
 	uint32_t longest_path;	  /* most entries moved for one insert */
 	uint64_t stashed;	  /* inserts that went to the stash */
 	uint64_t search_failures; /* inserts that found no room below max_entries */
+	uint64_t evictions;	  /* LRU: entries evicted to make room */
 };
 
 #define HWXDP_HASH_BUCKET_SLOTS 8

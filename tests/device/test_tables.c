@@ -63,7 +63,7 @@ Test(tables, create_as_the_kernel, .init = quiet)
 	cr_assert_eq(hwxdp_tables__create(t, &d), -E2BIG);
 	d = hxe_table(100, BPF_MAP_TYPE_HASH, 8, 257, 4);
 	cr_assert_eq(hwxdp_tables__create(t, &d), -E2BIG);
-	d = hxe_table(100, BPF_MAP_TYPE_LPM_TRIE, 8, 8, 4);
+	d = hxe_table(100, BPF_MAP_TYPE_RINGBUF, 8, 8, 4);
 	cr_assert_eq(hwxdp_tables__create(t, &d), -EOPNOTSUPP);
 	d = hxe_table(0, BPF_MAP_TYPE_ARRAY, 4, 8, 4);
 	cr_assert_eq(hwxdp_tables__create(t, &d), -EEXIST);
