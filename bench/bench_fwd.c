@@ -3,9 +3,12 @@
  * progs/fwd.bpf.o on both targets in one run: the lab of lab/fwd_lab.h in
  * the kernel (a private network namespace, BPF_PROG_TEST_RUN with repeat)
  * and on one engine of the device (a tight loop over the same frame, copied
- * into the packet window before every run as a NIC would deliver it).
+ * into the packet window before every run as a NIC would deliver it), the
+ * engine interpreting and, in a column of its own, compiled
+ * (device/compile.h; the column is left out when the engine cannot
+ * compile, and the bench checks that both ways give the same frame).
  *
- *   bench_fwd [-n frames] [-r runs] [-k kind] [-K]
+ *   bench_fwd [-n frames] [-r runs] [-k kind] [-K] [-C]
  *
  * Per frame kind: ns per frame of each, the median of the runs (runs
  * interleave the two targets, so that whatever else the machine does weighs
@@ -18,9 +21,11 @@
  * "kernel-1" column is the same frame delivered afresh to every run (one
  * test run each, the kernel's fixed cost per call, measured with a program
  * that only returns, taken off), which is the like-for-like figure. Both
- * ratios are printed; the last column says whether the repeated kernel run
+ * ratios are printed for each way the device runs (dev: interpreted, comp:
+ * compiled); the last column says whether the repeated kernel run
  * ended on the verdict of a fresh frame. -k runs one frame kind alone
- * (for profilers), -K leaves the kernel out (it needs root).
+ * (for profilers), -K leaves the kernel out (it needs root), -C the
+ * interpreted engine (compiled runs alone, for profilers too).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -34,6 +39,7 @@
 #include <bpf/libbpf.h>
 #include <linux/bpf.h>
 
+#include "device/compile.h"
 #include "device/engine.h"
 #include "device/tables.h"
 #include "hwmap/hxu.h"
@@ -99,7 +105,7 @@ struct kind {
 	uint32_t len, ifindex;
 	uint32_t device_verdict, kernel_verdict, kernel_repeat_verdict;
 	uint64_t ops, bundles; /* the device's, per frame */
-	double device[MAX_RUNS], kernel[MAX_RUNS], fresh[MAX_RUNS];
+	double device[MAX_RUNS], compiled[MAX_RUNS], kernel[MAX_RUNS], fresh[MAX_RUNS];
 };
 
 /* One test run of repeat repetitions; its duration per repetition in ns. */
@@ -149,6 +155,7 @@ static int null_program(void)
 }
 
 static __attribute__((noinline)) double device_loop(struct hwxdp_device_prog *dp,
+						    struct hwxdp_engine *engine,
 						    const struct kind *k, uint32_t frames)
 {
 	struct hwxdp_frame f = { .window = dp->window, .ingress = k->ifindex };
@@ -158,9 +165,42 @@ static __attribute__((noinline)) double device_loop(struct hwxdp_device_prog *dp
 		memcpy(dp->window + HXU_HEADROOM, k->frame, k->len);
 		f.data = f.data_meta = HXU_HEADROOM;
 		f.data_end = HXU_HEADROOM + k->len;
-		hwxdp_engine__run(dp->engine, 0, &f, NULL);
+		hwxdp_engine__run(engine, 0, &f, NULL);
 	}
 	return (now_ns() - t) / frames;
+}
+
+/* One frame on engine, without stats: 0, or -1 when it aborted. The
+ * frame's bytes are left in out (HX_PKT_MAX bytes), its length in *len. */
+static int device_once(struct hwxdp_device_prog *dp, struct hwxdp_engine *engine,
+		       const struct kind *k, struct hwxdp_frame *f, uint8_t *out, uint32_t *len)
+{
+	*f = (struct hwxdp_frame){ .window = dp->window, .ingress = k->ifindex };
+	memset(dp->window, 0, HXU_WINDOW_SIZE);
+	memcpy(dp->window + HXU_HEADROOM, k->frame, k->len);
+	f->data = f->data_meta = HXU_HEADROOM;
+	f->data_end = HXU_HEADROOM + k->len;
+	if (hwxdp_engine__run(engine, 0, f, NULL))
+		return -1;
+	*len = f->data_end - f->data;
+	memcpy(out, dp->window + f->data, *len < HX_PKT_MAX ? *len : HX_PKT_MAX);
+	return 0;
+}
+
+/* The same frame through the interpreter and compiled: the same verdict,
+ * egress and bytes. */
+static bool same_both_ways(struct hwxdp_device_prog *dp, struct hwxdp_engine *compiled,
+			   const struct kind *k)
+{
+	static uint8_t a[HX_PKT_MAX], b[HX_PKT_MAX];
+	struct hwxdp_frame fa, fb;
+	uint32_t la = 0, lb = 0;
+
+	if (device_once(dp, dp->engine, k, &fa, a, &la) ||
+	    device_once(dp, compiled, k, &fb, b, &lb))
+		return false;
+	return fa.verdict == fb.verdict && fa.egress == fb.egress && fa.reason == fb.reason &&
+	       la == lb && !memcmp(a, b, la < HX_PKT_MAX ? la : HX_PKT_MAX);
 }
 
 int main(int argc, char **argv)
@@ -171,9 +211,10 @@ int main(int argc, char **argv)
 	enum { NKINDS = sizeof(kinds) / sizeof(kinds[0]) };
 	uint32_t frames = 1000000, runs = 5, ifindex[HX_LAB_PORTS];
 	const char *only = NULL;
-	bool kernel = geteuid() == 0;
+	bool kernel = geteuid() == 0, interpreted = true;
 	struct hx_target kt = { &kernel_ops, NULL }, dt = { &device_ops, NULL };
 	struct hwxdp_device_prog *dp;
+	struct hwxdp_engine *compiled = NULL;
 	struct bpf_object *obj = NULL;
 	static struct kind k[NKINDS];
 	double null_fresh[MAX_RUNS];
@@ -181,7 +222,7 @@ int main(int argc, char **argv)
 	const char *path;
 	char msg[512];
 
-	while ((opt = getopt(argc, argv, "n:r:k:K")) != -1) {
+	while ((opt = getopt(argc, argv, "n:r:k:KC")) != -1) {
 		switch (opt) {
 		case 'n':
 			frames = strtoul(optarg, NULL, 0);
@@ -195,8 +236,11 @@ int main(int argc, char **argv)
 		case 'K':
 			kernel = false;
 			break;
+		case 'C':
+			interpreted = false;
+			break;
 		default:
-			fprintf(stderr, "usage: %s [-n frames] [-r runs] [-k kind] [-K]\n",
+			fprintf(stderr, "usage: %s [-n frames] [-r runs] [-k kind] [-K] [-C]\n",
 				argv[0]);
 			return 2;
 		}
@@ -228,6 +272,17 @@ int main(int argc, char **argv)
 	if (hx_lab_setup(&dt, ifindex)) {
 		fprintf(stderr, "device lab set-up failed\n");
 		return 1;
+	}
+	/* A second engine on the same image and tables, compiled. */
+	compiled = hwxdp_engine__new(dp->img, dp->tables);
+	if (!compiled || hwxdp_engine__set_mode(compiled, HWXDP_ENGINE_COMPILED)) {
+		fprintf(stderr, "second engine: %s\n", strerror(errno));
+		return 1;
+	}
+	if (hwxdp_engine__mode(compiled) != HWXDP_ENGINE_COMPILED) {
+		fprintf(stderr, "the engine cannot compile here: no compiled column\n");
+		hwxdp_engine__free(compiled);
+		compiled = NULL;
 	}
 	if (kernel) {
 		obj = hwxdp_host_load(path);
@@ -265,6 +320,10 @@ int main(int argc, char **argv)
 		k[i].device_verdict = f.verdict;
 		k[i].ops = stats.ops;
 		k[i].bundles = stats.bundles;
+		if (compiled && !same_both_ways(dp, compiled, &k[i])) {
+			fprintf(stderr, "%s: compiled and interpreted runs differ\n", lf->name);
+			return 1;
+		}
 		if (kernel && (kernel_run(prog_fd, &k[i], 1, &k[i].kernel_verdict, &ns) ||
 			       k[i].kernel_verdict != k[i].device_verdict)) {
 			fprintf(stderr, "%s: kernel verdict %s, device %s\n", lf->name,
@@ -293,7 +352,10 @@ int main(int argc, char **argv)
 				}
 				k[i].kernel[run] = ns;
 			}
-			k[i].device[run] = device_loop(dp, &k[i], frames);
+			if (interpreted)
+				k[i].device[run] = device_loop(dp, dp->engine, &k[i], frames);
+			if (compiled)
+				k[i].compiled[run] = device_loop(dp, compiled, &k[i], frames);
 		}
 	}
 
@@ -302,31 +364,51 @@ int main(int argc, char **argv)
 		printf("  kernel-1 takes off %.1f ns per call (a test run of a program that only "
 		       "returns)\n",
 		       median(null_fresh, runs));
-	printf("  %-10s %5s %9s %9s %9s %12s %12s  %s\n", "frame", "ops", "device", "kernel",
-	       "kernel-1", "dev/kernel", "dev/kernel-1", "repeated kernel run");
+	printf("  %-10s %5s %9s %9s", "frame", "ops", "device", "compiled");
+	if (kernel)
+		printf(" %9s %9s %12s %12s %13s %13s  %s", "kernel", "kernel-1", "dev/kernel",
+		       "dev/kernel-1", "comp/kernel", "comp/kernel-1", "repeated kernel run");
+	printf("\n");
 	for (int i = 0; i < NKINDS; i++) {
-		double d = median(k[i].device, runs);
+		double d = median(k[i].device, runs), c = median(k[i].compiled, runs);
 
 		if (only && strcmp(only, hx_lab_frames[kinds[i]].name))
 			continue;
-		printf("  %-10s %5llu %9.1f", hx_lab_frames[kinds[i]].name,
-		       (unsigned long long)k[i].ops, d);
+		printf("  %-10s %5llu", hx_lab_frames[kinds[i]].name, (unsigned long long)k[i].ops);
+		if (interpreted)
+			printf(" %9.1f", d);
+		else
+			printf(" %9s", "-");
+		if (compiled)
+			printf(" %9.1f", c);
+		else
+			printf(" %9s", "-");
 		if (kernel) {
 			double kr = median(k[i].kernel, runs);
 			double kf = median(k[i].fresh, runs) - median(null_fresh, runs);
 
-			printf(" %9.1f %9.1f %11.2fx %11.2fx  %s", kr, kf, kr / d, kf / d,
-			       k[i].kernel_repeat_verdict == k[i].kernel_verdict
-				       ? "same verdict"
-				       : "ends on another path");
+			printf(" %9.1f %9.1f", kr, kf);
+			if (interpreted)
+				printf(" %11.2fx %11.2fx", kr / d, kf / d);
+			else
+				printf(" %12s %12s", "-", "-");
+			if (compiled)
+				printf(" %12.2fx %12.2fx", kr / c, kf / c);
+			else
+				printf(" %13s %13s", "-", "-");
+			printf("  %s", k[i].kernel_repeat_verdict == k[i].kernel_verdict
+					       ? "same verdict"
+					       : "ends on another path");
 		}
 		printf("\n");
 	}
-	printf("  (dev/kernel: the device's frames per second as a multiple of the kernel's)\n");
+	printf("  (dev/kernel: the device's frames per second as a multiple of the kernel's;"
+	       " comp: the same, compiled)\n");
 
 	if (null_fd >= 0)
 		close(null_fd);
 	bpf_object__close(obj);
+	hwxdp_engine__free(compiled);
 	hwxdp_device_prog__close(dp);
 	return 0;
 }

@@ -33,7 +33,9 @@
 
 #include <linux/bpf.h>
 
+#include "device/compile.h"
 #include "device/engine.h"
+#include "device/engine_ops.h"
 #include "device/esp.h"
 #include "device/tables.h"
 #include "hwmap/hash.h"
@@ -82,6 +84,7 @@
 	X(TLOOKUP_ARRAY_PKT) X(TLOOKUP_ARRAY_LM) X(TLOOKUP_ARRAY_TM)                             \
 	X(TLOOKUP_HASH_PKT) X(TLOOKUP_HASH_LM) X(TLOOKUP_HASH_TM)                                \
 	X(TLOOKUP_PORT_PKT) X(TLOOKUP_PORT_LM) X(TLOOKUP_PORT_TM)                                \
+	X(TLOOKUP_TABLE_PKT) X(TLOOKUP_TABLE_LM) X(TLOOKUP_TABLE_TM)                             \
 	X(TINDEX) X(TUPDATE) X(TDELETE) X(REDIR) X(HADJ) X(MADJ) X(TADJ) X(CSUM16) X(ESP)        \
 	X(PUNT) X(TIME) X(RAND) X(CPU)                                                           \
 	X(CTX_DATA) X(CTX_DATA_END) X(CTX_DATA_META) X(CTX_INGRESS) X(CTX_RX_QUEUE)              \
@@ -144,6 +147,8 @@ struct hwxdp_engine {
 	struct hwxdp_tables *tables;
 	uint64_t rand_state;
 	uint32_t cpu;
+	struct hwxdp_compile_src *compile_src; /* the image, for compiled mode */
+	struct hwxdp_compiled *compiled;       /* when set, runs the frames */
 };
 
 /* The interpreter's label addresses, published by its first call. */
@@ -230,6 +235,22 @@ static const struct hxu_table_desc *op_table(struct checker *c, const struct dec
 static bool type_is(const struct hxu_table_desc *t, uint32_t a, uint32_t b)
 {
 	return t && (t->type == a || t->type == b);
+}
+
+/* Tables that tlookup, tupdate and tdelete take. */
+static bool keyed_table(uint32_t type)
+{
+	switch (type) {
+	case BPF_MAP_TYPE_ARRAY:
+	case BPF_MAP_TYPE_HASH:
+	case BPF_MAP_TYPE_PERCPU_ARRAY:
+	case BPF_MAP_TYPE_PERCPU_HASH:
+	case BPF_MAP_TYPE_LRU_HASH:
+	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
+	case BPF_MAP_TYPE_LPM_TRIE:
+		return true;
+	}
+	return false;
 }
 
 /* Checks one operation's fields and says what it touches. */
@@ -379,9 +400,8 @@ static int check_op(struct checker *c, const struct decoded *d, struct op_effect
 			if (space >= HXU_SPACE__MAX)
 				return reject(c, d->word, "unknown key space %u", space);
 			if (op->opcode == HXU_OP_TLOOKUP
-				    ? !type_is(t, BPF_MAP_TYPE_ARRAY, BPF_MAP_TYPE_HASH) &&
-					      t->type != BPF_MAP_TYPE_DEVMAP_HASH
-				    : !type_is(t, BPF_MAP_TYPE_ARRAY, BPF_MAP_TYPE_HASH))
+				    ? !keyed_table(t->type) && t->type != BPF_MAP_TYPE_DEVMAP_HASH
+				    : !keyed_table(t->type))
 				return reject(c, d->word,
 					      "table %u (%s) is not a table this operation "
 					      "takes",
@@ -717,7 +737,12 @@ static uint8_t op_latency(const struct hxu_op *op, const struct hwxdp_tables *ta
 	switch (op->opcode) {
 	case HXU_OP_TLOOKUP:
 		t = hwxdp_tables__get(tables, op->x);
-		return t->desc.type == BPF_MAP_TYPE_ARRAY ? 2 : 8;
+		if (t->desc.type == BPF_MAP_TYPE_LPM_TRIE)
+			return 12;
+		return t->desc.type == BPF_MAP_TYPE_ARRAY ||
+				       t->desc.type == BPF_MAP_TYPE_PERCPU_ARRAY
+			       ? 2
+			       : 8;
 	case HXU_OP_TINDEX:
 	case HXU_OP_TCALL:
 	case HXU_OP_HADJ:
@@ -734,19 +759,6 @@ static uint8_t op_latency(const struct hxu_op *op, const struct hwxdp_tables *ta
 		return 64;
 	}
 	return 0;
-}
-
-static uint64_t swap_for_store(uint64_t v, uint32_t size)
-{
-	switch (size) {
-	case 2:
-		return __builtin_bswap16((uint16_t)v);
-	case 4:
-		return __builtin_bswap32((uint32_t)v);
-	case 8:
-		return __builtin_bswap64(v);
-	}
-	return v;
 }
 
 static enum handler mem_handler(const struct hxu_op *op)
@@ -922,7 +934,8 @@ static void predecode_op(struct xop *x, const struct hxu_op *op, struct hwxdp_ta
 			space = op->flags & 3;
 			h = (t->desc.type == BPF_MAP_TYPE_ARRAY		? H_TLOOKUP_ARRAY_PKT
 			     : t->desc.type == BPF_MAP_TYPE_DEVMAP_HASH ? H_TLOOKUP_PORT_PKT
-									: H_TLOOKUP_HASH_PKT) +
+			     : t->desc.type == BPF_MAP_TYPE_HASH	? H_TLOOKUP_HASH_PKT
+									: H_TLOOKUP_TABLE_PKT) +
 			    space;
 			x->imm = (int32_t)(space == HXU_SPACE_TM
 						   ? 0
@@ -1038,8 +1051,10 @@ static enum handler fuse(const struct checker *c, const struct form *f, uint32_t
 		return H_F_TLOOKUP_ARRAY_EQ + b->x;
 	case BPF_MAP_TYPE_DEVMAP_HASH:
 		return H_F_TLOOKUP_PORT_EQ + b->x;
-	default:
+	case BPF_MAP_TYPE_HASH:
 		return H_F_TLOOKUP_HASH_EQ + b->x;
+	default:
+		return H__MAX;
 	}
 }
 
@@ -1199,253 +1214,6 @@ static void form_free(struct form *f)
 }
 
 /* ---- the interpreter ---- */
-
-static inline uint16_t ld16(const uint8_t *p)
-{
-	uint16_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static inline uint32_t ld32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static inline uint64_t ld64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static inline void st16(uint8_t *p, uint16_t v)
-{
-	memcpy(p, &v, sizeof(v));
-}
-
-static inline void st32(uint8_t *p, uint32_t v)
-{
-	memcpy(p, &v, sizeof(v));
-}
-
-static inline void st64(uint8_t *p, uint64_t v)
-{
-	memcpy(p, &v, sizeof(v));
-}
-
-static inline uint64_t sdiv64(uint64_t a, uint64_t b)
-{
-	if (!b)
-		return 0;
-	if ((int64_t)b == -1)
-		return 0 - a; /* INT64_MIN / -1 is INT64_MIN */
-	return (uint64_t)((int64_t)a / (int64_t)b);
-}
-
-static inline uint64_t smod64(uint64_t a, uint64_t b)
-{
-	if (!b)
-		return a;
-	if ((int64_t)b == -1)
-		return 0;
-	return (uint64_t)((int64_t)a % (int64_t)b);
-}
-
-static inline uint32_t sdiv32(uint32_t a, uint32_t b)
-{
-	if (!b)
-		return 0;
-	if ((int32_t)b == -1)
-		return 0 - a;
-	return (uint32_t)((int32_t)a / (int32_t)b);
-}
-
-static inline uint32_t smod32(uint32_t a, uint32_t b)
-{
-	if (!b)
-		return a;
-	if ((int32_t)b == -1)
-		return 0;
-	return (uint32_t)((int32_t)a % (int32_t)b);
-}
-
-/* aux: operation in bits 3..0, fetch 0x10, 64-bit 0x20. Returns whether
- * rd receives the old value. */
-static inline bool do_atomic(uint8_t *p, unsigned int aux, uint64_t src, uint64_t *rd)
-{
-	unsigned int aop = aux & 15;
-	uint64_t old;
-
-	if (aux & 0x20) {
-		uint64_t *m = (uint64_t *)p, cmp = *rd;
-
-		switch (aop) {
-		case HXU_ATOMIC_ADD:
-			old = __atomic_fetch_add(m, src, __ATOMIC_SEQ_CST);
-			break;
-		case HXU_ATOMIC_AND:
-			old = __atomic_fetch_and(m, src, __ATOMIC_SEQ_CST);
-			break;
-		case HXU_ATOMIC_OR:
-			old = __atomic_fetch_or(m, src, __ATOMIC_SEQ_CST);
-			break;
-		case HXU_ATOMIC_XOR:
-			old = __atomic_fetch_xor(m, src, __ATOMIC_SEQ_CST);
-			break;
-		case HXU_ATOMIC_XCHG:
-			old = __atomic_exchange_n(m, src, __ATOMIC_SEQ_CST);
-			break;
-		default:
-			__atomic_compare_exchange_n(m, &cmp, src, false, __ATOMIC_SEQ_CST,
-						    __ATOMIC_SEQ_CST);
-			old = cmp;
-		}
-	} else {
-		uint32_t *m = (uint32_t *)p, s = (uint32_t)src, cmp = (uint32_t)*rd;
-
-		switch (aop) {
-		case HXU_ATOMIC_ADD:
-			old = __atomic_fetch_add(m, s, __ATOMIC_SEQ_CST);
-			break;
-		case HXU_ATOMIC_AND:
-			old = __atomic_fetch_and(m, s, __ATOMIC_SEQ_CST);
-			break;
-		case HXU_ATOMIC_OR:
-			old = __atomic_fetch_or(m, s, __ATOMIC_SEQ_CST);
-			break;
-		case HXU_ATOMIC_XOR:
-			old = __atomic_fetch_xor(m, s, __ATOMIC_SEQ_CST);
-			break;
-		case HXU_ATOMIC_XCHG:
-			old = __atomic_exchange_n(m, s, __ATOMIC_SEQ_CST);
-			break;
-		default:
-			__atomic_compare_exchange_n(m, &cmp, s, false, __ATOMIC_SEQ_CST,
-						    __ATOMIC_SEQ_CST);
-			old = cmp;
-		}
-	}
-	if (!(aux & 0x10))
-		return false;
-	*rd = old;
-	return true;
-}
-
-/* A pointer for n bytes at address a of space, or NULL when out of bounds. */
-static inline uint8_t *space_ptr(unsigned int space, uint64_t a, uint32_t n, uint8_t *win,
-				 uint8_t *lm)
-{
-	switch (space) {
-	case HXU_SPACE_PKT:
-		return a <= (uint64_t)HXU_WINDOW_SIZE - n ? win + a : NULL;
-	case HXU_SPACE_LM:
-		return a <= (uint64_t)HXU_LM_SIZE - n ? lm + a : NULL;
-	default:
-		return (uint8_t *)(uintptr_t)a;
-	}
-}
-
-static inline uint64_t csum_fold64(uint64_t x)
-{
-	x = (x & 0xffffffffu) + (x >> 32);
-	x = (x & 0xffffffffu) + (x >> 32);
-	x = (x & 0xffffu) + (x >> 16);
-	x = (x & 0xffffu) + (x >> 16);
-	return (x & 0xffffu) + (x >> 16);
-}
-
-struct frame_bounds {
-	uint64_t data, data_end, data_meta;
-};
-
-/* bpf_xdp_adjust_head's rules: data stays above the reserved headroom plus
- * the metadata, which moves along, and at least ETH_HLEN before data_end. */
-static inline int64_t adjust_head(struct frame_bounds *b, uint8_t *win, int32_t delta)
-{
-	uint64_t metalen = b->data - b->data_meta;
-	int64_t data = (int64_t)b->data + delta;
-
-	if (data < (int64_t)(HXU_FRAME_RESERVED + metalen) ||
-	    data > (int64_t)b->data_end - HXU_ETH_HLEN)
-		return -EINVAL;
-	if (metalen)
-		memmove(win + b->data_meta + delta, win + b->data_meta, metalen);
-	b->data_meta += (int64_t)delta;
-	b->data = (uint64_t)data;
-	return 0;
-}
-
-static inline int64_t adjust_meta(struct frame_bounds *b, int32_t delta)
-{
-	int64_t meta = (int64_t)b->data_meta + delta;
-	uint64_t metalen;
-
-	if (meta < HXU_FRAME_RESERVED || meta > (int64_t)b->data)
-		return -EINVAL;
-	metalen = b->data - (uint64_t)meta;
-	if ((metalen & 3) || metalen > HXU_META_MAX)
-		return -EACCES;
-	b->data_meta = (uint64_t)meta;
-	return 0;
-}
-
-static inline int64_t adjust_tail(struct frame_bounds *b, uint8_t *win, int32_t delta)
-{
-	int64_t end = (int64_t)b->data_end + delta;
-
-	if (end > HXU_WINDOW_SIZE || end < (int64_t)b->data + HXU_ETH_HLEN)
-		return -EINVAL;
-	if (delta > 0)
-		memset(win + b->data_end, 0, (size_t)delta);
-	b->data_end = (uint64_t)end;
-	return 0;
-}
-
-/* The crypto engine on the frame; the metadata moves with data. Adds the
- * payload's cycles on success. */
-static int64_t run_esp(const struct hwxdp_tables *tables, struct frame_bounds *b, uint8_t *win,
-		       uint64_t handle, uint64_t l3, uint64_t *cycles)
-{
-	struct hwxdp_esp_sa *sa = hwxdp_tables__sa(tables, handle);
-	uint64_t metalen = b->data - b->data_meta;
-	size_t off = b->data, len = b->data_end - b->data;
-	uint8_t meta[HXU_META_MAX + 1];
-	int err;
-
-	if (!sa)
-		return -ENOENT;
-	if (b->data_meta < HXU_FRAME_RESERVED + HWXDP_ESP_HEADROOM)
-		return -ENOSPC;
-	if (l3 > len)
-		return -EINVAL;
-	memcpy(meta, win + b->data_meta, metalen);
-	err = hwxdp_esp_sa__encap(sa, win, HXU_WINDOW_SIZE, &off, &len, l3);
-	if (err)
-		return err;
-	b->data = off;
-	b->data_end = off + len;
-	b->data_meta = off - metalen;
-	memcpy(win + b->data_meta, meta, metalen);
-	/* Ciphertext: what follows the outer IPv4, ESP header and IV, up to
-	 * the ICV. */
-	*cycles += (len - l3 - HWXDP_ESP_HEADROOM - 16 + 15) / 16;
-	return 0;
-}
-
-static uint64_t rand_next(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
 
 struct return_frame {
 	const struct xop *ret;
@@ -1617,6 +1385,15 @@ static void uncount_rest(const struct form *f, const struct xop *op, uint64_t *o
 			FAULT(HXU_SPACE_##S == HXU_SPACE_PKT ? HWXDP_ERR_PKT_ACCESS                \
 							     : HWXDP_ERR_LM_ACCESS);               \
 		RD = (uint64_t)(uintptr_t)hwxdp_hash__lookup(op->x.tab->hash, ADDR_##S(a));        \
+		NEXT;                                                                              \
+	}                                                                                          \
+	L_TLOOKUP_TABLE_##S:                                                                       \
+	{                                                                                          \
+		uint64_t a = RS;                                                                   \
+		if (HXU_SPACE_##S != HXU_SPACE_TM && unlikely(a > (uint32_t)op->imm))              \
+			FAULT(HXU_SPACE_##S == HXU_SPACE_PKT ? HWXDP_ERR_PKT_ACCESS                \
+							     : HWXDP_ERR_LM_ACCESS);               \
+		RD = hwxdp_table__value_addr_cpu(op->x.tab, ADDR_##S(a), e->cpu);                  \
 		NEXT;                                                                              \
 	}                                                                                          \
 	L_TLOOKUP_PORT_##S:                                                                        \
@@ -1847,11 +1624,9 @@ L_TUPDATE : {
 	uint8_t *value = space_ptr(op->aux >> 2, RT, t->desc.value_size, win, lm);
 
 	if (unlikely(!key || !value))
-		FAULT(((op->aux & 3) == HXU_SPACE_LM && !key) ||
-				      ((op->aux >> 2) == HXU_SPACE_LM && !value)
-			      ? HWXDP_ERR_LM_ACCESS
-			      : HWXDP_ERR_PKT_ACCESS);
-	RD = (uint64_t)(int64_t)hwxdp_table__update_elem(op->x.tab, key, value, (uint32_t)op->imm);
+		FAULT(tupdate_fault(op->aux & 3, key, op->aux >> 2, value));
+	RD = (uint64_t)(int64_t)hwxdp_table__update_elem_cpu(op->x.tab, key, value, (uint32_t)op->imm,
+							     e->cpu);
 	NEXT;
 }
 L_TDELETE : {
@@ -1862,24 +1637,9 @@ L_TDELETE : {
 	RD = (uint64_t)(int64_t)hwxdp_table__delete(op->x.tab, key);
 	NEXT;
 }
-L_REDIR : {
-	uint64_t flags = (uint32_t)op->imm;
-	uint32_t ifindex;
-
-	if (flags & ~(uint64_t)(3 | BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS)) {
-		RD = XDP_ABORTED;
-		NEXT;
-	}
-	ifindex = hwxdp_table__port(op->x.tab, (uint32_t)RS);
-	if (ifindex) {
-		egress = ifindex;
-		RD = XDP_REDIRECT;
-	} else {
-		egress = HWXDP_EGRESS_NONE;
-		RD = flags & 3;
-	}
+L_REDIR:
+	RD = redirect(op->x.tab, (uint32_t)RS, (uint32_t)op->imm, &egress);
 	NEXT;
-}
 L_HADJ:
 	RD = (uint64_t)adjust_head(&b, win, (int32_t)RS);
 	NEXT;
@@ -1890,12 +1650,10 @@ L_TADJ:
 	RD = (uint64_t)adjust_tail(&b, win, (int32_t)RS);
 	NEXT;
 L_CSUM16 : {
-	uint64_t a = RS + OFF, sum;
+	uint64_t a = RS + OFF;
 
 	CHECK_PKT(a, 2);
-	sum = ld16(win + a) + csum_fold64(RT);
-	sum = (sum & 0xffff) + (sum >> 16);
-	st16(win + a, (uint16_t)sum);
+	csum16_apply(win + a, RT);
 	NEXT;
 }
 L_ESP:
@@ -1905,13 +1663,9 @@ L_PUNT:
 	reason = (uint32_t)op->imm;
 	f->verdict = XDP_PASS;
 	goto done;
-L_TIME : {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	RD = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+L_TIME:
+	RD = time_ns();
 	NEXT;
-}
 L_RAND:
 	RD = (uint32_t)(rand_next(&e->rand_state) >> 32);
 	NEXT;
@@ -1993,6 +1747,54 @@ done:
 
 /* ---- the engine ---- */
 
+/* What compiled mode needs: the image and the order in which the
+ * interpreter runs its operations. */
+static int keep_compile_src(struct hwxdp_engine *e, const struct checker *c,
+			    const uint8_t *leader, const uint8_t *loop_header)
+{
+	struct hwxdp_compile_step *steps = calloc(c->op_cnt, sizeof(*steps));
+	uint32_t *order = calloc(c->op_cnt, sizeof(*order));
+
+	if (steps && order) {
+		bundle_order(c, order);
+		for (uint32_t i = 0; i < c->op_cnt; i++) {
+			const struct decoded *d = &c->ops[i];
+
+			steps[i].label = d->bundle_start ? d->word : HWXDP_COMPILE_NO_LABEL;
+			steps[i].word = c->ops[order[i]].word;
+			steps[i].budget = d->bundle_start && loop_header[d->word];
+			steps[i].bundle_start = d->bundle_start;
+			steps[i].leader = leader[d->word];
+			steps[i].latency = op_latency(&c->ops[order[i]].op, e->tables);
+		}
+		e->compile_src = hwxdp_compile_src__new(c->img, steps, c->op_cnt);
+	}
+	free(steps);
+	free(order);
+	return e->compile_src ? 0 : -ENOMEM;
+}
+
+int hwxdp_engine__set_mode(struct hwxdp_engine *e, enum hwxdp_engine_mode mode)
+{
+	if (hwxdp_engine_mode__resolve(mode) == HWXDP_ENGINE_INTERP) {
+		hwxdp_compiled__free(e->compiled);
+		e->compiled = NULL;
+		return 0;
+	}
+	if (!e->compiled) {
+		e->compiled =
+			hwxdp_compiled__new(e->compile_src, e->tables, e->lm, &e->rand_state);
+		if (!e->compiled && errno == ENOMEM)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+enum hwxdp_engine_mode hwxdp_engine__mode(const struct hwxdp_engine *e)
+{
+	return e->compiled ? HWXDP_ENGINE_COMPILED : HWXDP_ENGINE_INTERP;
+}
+
 struct hwxdp_engine *hwxdp_engine__new(const struct hxu_image *img, struct hwxdp_tables *tables)
 {
 	struct checker c = { .img = img, .tables = tables, .print = true };
@@ -2038,6 +1840,10 @@ struct hwxdp_engine *hwxdp_engine__new(const struct hxu_image *img, struct hwxdp
 	err = build_form(&e->counted, &c, leader, loop_header, true, tables);
 	if (!err)
 		err = build_form(&e->plain, &c, leader, loop_header, false, tables);
+	if (!err)
+		err = keep_compile_src(e, &c, leader, loop_header);
+	if (!err)
+		err = hwxdp_engine__set_mode(e, hwxdp_engine__default_mode());
 out:
 	free(leader);
 	free(loop_header);
@@ -2056,6 +1862,8 @@ void hwxdp_engine__free(struct hwxdp_engine *e)
 		return;
 	form_free(&e->counted);
 	form_free(&e->plain);
+	hwxdp_compiled__free(e->compiled);
+	hwxdp_compile_src__free(e->compile_src);
 	free(e);
 }
 
@@ -2077,5 +1885,7 @@ int hwxdp_engine__run(struct hwxdp_engine *e, uint32_t prog, struct hwxdp_frame 
 	if (unlikely(prog >= e->prog_cnt || !frame->window || frame->data_meta > frame->data ||
 		     frame->data > frame->data_end || frame->data_end > HXU_WINDOW_SIZE))
 		return -EINVAL;
+	if (e->compiled)
+		return hwxdp_compiled__run(e->compiled, prog, frame, e->cpu, stats);
 	return exec(e, form, form->entry[prog], frame, stats);
 }

@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the engine's two ways of running microcode share: the interpreter
+ * (device/engine.c) and compiled mode (device/compile.c), so that an
+ * operation means the same on both by having one definition.
+ *
+ * HXO_INLINE_OPS holds the helpers that compiled code runs inline. It is a
+ * macro so that compile.c can also paste its text into the C source it
+ * generates, which cannot include this header: the generated file is
+ * compiled outside the source tree. Those helpers use only <stdint.h>,
+ * compiler builtins and the HXU_ATOMIC_* values (the generated source
+ * defines them from hwmap/hxu.h). The rest are the units' and the frame's
+ * rules, which compiled code reaches through callbacks into compile.c.
+ */
+#ifndef HWXDP_DEVICE_ENGINE_OPS_H
+#define HWXDP_DEVICE_ENGINE_OPS_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#include <linux/bpf.h>
+
+#include "device/engine.h"
+#include "device/esp.h"
+#include "device/tables.h"
+#include "hwmap/hxu.h"
+
+/* clang-format off */
+/*
+ * Unaligned loads and stores in host byte order; signed division and modulo
+ * by BPF's rules (by zero: 0 and the dividend; the most negative value by
+ * -1: itself and 0); the atomics, where aux is the operation in bits 3..0,
+ * 0x10 fetch and 0x20 64 bits, and the return says whether rd received the
+ * old value; space_ptr, a pointer for n bytes at address a of a space or
+ * NULL when they are outside it; tupdate_fault, the error of a tupdate whose
+ * key or value is outside its space (local memory's wins).
+ */
+#define HXO_INLINE_OPS                                                                             \
+static inline uint16_t ld16(const uint8_t *p)                                                      \
+{                                                                                                  \
+	uint16_t v;                                                                                \
+	__builtin_memcpy(&v, p, sizeof(v));                                                        \
+	return v;                                                                                  \
+}                                                                                                  \
+static inline uint32_t ld32(const uint8_t *p)                                                      \
+{                                                                                                  \
+	uint32_t v;                                                                                \
+	__builtin_memcpy(&v, p, sizeof(v));                                                        \
+	return v;                                                                                  \
+}                                                                                                  \
+static inline uint64_t ld64(const uint8_t *p)                                                      \
+{                                                                                                  \
+	uint64_t v;                                                                                \
+	__builtin_memcpy(&v, p, sizeof(v));                                                        \
+	return v;                                                                                  \
+}                                                                                                  \
+static inline void st16(uint8_t *p, uint16_t v)                                                    \
+{                                                                                                  \
+	__builtin_memcpy(p, &v, sizeof(v));                                                        \
+}                                                                                                  \
+static inline void st32(uint8_t *p, uint32_t v)                                                    \
+{                                                                                                  \
+	__builtin_memcpy(p, &v, sizeof(v));                                                        \
+}                                                                                                  \
+static inline void st64(uint8_t *p, uint64_t v)                                                    \
+{                                                                                                  \
+	__builtin_memcpy(p, &v, sizeof(v));                                                        \
+}                                                                                                  \
+static inline uint64_t sdiv64(uint64_t a, uint64_t b)                                              \
+{                                                                                                  \
+	if (!b)                                                                                    \
+		return 0;                                                                          \
+	if ((int64_t)b == -1)                                                                      \
+		return 0 - a;                                                                      \
+	return (uint64_t)((int64_t)a / (int64_t)b);                                                \
+}                                                                                                  \
+static inline uint64_t smod64(uint64_t a, uint64_t b)                                              \
+{                                                                                                  \
+	if (!b)                                                                                    \
+		return a;                                                                          \
+	if ((int64_t)b == -1)                                                                      \
+		return 0;                                                                          \
+	return (uint64_t)((int64_t)a % (int64_t)b);                                                \
+}                                                                                                  \
+static inline uint32_t sdiv32(uint32_t a, uint32_t b)                                              \
+{                                                                                                  \
+	if (!b)                                                                                    \
+		return 0;                                                                          \
+	if ((int32_t)b == -1)                                                                      \
+		return 0 - a;                                                                      \
+	return (uint32_t)((int32_t)a / (int32_t)b);                                                \
+}                                                                                                  \
+static inline uint32_t smod32(uint32_t a, uint32_t b)                                              \
+{                                                                                                  \
+	if (!b)                                                                                    \
+		return a;                                                                          \
+	if ((int32_t)b == -1)                                                                      \
+		return 0;                                                                          \
+	return (uint32_t)((int32_t)a % (int32_t)b);                                                \
+}                                                                                                  \
+static inline __attribute__((always_inline)) _Bool do_atomic(uint8_t *p, unsigned int aux,         \
+								uint64_t src, uint64_t *rd)        \
+{                                                                                                  \
+	unsigned int aop = aux & 15;                                                               \
+	uint64_t old;                                                                              \
+                                                                                                   \
+	if (aux & 0x20) {                                                                          \
+		uint64_t *m = (uint64_t *)p, cmp = *rd;                                            \
+                                                                                                   \
+		switch (aop) {                                                                     \
+		case HXU_ATOMIC_ADD:                                                               \
+			old = __atomic_fetch_add(m, src, __ATOMIC_SEQ_CST);                        \
+			break;                                                                     \
+		case HXU_ATOMIC_AND:                                                               \
+			old = __atomic_fetch_and(m, src, __ATOMIC_SEQ_CST);                        \
+			break;                                                                     \
+		case HXU_ATOMIC_OR:                                                                \
+			old = __atomic_fetch_or(m, src, __ATOMIC_SEQ_CST);                         \
+			break;                                                                     \
+		case HXU_ATOMIC_XOR:                                                               \
+			old = __atomic_fetch_xor(m, src, __ATOMIC_SEQ_CST);                        \
+			break;                                                                     \
+		case HXU_ATOMIC_XCHG:                                                              \
+			old = __atomic_exchange_n(m, src, __ATOMIC_SEQ_CST);                       \
+			break;                                                                     \
+		default:                                                                           \
+			__atomic_compare_exchange_n(m, &cmp, src, 0, __ATOMIC_SEQ_CST,             \
+						    __ATOMIC_SEQ_CST);                             \
+			old = cmp;                                                                 \
+		}                                                                                  \
+	} else {                                                                                   \
+		uint32_t *m = (uint32_t *)p, s = (uint32_t)src, cmp = (uint32_t)*rd;               \
+                                                                                                   \
+		switch (aop) {                                                                     \
+		case HXU_ATOMIC_ADD:                                                               \
+			old = __atomic_fetch_add(m, s, __ATOMIC_SEQ_CST);                          \
+			break;                                                                     \
+		case HXU_ATOMIC_AND:                                                               \
+			old = __atomic_fetch_and(m, s, __ATOMIC_SEQ_CST);                          \
+			break;                                                                     \
+		case HXU_ATOMIC_OR:                                                                \
+			old = __atomic_fetch_or(m, s, __ATOMIC_SEQ_CST);                           \
+			break;                                                                     \
+		case HXU_ATOMIC_XOR:                                                               \
+			old = __atomic_fetch_xor(m, s, __ATOMIC_SEQ_CST);                          \
+			break;                                                                     \
+		case HXU_ATOMIC_XCHG:                                                              \
+			old = __atomic_exchange_n(m, s, __ATOMIC_SEQ_CST);                         \
+			break;                                                                     \
+		default:                                                                           \
+			__atomic_compare_exchange_n(m, &cmp, s, 0, __ATOMIC_SEQ_CST,               \
+						    __ATOMIC_SEQ_CST);                             \
+			old = cmp;                                                                 \
+		}                                                                                  \
+	}                                                                                          \
+	if (!(aux & 0x10))                                                                         \
+		return 0;                                                                          \
+	*rd = old;                                                                                 \
+	return 1;                                                                                  \
+}                                                                                                  \
+static inline uint8_t *space_ptr(unsigned int space, uint64_t a, uint32_t n, uint8_t *win,         \
+				 uint8_t *lm)                                                      \
+{                                                                                                  \
+	switch (space) {                                                                           \
+	case HXU_SPACE_PKT:                                                                        \
+		return a <= (uint64_t)HXU_WINDOW_SIZE - n ? win + a : (uint8_t *)0;                \
+	case HXU_SPACE_LM:                                                                         \
+		return a <= (uint64_t)HXU_LM_SIZE - n ? lm + a : (uint8_t *)0;                     \
+	default:                                                                                   \
+		return (uint8_t *)(uintptr_t)a;                                                    \
+	}                                                                                          \
+}                                                                                                  \
+static inline int tupdate_fault(unsigned int key_space, const uint8_t *key,                        \
+				unsigned int value_space, const uint8_t *value)                    \
+{                                                                                                  \
+	return (key_space == HXU_SPACE_LM && !key) || (value_space == HXU_SPACE_LM && !value)      \
+		       ? HWXDP_ERR_LM_ACCESS                                                       \
+		       : HWXDP_ERR_PKT_ACCESS;                                                     \
+}
+/* clang-format on */
+
+HXO_INLINE_OPS
+
+static inline uint64_t csum_fold64(uint64_t x)
+{
+	x = (x & 0xffffffffu) + (x >> 32);
+	x = (x & 0xffffffffu) + (x >> 32);
+	x = (x & 0xffffu) + (x >> 16);
+	x = (x & 0xffffu) + (x >> 16);
+	return (x & 0xffffu) + (x >> 16);
+}
+
+/* A store immediate's value as st.be writes it: its low size bytes swapped. */
+static inline uint64_t swap_for_store(uint64_t v, uint32_t size)
+{
+	switch (size) {
+	case 2:
+		return __builtin_bswap16((uint16_t)v);
+	case 4:
+		return __builtin_bswap32((uint32_t)v);
+	case 8:
+		return __builtin_bswap64(v);
+	}
+	return v;
+}
+
+/* csum16: the 16-bit field at p plus v folded to 16 bits, one's-complement,
+ * and never -0 (0xffff), as RFC 1624's equation 3 gives. */
+static inline void csum16_apply(uint8_t *p, uint64_t v)
+{
+	uint64_t sum = ld16(p) + csum_fold64(v);
+
+	sum = (sum & 0xffff) + (sum >> 16);
+	st16(p, sum == 0xffff ? 0 : (uint16_t)sum);
+}
+
+/* redir: XDP_REDIRECT with *egress set when key is in the port table,
+ * else flags & 3 with no egress; XDP_ABORTED for flags it does not take. */
+static inline uint64_t redirect(const struct hwxdp_table *t, uint32_t key, uint64_t flags,
+				uint32_t *egress)
+{
+	uint32_t ifindex;
+
+	if (flags & ~(uint64_t)(3 | BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS))
+		return XDP_ABORTED;
+	ifindex = hwxdp_table__port(t, key);
+	if (ifindex) {
+		*egress = ifindex;
+		return XDP_REDIRECT;
+	}
+	*egress = HWXDP_EGRESS_NONE;
+	return flags & 3;
+}
+
+struct frame_bounds {
+	uint64_t data, data_end, data_meta;
+};
+
+/* bpf_xdp_adjust_head's rules: data stays above the reserved headroom plus
+ * the metadata, which moves along, and at least ETH_HLEN before data_end. */
+static inline int64_t adjust_head(struct frame_bounds *b, uint8_t *win, int32_t delta)
+{
+	uint64_t metalen = b->data - b->data_meta;
+	int64_t data = (int64_t)b->data + delta;
+
+	if (data < (int64_t)(HXU_FRAME_RESERVED + metalen) ||
+	    data > (int64_t)b->data_end - HXU_ETH_HLEN)
+		return -EINVAL;
+	if (metalen)
+		memmove(win + b->data_meta + delta, win + b->data_meta, metalen);
+	b->data_meta += (int64_t)delta;
+	b->data = (uint64_t)data;
+	return 0;
+}
+
+static inline int64_t adjust_meta(struct frame_bounds *b, int32_t delta)
+{
+	int64_t meta = (int64_t)b->data_meta + delta;
+	uint64_t metalen;
+
+	if (meta < HXU_FRAME_RESERVED || meta > (int64_t)b->data)
+		return -EINVAL;
+	metalen = b->data - (uint64_t)meta;
+	if ((metalen & 3) || metalen > HXU_META_MAX)
+		return -EACCES;
+	b->data_meta = (uint64_t)meta;
+	return 0;
+}
+
+static inline int64_t adjust_tail(struct frame_bounds *b, uint8_t *win, int32_t delta)
+{
+	int64_t end = (int64_t)b->data_end + delta;
+
+	if (end > HXU_WINDOW_SIZE || end < (int64_t)b->data + HXU_ETH_HLEN)
+		return -EINVAL;
+	if (delta > 0)
+		memset(win + b->data_end, 0, (size_t)delta);
+	b->data_end = (uint64_t)end;
+	return 0;
+}
+
+/* The crypto engine on the frame; the metadata moves with data. Adds the
+ * payload's cycles on success. */
+static inline int64_t run_esp(const struct hwxdp_tables *tables, struct frame_bounds *b,
+			      uint8_t *win, uint64_t handle, uint64_t l3, uint64_t *cycles)
+{
+	struct hwxdp_esp_sa *sa = hwxdp_tables__sa(tables, handle);
+	uint64_t metalen = b->data - b->data_meta;
+	size_t off = b->data, len = b->data_end - b->data;
+	uint8_t meta[HXU_META_MAX + 1];
+	int err;
+
+	if (!sa)
+		return -ENOENT;
+	if (b->data_meta < HXU_FRAME_RESERVED + HWXDP_ESP_HEADROOM)
+		return -ENOSPC;
+	if (l3 > len)
+		return -EINVAL;
+	memcpy(meta, win + b->data_meta, metalen);
+	err = hwxdp_esp_sa__encap(sa, win, HXU_WINDOW_SIZE, &off, &len, l3);
+	if (err)
+		return err;
+	b->data = off;
+	b->data_end = off + len;
+	b->data_meta = off - metalen;
+	memcpy(win + b->data_meta, meta, metalen);
+	/* Ciphertext: what follows the outer IPv4, ESP header and IV, up to
+	 * the ICV. */
+	*cycles += (len - l3 - HWXDP_ESP_HEADROOM - 16 + 15) / 16;
+	return 0;
+}
+
+/* `time`: bpf_ktime_get_ns's clock. */
+static inline uint64_t time_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* `rand`: splitmix64, the high 32 bits of each step. */
+static inline uint64_t rand_next(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+#endif /* HWXDP_DEVICE_ENGINE_OPS_H */
