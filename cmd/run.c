@@ -1,15 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * hwxdp run FILE.o --in IN.pcap --out OUT.pcap [--punt PUNT.pcap] ...: the
- * coprocessor model offline. The program is verified and translated for the
- * device, its maps filled from a state file, the crypto engine given its
- * SAs, and every frame of the captures run on an engine as if it arrived on
- * a wire port; forwarded frames go to one capture, punted ones to another.
- *
- * The device is put together here from its parts rather than through the
- * lab's device target, because a run needs what that interface does not
- * carry: the crypto engine's SA table, and the engine's egress port and
- * punt reason per frame.
+ * coprocessor model offline. A board (device/device.h) of K engines gets
+ * the program, or a program per port; they are verified and translated for
+ * the device, their maps (one table memory, shared by every program of the
+ * run) filled from a state file and the crypto engine given its SAs. The
+ * frames of the captures arrive on wire ports in timestamp order and run in
+ * batches on the engines; forwarded frames go to one capture, punted ones
+ * to another, each in arrival order.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -22,6 +20,8 @@
 #include <linux/bpf.h>
 
 #include "cmd/main.h"
+#include "device/compile.h"
+#include "device/device.h"
 #include "device/engine.h"
 #include "device/esp.h"
 #include "device/pcap.h"
@@ -36,9 +36,27 @@
 #define RUN_INPUTS_MAX	 16
 #define RUN_EGRESS_MAX	 1024
 #define RUN_DEFAULT_PORT 1
+#define RUN_PROGS_MAX	 64
+#define RUN_TABLES_MAX	 32
+#define RUN_BATCH	 256
+
+/* A program the run loads, once however many ports run it. */
+struct run_prog {
+	const char *path;
+	uint32_t id;
+};
+
+/* --port N:FILE.o */
+struct run_port {
+	uint32_t ifindex;
+	const char *path;
+};
 
 struct offline_device {
-	struct hwxdp_device_prog *dp;
+	struct hwxdp_device *board;
+	struct run_prog progs[RUN_PROGS_MAX];
+	size_t prog_cnt;
+	uint32_t first; /* the program whose table memory every other one uses */
 	struct hwxdp_esp_sa *sas;
 	size_t sa_cnt;
 };
@@ -60,24 +78,35 @@ struct egress_count {
 };
 
 struct run_summary {
-	uint64_t in, forwarded, punted, dropped, aborted, invalid;
-	uint64_t punts[HWXDP_PUNT__MAX + 1]; /* the last slot: reasons beyond the enum */
+	uint64_t in, forwarded, punted, dropped, aborted, invalid, no_program;
 	struct egress_count egress[RUN_EGRESS_MAX];
 	size_t egress_cnt;
-	uint64_t ran, ops, bundles, cycles;
+	uint64_t ran;
+	struct hwxdp_device_stats board; /* the board's own counters, at the end */
+};
+
+/* One batch: the frames as read, and room for them as they leave. */
+struct run_batch {
+	struct hwxdp_device_frame f[RUN_BATCH];
+	struct timeval ts[RUN_BATCH];
+	struct run_input *from[RUN_BATCH];
+	uint64_t number[RUN_BATCH];
+	uint8_t in[RUN_BATCH][HXU_FRAME_MAX + 1];
+	uint8_t out[RUN_BATCH][HXU_WINDOW_SIZE];
 };
 
 static void device_close(struct offline_device *d)
 {
+	/* The engines go before the SAs they may point at. */
+	hwxdp_device__free(d->board);
 	for (size_t i = 0; i < d->sa_cnt; i++)
 		hwxdp_esp_sa__fini(&d->sas[i]);
 	free(d->sas);
-	hwxdp_device_prog__close(d->dp);
 }
 
 static struct hwxdp_table *table_by_name(struct offline_device *d, const char *name)
 {
-	return hwxdp_device_prog__table(d->dp, name);
+	return hwxdp_device__table(d->board, d->first, name);
 }
 
 static int table_update(void *ctx, const char *map, const void *key, const void *value)
@@ -149,7 +178,8 @@ static int load_sas(struct offline_device *d, const struct hx_state *state, char
 			return err;
 		}
 		d->sa_cnt = i + 1;
-		err = hwxdp_tables__set_sa(d->dp->tables, s->handle, &d->sas[i]);
+		err = hwxdp_tables__set_sa(hwxdp_device__tables(d->board, d->first), s->handle,
+					   &d->sas[i]);
 		if (err) {
 			snprintf(msg, msglen, "SA %u: %s", s->handle, strerror(-err));
 			return err;
@@ -158,23 +188,54 @@ static int load_sas(struct offline_device *d, const struct hx_state *state, char
 	return 0;
 }
 
+/* An ifindex: 1 to 2^32-1, the whole of text. */
+static int parse_ifindex(const char *text, size_t len, uint32_t *out)
+{
+	unsigned long v;
+	char *end;
+
+	if (!len || strspn(text, "0123456789") < len)
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(text, &end, 10);
+	if (errno || (size_t)(end - text) != len || !v || v > UINT32_MAX)
+		return -EINVAL;
+	*out = (uint32_t)v;
+	return 0;
+}
+
 /* --in [IFINDEX:]FILE */
 static int parse_input(struct run_input *in, const char *arg, uint32_t port)
 {
 	const char *colon = strchr(arg, ':');
-	unsigned long v;
-	char *end;
 
 	in->ingress = port;
 	in->path = arg;
 	if (!colon || colon == arg || strspn(arg, "0123456789") != (size_t)(colon - arg))
 		return 0;
-	errno = 0;
-	v = strtoul(arg, &end, 10);
-	if (errno || !v || v > UINT32_MAX)
+	if (parse_ifindex(arg, (size_t)(colon - arg), &in->ingress))
 		return -EINVAL;
-	in->ingress = (uint32_t)v;
 	in->path = colon + 1;
+	return 0;
+}
+
+/* --table NAME=ENTRIES */
+static int parse_table(struct hwxdp_table_size *ts, const char *arg)
+{
+	const char *eq = strrchr(arg, '=');
+	unsigned long v;
+	char *end;
+
+	if (!eq || eq == arg || !eq[1])
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(eq + 1, &end, 0);
+	if (*end || errno || !v || v > (1ul << 30) || eq[1] == '-')
+		return -EINVAL;
+	ts->name = strndup(arg, (size_t)(eq - arg));
+	if (!ts->name)
+		return -ENOMEM;
+	ts->max_entries = (uint32_t)v;
 	return 0;
 }
 
@@ -223,71 +284,52 @@ static void count_egress(struct run_summary *s, uint32_t ifindex, size_t len)
 	s->egress[i].bytes += len;
 }
 
-/* Runs one frame; 0, or a negative errno when an output cannot be written. */
-static int run_frame(struct offline_device *d, struct run_input *in, struct run_summary *s,
-		     struct hwxdp_pcap_writer *out, struct hwxdp_pcap_writer *punt)
+/* What became of one frame the board ran: 0, or a negative errno when an
+ * output cannot be written. */
+static int frame_out(const struct hwxdp_device_frame *f, const struct timeval *ts,
+		     struct run_summary *s, struct hwxdp_pcap_writer *out,
+		     struct hwxdp_pcap_writer *punt)
 {
-	struct hwxdp_run_stats stats;
-	struct hwxdp_frame f = {
-		.window = d->dp->window,
-		.data = HXU_HEADROOM,
-		.data_meta = HXU_HEADROOM,
-		.ingress = in->ingress,
-	};
-	uint32_t egress, reason;
-	const uint8_t *data;
-	size_t len;
-	int err;
+	uint32_t egress;
 
 	s->in++;
-	if (in->len < HXU_ETH_HLEN || in->len > HXU_FRAME_MAX) {
+	if (f->error == -EINVAL) {
 		s->invalid++;
 		return 0;
 	}
-	memset(d->dp->window, 0, HXU_WINDOW_SIZE);
-	memcpy(d->dp->window + HXU_HEADROOM, in->frame, in->len);
-	f.data_end = HXU_HEADROOM + (uint32_t)in->len;
-	err = hwxdp_engine__run(d->dp->engine, 0, &f, &stats);
+	if (f->prog == HWXDP_DEVICE_PROG_NONE) {
+		/* No program on the port: the host gets the frame as it came. */
+		s->no_program++;
+		return punt ? hwxdp_pcap_writer__write(punt, ts, f->data, f->len) : 0;
+	}
 	s->ran++;
-	s->ops += stats.ops;
-	s->bundles += stats.bundles;
-	s->cycles += stats.cycles;
-	if (err || f.verdict == XDP_ABORTED || f.verdict > XDP_REDIRECT) {
+	if (f->error || f->verdict == XDP_ABORTED || f->verdict > XDP_REDIRECT) {
 		s->aborted++;
 		return 0;
 	}
-	data = d->dp->window + f.data;
-	len = f.data_end - f.data;
-	switch (f.verdict) {
+	if (f->out_len > f->out_cap)
+		return -EMSGSIZE;
+	switch (f->verdict) {
 	case XDP_DROP:
 		s->dropped++;
 		return 0;
 	case XDP_PASS:
-		reason = f.reason;
-		/* The forwarding program says why in its metadata. */
-		if (!reason && f.data - f.data_meta == sizeof(struct hwxdp_meta)) {
-			struct hwxdp_meta meta;
-
-			memcpy(&meta, d->dp->window + f.data_meta, sizeof(meta));
-			reason = meta.reason;
-		}
 		s->punted++;
-		s->punts[reason < HWXDP_PUNT__MAX ? reason : HWXDP_PUNT__MAX]++;
-		return punt ? hwxdp_pcap_writer__write(punt, &in->ts, data, len) : 0;
+		return punt ? hwxdp_pcap_writer__write(punt, ts, f->out, f->out_len) : 0;
 	case XDP_TX:
-		egress = in->ingress;
+		egress = f->port;
 		break;
 	default:
 		/* A redirect to no port is a drop, as in the kernel. */
-		if (f.egress == HWXDP_EGRESS_NONE) {
+		if (f->egress == HWXDP_EGRESS_NONE) {
 			s->dropped++;
 			return 0;
 		}
-		egress = f.egress;
+		egress = f->egress;
 	}
 	s->forwarded++;
-	count_egress(s, egress, len);
-	return hwxdp_pcap_writer__write(out, &in->ts, data, len);
+	count_egress(s, egress, f->out_len);
+	return hwxdp_pcap_writer__write(out, ts, f->out, f->out_len);
 }
 
 static uint64_t per_frame(uint64_t total, uint64_t frames)
@@ -295,58 +337,141 @@ static uint64_t per_frame(uint64_t total, uint64_t frames)
 	return frames ? (total + frames / 2) / frames : 0;
 }
 
+static const char *reason_name(unsigned int r)
+{
+	if (r == HWXDP_DEVICE_REASONS - 1)
+		return "other";
+	return r < HWXDP_PUNT__MAX ? hwxdp_punt_reason_name(r) : "?";
+}
+
+static const char *prog_path(const struct offline_device *d, uint32_t id)
+{
+	for (size_t i = 0; i < d->prog_cnt; i++)
+		if (d->progs[i].id == id)
+			return d->progs[i].path;
+	return NULL;
+}
+
+static uint64_t port_forwarded(const struct hwxdp_device_port_stats *p)
+{
+	return p->verdicts[XDP_TX] + p->verdicts[XDP_REDIRECT];
+}
+
+static void print_json(const char *object, const struct run_summary *s,
+		       const struct offline_device *d)
+{
+	const struct hwxdp_device_stats *b = &s->board;
+	struct hwxdp_device_prog *first = hwxdp_device__prog(d->board, d->first);
+	struct json_writer *w = json_new(stdout, pretty_output);
+	unsigned int i;
+
+	json_start_object(w);
+	json_string_field(w, "object", object);
+	json_uint_field(w, "frames_in", s->in);
+	json_uint_field(w, "forwarded", s->forwarded);
+	json_name(w, "egress");
+	json_start_array(w);
+	for (size_t e = 0; e < s->egress_cnt; e++) {
+		json_start_object(w);
+		json_uint_field(w, "ifindex", s->egress[e].ifindex);
+		json_uint_field(w, "frames", s->egress[e].frames);
+		json_uint_field(w, "bytes", s->egress[e].bytes);
+		json_end_object(w);
+	}
+	json_end_array(w);
+	json_uint_field(w, "punted", s->punted);
+	json_name(w, "punts");
+	json_start_object(w);
+	for (i = 0; i < HWXDP_DEVICE_REASONS; i++)
+		if (b->punts[i])
+			json_uint_field(w, reason_name(i), b->punts[i]);
+	json_end_object(w);
+	json_uint_field(w, "no_program", s->no_program);
+	json_uint_field(w, "dropped", s->dropped);
+	json_uint_field(w, "aborted", s->aborted);
+	json_uint_field(w, "invalid", s->invalid);
+	json_name(w, "cost");
+	json_start_object(w);
+	json_uint_field(w, "frames", s->ran);
+	json_uint_field(w, "ops", b->ops);
+	json_uint_field(w, "slots", b->bundles);
+	json_uint_field(w, "cycles", b->cycles);
+	json_uint_field(w, "ops_per_frame", per_frame(b->ops, s->ran));
+	json_uint_field(w, "slots_per_frame", per_frame(b->bundles, s->ran));
+	json_uint_field(w, "cycles_per_frame", per_frame(b->cycles, s->ran));
+	json_uint_field(w, "image_ops", first ? first->img->line_cnt : 0);
+	json_uint_field(w, "bpf_insns", first ? first->prog->insn_cnt : 0);
+	json_end_object(w);
+	json_uint_field(w, "engines", b->engines);
+	json_name(w, "engine_frames");
+	json_start_array(w);
+	for (i = 0; i < b->engines; i++)
+		json_uint(w, b->engine_frames[i]);
+	json_end_array(w);
+	json_name(w, "programs");
+	json_start_array(w);
+	for (size_t p = 0; p < d->prog_cnt; p++) {
+		struct hwxdp_device_prog *dp = hwxdp_device__prog(d->board, d->progs[p].id);
+
+		json_start_object(w);
+		json_string_field(w, "file", d->progs[p].path);
+		json_uint_field(w, "id", d->progs[p].id);
+		json_uint_field(w, "words", hwxdp_device__prog_words(d->board, d->progs[p].id));
+		json_uint_field(w, "image_ops", dp->img->line_cnt);
+		json_uint_field(w, "bpf_insns", dp->prog->insn_cnt);
+		json_end_object(w);
+	}
+	json_end_array(w);
+	json_name(w, "ports");
+	json_start_array(w);
+	for (i = 0; i < b->port_cnt; i++) {
+		const struct hwxdp_device_port_stats *p = &b->port[i];
+		const char *path = prog_path(d, p->prog);
+
+		json_start_object(w);
+		json_uint_field(w, "ifindex", p->ifindex);
+		if (path)
+			json_string_field(w, "program", path);
+		else
+			json_name(w, "program"), json_null(w);
+		json_uint_field(w, "frames", p->frames);
+		json_uint_field(w, "bytes", p->bytes);
+		json_uint_field(w, "forwarded", port_forwarded(p));
+		json_uint_field(w, "punted", p->verdicts[XDP_PASS]);
+		json_uint_field(w, "dropped", p->verdicts[XDP_DROP]);
+		json_uint_field(w, "aborted", p->verdicts[XDP_ABORTED] + p->verdicts[5]);
+		json_uint_field(w, "no_program", p->no_program);
+		json_name(w, "punts");
+		json_start_object(w);
+		for (unsigned int r = 0; r < HWXDP_DEVICE_REASONS; r++)
+			if (p->punts[r])
+				json_uint_field(w, reason_name(r), p->punts[r]);
+		json_end_object(w);
+		json_end_object(w);
+	}
+	json_end_array(w);
+	json_name(w, "memory");
+	json_start_object(w);
+	json_uint_field(w, "table_bytes", b->memory.table_bytes);
+	json_uint_field(w, "tables", b->memory.table_cnt);
+	json_uint_field(w, "store_words", b->memory.store_words);
+	json_uint_field(w, "store_capacity", b->memory.store_capacity);
+	json_end_object(w);
+	json_end_object(w);
+	json_destroy(w);
+}
+
 static void print_summary(const char *object, const struct run_summary *s,
 			  const struct offline_device *d)
 {
+	const struct hwxdp_device_stats *b = &s->board;
 	unsigned int i;
 
 	if (json_output) {
-		struct json_writer *w = json_new(stdout, pretty_output);
-
-		json_start_object(w);
-		json_string_field(w, "object", object);
-		json_uint_field(w, "frames_in", s->in);
-		json_uint_field(w, "forwarded", s->forwarded);
-		json_name(w, "egress");
-		json_start_array(w);
-		for (size_t e = 0; e < s->egress_cnt; e++) {
-			json_start_object(w);
-			json_uint_field(w, "ifindex", s->egress[e].ifindex);
-			json_uint_field(w, "frames", s->egress[e].frames);
-			json_uint_field(w, "bytes", s->egress[e].bytes);
-			json_end_object(w);
-		}
-		json_end_array(w);
-		json_uint_field(w, "punted", s->punted);
-		json_name(w, "punts");
-		json_start_object(w);
-		for (i = 0; i <= HWXDP_PUNT__MAX; i++)
-			if (s->punts[i])
-				json_uint_field(w,
-						i < HWXDP_PUNT__MAX ? hwxdp_punt_reason_name(i)
-								    : "other",
-						s->punts[i]);
-		json_end_object(w);
-		json_uint_field(w, "dropped", s->dropped);
-		json_uint_field(w, "aborted", s->aborted);
-		json_uint_field(w, "invalid", s->invalid);
-		json_name(w, "cost");
-		json_start_object(w);
-		json_uint_field(w, "frames", s->ran);
-		json_uint_field(w, "ops", s->ops);
-		json_uint_field(w, "slots", s->bundles);
-		json_uint_field(w, "cycles", s->cycles);
-		json_uint_field(w, "ops_per_frame", per_frame(s->ops, s->ran));
-		json_uint_field(w, "slots_per_frame", per_frame(s->bundles, s->ran));
-		json_uint_field(w, "cycles_per_frame", per_frame(s->cycles, s->ran));
-		json_uint_field(w, "image_ops", d->dp->img->line_cnt);
-		json_uint_field(w, "bpf_insns", d->dp->prog->insn_cnt);
-		json_end_object(w);
-		json_end_object(w);
-		json_destroy(w);
+		print_json(object, s, d);
 		return;
 	}
-	printf("%s on the device\n", object);
+	printf("%s on the device (%u engine%s)\n", object, b->engines, b->engines == 1 ? "" : "s");
 	printf("  %-22s %10llu\n", "frames in", (unsigned long long)s->in);
 	printf("  %-22s %10llu\n", "forwarded", (unsigned long long)s->forwarded);
 	for (size_t e = 0; e < s->egress_cnt; e++)
@@ -354,36 +479,67 @@ static void print_summary(const char *object, const struct run_summary *s,
 		       (unsigned long long)s->egress[e].frames,
 		       (unsigned long long)s->egress[e].bytes);
 	printf("  %-22s %10llu\n", "punted", (unsigned long long)s->punted);
-	for (i = 0; i <= HWXDP_PUNT__MAX; i++)
-		if (s->punts[i])
-			printf("    %-20s %10llu\n",
-			       i < HWXDP_PUNT__MAX ? hwxdp_punt_reason_name(i) : "other",
-			       (unsigned long long)s->punts[i]);
+	for (i = 0; i < HWXDP_DEVICE_REASONS; i++)
+		if (b->punts[i])
+			printf("    %-20s %10llu\n", reason_name(i),
+			       (unsigned long long)b->punts[i]);
+	if (s->no_program)
+		printf("  %-22s %10llu  (to the host as they came)\n", "no program",
+		       (unsigned long long)s->no_program);
 	printf("  %-22s %10llu\n", "dropped", (unsigned long long)s->dropped);
 	printf("  %-22s %10llu\n", "aborted", (unsigned long long)s->aborted);
 	if (s->invalid)
 		printf("  %-22s %10llu  (shorter than 14 or longer than %u bytes)\n", "invalid",
 		       (unsigned long long)s->invalid, HXU_FRAME_MAX);
-	printf("  per frame              %.1f ops, %.1f slots, %.1f cycles (microcode %u ops, BPF "
-	       "%zu "
-	       "insns)\n",
-	       s->ran ? (double)s->ops / s->ran : 0.0, s->ran ? (double)s->bundles / s->ran : 0.0,
-	       s->ran ? (double)s->cycles / s->ran : 0.0, d->dp->img->line_cnt, d->dp->prog->insn_cnt);
+	printf("  per frame              %.1f ops, %.1f slots, %.1f cycles\n",
+	       s->ran ? (double)b->ops / s->ran : 0.0, s->ran ? (double)b->bundles / s->ran : 0.0,
+	       s->ran ? (double)b->cycles / s->ran : 0.0);
+	printf("  engines               ");
+	for (i = 0; i < b->engines; i++)
+		printf(" %llu", (unsigned long long)b->engine_frames[i]);
+	printf("  (frames each)\n");
+	printf("  programs\n");
+	for (size_t p = 0; p < d->prog_cnt; p++) {
+		struct hwxdp_device_prog *dp = hwxdp_device__prog(d->board, d->progs[p].id);
+
+		printf("    %-20s microcode %u ops in %u words, BPF %zu insns\n", d->progs[p].path,
+		       dp->img->line_cnt, hwxdp_device__prog_words(d->board, d->progs[p].id),
+		       dp->prog->insn_cnt);
+	}
+	printf("  ports                      frames  forwarded     punted    dropped\n");
+	for (i = 0; i < b->port_cnt; i++) {
+		const struct hwxdp_device_port_stats *p = &b->port[i];
+		const char *path = prog_path(d, p->prog);
+
+		printf("    ifindex %-10u %10llu %10llu %10llu %10llu  %s\n", p->ifindex,
+		       (unsigned long long)p->frames, (unsigned long long)port_forwarded(p),
+		       (unsigned long long)(p->verdicts[XDP_PASS] + p->no_program),
+		       (unsigned long long)p->verdicts[XDP_DROP], path ? path : "(no program)");
+		for (unsigned int r = 0; r < HWXDP_DEVICE_REASONS; r++)
+			if (p->punts[r])
+				printf("      %-24s %10llu\n", reason_name(r),
+				       (unsigned long long)p->punts[r]);
+	}
+	printf("  device memory          tables %.1f MiB (%u tables), microcode %u of %u words\n",
+	       b->memory.table_bytes / 1048576.0, b->memory.table_cnt, b->memory.store_words,
+	       b->memory.store_capacity);
 }
 
 static int run_help(void)
 {
 	fprintf(stderr,
-		"Usage: %s run FILE.o --in [IFINDEX:]IN.pcap ... --out OUT.pcap [--punt "
+		"Usage: %s run [FILE.o] --in [IFINDEX:]IN.pcap ... --out OUT.pcap [--punt "
 		"PUNT.pcap]\n"
-		"          [--maps STATE.json ...] [--port IFINDEX] [--sa "
+		"          [--maps STATE.json ...] [--port IFINDEX[:FILE.o] ...] [--sa "
 		"HANDLE:SPI:KEY:SALT:SRC:DST ...]\n"
+		"          [--engines K] [--table NAME=ENTRIES ...]\n"
 		"\n"
-		"Runs the XDP program of FILE.o on the coprocessor model, offline: every\n"
-		"frame of the captures arrives on a wire port, forwarded frames (tx,\n"
-		"redirect) go to OUT.pcap and punted ones (pass) to PUNT.pcap, with their\n"
-		"timestamps. No root needed.\n"
+		"Runs XDP programs on the coprocessor model, offline: every frame of the\n"
+		"captures arrives on a wire port and runs the program of that port on one\n"
+		"of K engines; forwarded frames (tx, redirect) go to OUT.pcap and punted ones\n"
+		"(pass) to PUNT.pcap, in arrival order, with their timestamps. No root needed.\n"
 		"\n"
+		"  FILE.o            the program of every port without one of its own\n"
 		"  --in [N:]FILE     an Ethernet capture whose frames arrive on ifindex N\n"
 		"                    (default: --port); several are merged by timestamp\n"
 		"  --out FILE        forwarded frames\n"
@@ -391,33 +547,167 @@ static int run_help(void)
 		"  --maps FILE       map entries and SAs to load first (JSON; see hwxdp(8));\n"
 		"                    several are applied in the order given\n"
 		"  --port N          the ingress ifindex of --in files without one (default %d)\n"
+		"  --port N:FILE.o   FILE.o in port N's slot; every program shares the maps\n"
+		"                    of the first one loaded, and must have the same ones\n"
+		"  --engines K       packet engines, one thread each (default %d, at most %d)\n"
+		"  --engine MODE     compiled (default: the microcode compiled to native code\n"
+		"                    through the host C compiler, else interpreted) or interp\n"
+		"  --table NAME=N    map NAME gets N entries on the device (default: flows=%u;\n"
+		"                    the object's size is the kernel map's)\n"
 		"  --sa H:SPI:KEY:SALT:SRC:DST\n"
 		"                    an AES-GCM SA in the crypto engine for `sas` entry H:\n"
 		"                    key and salt in hex (16/24/32 and 4 bytes), tunnel IPv4\n"
 		"                    source and destination\n",
-		bin_name, RUN_DEFAULT_PORT);
+		bin_name, RUN_DEFAULT_PORT, HWXDP_DEVICE_ENGINES_DEFAULT, HWXDP_DEVICE_ENGINES_MAX,
+		HWXDP_DEVICE_FLOWS_DEFAULT);
 	return 0;
+}
+
+/* Loads path once; its program id in *id. The first program's table memory
+ * serves every later one. */
+static int board_load(struct offline_device *d, const char *path, uint32_t *id, char *msg,
+		      size_t msglen)
+{
+	struct hwxdp_device_load_opts lopts = {
+		.sz = sizeof(lopts),
+		.share_tables = d->prog_cnt > 0,
+		.tables_of = d->first,
+	};
+	int ret;
+
+	for (size_t i = 0; i < d->prog_cnt; i++) {
+		if (!strcmp(d->progs[i].path, path)) {
+			*id = d->progs[i].id;
+			return 0;
+		}
+	}
+	if (d->prog_cnt == RUN_PROGS_MAX) {
+		snprintf(msg, msglen, "at most %d programs", RUN_PROGS_MAX);
+		return -E2BIG;
+	}
+	if (access(path, R_OK)) {
+		snprintf(msg, msglen, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	ret = hwxdp_device__load(d->board, path, &lopts, msg, msglen);
+	if (ret < 0)
+		return ret;
+	if (!d->prog_cnt)
+		d->first = (uint32_t)ret;
+	d->progs[d->prog_cnt].path = path;
+	d->progs[d->prog_cnt++].id = (uint32_t)ret;
+	*id = (uint32_t)ret;
+	return 0;
+}
+
+/* Loads every program and fills every slot: a port named by --port N:FILE
+ * gets FILE, every other port an --in names gets the default program (or
+ * stays empty without one). */
+static int board_setup(struct offline_device *d, const char *object, const struct run_port *ports,
+		       size_t port_cnt, const struct run_input *inputs, size_t in_cnt, char *msg,
+		       size_t msglen)
+{
+	uint32_t id, def = HWXDP_DEVICE_PROG_NONE;
+	int err;
+
+	if (object) {
+		err = board_load(d, object, &def, msg, msglen);
+		if (err)
+			return err;
+	}
+	for (size_t i = 0; i < port_cnt; i++) {
+		err = board_load(d, ports[i].path, &id, msg, msglen);
+		if (!err)
+			err = hwxdp_device__attach(d->board, ports[i].ifindex, id);
+		if (err) {
+			if (err == -ENOSPC)
+				snprintf(msg, msglen, "port %u: the board has %d ports at most",
+					 ports[i].ifindex, HWXDP_DEVICE_PORTS);
+			return err;
+		}
+	}
+	for (size_t i = 0; i < in_cnt; i++) {
+		uint32_t port = inputs[i].ingress;
+
+		if (hwxdp_device__slot(d->board, port) != HWXDP_DEVICE_PROG_NONE)
+			continue;
+		err = def != HWXDP_DEVICE_PROG_NONE ? hwxdp_device__attach(d->board, port, def)
+						    : hwxdp_device__add_port(d->board, port);
+		if (err) {
+			snprintf(msg, msglen, "port %u: the board has %d ports at most", port,
+				 HWXDP_DEVICE_PORTS);
+			return err;
+		}
+	}
+	return 0;
+}
+
+/* Reads up to RUN_BATCH frames in timestamp order into b: how many, or a
+ * negative errno with msg. */
+static int batch_fill(struct run_batch *b, struct run_input *inputs, size_t in_cnt, char *msg,
+		      size_t msglen)
+{
+	int n = 0, err;
+
+	while (n < RUN_BATCH) {
+		struct run_input *in = next_input(inputs, in_cnt);
+
+		if (!in)
+			break;
+		memcpy(b->in[n], in->frame, in->len);
+		b->f[n] = (struct hwxdp_device_frame){
+			.data = b->in[n],
+			.len = (uint32_t)in->len,
+			.port = in->ingress,
+			.out = b->out[n],
+			.out_cap = sizeof(b->out[n]),
+		};
+		b->ts[n] = in->ts;
+		b->from[n] = in;
+		b->number[n] = in->number;
+		n++;
+		err = input_fill(in, msg, msglen);
+		if (err < 0)
+			return err;
+	}
+	return n;
 }
 
 int do_run(int argc, char **argv)
 {
 	static const struct option options[] = {
-		{ "in", required_argument, NULL, 'i' },	  { "out", required_argument, NULL, 'o' },
-		{ "punt", required_argument, NULL, 'P' }, { "maps", required_argument, NULL, 'm' },
-		{ "port", required_argument, NULL, 'n' }, { "sa", required_argument, NULL, 's' },
-		{ "help", no_argument, NULL, 'h' },	  { "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'p' },	  { 0 },
+		{ "in", required_argument, NULL, 'i' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "punt", required_argument, NULL, 'P' },
+		{ "maps", required_argument, NULL, 'm' },
+		{ "port", required_argument, NULL, 'n' },
+		{ "sa", required_argument, NULL, 's' },
+		{ "engines", required_argument, NULL, 'k' },
+		{ "engine", required_argument, NULL, 'e' },
+		{ "table", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ 0 },
 	};
 	const char *in_args[RUN_INPUTS_MAX], *sa_args[HWXDP_TABLES_SA_MAX];
 	const char *object = NULL, *out_path = NULL, *punt_path = NULL;
 	const char *maps_args[RUN_INPUTS_MAX];
+	/* The board's default first; --table replaces or adds. */
+	struct hwxdp_table_size sizes[RUN_TABLES_MAX + 1] = { { "flows",
+								HWXDP_DEVICE_FLOWS_DEFAULT } };
+	char *size_names[RUN_TABLES_MAX + 1] = { NULL };
+	struct hwxdp_device_opts dopts = { .sz = sizeof(dopts) };
+	struct run_port ports[RUN_PROGS_MAX];
 	struct hwxdp_pcap_writer *out = NULL, *punt = NULL;
-	size_t in_cnt = 0, sa_cnt = 0, maps_cnt = 0, i;
+	size_t in_cnt = 0, sa_cnt = 0, maps_cnt = 0, port_cnt = 0, size_cnt = 1, i;
 	struct offline_device dev = {};
 	struct run_input *inputs = NULL;
 	struct run_summary *sum = NULL;
+	struct run_batch *batch = NULL;
 	struct hx_state *state = NULL;
-	uint32_t port = RUN_DEFAULT_PORT;
+	uint32_t port = RUN_DEFAULT_PORT, engines = HWXDP_DEVICE_ENGINES_DEFAULT;
+	enum hwxdp_engine_mode mode = HWXDP_ENGINE_COMPILED;
 	char msg[1024] = "";
 	int opt, err, ret = 1;
 
@@ -441,14 +731,68 @@ int do_run(int argc, char **argv)
 			maps_args[maps_cnt++] = optarg;
 			break;
 		case 'n': {
+			const char *colon = strchr(optarg, ':');
+
+			if (!colon) {
+				if (parse_ifindex(optarg, strlen(optarg), &port))
+					return cmd_error("--port %s: not an ifindex (1 to 2^32-1)",
+							 optarg);
+				break;
+			}
+			if (port_cnt == RUN_PROGS_MAX)
+				return cmd_error("at most %d --port programs", RUN_PROGS_MAX);
+			if (parse_ifindex(optarg, (size_t)(colon - optarg),
+					  &ports[port_cnt].ifindex) ||
+			    !colon[1])
+				return cmd_error("--port %s: expected IFINDEX:FILE.o (ifindex 1 to "
+						 "2^32-1)",
+						 optarg);
+			for (i = 0; i < port_cnt; i++)
+				if (ports[i].ifindex == ports[port_cnt].ifindex)
+					return cmd_error("--port %s: port %u has a program already",
+							 optarg, ports[i].ifindex);
+			ports[port_cnt++].path = colon + 1;
+			break;
+		}
+		case 'k': {
 			char *end;
 			unsigned long v;
 
 			errno = 0;
-			v = strtoul(optarg, &end, 0);
-			if (!*optarg || *end || errno || !v || v > UINT32_MAX)
-				return cmd_error("--port %s: not an ifindex (1 to 2^32-1)", optarg);
-			port = (uint32_t)v;
+			v = strtoul(optarg, &end, 10);
+			if (!*optarg || *end || errno || !v || v > HWXDP_DEVICE_ENGINES_MAX)
+				return cmd_error("--engines %s: 1 to %d", optarg,
+						 HWXDP_DEVICE_ENGINES_MAX);
+			engines = (uint32_t)v;
+			break;
+		}
+		case 'e':
+			if (!strcmp(optarg, "compiled"))
+				mode = HWXDP_ENGINE_COMPILED;
+			else if (!strcmp(optarg, "interp"))
+				mode = HWXDP_ENGINE_INTERP;
+			else
+				return cmd_error("--engine %s: compiled or interp", optarg);
+			break;
+		case 't': {
+			struct hwxdp_table_size ts;
+
+			err = parse_table(&ts, optarg);
+			if (err)
+				return cmd_error("--table %s: expected NAME=ENTRIES (1 to 2^30)",
+						 optarg);
+			for (i = 0; i < size_cnt && strcmp(sizes[i].name, ts.name); i++)
+				;
+			if (i == size_cnt) {
+				if (size_cnt == RUN_TABLES_MAX + 1) {
+					free((void *)ts.name);
+					return cmd_error("at most %d --table", RUN_TABLES_MAX);
+				}
+				size_cnt++;
+			}
+			free(size_names[i]);
+			size_names[i] = (char *)ts.name;
+			sizes[i] = ts;
 			break;
 		}
 		case 's':
@@ -470,19 +814,26 @@ int do_run(int argc, char **argv)
 	/* The shifted argv: non-options start at optind. */
 	if (optind < argc + 1)
 		object = argv[optind - 1];
-	if (!object || optind + 1 < argc + 1)
-		return cmd_error("expected one BPF object (%s run FILE.o --in IN.pcap --out "
-				 "OUT.pcap)",
-				 bin_name);
-	if (!in_cnt || !out_path)
-		return cmd_error("--in and --out are required (see %s run --help)", bin_name);
-	if (punt_path && !strcmp(punt_path, out_path))
-		return cmd_error("--out and --punt name the same file %s", out_path);
+	if ((!object && !port_cnt) || optind + 1 < argc + 1) {
+		ret = cmd_error("expected one BPF object (%s run FILE.o --in IN.pcap --out "
+				"OUT.pcap)",
+				bin_name);
+		goto out;
+	}
+	if (!in_cnt || !out_path) {
+		ret = cmd_error("--in and --out are required (see %s run --help)", bin_name);
+		goto out;
+	}
+	if (punt_path && !strcmp(punt_path, out_path)) {
+		ret = cmd_error("--out and --punt name the same file %s", out_path);
+		goto out;
+	}
 
 	state = hx_state__new();
 	inputs = calloc(in_cnt, sizeof(*inputs));
 	sum = calloc(1, sizeof(*sum));
-	if (!state || !inputs || !sum) {
+	batch = malloc(sizeof(*batch));
+	if (!state || !inputs || !sum || !batch) {
 		cmd_error("out of memory");
 		goto out;
 	}
@@ -516,16 +867,34 @@ int do_run(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (access(object, R_OK)) {
+	if (object && access(object, R_OK)) {
 		cmd_error("%s: %s", object, strerror(errno));
 		goto out;
 	}
-	err = hwxdp_device_prog__open(object, &dev.dp, msg, sizeof(msg));
+	dopts.engines = engines;
+	dopts.sizes = sizes;
+	dopts.size_cnt = size_cnt;
+	hwxdp_engine__set_default_mode(mode);
+	dev.board = hwxdp_device__new(&dopts);
+	if (!dev.board) {
+		cmd_error("cannot make the board: %s", strerror(errno));
+		goto out;
+	}
+	err = board_setup(&dev, object, ports, port_cnt, inputs, in_cnt, msg, sizeof(msg));
 	if (err) {
 		cmd_error("%s", msg[0] ? msg : strerror(-err));
 		goto out;
 	}
-	err = hx_state__apply(state, dev.dp->obj, table_update, &dev, msg, sizeof(msg));
+	/* A size for a map no program has is a typo, not a wish. */
+	for (i = 1; i < size_cnt; i++) {
+		if (!table_by_name(&dev, sizes[i].name)) {
+			cmd_error("--table %s=%u: the programs have no map \"%s\"", sizes[i].name,
+				  sizes[i].max_entries, sizes[i].name);
+			goto out;
+		}
+	}
+	err = hx_state__apply(state, hwxdp_device__prog(dev.board, dev.first)->obj, table_update,
+			      &dev, msg, sizeof(msg));
 	if (!err)
 		err = load_sas(&dev, state, msg, sizeof(msg));
 	if (err) {
@@ -545,18 +914,26 @@ int do_run(int argc, char **argv)
 		}
 	}
 	for (;;) {
-		struct run_input *in = next_input(inputs, in_cnt);
+		int n = batch_fill(batch, inputs, in_cnt, msg, sizeof(msg));
 
-		if (!in)
-			break;
-		err = run_frame(&dev, in, sum, out, punt);
-		if (err) {
-			cmd_error("writing frame %llu of %s: %s", (unsigned long long)in->number,
-				  in->path, strerror(-err));
+		if (n < 0) {
+			cmd_error("%s", msg);
 			goto out;
 		}
-		if (input_fill(in, msg, sizeof(msg)) < 0) {
-			cmd_error("%s", msg);
+		if (!n)
+			break;
+		err = hwxdp_device__run_batch(dev.board, batch->f, (size_t)n);
+		for (int f = 0; !err && f < n; f++) {
+			err = frame_out(&batch->f[f], &batch->ts[f], sum, out, punt);
+			if (err) {
+				cmd_error("writing frame %llu of %s: %s",
+					  (unsigned long long)batch->number[f],
+					  batch->from[f]->path, strerror(-err));
+				goto out;
+			}
+		}
+		if (err) {
+			cmd_error("running frames: %s", strerror(-err));
 			goto out;
 		}
 	}
@@ -570,7 +947,8 @@ int do_run(int argc, char **argv)
 		cmd_error("%s", msg);
 		goto out;
 	}
-	print_summary(object, sum, &dev);
+	hwxdp_device__stats(dev.board, &sum->board);
+	print_summary(object ? object : ports[0].path, sum, &dev);
 	ret = 0;
 out:
 	hwxdp_pcap_writer__abort(out);
@@ -579,7 +957,10 @@ out:
 		hwxdp_pcap_reader__close(inputs[i].reader);
 	free(inputs);
 	free(sum);
+	free(batch);
 	device_close(&dev);
 	hx_state__free(state);
+	for (i = 0; i < size_cnt; i++)
+		free(size_names[i]);
 	return ret;
 }

@@ -8,6 +8,7 @@
 
 #include "device/engine.h"
 #include "device/tables.h"
+#include "hwmap/hash.h"
 #include "hwmap/translate.h"
 #include "hwxdp/fwd.h"
 #include "hwxdp/object.h"
@@ -50,7 +51,83 @@ int hwxdp_device_tables__fill(struct hwxdp_tables *tables, const struct hwxdp_ma
 	return 0;
 }
 
-static int build(struct hwxdp_device_prog *dp, const char *path, char *msg, size_t msglen)
+/* The table engine's largest table: hwmap/hash.h takes up to 2^30 entries. */
+#define TABLE_ENTRIES_MAX (1u << 30)
+
+/* The board's sizes replace the object's before anything reads them, so
+ * that the verifier, the translator's table descriptors and table memory
+ * all see one size. */
+static int apply_sizes(struct hwxdp_object *obj, const struct hwxdp_device_prog_opts *opts,
+		       const char *path, char *msg, size_t msglen)
+{
+	for (size_t s = 0; s < opts->size_cnt; s++) {
+		const struct hwxdp_table_size *ts = &opts->sizes[s];
+
+		for (size_t i = 0; i < obj->map_cnt; i++) {
+			struct hwxdp_map_desc *m = &obj->maps[i];
+
+			if (strcmp(m->name, ts->name))
+				continue;
+			if (m->origin == HWXDP_MAP_GLOBAL) {
+				snprintf(msg, msglen, "%s: %s is global data, it has one entry",
+					 path, m->name);
+				return -EINVAL;
+			}
+			if (!ts->max_entries || ts->max_entries > TABLE_ENTRIES_MAX) {
+				snprintf(msg, msglen,
+					 "%s: %s: %u entries, the device takes 1 to %u", path,
+					 m->name, ts->max_entries, TABLE_ENTRIES_MAX);
+				return -EINVAL;
+			}
+			m->max_entries = ts->max_entries;
+		}
+	}
+	return 0;
+}
+
+/* Another program's table memory serves this one only when it holds this
+ * object's maps as they are: same ids, types and sizes, and the same bytes
+ * of read-only global data, which the verifier took as constants. */
+static int check_shared(const struct hwxdp_device_prog *dp, const char *path, char *msg,
+			size_t msglen)
+{
+	uint8_t value[HWXDP_HASH_VALUE_MAX];
+	uint32_t zero = 0;
+
+	for (size_t i = 0; i < dp->obj->map_cnt && i < HXU_TABLES; i++) {
+		const struct hwxdp_map_desc *m = &dp->obj->maps[i];
+		struct hwxdp_table *tab = hwxdp_tables__get(dp->tables, (uint32_t)i);
+
+		/* A map without a table (a type the device lacks, or one the
+		 * first program did not have) is checked by the engine if the
+		 * program uses it. */
+		if (!tab)
+			continue;
+		if (strncmp(tab->desc.name, m->name, HXU_NAME_MAX - 1) ||
+		    tab->desc.type != m->type || tab->desc.key_size != m->key_size ||
+		    tab->desc.value_size != m->value_size ||
+		    tab->desc.max_entries != m->max_entries) {
+			snprintf(msg, msglen,
+				 "%s: map %u (%s) differs from table %u (%.*s) of the shared table "
+				 "memory",
+				 path, (unsigned int)i, m->name, (unsigned int)i, HXU_NAME_MAX,
+				 tab->desc.name);
+			return -EEXIST;
+		}
+		if (!m->read_only || !m->initial || m->initial_size > sizeof(value))
+			continue;
+		if (hwxdp_table__lookup(tab, &zero, value) ||
+		    memcmp(value, m->initial, m->initial_size)) {
+			snprintf(msg, msglen, "%s: %s differs from the shared table's bytes", path,
+				 m->name);
+			return -EEXIST;
+		}
+	}
+	return 0;
+}
+
+static int build(struct hwxdp_device_prog *dp, const char *path,
+		 const struct hwxdp_device_prog_opts *opts, char *msg, size_t msglen)
 {
 	struct hwxdp_verify_opts vopts = { .sz = sizeof(vopts), .device = true };
 	struct hwxdp_verify_result *res = NULL;
@@ -58,15 +135,20 @@ static int build(struct hwxdp_device_prog *dp, const char *path, char *msg, size
 	char why[512];
 	int err;
 
-	dp->window = calloc(1, HXU_WINDOW_SIZE);
-	if (!dp->window)
-		return -ENOMEM;
+	if (!opts->no_engine) {
+		dp->window = calloc(1, HXU_WINDOW_SIZE);
+		if (!dp->window)
+			return -ENOMEM;
+	}
 	err = hwxdp_object__open(path, &dp->obj);
 	if (err) {
 		snprintf(msg, msglen, "%s: cannot open the BPF object: %s", path,
 			 hwxdp_strerror(err));
 		return err;
 	}
+	err = apply_sizes(dp->obj, opts, path, msg, msglen);
+	if (err)
+		return err;
 	err = hwxdp_object__set_global(dp->obj, "hwxdp_target", &device, sizeof(device));
 	if (err && err != -ENOENT) {
 		snprintf(msg, msglen, "%s: hwxdp_target is not a 4-byte global", path);
@@ -97,18 +179,31 @@ static int build(struct hwxdp_device_prog *dp, const char *path, char *msg, size
 		snprintf(msg, msglen, "%s: %s: cannot translate: %s", path, dp->prog->name, why);
 		return err;
 	}
-	dp->tables = hwxdp_tables__new();
-	if (!dp->tables)
-		return -ENOMEM;
-	hwxdp_tables__set_seed(dp->tables, 0x6877786470ull);
-	err = hwxdp_tables__create_all(dp->tables, dp->img);
-	if (!err)
-		err = hwxdp_device_tables__fill(dp->tables, dp->obj->maps, dp->obj->map_cnt);
-	if (err) {
-		snprintf(msg, msglen, "%s: the device cannot hold its maps: %s", path,
-			 strerror(-err));
-		return err;
+	if (opts->tables) {
+		dp->tables = opts->tables;
+		dp->tables_shared = true;
+		err = check_shared(dp, path, msg, msglen);
+		if (err)
+			return err;
+	} else {
+		dp->tables = hwxdp_tables__new();
+		if (!dp->tables)
+			return -ENOMEM;
+		hwxdp_tables__set_seed(dp->tables, 0x6877786470ull);
+		err = opts->engines ? hwxdp_tables__set_engines(dp->tables, opts->engines) : 0;
+		if (!err)
+			err = hwxdp_tables__create_all(dp->tables, dp->img);
+		if (!err)
+			err = hwxdp_device_tables__fill(dp->tables, dp->obj->maps,
+							dp->obj->map_cnt);
+		if (err) {
+			snprintf(msg, msglen, "%s: the device cannot hold its maps: %s", path,
+				 strerror(-err));
+			return err;
+		}
 	}
+	if (opts->no_engine)
+		return 0;
 	dp->engine = hwxdp_engine__new(dp->img, dp->tables);
 	if (!dp->engine) {
 		err = -errno;
@@ -122,16 +217,32 @@ static int build(struct hwxdp_device_prog *dp, const char *path, char *msg, size
 int hwxdp_device_prog__open(const char *path, struct hwxdp_device_prog **out, char *msg,
 			    size_t msglen)
 {
-	struct hwxdp_device_prog *dp = calloc(1, sizeof(*dp));
+	return hwxdp_device_prog__open_opts(path, NULL, out, msg, msglen);
+}
+
+int hwxdp_device_prog__open_opts(const char *path, const struct hwxdp_device_prog_opts *opts,
+				 struct hwxdp_device_prog **out, char *msg, size_t msglen)
+{
+	struct hwxdp_device_prog_opts o = { .sz = sizeof(o) };
+	struct hwxdp_device_prog *dp;
 	int err;
 
 	*out = NULL;
+	if (opts) {
+		if (opts->sz < sizeof(size_t)) {
+			snprintf(msg, msglen, "%s: bad options", path);
+			return -EINVAL;
+		}
+		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+		o.sz = sizeof(o);
+	}
+	dp = calloc(1, sizeof(*dp));
 	if (!dp) {
 		snprintf(msg, msglen, "%s", strerror(ENOMEM));
 		return -ENOMEM;
 	}
 	snprintf(msg, msglen, "%s: %s", path, strerror(ENOMEM));
-	err = build(dp, path, msg, msglen);
+	err = build(dp, path, &o, msg, msglen);
 	if (err) {
 		hwxdp_device_prog__close(dp);
 		return err;
@@ -145,7 +256,8 @@ void hwxdp_device_prog__close(struct hwxdp_device_prog *dp)
 	if (!dp)
 		return;
 	hwxdp_engine__free(dp->engine);
-	hwxdp_tables__free(dp->tables);
+	if (!dp->tables_shared)
+		hwxdp_tables__free(dp->tables);
 	hxu_image__free(dp->img);
 	hwxdp_object__close(dp->obj);
 	free(dp->window);

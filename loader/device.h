@@ -6,6 +6,7 @@
 #ifndef HWXDP_LOADER_DEVICE_H
 #define HWXDP_LOADER_DEVICE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,11 +19,37 @@ struct hwxdp_engine;
 
 struct hwxdp_device_prog {
 	struct hwxdp_object *obj;
-	const struct hwxdp_prog *prog;  /* the object's XDP program */
+	const struct hwxdp_prog *prog; /* the object's XDP program */
 	struct hxu_image *img;
 	struct hwxdp_tables *tables;
-	struct hwxdp_engine *engine;
-	uint8_t *window;                /* one packet window for runs */
+	bool tables_shared;	     /* opts->tables: not freed on close */
+	struct hwxdp_engine *engine; /* NULL with opts->no_engine */
+	uint8_t *window;	     /* one packet window for runs */
+};
+
+/* A board's size for a table, by the map's name: the device's table of that
+ * map holds max_entries entries whatever the object says (the object's size
+ * is the kernel map's). */
+struct hwxdp_table_size {
+	const char *name;
+	uint32_t max_entries;
+};
+
+struct hwxdp_device_prog_opts {
+	size_t sz; /* sizeof(struct hwxdp_device_prog_opts) */
+	/* Table sizes by map name; a name the object lacks is ignored. */
+	const struct hwxdp_table_size *sizes;
+	size_t size_cnt;
+	/* Table memory already holding the maps of another program: the
+	 * program uses it instead of tables of its own, provided every map
+	 * has the same id, type and sizes there and its read-only global
+	 * data the same bytes. NULL: new tables. */
+	struct hwxdp_tables *tables;
+	/* No engine and no window: the caller runs the image on its own. */
+	bool no_engine;
+	/* Engines that will run the program: per-CPU tables get a copy
+	 * each. 0: the tables' default. Ignored with shared tables. */
+	uint32_t engines;
 };
 
 /*
@@ -35,6 +62,11 @@ struct hwxdp_device_prog {
  */
 int hwxdp_device_prog__open(const char *path, struct hwxdp_device_prog **out, char *msg,
 			    size_t msglen);
+/* The same with options (opts may be NULL): board table sizes, shared
+ * table memory. -EINVAL (with msg) for a size of 0, beyond what the table
+ * engine takes, or for global data; -EEXIST when shared tables differ. */
+int hwxdp_device_prog__open_opts(const char *path, const struct hwxdp_device_prog_opts *opts,
+				 struct hwxdp_device_prog **out, char *msg, size_t msglen);
 void hwxdp_device_prog__close(struct hwxdp_device_prog *dp);
 
 /*

@@ -627,3 +627,226 @@ Test(run, sa_other_than_its_map_entry, .init = setup, .fini = teardown)
 		       "1:0x2002:000102030405060708090a0b0c0d0e0f:c0c1c2c3:192.0.2.1:198.51.100.1",
 		       "SA 1: the sas map has SPI 0x1001");
 }
+
+/* Every byte of a file; malloc'ed, length in *len. */
+static uint8_t *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf;
+	long n;
+
+	cr_assert_not_null(f, "%s", path);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	buf = malloc(n ? (size_t)n : 1);
+	cr_assert_not_null(buf);
+	cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+/* The lab frames REPS times over, one capture per port. */
+#define REPS 150
+
+static void write_many_captures(void)
+{
+	static uint8_t built[FRAME_CNT][HX_PKT_MAX];
+	size_t len[FRAME_CNT];
+
+	for (size_t i = 0; i < FRAME_CNT; i++) {
+		struct hx_frame_spec spec;
+
+		spec_of(&frames[i], &spec);
+		len[i] = hx_frame_build(&spec, built[i], HX_PKT_MAX);
+		cr_assert_gt(len[i], 0);
+	}
+	for (unsigned int port = 1; port <= PORTS; port++) {
+		static const uint8_t *data[FRAME_CNT * REPS];
+		static size_t lens[FRAME_CNT * REPS];
+		static struct timeval stamps[FRAME_CNT * REPS];
+		size_t cnt = 0;
+		char name[32];
+
+		for (size_t r = 0; r < REPS; r++) {
+			for (size_t i = 0; i < FRAME_CNT; i++) {
+				if (frames[i].port != port)
+					continue;
+				data[cnt] = built[i];
+				lens[cnt] = len[i];
+				stamps[cnt] = (struct timeval){ .tv_sec = 1000 + (time_t)r,
+								.tv_usec = (suseconds_t)i * 1000 };
+				cnt++;
+			}
+		}
+		snprintf(name, sizeof(name), "wire%u.pcap", port);
+		write_pcap(in_dir(port - 1, name), DLT_EN10MB, data, lens, stamps, cnt);
+	}
+}
+
+/* hwxdp -j run with the lab's captures and state, to out-TAG.pcap and
+ * punt-TAG.pcap, and what is given after; exits 0. */
+static void run_lab(char *text, size_t cap, const char *tag, const char *const *extra)
+{
+	static char in_arg[PORTS][300], out[300], punt[300];
+	const char *args[40] = { "-j", "run" };
+	size_t n = 2;
+
+	for (int i = 0; i < PORTS; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "wire%d.pcap", i + 1);
+		snprintf(in_arg[i], sizeof(in_arg[i]), "%u:%s/%s", port_ifindex[i], dir, name);
+		args[n++] = "--in";
+		args[n++] = in_arg[i];
+	}
+	snprintf(out, sizeof(out), "%s/out-%s.pcap", dir, tag);
+	snprintf(punt, sizeof(punt), "%s/punt-%s.pcap", dir, tag);
+	args[n++] = "--maps";
+	args[n++] = in_dir(3, "state.json");
+	args[n++] = "--out";
+	args[n++] = out;
+	args[n++] = "--punt";
+	args[n++] = punt;
+	for (size_t i = 0; extra[i]; i++)
+		args[n++] = extra[i];
+	args[n] = NULL;
+	cr_assert_eq(hwxdp(text, cap, args), 0, "%s", text);
+}
+
+static void assert_same_file(const char *a, const char *b)
+{
+	size_t la, lb;
+	uint8_t *x = slurp(in_dir(6, a), &la), *y = slurp(in_dir(7, b), &lb);
+
+	cr_assert_eq(la, lb, "%s: %zu bytes, %s: %zu", a, la, b, lb);
+	cr_assert_eq(memcmp(x, y, la), 0, "%s and %s differ", a, b);
+	free(x);
+	free(y);
+}
+
+/* One engine or four: the same frames out in the same order, the same
+ * counts. */
+Test(run, engines_give_the_same_output, .init = setup, .fini = teardown)
+{
+	static char one[65536], four[65536];
+	static const char *const k1[] = { "--engines", "1", NULL };
+	static const char *const k4[] = { "--engines", "4", NULL };
+	static const char *const fields[] = { "frames_in", "forwarded",	   "punted", "dropped",
+					      "flow-miss", "ttl-exceeded", "cycles", NULL };
+	const char *object = hx_object_path("fwd");
+	struct hwxdp_object *obj;
+	size_t busy = 0;
+	const char *p;
+
+	cr_assert_eq(hwxdp_object__open(object, &obj), 0, "%s", object);
+	write_state(in_dir(3, "state.json"), obj);
+	hwxdp_object__close(obj);
+	write_many_captures();
+	{
+		const char *a1[] = { object, k1[0], k1[1], NULL };
+		const char *a4[] = { object, k4[0], k4[1], NULL };
+
+		run_lab(one, sizeof(one), "1", a1);
+		run_lab(four, sizeof(four), "4", a4);
+	}
+	assert_same_file("out-1.pcap", "out-4.pcap");
+	assert_same_file("punt-1.pcap", "punt-4.pcap");
+	for (size_t i = 0; fields[i]; i++)
+		cr_assert_eq(json_number(one, fields[i]), json_number(four, fields[i]), "%s",
+			     fields[i]);
+	cr_assert_eq(json_number(one, "frames_in"), FRAME_CNT * REPS);
+	cr_assert_eq(json_number(one, "engines"), 1);
+	cr_assert_eq(json_number(four, "engines"), 4);
+	/* Four engines, each with a share of the frames. */
+	p = strstr(four, "\"engine_frames\":");
+	cr_assert_not_null(p);
+	p = strchr(p, '[');
+	for (int e = 0; e < 4; e++) {
+		char *end;
+
+		busy += strtoull(p + 1, &end, 10) > 0;
+		p = end;
+	}
+	cr_assert_geq(busy, 2, "%s", four);
+}
+
+/* A program per port; a port without one passes its frames to the host. */
+Test(run, program_per_port, .init = setup, .fini = teardown)
+{
+	static char text[65536];
+	static char p11[300], p12[300];
+	const char *object = hx_object_path("fwd");
+	const char *extra[] = { "--port", p11, "--port", p12, NULL };
+	size_t want_none = 0;
+	struct hwxdp_object *obj;
+	const char *ports;
+
+	cr_assert_eq(hwxdp_object__open(object, &obj), 0, "%s", object);
+	write_state(in_dir(3, "state.json"), obj);
+	hwxdp_object__close(obj);
+	write_many_captures();
+	snprintf(p11, sizeof(p11), "%u:%s", port_ifindex[0], object);
+	snprintf(p12, sizeof(p12), "%u:%s", port_ifindex[1], object);
+	run_lab(text, sizeof(text), "ports", extra);
+	for (size_t i = 0; i < FRAME_CNT; i++)
+		want_none += frames[i].port == 3;
+	want_none *= REPS;
+	cr_assert_eq(json_number(text, "no_program"), want_none, "%s", text);
+	cr_assert_eq(json_number(text, "frames_in"), FRAME_CNT * REPS);
+	/* One object on two ports is one program in the store. */
+	ports = strstr(text, "\"programs\":");
+	cr_assert_not_null(ports);
+	cr_assert_null(strstr(strstr(ports, "\"file\":") + 1, "\"file\":"), "%s", text);
+	ports = strstr(text, "\"ports\":");
+	cr_assert_not_null(ports);
+	cr_assert_not_null(strstr(ports, "\"program\":null"), "%s", text);
+	cr_assert_eq(json_number(strstr(ports, "\"ifindex\":13"), "no_program"), want_none);
+}
+
+/* The flow table is the board's size: 2,000,000 by default, --table sets
+ * another, and a table too small for the state is refused. */
+Test(run, table_sizes, .init = setup, .fini = teardown)
+{
+	static char text[65536];
+	const char *object = hx_object_path("fwd");
+	struct hwxdp_object *obj;
+	const char *args[] = { "run",	object, "--in",	   NULL, "--maps", NULL,
+			       "--out", NULL,	"--table", NULL, NULL };
+	uint64_t big, small;
+
+	cr_assert_eq(hwxdp_object__open(object, &obj), 0, "%s", object);
+	write_state(in_dir(3, "state.json"), obj);
+	hwxdp_object__close(obj);
+	write_many_captures();
+	{
+		const char *none[] = { object, NULL };
+		const char *set[] = { object, "--table", "flows=1000", NULL };
+
+		run_lab(text, sizeof(text), "big", none);
+		big = json_number(text, "table_bytes");
+		run_lab(text, sizeof(text), "small", set);
+		small = json_number(text, "table_bytes");
+	}
+	/* 2,000,000 flows of about 91 bytes against 1,000. */
+	cr_assert_gt(big, small + 150000000, "%llu / %llu", (unsigned long long)big,
+		     (unsigned long long)small);
+	cr_assert_lt(big, small + 2000000ull * 96);
+
+	args[3] = in_dir(0, "wire1.pcap");
+	args[5] = in_dir(3, "state.json");
+	args[7] = in_dir(4, "x.pcap");
+	args[9] = "flows=2";
+	cr_assert_eq(hwxdp(text, sizeof(text), args), 1, "%s", text);
+	cr_assert_not_null(strstr(text, "flows"), "%s", text);
+	args[9] = "flowz=2";
+	cr_assert_eq(hwxdp(text, sizeof(text), args), 1, "%s", text);
+	cr_assert_not_null(strstr(text, "no map \"flowz\""), "%s", text);
+	args[9] = "flows=0";
+	cr_assert_eq(hwxdp(text, sizeof(text), args), 1, "%s", text);
+	cr_assert_not_null(strstr(text, "NAME=ENTRIES"), "%s", text);
+	args[9] = "fwd.rodata=5";
+	cr_assert_eq(hwxdp(text, sizeof(text), args), 1, "%s", text);
+	cr_assert_not_null(strstr(text, "global data"), "%s", text);
+}
