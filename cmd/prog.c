@@ -2,12 +2,16 @@
 /*
  * hwxdp prog stats FILE.o [--frame KIND]: what the microcode costs per lab
  * frame against the BPF the program executes on it.
- * hwxdp prog dump FILE.o [--prog NAME]: the microcode, bundle by bundle, with
- * the BPF instruction and source line of every operation.
- * Neither needs a kernel: the device target and the counting interpreter
- * run in this process.
+ * hwxdp prog dump FILE [--prog NAME]: the microcode, bundle by bundle, with
+ * the BPF instruction and source line of every operation (FILE a BPF object,
+ * or an image file, whose line table gives the BPF instruction only).
+ * hwxdp prog translate FILE.o -o OUT.hxu: the image file (docs/isa.md
+ * section 6) of the program the device would run.
+ * None needs a kernel: the device target and the counting interpreter run
+ * in this process.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <linux/bpf.h>
 #include <stdio.h>
@@ -15,7 +19,9 @@
 #include <unistd.h>
 
 #include "cmd/main.h"
+#include "device/engine.h"
 #include "hwmap/hxu_text.h"
+#include "hwmap/image.h"
 #include "hwmap/translate.h"
 #include "hwxdp/fwd.h"
 #include "hwxdp/object.h"
@@ -31,12 +37,15 @@ static int prog_help(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	fprintf(stderr,
-		"Usage: %s prog { stats | dump } FILE.o [OPTIONS]\n"
+		"Usage: %s prog { stats | dump | translate } FILE [OPTIONS]\n"
 		"\n"
 		"  stats FILE.o [--frame KIND]   per lab frame: BPF instructions executed,\n"
 		"                                HXU operations, issue slots, cycles\n"
-		"  dump FILE.o [--prog NAME]     the microcode bundle by bundle, each operation\n"
-		"                                with its BPF instruction and source line\n"
+		"  dump FILE [--prog NAME]       the microcode bundle by bundle, each operation\n"
+		"                                with its BPF instruction and source line;\n"
+		"                                FILE a BPF object or an HXU image\n"
+		"  translate FILE.o [--prog NAME] [--target device] -o OUT.hxu\n"
+		"                                the device's microcode as an image file\n"
 		"\n"
 		"KIND: ",
 		bin_name);
@@ -46,54 +55,90 @@ static int prog_help(int argc, char **argv)
 	return 0;
 }
 
-/* Options after FILE.o, as both subcommands take them; NULL-terminated
- * long options, one short letter each. Returns the path or NULL (error
- * printed, *rc set). */
-static const char *parse(int argc, char **argv, const char *sub, const char *name_opt,
-			 const char **value, int *rc)
+/* What a subcommand was given after its FILE. */
+struct prog_args {
+	const char *path;
+	const char *prog, *frame, *target, *output;
+};
+
+enum {
+	OPT_PROG = 1 << 0,
+	OPT_FRAME = 1 << 1,
+	OPT_TARGET = 1 << 2,
+	OPT_OUTPUT = 1 << 3,
+};
+
+/* FILE and the options of subcommand sub, which takes those in allowed.
+ * Returns 0, or the exit status (error or help printed). */
+static int parse(int argc, char **argv, const char *sub, unsigned int allowed, struct prog_args *a)
 {
 	const struct option options[] = {
-		{ name_opt, required_argument, NULL, 'n' },
+		{ "prog", required_argument, NULL, 'P' },
+		{ "frame", required_argument, NULL, 'F' },
+		{ "target", required_argument, NULL, 'T' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'p' },
 		{ 0 },
 	};
+	const char **slot, *name;
+	unsigned int bit;
 	int opt;
 
-	*rc = 1;
 	optind = 0;
-	while ((opt = getopt_long(argc + 1, argv - 1, "n:hjp", options, NULL)) >= 0) {
+	while ((opt = getopt_long(argc + 1, argv - 1, "o:hjp", options, NULL)) >= 0) {
 		switch (opt) {
-		case 'n':
-			*value = optarg;
+		case 'P':
+			slot = &a->prog, bit = OPT_PROG, name = "--prog";
+			break;
+		case 'F':
+			slot = &a->frame, bit = OPT_FRAME, name = "--frame";
+			break;
+		case 'T':
+			slot = &a->target, bit = OPT_TARGET, name = "--target";
+			break;
+		case 'o':
+			slot = &a->output, bit = OPT_OUTPUT, name = "-o/--output";
 			break;
 		case 'j':
 		case 'p':
 			cmd_output_option(opt);
-			break;
+			continue;
 		case 'h':
-			*rc = 0;
 			prog_help(0, NULL);
-			return NULL;
+			return 0;
 		default:
 			prog_help(0, NULL);
-			return NULL;
+			return 1;
 		}
+		if (!(allowed & bit))
+			return cmd_error("prog %s takes no %s", sub, name);
+		*slot = optarg;
 	}
-	if (optind >= argc + 1) {
-		cmd_error("prog %s needs a FILE.o (try '%s prog help')", sub, bin_name);
-		return NULL;
-	}
-	if (optind < argc) {
-		cmd_error("unexpected argument '%s'", argv[optind]);
-		return NULL;
-	}
-	if (access(argv[optind - 1], R_OK)) {
-		cmd_error("%s: %s", argv[optind - 1], strerror(errno));
-		return NULL;
-	}
-	return argv[optind - 1];
+	if (optind >= argc + 1)
+		return cmd_error("prog %s needs a FILE (try '%s prog help')", sub, bin_name);
+	if (optind < argc)
+		return cmd_error("unexpected argument '%s'", argv[optind]);
+	if (access(argv[optind - 1], R_OK))
+		return cmd_error("%s: %s", argv[optind - 1], strerror(errno));
+	a->path = argv[optind - 1];
+	return 0;
+}
+
+/* Whether the file at path is an image file rather than a BPF object. */
+static bool is_image(const char *path)
+{
+	char magic[4];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	bool yes;
+
+	if (fd < 0)
+		return false;
+	yes = read(fd, magic, sizeof(magic)) == sizeof(magic) &&
+	      hxu_image__has_magic(magic, sizeof(magic));
+	close(fd);
+	return yes;
 }
 
 struct frame_stats {
@@ -162,14 +207,19 @@ static int do_stats(int argc, char **argv)
 {
 	static const uint32_t ifindex[HX_LAB_PORTS] = { 11, 12, 13 };
 	struct hx_target *dev = NULL, *cnt = NULL;
-	const char *path, *only = NULL;
+	struct prog_args a = {};
+	const char *path, *only;
 	struct json_writer *w = NULL;
 	struct hx_run_stats image;
 	int rc, err, k, kind = -1;
 
-	path = parse(argc, argv, "stats", "frame", &only, &rc);
-	if (!path)
+	rc = parse(argc, argv, "stats", OPT_FRAME, &a);
+	if (rc || !a.path)
 		return rc;
+	path = a.path;
+	only = a.frame;
+	if (is_image(path))
+		return cmd_error("%s: prog stats needs the BPF object, not an image", path);
 	for (k = 0; only && k < HX_LAB__COUNT; k++)
 		if (!strcmp(only, hx_lab_frames[k].name))
 			kind = k;
@@ -335,21 +385,122 @@ static void dump_op(struct json_writer *w, const struct hwxdp_prog *prog,
 	printf("%5u: %-36s # insn %u: %s\n", at, line, l->insn, bpf);
 }
 
+/* An image file's microcode: every operation of the store in order, each
+ * program's entry marked, and the BPF instruction from the line table. */
+static int dump_image(const struct prog_args *a)
+{
+	struct json_writer *w = NULL;
+	uint32_t at = 0, line = 0, bundle = 0, ops = 0, i;
+	struct hxu_image *img;
+	char msg[512];
+	int err;
+
+	err = hxu_image__load(a->path, &img, msg, sizeof(msg));
+	if (err)
+		return cmd_error("%s: %s", a->path, msg);
+	/* the file's rules make it readable; the device's make it microcode */
+	err = hwxdp_engine__check(img, NULL, msg, sizeof(msg));
+	if (err) {
+		hxu_image__free(img);
+		return cmd_error("%s: the device refuses the image: %s", a->path,
+				 err == -HWXDP_ERR_IMAGE ? msg : strerror(-err));
+	}
+	for (i = 0; a->prog && i < img->prog_cnt; i++)
+		if (!strcmp(img->progs[i].name, a->prog))
+			break;
+	if (a->prog && i == img->prog_cnt) {
+		hxu_image__free(img);
+		return cmd_error("%s: no program named '%s'", a->path, a->prog);
+	}
+	if (json_output) {
+		w = json_new(stdout, pretty_output);
+		json_start_object(w);
+		json_string_field(w, "image", a->path);
+		json_name(w, "progs");
+		json_start_array(w);
+		for (i = 0; i < img->prog_cnt; i++) {
+			json_start_object(w);
+			json_string_field(w, "name", img->progs[i].name);
+			json_uint_field(w, "entry", img->progs[i].entry);
+			json_uint_field(w, "frames", img->progs[i].frames);
+			json_end_object(w);
+		}
+		json_end_array(w);
+		json_name(w, "ops");
+		json_start_array(w);
+	} else {
+		printf("# %s: %u programs, %u tables, %u words\n", a->path, img->prog_cnt,
+		       img->table_cnt, img->op_cnt);
+	}
+	while (at < img->op_cnt) {
+		char text[128], row[136];
+		struct hxu_op op;
+		unsigned int n = hxu_decode_at(img->ops + at, img->op_cnt - at, &op);
+		bool has_line;
+
+		/* the device's check leaves no operation cut short */
+		if (!n)
+			break;
+		if (!hxu_disasm_op(img->ops + at, img->op_cnt - at, text, sizeof(text)))
+			snprintf(text, sizeof(text), ".word 0x%016llx",
+				 (unsigned long long)img->ops[at]);
+		while (line < img->line_cnt && img->lines[line].op < at)
+			line++;
+		has_line = line < img->line_cnt && img->lines[line].op == at;
+		if (w) {
+			json_start_object(w);
+			json_uint_field(w, "op", at);
+			json_uint_field(w, "bundle", bundle);
+			json_string_field(w, "text", text);
+			json_name(w, "end");
+			json_bool(w, op.end);
+			if (has_line)
+				json_uint_field(w, "insn", img->lines[line].insn);
+			json_end_object(w);
+		} else {
+			for (i = 0; i < img->prog_cnt; i++)
+				if (img->progs[i].entry == at)
+					printf("# program %s: %u stack frames\n",
+					       img->progs[i].name, img->progs[i].frames);
+			snprintf(row, sizeof(row), "%s%s", text, op.end ? " ;;" : "");
+			if (has_line)
+				printf("%5u: %-36s # insn %u\n", at, row, img->lines[line].insn);
+			else
+				printf("%5u: %s\n", at, row);
+		}
+		bundle += op.end;
+		ops++;
+		at += n;
+	}
+	if (w) {
+		json_end_array(w);
+		json_uint_field(w, "bundles", bundle);
+		json_end_object(w);
+		json_destroy(w);
+	} else {
+		printf("# %u operations, %u bundles\n", ops, bundle);
+	}
+	hxu_image__free(img);
+	return 0;
+}
+
 static int do_dump(int argc, char **argv)
 {
 	const struct hwxdp_line *shown = NULL;
 	const struct hwxdp_prog *prog;
 	struct json_writer *w = NULL;
+	struct prog_args a = {};
 	struct hwxdp_object *obj;
-	const char *path, *name = NULL;
 	struct hxu_image *img;
 	uint32_t i, bundle = 0;
 	int rc;
 
-	path = parse(argc, argv, "dump", "prog", &name, &rc);
-	if (!path)
+	rc = parse(argc, argv, "dump", OPT_PROG, &a);
+	if (rc || !a.path)
 		return rc;
-	rc = translate(path, name, &obj, &prog, &img);
+	if (is_image(a.path))
+		return dump_image(&a);
+	rc = translate(a.path, a.prog, &obj, &prog, &img);
 	if (rc)
 		return rc;
 	if (json_output) {
@@ -381,11 +532,81 @@ static int do_dump(int argc, char **argv)
 	return 0;
 }
 
+static int do_translate(int argc, char **argv)
+{
+	struct prog_args a = {};
+	const struct hwxdp_prog *prog;
+	struct hwxdp_object *obj;
+	struct json_writer *w;
+	struct hxu_image *img;
+	uint32_t at = 0, ops = 0, bundles = 0;
+	char msg[512];
+	int rc, err;
+
+	rc = parse(argc, argv, "translate", OPT_PROG | OPT_TARGET | OPT_OUTPUT, &a);
+	if (rc || !a.path)
+		return rc;
+	/* the device is the one target with microcode; the option leaves room
+	 * for another */
+	if (a.target && strcmp(a.target, "device"))
+		return cmd_error("no translation target '%s' (the target is 'device')", a.target);
+	if (!a.output)
+		return cmd_error("prog translate needs -o OUT.hxu");
+	rc = translate(a.path, a.prog, &obj, &prog, &img);
+	if (rc)
+		return rc;
+	/* an image the device would refuse is of no use to anyone */
+	err = hwxdp_engine__check(img, NULL, msg, sizeof(msg));
+	if (err) {
+		rc = cmd_error("%s: %s: the device refuses the microcode: %s", a.path, prog->name,
+			       err == -HWXDP_ERR_IMAGE ? msg : strerror(-err));
+		goto out;
+	}
+	err = hxu_image__save(img, a.output, msg, sizeof(msg));
+	if (err) {
+		rc = cmd_error("%s", msg);
+		goto out;
+	}
+	if (json_output) {
+		while (at < img->op_cnt) {
+			struct hxu_op op;
+			unsigned int n = hxu_decode_at(img->ops + at, img->op_cnt - at, &op);
+
+			if (!n)
+				break;
+			ops++;
+			bundles += op.end;
+			at += n;
+		}
+		w = json_new(stdout, pretty_output);
+		json_start_object(w);
+		json_string_field(w, "object", a.path);
+		json_string_field(w, "prog", prog->name);
+		json_string_field(w, "target", "device");
+		json_string_field(w, "output", a.output);
+		json_uint_field(w, "bytes", hxu_image__file_size(img));
+		json_uint_field(w, "insn_cnt", prog->insn_cnt);
+		json_uint_field(w, "ops", ops);
+		json_uint_field(w, "words", img->op_cnt);
+		json_uint_field(w, "bundles", bundles);
+		json_uint_field(w, "tables", img->table_cnt);
+		json_uint_field(w, "progs", img->prog_cnt);
+		json_uint_field(w, "lines", img->line_cnt);
+		json_end_object(w);
+		json_destroy(w);
+	}
+out:
+	hxu_image__free(img);
+	hwxdp_object__close(obj);
+	return rc;
+}
+
 int do_prog(int argc, char **argv)
 {
 	static const struct cmd cmds[] = {
 		{ "stats", do_stats, "issue slots and cycles per lab frame against BPF" },
 		{ "dump", do_dump, "the microcode with BPF instructions and source lines" },
+		{ "translate", do_translate, "the device's microcode as an image file" },
 		{ "help", prog_help, "this help" },
 		{ 0 },
 	};

@@ -338,9 +338,8 @@ static inline struct hxu_op hxu_op_make(uint8_t opcode, uint8_t rd, uint8_t rs, 
 	return op;
 }
 
-/* The image the translator produces and the device loads.
- * Its binary form (header "HXU0", version, counts, then these arrays) is
- * not read or written yet; the device takes the structure in memory. */
+/* The image the translator produces and the device loads. Its file form
+ * (docs/isa.md section 6) is read and written by hwmap/image.h. */
 #define HXU_NAME_MAX 64
 
 struct hxu_table_desc {

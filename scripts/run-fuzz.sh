@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Builds the libFuzzer harnesses of tests/fuzz (clang, ASan and UBSan), makes
 # their seed corpora from the built BPF objects (fuzz_device: from the lab's
-# frames, through HWXDP_FUZZ_SEEDS), runs each for SECONDS, and
+# frames, fuzz_image: the objects' images, through HWXDP_FUZZ_SEEDS), runs
+# each for SECONDS, and
 # prints "fuzz: N passed, M failed" (N, M count harnesses). Exits 1 when a
 # harness crashed, leaked, hung on one input, hit UB, or could not be built.
 # Needs `make` first: build/progs/*.bpf.o, the loader's corpus objects and
@@ -25,7 +26,7 @@ seconds=${1:-20}
 build=${BUILD:-build}
 out=$build/fuzz
 clang=${CLANG:-clang}
-harnesses=(fuzz_object fuzz_verify fuzz_device)
+harnesses=(fuzz_object fuzz_verify fuzz_device fuzz_image)
 passed=0 failed=0
 
 cd "$(dirname "$0")/.."
@@ -89,11 +90,12 @@ build_all() {
 		"$build/libhwxdp.a" $seed_libs -o "$out/verify_seeds" || return 1
 
 	rm -rf "$out/seeds" "$out/corpus"
-	mkdir -p "$out/seeds/object" "$out/seeds/verify" "$out/seeds/device" \
-		"$out/corpus/object" "$out/corpus/verify" "$out/corpus/device"
+	mkdir -p "$out/seeds/object" "$out/seeds/verify" "$out/seeds/device" "$out/seeds/image" \
+		"$out/corpus/object" "$out/corpus/verify" "$out/corpus/device" "$out/corpus/image"
 	cp "${objects[@]}" "$out/seeds/object/"
 	"$out/verify_seeds" "$out/seeds/verify" "${objects[@]}" >/dev/null || return 1
 	HWXDP_FUZZ_SEEDS="$out/seeds/device" "$out/fuzz_device" || return 1
+	HWXDP_BUILD=$build HWXDP_FUZZ_SEEDS="$out/seeds/image" "$out/fuzz_image" || return 1
 }
 
 if ! build_all; then
@@ -112,6 +114,8 @@ for h in "${harnesses[@]}"; do
 	max_len=
 	[ "$h" = fuzz_verify ] && max_len=-max_len=40000
 	[ "$h" = fuzz_device ] && max_len=-max_len=1600
+	# images: fwd's (about 12 KB) with room to grow
+	[ "$h" = fuzz_image ] && max_len=-max_len=16384
 	echo "== $h, $seconds s"
 	# -timeout: one input taking this long is a hang; the outer timeout
 	# catches a harness that stops making progress altogether.
@@ -128,7 +132,7 @@ for h in "${harnesses[@]}"; do
 		passed=$((passed + 1))
 	else
 		echo "$h: FAILED (exit $rc), ${runs:-?} runs; from $log:"
-		grep -aE '^==[0-9]+==ERROR|SUMMARY|runtime error|fuzz_verify:|fuzz_device:|Test unit written|ALARM|timeout' "$log" | head -n 20
+		grep -aE '^==[0-9]+==ERROR|SUMMARY|runtime error|fuzz_verify:|fuzz_device:|fuzz_image:|Test unit written|ALARM|timeout' "$log" | head -n 20
 		failed=$((failed + 1))
 	fi
 done
