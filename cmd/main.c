@@ -16,6 +16,7 @@ static int do_help(int argc, char **argv);
 static int do_version(int argc, char **argv);
 
 static const struct cmd commands[] = {
+	{ "conformance", do_conformance, "run a raw BPF program the way conformance suites do" },
 	{ "lab", do_lab, "run a program over the built-in lab frames on a target" },
 	{ "prog", do_prog, "show what a program costs on the coprocessor, and its microcode" },
 	{ "run", do_run, "run a program on the coprocessor model over pcap captures, offline" },
@@ -37,7 +38,7 @@ static int do_help(int argc, char **argv)
 		"OBJECT:\n",
 		bin_name);
 	for (c = commands; c->name; c++)
-		fprintf(stderr, "  %-10s %s\n", c->name, c->summary);
+		fprintf(stderr, "  %-12s %s\n", c->name, c->summary);
 	fprintf(stderr,
 		"\n"
 		"OPTIONS:\n"

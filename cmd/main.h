@@ -28,6 +28,7 @@ void cmd_output_option(int opt);
 /* Prints "hwxdp: error: ..." (or a JSON error object with -j); returns 1. */
 __attribute__((format(printf, 1, 2))) int cmd_error(const char *fmt, ...);
 
+int do_conformance(int argc, char **argv);
 int do_lab(int argc, char **argv);
 int do_prog(int argc, char **argv);
 int do_run(int argc, char **argv);
