@@ -26,7 +26,7 @@ struct assembly {
 	uint8_t base;
 	uint32_t version; /* the base register's, when the bytes were loaded */
 	uint32_t load_insn;
-	int16_t byte[8];  /* offset from base of the byte at bits 8i.., or NO_BYTE (zero) */
+	int16_t byte[8]; /* offset from base of the byte at bits 8i.., or NO_BYTE (zero) */
 };
 
 struct walk {

@@ -11,8 +11,8 @@
 
 /* What the translator knows of the n operations, one entry each. */
 struct hxu_copyprop_env {
-	const bool *leader;	       /* a branch or call target: a block starts here */
-	const uint16_t *live_in;       /* at a leader: registers live on entry */
+	const bool *leader;		/* a branch or call target: a block starts here */
+	const uint16_t *live_in;	/* at a leader: registers live on entry */
 	const uint16_t *live_at_target; /* at b<cc> and lchk: registers live where it goes */
 };
 

@@ -75,14 +75,36 @@ static void read_through(struct live *l, const struct hwxdp_insn_fact *f, unsign
 	set_range(l, r->smin + off, r->smax + off + size, true);
 }
 
-static int size_of(uint8_t code)
+int hxu_bpf_size(uint8_t code)
 {
 	switch (BPF_SIZE(code)) {
-	case BPF_B: return 1;
-	case BPF_H: return 2;
-	case BPF_W: return 4;
-	default: return 8;
+	case BPF_B:
+		return 1;
+	case BPF_H:
+		return 2;
+	case BPF_W:
+		return 4;
+	default:
+		return 8;
 	}
+}
+
+int hxu_insn_succ(const struct hwxdp_prog *p, size_t k, int64_t *fall, int64_t *jump)
+{
+	const struct bpf_insn *in = &p->insns[k];
+	uint8_t cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
+	bool jmp = cls == BPF_JMP || cls == BPF_JMP32;
+	int succ = 0;
+
+	if (jmp && op != BPF_EXIT && op != BPF_CALL) {
+		*jump = (int64_t)k + 1 + (op == BPF_JA && cls == BPF_JMP32 ? in->imm : in->off);
+		succ |= HXU_SUCC_JUMP;
+	}
+	if (!(jmp && (op == BPF_EXIT || op == BPF_JA))) {
+		*fall = (int64_t)k + (in->code == (BPF_LD | BPF_IMM | BPF_DW) ? 2 : 1);
+		succ |= HXU_SUCC_FALL;
+	}
+	return succ;
 }
 
 /* What a call reads of this frame. */
@@ -136,7 +158,7 @@ static void transfer(struct live *l, const struct hwxdp_object *obj, const struc
 	const struct bpf_insn *in = &p->insns[k];
 	const struct hwxdp_insn_fact *f = &facts[k];
 	uint8_t cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
-	int size = size_of(in->code);
+	int size = hxu_bpf_size(in->code);
 
 	switch (cls) {
 	case BPF_LDX:
@@ -178,36 +200,29 @@ bool *hxu_dead_stack_stores(const struct hwxdp_object *obj, const struct hwxdp_p
 		changed = false;
 		for (size_t k = n; k-- > 0;) {
 			const struct bpf_insn *in = &p->insns[k];
-			uint8_t cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
-			bool jmp = cls == BPF_JMP || cls == BPF_JMP32;
+			uint8_t cls = BPF_CLASS(in->code);
 			struct live l = { { 0 } };
+			int64_t to[2];
+			int succ;
 
 			if (k > 0 && p->insns[k - 1].code == (BPF_LD | BPF_IMM | BPF_DW))
 				continue; /* second half of a ld_imm64 */
 			if (!facts[k].reachable)
 				continue;
-			if (jmp && op != BPF_EXIT && op != BPF_CALL) {
-				int64_t t = (int64_t)k + 1 +
-					    (op == BPF_JA && cls == BPF_JMP32 ? in->imm : in->off);
-
-				if (t < 0 || t > (int64_t)n)
+			succ = hxu_insn_succ(p, k, &to[0], &to[1]);
+			for (int e = 0; e < 2; e++) {
+				if (!(succ & (e ? HXU_SUCC_JUMP : HXU_SUCC_FALL)))
+					continue;
+				if (to[e] < 0 || to[e] > (int64_t)n)
 					set_all(&l);
 				else
 					for (int w = 0; w < FRAME_WORDS; w++)
-						l.w[w] |= in_live[t].w[w];
-			}
-			if (!(jmp && (op == BPF_EXIT || op == BPF_JA))) {
-				size_t next = k + (in->code == (BPF_LD | BPF_IMM | BPF_DW) ? 2 : 1);
-
-				if (next > n)
-					set_all(&l);
-				else
-					for (int w = 0; w < FRAME_WORDS; w++)
-						l.w[w] |= in_live[next].w[w];
+						l.w[w] |= in_live[to[e]].w[w];
 			}
 			if ((cls == BPF_ST || cls == BPF_STX) && BPF_MODE(in->code) == BPF_MEM &&
 			    in->dst_reg == BPF_REG_10)
-				dead[k] = !any_in(&l, in->off, (int64_t)in->off + size_of(in->code));
+				dead[k] = !any_in(&l, in->off,
+						  (int64_t)in->off + hxu_bpf_size(in->code));
 			/* a fill from a register reads no stack */
 			if (!fill_source || fill_source[k] < 0)
 				transfer(&l, obj, p, facts, k);
@@ -240,7 +255,7 @@ struct avail {
 static void kill_reg(struct avail *a, unsigned int reg)
 {
 	for (int s = 0; s < SLOTS; s++)
-		a->regs[s] &= (uint16_t)~(1u << reg);
+		a->regs[s] &= (uint16_t) ~(1u << reg);
 }
 
 static void kill_range(struct avail *a, int64_t lo, int64_t hi)
@@ -310,16 +325,16 @@ static void avail_step(struct avail *a, const struct bpf_insn *in, const struct 
 	case BPF_ST:
 	case BPF_STX:
 		if (BPF_MODE(in->code) == BPF_ATOMIC) {
-			kill_through(a, f, in->dst_reg, in->off, size_of(in->code));
+			kill_through(a, f, in->dst_reg, in->off, hxu_bpf_size(in->code));
 			if (in->imm & BPF_FETCH)
 				kill_reg(a, in->imm == BPF_CMPXCHG ? BPF_REG_0 : in->src_reg);
 			return;
 		}
 		if (in->dst_reg != BPF_REG_10) {
-			kill_through(a, f, in->dst_reg, in->off, size_of(in->code));
+			kill_through(a, f, in->dst_reg, in->off, hxu_bpf_size(in->code));
 			return;
 		}
-		kill_range(a, in->off, (int64_t)in->off + size_of(in->code));
+		kill_range(a, in->off, (int64_t)in->off + hxu_bpf_size(in->code));
 		if (cls == BPF_STX && (s = hxu_stack_slot(in)) >= 0)
 			a->regs[s] = (uint16_t)(1u << in->src_reg);
 		return;
@@ -375,28 +390,19 @@ int8_t *hxu_fill_sources(const struct hwxdp_prog *p, const struct hwxdp_insn_fac
 	while (changed) {
 		changed = false;
 		for (size_t k = 0; k < n; k++) {
-			const struct bpf_insn *in = &p->insns[k];
-			uint8_t cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
-			bool jmp = cls == BPF_JMP || cls == BPF_JMP32;
 			struct avail out;
+			int64_t to[2];
+			int succ;
 
 			if (!in_av[k].known || !facts[k].reachable)
 				continue;
 			out = in_av[k];
-			avail_step(&out, in, &facts[k]);
-			if (jmp && op != BPF_EXIT && op != BPF_CALL) {
-				int64_t t = (int64_t)k + 1 +
-					    (op == BPF_JA && cls == BPF_JMP32 ? in->imm : in->off);
-
-				if (t >= 0 && t < (int64_t)n)
-					changed |= avail_join(&in_av[t], &out);
-			}
-			if (!(jmp && (op == BPF_EXIT || op == BPF_JA))) {
-				size_t next = k + (in->code == (BPF_LD | BPF_IMM | BPF_DW) ? 2 : 1);
-
-				if (next < n)
-					changed |= avail_join(&in_av[next], &out);
-			}
+			avail_step(&out, &p->insns[k], &facts[k]);
+			succ = hxu_insn_succ(p, k, &to[0], &to[1]);
+			for (int e = 0; e < 2; e++)
+				if ((succ & (e ? HXU_SUCC_JUMP : HXU_SUCC_FALL)) && to[e] >= 0 &&
+				    to[e] < (int64_t)n)
+					changed |= avail_join(&in_av[to[e]], &out);
 		}
 	}
 	for (size_t k = 0; k <= n; k++)
@@ -427,8 +433,8 @@ static void mark_bad(bool *bad, int64_t lo, int64_t hi)
 }
 
 /* Slots an access of size bytes at off through register reg may touch. */
-static void mark_through(bool *bad, const struct hwxdp_insn_fact *f, unsigned int reg,
-			 int64_t off, int64_t size)
+static void mark_through(bool *bad, const struct hwxdp_insn_fact *f, unsigned int reg, int64_t off,
+			 int64_t size)
 {
 	const struct hwxdp_reg_fact *r = &f->regs[reg];
 
@@ -452,6 +458,10 @@ int hxu_promote_slots(const struct hwxdp_object *obj, const struct hwxdp_prog *p
 		reg_of[s] = -1;
 	if (p->subprog_cnt > 1)
 		return 0;
+	for (size_t k = 0; k < p->insn_cnt; k++)
+		if (p->insns[k].code == (BPF_JMP | BPF_CALL) &&
+		    p->insns[k].src_reg == BPF_PSEUDO_CALL)
+			return 0; /* functions, whatever the object says */
 	for (size_t k = 0; k < p->insn_cnt; k++) {
 		const struct bpf_insn *in = &p->insns[k];
 		const struct hwxdp_insn_fact *f = &facts[k];
@@ -466,14 +476,14 @@ int hxu_promote_slots(const struct hwxdp_object *obj, const struct hwxdp_prog *p
 			continue;
 		}
 		if (in->code == (BPF_JMP | BPF_CALL)) {
-			const struct hwxdp_map_desc *m =
-				f->map_known && f->map_index < obj->map_cnt ? &obj->maps[f->map_index]
-									    : NULL;
+			const struct hwxdp_map_desc *m = f->map_known && f->map_index < obj->map_cnt
+								 ? &obj->maps[f->map_index]
+								 : NULL;
 
 			/* what a helper may read through a pointer argument */
 			for (unsigned int r = 1; r <= 5; r++)
 				mark_through(bad, f, r, 0,
-					     !m ? FRAME_BYTES
+					     !m	      ? FRAME_BYTES
 					     : r == 3 ? m->value_size
 						      : m->key_size);
 			continue;
@@ -482,7 +492,7 @@ int hxu_promote_slots(const struct hwxdp_object *obj, const struct hwxdp_prog *p
 			continue;
 		base = cls == BPF_LDX ? in->src_reg : in->dst_reg;
 		if (base != BPF_REG_10) {
-			mark_through(bad, f, base, in->off, size_of(in->code));
+			mark_through(bad, f, base, in->off, hxu_bpf_size(in->code));
 			continue;
 		}
 		s = hxu_stack_slot(in);
@@ -492,7 +502,7 @@ int hxu_promote_slots(const struct hwxdp_object *obj, const struct hwxdp_prog *p
 			continue;
 		}
 		/* a partial, atomic or sign-extending access */
-		mark_bad(bad, in->off, (int64_t)in->off + size_of(in->code));
+		mark_bad(bad, in->off, (int64_t)in->off + hxu_bpf_size(in->code));
 	}
 	while (used < regs) {
 		int best = -1;

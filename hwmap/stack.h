@@ -26,6 +26,16 @@ bool *hxu_dead_stack_stores(const struct hwxdp_object *obj, const struct hwxdp_p
  */
 int8_t *hxu_fill_sources(const struct hwxdp_prog *p, const struct hwxdp_insn_fact *facts);
 
+/* The bytes a BPF load or store of opcode code moves. */
+int hxu_bpf_size(uint8_t code);
+
+/* Where control may go after instruction k of p: HXU_SUCC_FALL with the
+ * next instruction in *fall (none after an exit or a jump), HXU_SUCC_JUMP
+ * with a branch's target in *jump (which may lie outside the program).
+ * A call falls through. */
+enum { HXU_SUCC_FALL = 1, HXU_SUCC_JUMP = 2 };
+int hxu_insn_succ(const struct hwxdp_prog *p, size_t k, int64_t *fall, int64_t *jump);
+
 /* The 8-byte slots of a function's 512-byte frame. */
 #define HXU_STACK_SLOTS 64
 

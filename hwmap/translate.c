@@ -22,6 +22,7 @@
 
 #include "hwmap/combine.h"
 #include "hwmap/copyprop.h"
+#include "hwmap/csum.h"
 #include "hwmap/schedule.h"
 #include "hwmap/stack.h"
 #include "hwmap/translate.h"
@@ -44,6 +45,13 @@ struct pending {
 	int64_t target; /* BPF instruction a control operation goes to, or -1 */
 };
 
+/* A comparison of a packet pointer with data_end, as `lchk [base + off]`. */
+struct lchk {
+	bool valid;
+	uint8_t base;
+	int32_t off;
+};
+
 struct translator {
 	const struct hwxdp_object *obj;
 	const struct hwxdp_prog *prog;
@@ -54,13 +62,16 @@ struct translator {
 	uint32_t *first_op; /* per instruction, insn_cnt + 1 entries: its first operation */
 	bool *is_target;
 	bool *map_used;
-	bool *direct; /* per instruction: an array lookup that cannot miss */
+	bool *direct;	  /* per instruction: an array lookup that cannot miss */
 	bool *dead_store; /* per instruction: a stack store nothing reads */
 	int8_t *fill_src; /* per instruction: a register holding what a stack load reads */
 	int8_t slot_reg[HXU_STACK_SLOTS]; /* a stack slot kept in a register, or -1 */
-	struct hxu_combined *combined; /* per instruction: a load assembled from pieces */
-	bool *dead; /* per instruction: computes only what nothing reads */
-	uint16_t *live; /* registers live on entry, insn_cnt + 1 entries */
+	struct hxu_combined *combined;	  /* per instruction: a load assembled from pieces */
+	bool *dead;			  /* per instruction: computes only what nothing reads */
+	struct hxu_csum *csum;		  /* per instruction: a checksum update starting there */
+	struct lchk *lchk;		  /* per instruction: a packet-bound check for lchk */
+	bool *in_csum;			  /* per instruction: inside one, after its load */
+	uint16_t *live;			  /* registers live on entry, insn_cnt + 1 entries */
 	char *err;
 	size_t errlen;
 };
@@ -117,18 +128,30 @@ static struct hxu_op mk(uint8_t opcode, uint8_t rd, uint8_t rs, uint8_t rt, uint
 static const char *type_name(uint8_t type)
 {
 	switch (type) {
-	case HWXDP_REG_NOT_INIT: return "uninitialised";
-	case HWXDP_REG_SCALAR: return "a scalar";
-	case HWXDP_REG_PTR_TO_CTX: return "ctx";
-	case HWXDP_REG_CONST_PTR_TO_MAP: return "a map";
-	case HWXDP_REG_PTR_TO_MAP_VALUE: return "a map value";
-	case HWXDP_REG_PTR_TO_MAP_VALUE_OR_NULL: return "a map value or NULL";
-	case HWXDP_REG_PTR_TO_STACK: return "the stack";
-	case HWXDP_REG_PTR_TO_PACKET_META: return "packet metadata";
-	case HWXDP_REG_PTR_TO_PACKET: return "the packet";
-	case HWXDP_REG_PTR_TO_PACKET_END: return "the packet end";
-	case HWXDP_REG_KFUNC_ADDR: return "a kfunc";
-	case HWXDP_REG_MIXED: return "of different types on different paths";
+	case HWXDP_REG_NOT_INIT:
+		return "uninitialised";
+	case HWXDP_REG_SCALAR:
+		return "a scalar";
+	case HWXDP_REG_PTR_TO_CTX:
+		return "ctx";
+	case HWXDP_REG_CONST_PTR_TO_MAP:
+		return "a map";
+	case HWXDP_REG_PTR_TO_MAP_VALUE:
+		return "a map value";
+	case HWXDP_REG_PTR_TO_MAP_VALUE_OR_NULL:
+		return "a map value or NULL";
+	case HWXDP_REG_PTR_TO_STACK:
+		return "the stack";
+	case HWXDP_REG_PTR_TO_PACKET_META:
+		return "packet metadata";
+	case HWXDP_REG_PTR_TO_PACKET:
+		return "the packet";
+	case HWXDP_REG_PTR_TO_PACKET_END:
+		return "the packet end";
+	case HWXDP_REG_KFUNC_ADDR:
+		return "a kfunc";
+	case HWXDP_REG_MIXED:
+		return "of different types on different paths";
 	}
 	return "unknown";
 }
@@ -152,20 +175,10 @@ static int space_of(struct translator *t, uint32_t insn, unsigned int reg, const
 	return -1;
 }
 
-static int bpf_size(uint8_t code)
-{
-	switch (BPF_SIZE(code)) {
-	case BPF_B: return 1;
-	case BPF_H: return 2;
-	case BPF_W: return 4;
-	default: return 8;
-	}
-}
-
 static const int8_t alu_opcode[16] = {
-	[BPF_ADD >> 4] = HXU_OP_ADD, [BPF_SUB >> 4] = HXU_OP_SUB, [BPF_MUL >> 4] = HXU_OP_MUL,
-	[BPF_DIV >> 4] = HXU_OP_DIV, [BPF_OR >> 4] = HXU_OP_OR,	  [BPF_AND >> 4] = HXU_OP_AND,
-	[BPF_LSH >> 4] = HXU_OP_LSH, [BPF_RSH >> 4] = HXU_OP_RSH, [BPF_MOD >> 4] = HXU_OP_MOD,
+	[BPF_ADD >> 4] = HXU_OP_ADD, [BPF_SUB >> 4] = HXU_OP_SUB,   [BPF_MUL >> 4] = HXU_OP_MUL,
+	[BPF_DIV >> 4] = HXU_OP_DIV, [BPF_OR >> 4] = HXU_OP_OR,	    [BPF_AND >> 4] = HXU_OP_AND,
+	[BPF_LSH >> 4] = HXU_OP_LSH, [BPF_RSH >> 4] = HXU_OP_RSH,   [BPF_MOD >> 4] = HXU_OP_MOD,
 	[BPF_XOR >> 4] = HXU_OP_XOR, [BPF_ARSH >> 4] = HXU_OP_ARSH,
 };
 
@@ -202,8 +215,8 @@ static bool fusable(const struct translator *t, uint32_t i)
 	if (!is_binary_alu(alu) || alu->dst_reg != mov->dst_reg || t->combined[i + 1].size ||
 	    t->dead[i] || t->dead[i + 1])
 		return false;
-	if ((alu->off && alu->off != 1) || (alu->off && BPF_OP(alu->code) != BPF_DIV &&
-					   BPF_OP(alu->code) != BPF_MOD))
+	if ((alu->off && alu->off != 1) ||
+	    (alu->off && BPF_OP(alu->code) != BPF_DIV && BPF_OP(alu->code) != BPF_MOD))
 		return false;
 	/* A 32-bit move clears the high half a 64-bit operation would read. */
 	return BPF_CLASS(mov->code) == BPF_ALU64 || BPF_CLASS(alu->code) == BPF_ALU;
@@ -219,7 +232,8 @@ static int translate_alu(struct translator *t, uint32_t i, const struct bpf_insn
 	switch (BPF_OP(in->code)) {
 	case BPF_MOV:
 		if (k)
-			return emit(t, i, mk(HXU_OP_MOV, dst, 0, 0, flags | HXU_F_K, 0, in->imm), -1);
+			return emit(t, i, mk(HXU_OP_MOV, dst, 0, 0, flags | HXU_F_K, 0, in->imm),
+				    -1);
 		switch (in->off) {
 		case 0:
 			return emit(t, i, mk(HXU_OP_MOV, dst, src, 0, flags, 0, 0), -1);
@@ -236,7 +250,7 @@ static int translate_alu(struct translator *t, uint32_t i, const struct bpf_insn
 		return emit(t, i, mk(HXU_OP_NEG, dst, dst, 0, flags, 0, 0), -1);
 	case BPF_END:
 		if (BPF_CLASS(in->code) == BPF_ALU64 || BPF_SRC(in->code) == BPF_TO_BE) {
-			uint8_t op = in->imm == 16 ? HXU_OP_BSWAP16
+			uint8_t op = in->imm == 16   ? HXU_OP_BSWAP16
 				     : in->imm == 32 ? HXU_OP_BSWAP32
 				     : in->imm == 64 ? HXU_OP_BSWAP64
 						     : 0;
@@ -255,8 +269,8 @@ static int translate_alu(struct translator *t, uint32_t i, const struct bpf_insn
 	}
 	if (!is_binary_alu(in))
 		return fail(t, i, "unknown ALU operation 0x%02x", in->code);
-	if (in->off && !(in->off == 1 && (BPF_OP(in->code) == BPF_DIV ||
-					  BPF_OP(in->code) == BPF_MOD)))
+	if (in->off &&
+	    !(in->off == 1 && (BPF_OP(in->code) == BPF_DIV || BPF_OP(in->code) == BPF_MOD)))
 		return fail(t, i, "ALU operation with offset %d", in->off);
 	if (k)
 		return emit(t, i, mk(binary_opcode(in), dst, dst, 0, flags | HXU_F_K, 0, in->imm),
@@ -281,7 +295,7 @@ static int translate_fused(struct translator *t, uint32_t i)
 		    -1);
 }
 
-static const int8_t ctx_field[] = { HXU_CTX_DATA, HXU_CTX_DATA_END, HXU_CTX_DATA_META,
+static const int8_t ctx_field[] = { HXU_CTX_DATA,    HXU_CTX_DATA_END, HXU_CTX_DATA_META,
 				    HXU_CTX_INGRESS, HXU_CTX_RX_QUEUE, HXU_CTX_EGRESS };
 
 /*
@@ -291,7 +305,7 @@ static const int8_t ctx_field[] = { HXU_CTX_DATA, HXU_CTX_DATA_END, HXU_CTX_DATA
 static bool load_swapped(const struct translator *t, uint32_t i)
 {
 	const struct bpf_insn *ld = &t->prog->insns[i], *sw = &t->prog->insns[i + 1];
-	int size = bpf_size(ld->code);
+	int size = hxu_bpf_size(ld->code);
 
 	if (i + 1 >= t->prog->insn_cnt || !t->facts[i + 1].reachable || t->is_target[i + 1])
 		return false;
@@ -307,7 +321,7 @@ static bool load_swapped(const struct translator *t, uint32_t i)
 static int translate_ldx(struct translator *t, uint32_t i, const struct bpf_insn *in, bool be)
 {
 	const struct hwxdp_reg_fact *base = &t->facts[i].regs[in->src_reg];
-	int size = bpf_size(in->code), space;
+	int size = hxu_bpf_size(in->code), space;
 	bool sx = BPF_MODE(in->code) == BPF_MEMSX;
 
 	if (BPF_MODE(in->code) != BPF_MEM && !sx)
@@ -315,10 +329,11 @@ static int translate_ldx(struct translator *t, uint32_t i, const struct bpf_insn
 	if (base->type == HWXDP_REG_PTR_TO_CTX) {
 		int32_t off = base->off + in->off;
 
-		if (off < 0 || off % 4 || off / 4 >= (int32_t)(sizeof(ctx_field) /
-							      sizeof(ctx_field[0])) || size != 4)
+		if (off < 0 || off % 4 ||
+		    off / 4 >= (int32_t)(sizeof(ctx_field) / sizeof(ctx_field[0])) || size != 4)
 			return fail(t, i, "xdp_md read at offset %d, size %d", off, size);
-		return emit(t, i, mk(HXU_OP_CTX, in->dst_reg, 0, 0, 0, (uint8_t)ctx_field[off / 4], 0),
+		return emit(t, i,
+			    mk(HXU_OP_CTX, in->dst_reg, 0, 0, 0, (uint8_t)ctx_field[off / 4], 0),
 			    -1);
 	}
 	space = space_of(t, i, in->src_reg, "load");
@@ -346,7 +361,7 @@ static int translate_combined(struct translator *t, uint32_t i, const struct bpf
 
 static int translate_st(struct translator *t, uint32_t i, const struct bpf_insn *in)
 {
-	int size = bpf_size(in->code);
+	int size = hxu_bpf_size(in->code);
 	int space = space_of(t, i, in->dst_reg, "store");
 	struct hxu_op op;
 
@@ -373,10 +388,18 @@ static int translate_st(struct translator *t, uint32_t i, const struct bpf_insn 
 		if (space == HXU_SPACE_PKT)
 			return fail(t, i, "atomic operation on the packet");
 		switch (aop) {
-		case BPF_ADD: x = HXU_ATOMIC_ADD; break;
-		case BPF_AND: x = HXU_ATOMIC_AND; break;
-		case BPF_OR: x = HXU_ATOMIC_OR; break;
-		case BPF_XOR: x = HXU_ATOMIC_XOR; break;
+		case BPF_ADD:
+			x = HXU_ATOMIC_ADD;
+			break;
+		case BPF_AND:
+			x = HXU_ATOMIC_AND;
+			break;
+		case BPF_OR:
+			x = HXU_ATOMIC_OR;
+			break;
+		case BPF_XOR:
+			x = HXU_ATOMIC_XOR;
+			break;
 		default:
 			if (in->imm == BPF_XCHG) {
 				x = HXU_ATOMIC_XCHG;
@@ -428,9 +451,10 @@ static int translate_ld_imm64(struct translator *t, uint32_t i, const struct bpf
 			   mk(HXU_OP_TINDEX, in->dst_reg, HXU_REG_ZERO, 0, 0, (uint8_t)in->imm, 0),
 			   -1);
 		if (!err && in[1].imm)
-			err = emit(t, i,
-				   mk(HXU_OP_ADD, in->dst_reg, in->dst_reg, 0, HXU_F_K, 0, in[1].imm),
-				   -1);
+			err = emit(
+				t, i,
+				mk(HXU_OP_ADD, in->dst_reg, in->dst_reg, 0, HXU_F_K, 0, in[1].imm),
+				-1);
 		return err;
 	case BPF_PSEUDO_BTF_ID:
 		/* A device kfunc's address: only ever tested against NULL. */
@@ -457,8 +481,7 @@ static int known_map(struct translator *t, uint32_t i, const char *helper)
 	if (!f->map_known)
 		return fail(t, i, "%s on a map not known at translation", helper);
 	if (f->map_index >= t->obj->map_cnt || f->map_index >= HXU_TABLES)
-		return fail(t, i, "%s on map %u beyond the device's tables", helper,
-			    f->map_index);
+		return fail(t, i, "%s on map %u beyond the device's tables", helper, f->map_index);
 	t->map_used[f->map_index] = true;
 	return (int)f->map_index;
 }
@@ -474,9 +497,10 @@ static bool direct_lookup(const struct translator *t, uint32_t i)
 	const struct hwxdp_insn_fact *f = &t->facts[i];
 	const struct hwxdp_map_desc *m;
 
-	if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg || in->imm != BPF_FUNC_map_lookup_elem ||
-	    !f->reachable || f->punt_point || !f->map_known || !f->map_key_const ||
-	    f->map_index >= t->obj->map_cnt || f->map_index >= HXU_TABLES)
+	if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg ||
+	    in->imm != BPF_FUNC_map_lookup_elem || !f->reachable || f->punt_point ||
+	    !f->map_known || !f->map_key_const || f->map_index >= t->obj->map_cnt ||
+	    f->map_index >= HXU_TABLES)
 		return false;
 	m = &t->obj->maps[f->map_index];
 	return m->type == BPF_MAP_TYPE_ARRAY && m->key_size == 4 && f->map_key < m->max_entries &&
@@ -620,9 +644,14 @@ static int translate_jmp(struct translator *t, uint32_t i, const struct bpf_insn
 	if (f->pkt_check_always_true || fall >= (int64_t)t->prog->insn_cnt ||
 	    !t->facts[fall].reachable)
 		return emit(t, i, mk(HXU_OP_JMP, 0, 0, 0, 0, 0, 0), target);
+	if (t->lchk[i].valid) {
+		o = mk(HXU_OP_LCHK, 0, t->lchk[i].base, 0, HXU_F_LCHK_REG, 0, 0);
+		o.ext = (uint32_t)t->lchk[i].off;
+		return emit(t, i, o, target);
+	}
 	if (BPF_SRC(in->code) == BPF_K) {
-		o = mk(HXU_OP_BRI, 0, in->dst_reg, 0, w ? HXU_F_W32 : 0,
-		       (uint8_t)(cc[op >> 4] - 1), 0);
+		o = mk(HXU_OP_BRI, 0, in->dst_reg, 0, w ? HXU_F_W32 : 0, (uint8_t)(cc[op >> 4] - 1),
+		       0);
 		o.ext = (uint32_t)in->imm;
 	} else {
 		o = mk(HXU_OP_BR, 0, in->dst_reg, in->src_reg, w ? HXU_F_W32 : 0,
@@ -710,8 +739,8 @@ static uint32_t call_depth(const struct translator *t, uint32_t sub, unsigned in
 		if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg != BPF_PSEUDO_CALL ||
 		    !t->facts[i].reachable)
 			continue;
-		d = 1 + call_depth(t, subprog_of(p, (uint32_t)((int64_t)i + 1 + in->imm)),
-				   level + 1);
+		d = 1 +
+		    call_depth(t, subprog_of(p, (uint32_t)((int64_t)i + 1 + in->imm)), level + 1);
 		if (d > depth)
 			depth = d;
 	}
@@ -819,14 +848,21 @@ static uint16_t *liveness(const struct translator *t)
 		changed = false;
 		for (size_t k = n; k-- > 0;) {
 			const struct bpf_insn *in = &p->insns[k];
-			uint8_t cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
+			uint8_t cls = BPF_CLASS(in->code);
 			uint16_t use, def, out = 0, now;
-			int slot;
-			int64_t target = -1;
+			int64_t to[2];
+			int slot, succ;
 
 			if (k > 0 && p->insns[k - 1].code == (BPF_LD | BPF_IMM | BPF_DW))
 				continue; /* second half of a ld_imm64 */
-			if (t->dead[k] || t->dead_store[k] || t->fill_src[k] == in->dst_reg) {
+			if (t->lchk[k].valid) {
+				use = (uint16_t)(1u << t->lchk[k].base);
+				def = 0;
+			} else if (t->csum[k].end) {
+				use = (uint16_t)(1u << t->csum[k].base);
+				def = (uint16_t)(1u << t->csum[k].tmp);
+			} else if (t->in_csum[k] || t->dead[k] || t->dead_store[k] ||
+				   t->fill_src[k] == in->dst_reg) {
 				use = def = 0;
 			} else if (t->fill_src[k] >= 0) {
 				use = (uint16_t)(1u << t->fill_src[k]);
@@ -845,21 +881,11 @@ static uint16_t *liveness(const struct translator *t)
 			} else {
 				uses_defs(in, t->direct[k], t->facts[k].punt_point, &use, &def);
 			}
-			if ((cls == BPF_JMP || cls == BPF_JMP32) && op != BPF_EXIT &&
-			    op != BPF_CALL) {
-				target = (int64_t)k + 1 +
-					 (op == BPF_JA && cls == BPF_JMP32 ? in->imm : in->off);
-				if (target >= 0 && target <= (int64_t)n)
-					out |= live[target];
-				else
-					out = 0x7ff;
-			}
-			if (!(op == BPF_EXIT && (cls == BPF_JMP || cls == BPF_JMP32)) &&
-			    !(op == BPF_JA && (cls == BPF_JMP || cls == BPF_JMP32))) {
-				size_t next = k + (in->code == (BPF_LD | BPF_IMM | BPF_DW) ? 2 : 1);
-
-				out |= next <= n ? live[next] : 0x7ff;
-			}
+			succ = hxu_insn_succ(p, k, &to[0], &to[1]);
+			for (int e = 0; e < 2; e++)
+				if (succ & (e ? HXU_SUCC_JUMP : HXU_SUCC_FALL))
+					out |= to[e] >= 0 && to[e] <= (int64_t)n ? live[to[e]]
+										 : 0x7ff;
 			now = (uint16_t)((out & ~def) | use);
 			if (now != live[k]) {
 				live[k] = now;
@@ -893,7 +919,9 @@ static int build_image(struct translator *t, struct hxu_image **out)
 	for (i = 0; i < t->op_cnt; i++) {
 		const struct pending *p = &t->ops[i];
 
-		if ((p->op.opcode == HXU_OP_BR || p->op.opcode == HXU_OP_BRI) && p->target >= 0)
+		if ((p->op.opcode == HXU_OP_BR || p->op.opcode == HXU_OP_BRI ||
+		     p->op.opcode == HXU_OP_LCHK) &&
+		    p->target >= 0)
 			dead[i] = (uint16_t)~live[p->target];
 	}
 	/* Blocks start at every branch or call target and the entry. */
@@ -1050,8 +1078,8 @@ static bool dead_def(const struct translator *t, uint32_t i)
 		next = i + 2;
 	} else if (cls == BPF_ALU || cls == BPF_ALU64) {
 		/* any ALU operation: division by zero is defined */
-	} else if (cls == BPF_LDX && (BPF_MODE(in->code) == BPF_MEM ||
-				      BPF_MODE(in->code) == BPF_MEMSX)) {
+	} else if (cls == BPF_LDX &&
+		   (BPF_MODE(in->code) == BPF_MEM || BPF_MODE(in->code) == BPF_MEMSX)) {
 		/* a load no one reads: the verifier proved it in bounds */
 	} else {
 		return false;
@@ -1059,6 +1087,124 @@ static bool dead_def(const struct translator *t, uint32_t i)
 	if (next > t->prog->insn_cnt)
 		return false;
 	return !(t->live[next] & (1u << in->dst_reg));
+}
+
+/* Whether instruction in may write register reg (a call: R0..R5). */
+static bool writes_reg(const struct bpf_insn *in, uint8_t reg)
+{
+	uint8_t cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
+
+	switch (cls) {
+	case BPF_ALU:
+	case BPF_ALU64:
+	case BPF_LDX:
+	case BPF_LD:
+		return in->dst_reg == reg;
+	case BPF_STX:
+		return BPF_MODE(in->code) == BPF_ATOMIC && (in->imm & BPF_FETCH) &&
+		       reg == (in->imm == BPF_CMPXCHG ? BPF_REG_0 : in->src_reg);
+	case BPF_JMP:
+	case BPF_JMP32:
+		return op == BPF_CALL && reg <= BPF_REG_5;
+	}
+	return false;
+}
+
+/* The last instruction of i's block before i that writes reg, or NULL. */
+static const struct bpf_insn *last_def(const struct translator *t, uint32_t i, uint8_t reg)
+{
+	while (i > 0 && !t->is_target[i]) {
+		const struct bpf_insn *in = &t->prog->insns[--i];
+
+		if (i > 0 && t->prog->insns[i - 1].code == (BPF_LD | BPF_IMM | BPF_DW))
+			in = &t->prog->insns[--i];
+		if (writes_reg(in, reg))
+			return in;
+	}
+	return NULL;
+}
+
+/*
+ * Packet-bound checks for lchk: `if p > data_end goto` (or `data_end < p`)
+ * where the verifier has p a packet pointer and the other data_end on every
+ * visit. The frame's own data_end is what the register holds (the verifier
+ * forgets data_end at every adjustment), so the check needs no register for
+ * it. When p was just made as base + k in the same block, the check reads
+ * base, and the addition is left to whoever else needs it.
+ */
+static int find_lchk(struct translator *t)
+{
+	const struct hwxdp_prog *p = t->prog;
+
+	t->lchk = calloc(p->insn_cnt + 1, sizeof(*t->lchk));
+	if (!t->lchk)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < p->insn_cnt; i++) {
+		const struct bpf_insn *in = &p->insns[i], *add, *mov;
+		const struct hwxdp_insn_fact *f = &t->facts[i];
+		uint8_t ptr;
+
+		if (!f->reachable || BPF_CLASS(in->code) != BPF_JMP || BPF_SRC(in->code) != BPF_X)
+			continue;
+		if (BPF_OP(in->code) == BPF_JGT &&
+		    f->regs[in->dst_reg].type == HWXDP_REG_PTR_TO_PACKET &&
+		    f->regs[in->src_reg].type == HWXDP_REG_PTR_TO_PACKET_END)
+			ptr = in->dst_reg;
+		else if (BPF_OP(in->code) == BPF_JLT &&
+			 f->regs[in->src_reg].type == HWXDP_REG_PTR_TO_PACKET &&
+			 f->regs[in->dst_reg].type == HWXDP_REG_PTR_TO_PACKET_END)
+			ptr = in->src_reg;
+		else
+			continue;
+		t->lchk[i] = (struct lchk){ true, ptr, 0 };
+		add = last_def(t, i, ptr);
+		mov = add ? last_def(t, (uint32_t)(add - p->insns), ptr) : NULL;
+		if (!add || !mov || add->code != (BPF_ALU64 | BPF_ADD | BPF_K) ||
+		    mov->code != (BPF_ALU64 | BPF_MOV | BPF_X) || mov->off || mov->src_reg == ptr)
+			continue;
+		/* the base must still hold the same value at the check */
+		if (last_def(t, i, mov->src_reg) > mov)
+			continue;
+		t->lchk[i] = (struct lchk){ true, mov->src_reg, add->imm };
+	}
+	return 0;
+}
+
+/* Checksum updates, found with the liveness of the code as it is. */
+static int find_csum(struct translator *t)
+{
+	size_t n = t->prog->insn_cnt;
+	uint16_t *live;
+
+	t->csum = calloc(n + 1, sizeof(*t->csum));
+	t->in_csum = calloc(n + 1, sizeof(*t->in_csum));
+	if (!t->csum || !t->in_csum)
+		return -ENOMEM;
+	live = liveness(t);
+	if (!live)
+		return -ENOMEM;
+	free(t->csum);
+	t->csum = hxu_find_csum(t->prog, t->facts, t->is_target, live);
+	free(live);
+	if (!t->csum)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < n; i++)
+		for (uint32_t j = i + 1; t->csum[i].end && j <= t->csum[i].end; j++)
+			t->in_csum[j] = true;
+	return 0;
+}
+
+static int translate_csum(struct translator *t, uint32_t i)
+{
+	const struct hxu_csum *c = &t->csum[i];
+	int err;
+
+	err = emit(t, i, mk(HXU_OP_MOV, c->tmp, 0, 0, HXU_F_K, 0, c->k), -1);
+	if (!err)
+		err = emit(t, i, mk(HXU_OP_CSUM16, 0, c->base, c->tmp, 0, 0, c->off), -1);
+	for (uint32_t j = i + 1; j <= c->end; j++)
+		t->first_op[j] = (uint32_t)t->op_cnt;
+	return err;
 }
 
 /* Dead code, until none is left: what only dead code read is dead too. */
@@ -1073,7 +1219,8 @@ static int eliminate_dead(struct translator *t)
 			return -ENOMEM;
 		changed = false;
 		for (uint32_t i = 0; i < t->prog->insn_cnt; i++) {
-			if (t->dead[i] || !t->facts[i].reachable || !dead_def(t, i))
+			if (t->dead[i] || !t->facts[i].reachable || t->csum[i].end ||
+			    t->in_csum[i] || !dead_def(t, i))
 				continue;
 			t->dead[i] = true;
 			changed = true;
@@ -1111,9 +1258,9 @@ int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *pro
 		const struct bpf_insn *in = &prog->insns[i];
 
 		t.direct[i] = direct_lookup(&t, i);
-		if (t.facts[i].reachable &&
-		    ((t.direct[i] && !t.facts[i].map_key) ||
-		     (in->code == (BPF_LD | BPF_IMM | BPF_DW) && in->src_reg == BPF_PSEUDO_MAP_VALUE)))
+		if (t.facts[i].reachable && ((t.direct[i] && !t.facts[i].map_key) ||
+					     (in->code == (BPF_LD | BPF_IMM | BPF_DW) &&
+					      in->src_reg == BPF_PSEUDO_MAP_VALUE)))
 			zero = true;
 	}
 	hxu_promote_slots(obj, prog, t.facts, t.slot_reg, HXU_REG_SLOT0, HXU_SLOT_REGS);
@@ -1129,7 +1276,11 @@ int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *pro
 		goto out;
 	}
 	t.dead = calloc(n + 1, sizeof(*t.dead));
-	rc = t.dead ? eliminate_dead(&t) : -ENOMEM;
+	rc = t.dead ? find_lchk(&t) : -ENOMEM;
+	if (!rc)
+		rc = find_csum(&t);
+	if (!rc)
+		rc = eliminate_dead(&t);
 	if (rc)
 		goto out;
 	if (zero)
@@ -1146,6 +1297,11 @@ int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *pro
 			i += wide;
 			continue;
 		}
+		if (t.csum[i].end) {
+			rc = translate_csum(&t, i);
+			i = t.csum[i].end;
+			continue;
+		}
 		if (t.dead_store[i] || t.fill_src[i] == in->dst_reg)
 			continue;
 		if (t.dead[i]) {
@@ -1153,7 +1309,8 @@ int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *pro
 			continue;
 		}
 		if (t.fill_src[i] >= 0) {
-			rc = emit(&t, i, mk(HXU_OP_MOV, in->dst_reg, (uint8_t)t.fill_src[i], 0, 0, 0, 0),
+			rc = emit(&t, i,
+				  mk(HXU_OP_MOV, in->dst_reg, (uint8_t)t.fill_src[i], 0, 0, 0, 0),
 				  -1);
 			continue;
 		}
@@ -1226,6 +1383,9 @@ out:
 	free(t.fill_src);
 	free(t.combined);
 	free(t.dead);
+	free(t.csum);
+	free(t.lchk);
+	free(t.in_csum);
 	free(t.live);
 	return rc;
 }

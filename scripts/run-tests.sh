@@ -28,6 +28,14 @@ for t in "$build"/tests/*.test; do
 	count_criterion
 done
 
+# The foundation's program tests once more with the device's engines in
+# compiled mode (device/compile.h): the same bodies, the same kernel.
+for t in fwd vlan malformed esp; do
+	echo "== $build/tests/$t.test, compiled engines"
+	HWXDP_ENGINE=compiled "$build/tests/$t.test" --jobs 2 2>&1 | tee "$log" || status=1
+	count_criterion
+done
+
 # A dumper's output checked by scapy, which prints "N passed, M failed".
 scapy_check() {
 	local what=$1 dumper=$2 checker=$3 line
