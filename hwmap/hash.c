@@ -447,8 +447,20 @@ static __attribute__((always_inline)) inline void *lookup_sized(const struct hwx
 	for (i = 0; i < full; i++)
 		memcpy(&p.words[i], (const uint8_t *)key + i * 8, 8);
 	if (ks % 8) {
-		p.words[full] = 0;
-		memcpy(&p.words[full], (const uint8_t *)key + full * 8, ks % 8);
+		/* The tail word is made in a register and stored whole: a narrow
+		 * store into a zeroed word, read back at once as a whole word,
+		 * stalls store-to-load forwarding. */
+		uint64_t w = 0;
+
+		if (ks % 8 == 4) {
+			uint32_t v;
+
+			memcpy(&v, (const uint8_t *)key + full * 8, 4);
+			w = v;
+		} else {
+			memcpy(&w, (const uint8_t *)key + full * 8, ks % 8);
+		}
+		p.words[full] = w;
 	}
 	place(h, hash_n(h, p.words, kw), &p.bucket[0], &p.bucket[1], &p.tag);
 	idx = find_stable_n(h, &p, NULL, kw);
