@@ -23,6 +23,7 @@
 #include "hwmap/combine.h"
 #include "hwmap/copyprop.h"
 #include "hwmap/csum.h"
+#include "hwmap/memcopy.h"
 #include "hwmap/schedule.h"
 #include "hwmap/stack.h"
 #include "hwmap/translate.h"
@@ -70,7 +71,8 @@ struct translator {
 	bool *dead;			  /* per instruction: computes only what nothing reads */
 	struct hxu_csum *csum;		  /* per instruction: a checksum update starting there */
 	struct lchk *lchk;		  /* per instruction: a packet-bound check for lchk */
-	bool *in_csum;			  /* per instruction: inside one, after its load */
+	struct hxu_copy *copy;		  /* per instruction: a piecewise copy starting there */
+	bool *in_region;		  /* per instruction: inside either, after its first */
 	uint16_t *live;			  /* registers live on entry, insn_cnt + 1 entries */
 	char *err;
 	size_t errlen;
@@ -156,11 +158,9 @@ static const char *type_name(uint8_t type)
 	return "unknown";
 }
 
-/* The space register reg points into at insn, or -1 (error set). */
-static int space_of(struct translator *t, uint32_t insn, unsigned int reg, const char *what)
+/* The space a pointer of this type points into, or -1. */
+static int space_kind(uint8_t type)
 {
-	uint8_t type = t->facts[insn].regs[reg].type;
-
 	switch (type) {
 	case HWXDP_REG_PTR_TO_PACKET:
 	case HWXDP_REG_PTR_TO_PACKET_META:
@@ -170,6 +170,16 @@ static int space_of(struct translator *t, uint32_t insn, unsigned int reg, const
 	case HWXDP_REG_PTR_TO_MAP_VALUE:
 		return HXU_SPACE_TM;
 	}
+	return -1;
+}
+
+/* The space register reg points into at insn, or -1 (error set). */
+static int space_of(struct translator *t, uint32_t insn, unsigned int reg, const char *what)
+{
+	uint8_t type = t->facts[insn].regs[reg].type;
+
+	if (space_kind(type) >= 0)
+		return space_kind(type);
 	fail(t, insn, "%s through R%u, which points to %s: no device space for it", what, reg,
 	     type_name(type));
 	return -1;
@@ -861,7 +871,11 @@ static uint16_t *liveness(const struct translator *t)
 			} else if (t->csum[k].end) {
 				use = (uint16_t)(1u << t->csum[k].base);
 				def = (uint16_t)(1u << t->csum[k].tmp);
-			} else if (t->in_csum[k] || t->dead[k] || t->dead_store[k] ||
+			} else if (t->copy[k].end) {
+				use = (uint16_t)(1u << t->copy[k].src_base |
+						 1u << t->copy[k].dst_base);
+				def = (uint16_t)(1u << t->copy[k].tmp);
+			} else if (t->in_region[k] || t->dead[k] || t->dead_store[k] ||
 				   t->fill_src[k] == in->dst_reg) {
 				use = def = 0;
 			} else if (t->fill_src[k] >= 0) {
@@ -1170,28 +1184,74 @@ static int find_lchk(struct translator *t)
 	return 0;
 }
 
-/* Checksum updates, found with the liveness of the code as it is. */
-static int find_csum(struct translator *t)
+/*
+ * Checksum updates and piecewise copies, found with the liveness of the code
+ * as it is; copies only between different spaces, which cannot overlap.
+ */
+static int find_regions(struct translator *t)
 {
 	size_t n = t->prog->insn_cnt;
 	uint16_t *live;
 
 	t->csum = calloc(n + 1, sizeof(*t->csum));
-	t->in_csum = calloc(n + 1, sizeof(*t->in_csum));
-	if (!t->csum || !t->in_csum)
+	t->copy = calloc(n + 1, sizeof(*t->copy));
+	t->in_region = calloc(n + 1, sizeof(*t->in_region));
+	if (!t->csum || !t->copy || !t->in_region)
 		return -ENOMEM;
 	live = liveness(t);
 	if (!live)
 		return -ENOMEM;
 	free(t->csum);
+	free(t->copy);
 	t->csum = hxu_find_csum(t->prog, t->facts, t->is_target, live);
+	t->copy = hxu_find_copies(t->prog, t->facts, t->is_target, live);
 	free(live);
-	if (!t->csum)
+	if (!t->csum || !t->copy)
 		return -ENOMEM;
-	for (uint32_t i = 0; i < n; i++)
-		for (uint32_t j = i + 1; t->csum[i].end && j <= t->csum[i].end; j++)
-			t->in_csum[j] = true;
+	for (uint32_t i = 0; i < n; i++) {
+		struct hxu_copy *c = &t->copy[i];
+		uint32_t end = t->csum[i].end;
+
+		if (c->end) {
+			int ss = space_kind(t->facts[i].regs[c->src_base].type);
+			int ds = space_kind(t->facts[i + 1].regs[c->dst_base].type);
+			bool overlap = false;
+
+			for (uint32_t j = i; j <= c->end; j++)
+				overlap |= t->in_region[j] || t->csum[j].end;
+			if (overlap || ss < 0 || ds < 0 || ss == ds)
+				memset(c, 0, sizeof(*c));
+			else
+				end = c->end;
+		}
+		for (uint32_t j = i + 1; j <= end; j++)
+			t->in_region[j] = true;
+	}
 	return 0;
+}
+
+static int translate_copy(struct translator *t, uint32_t i)
+{
+	const struct hxu_copy *c = &t->copy[i];
+	int ss = space_of(t, i, c->src_base, "load"), ds = space_of(t, i + 1, c->dst_base, "store");
+	int err = ss < 0 || ds < 0 ? -HWXDP_ERR_TRANSLATE : 0;
+
+	for (uint8_t k = 0; k < c->chunk_cnt && !err; k++) {
+		uint8_t flags = hxu_mem_flags(c->chunk[k].size, false);
+
+		err = emit(t, i,
+			   mk((uint8_t)(HXU_OP_LD + ss), c->tmp, c->src_base, 0, flags, 0,
+			      c->chunk[k].off),
+			   -1);
+		if (!err)
+			err = emit(t, i,
+				   mk((uint8_t)(HXU_OP_ST + ds), 0, c->dst_base, c->tmp, flags, 0,
+				      c->chunk[k].off + c->dist),
+				   -1);
+	}
+	for (uint32_t j = i + 1; j <= c->end; j++)
+		t->first_op[j] = (uint32_t)t->op_cnt;
+	return err;
 }
 
 static int translate_csum(struct translator *t, uint32_t i)
@@ -1220,7 +1280,7 @@ static int eliminate_dead(struct translator *t)
 		changed = false;
 		for (uint32_t i = 0; i < t->prog->insn_cnt; i++) {
 			if (t->dead[i] || !t->facts[i].reachable || t->csum[i].end ||
-			    t->in_csum[i] || !dead_def(t, i))
+			    t->copy[i].end || t->in_region[i] || !dead_def(t, i))
 				continue;
 			t->dead[i] = true;
 			changed = true;
@@ -1278,7 +1338,7 @@ int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *pro
 	t.dead = calloc(n + 1, sizeof(*t.dead));
 	rc = t.dead ? find_lchk(&t) : -ENOMEM;
 	if (!rc)
-		rc = find_csum(&t);
+		rc = find_regions(&t);
 	if (!rc)
 		rc = eliminate_dead(&t);
 	if (rc)
@@ -1300,6 +1360,11 @@ int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *pro
 		if (t.csum[i].end) {
 			rc = translate_csum(&t, i);
 			i = t.csum[i].end;
+			continue;
+		}
+		if (t.copy[i].end) {
+			rc = translate_copy(&t, i);
+			i = t.copy[i].end;
 			continue;
 		}
 		if (t.dead_store[i] || t.fill_src[i] == in->dst_reg)
@@ -1384,8 +1449,9 @@ out:
 	free(t.combined);
 	free(t.dead);
 	free(t.csum);
+	free(t.copy);
 	free(t.lchk);
-	free(t.in_csum);
+	free(t.in_region);
 	free(t.live);
 	return rc;
 }

@@ -11,14 +11,38 @@
 
 #include "hwmap/csum.h"
 
-#define LDXH(d, s, o)  { .code = BPF_LDX | BPF_MEM | BPF_H, .dst_reg = d, .src_reg = s, .off = o }
-#define STXH(d, s, o)  { .code = BPF_STX | BPF_MEM | BPF_H, .dst_reg = d, .src_reg = s, .off = o }
-#define MOVK(d, k)     { .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = d, .imm = k }
-#define ADDK(d, k)     { .code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = d, .imm = k }
-#define ADDX(d, s)     { .code = BPF_ALU64 | BPF_ADD | BPF_X, .dst_reg = d, .src_reg = s }
-#define JGTK(d, k, o)  { .code = BPF_JMP | BPF_JGT | BPF_K, .dst_reg = d, .imm = k, .off = o }
-#define JA(o)	       { .code = BPF_JMP | BPF_JA, .off = o }
-#define EXIT	       { .code = BPF_JMP | BPF_EXIT }
+#define LDXH(d, s, o)                                                                              \
+	{                                                                                          \
+		.code = BPF_LDX | BPF_MEM | BPF_H, .dst_reg = d, .src_reg = s, .off = o            \
+	}
+#define STXH(d, s, o)                                                                              \
+	{                                                                                          \
+		.code = BPF_STX | BPF_MEM | BPF_H, .dst_reg = d, .src_reg = s, .off = o            \
+	}
+#define MOVK(d, k)                                                                                 \
+	{                                                                                          \
+		.code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = d, .imm = k                        \
+	}
+#define ADDK(d, k)                                                                                 \
+	{                                                                                          \
+		.code = BPF_ALU64 | BPF_ADD | BPF_K, .dst_reg = d, .imm = k                        \
+	}
+#define ADDX(d, s)                                                                                 \
+	{                                                                                          \
+		.code = BPF_ALU64 | BPF_ADD | BPF_X, .dst_reg = d, .src_reg = s                    \
+	}
+#define JGTK(d, k, o)                                                                              \
+	{                                                                                          \
+		.code = BPF_JMP | BPF_JGT | BPF_K, .dst_reg = d, .imm = k, .off = o                \
+	}
+#define JA(o)                                                                                      \
+	{                                                                                          \
+		.code = BPF_JMP | BPF_JA, .off = o                                                 \
+	}
+#define EXIT                                                                                       \
+	{                                                                                          \
+		.code = BPF_JMP | BPF_EXIT                                                         \
+	}
 
 struct fragment {
 	struct bpf_insn insns[16];
@@ -66,8 +90,8 @@ static struct hxu_csum find(const struct fragment *f, int jump_in_at)
 Test(csum, the_unit_is_rfc1624)
 {
 	/* against a full recomputation of a 20-byte header's checksum */
-	uint16_t words[10] = { 0x4500, 0x0054, 0x1c46, 0x4000, 0x4011, 0, 0xc0a8, 0x0001, 0xc0a8,
-			       0x00c7 };
+	uint16_t words[10] = { 0x4500, 0x0054, 0x1c46, 0x4000, 0x4011,
+			       0,      0xc0a8, 0x0001, 0xc0a8, 0x00c7 };
 
 	for (uint32_t id = 0; id <= 0xffff; id++) {
 		uint32_t sum = 0;
