@@ -182,3 +182,160 @@ struct hxu_combined *hxu_combine_loads(const struct hwxdp_prog *p,
 	}
 	return out;
 }
+
+/*
+ * Stores split into bytes. The other way round: clang writes a value it
+ * cannot prove aligned a byte at a time, each byte shifted down from the
+ * value. Per register the walk knows which value it is a right shift of
+ * (a value is a register at one version); a run of byte stores, nothing
+ * else in between, of the bytes 0 .. n - 1 of one value to consecutive
+ * places through one base is one n-byte store, made where the run starts
+ * (the value is there, whole, by then).
+ */
+struct shifted {
+	bool valid;
+	uint8_t reg;
+	uint32_t version;
+	uint32_t shift;
+};
+
+struct store_group {
+	bool open;
+	uint8_t base, value;
+	uint32_t base_version, value_version;
+	int32_t off; /* where byte 0 goes */
+	uint8_t bytes;
+	uint32_t first, count;
+	uint32_t insns[8];
+};
+
+static void close_group(struct store_group *g, const uint32_t *version,
+			struct hxu_store_combined *out)
+{
+	int n = 0;
+
+	if (!g->open)
+		return;
+	g->open = false;
+	while (n < 8 && (g->bytes & (1u << n)))
+		n++;
+	if ((n != 2 && n != 4 && n != 8) || g->bytes != (1u << n) - 1 || g->count != (uint32_t)n)
+		return;
+	(void)version;
+	out[g->first].size = (uint8_t)n;
+	out[g->first].value = g->value;
+	out[g->first].off = (int16_t)g->off;
+	for (uint32_t i = 1; i < g->count; i++)
+		out[g->insns[i]].dropped = true;
+}
+
+struct hxu_store_combined *hxu_combine_stores(const struct hwxdp_prog *p,
+					      const struct hwxdp_insn_fact *facts,
+					      const bool *is_target)
+{
+	struct hxu_store_combined *out = calloc(p->insn_cnt + 1, sizeof(*out));
+	struct shifted part[11];
+	uint32_t version[11] = { 0 };
+	struct store_group g = { 0 };
+
+	if (!out)
+		return NULL;
+	memset(part, 0, sizeof(part));
+	for (size_t k = 0; k < p->insn_cnt; k++) {
+		const struct bpf_insn *in = &p->insns[k];
+		uint8_t cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
+		struct shifted v;
+
+		if (is_target[k] || !facts[k].reachable) {
+			close_group(&g, version, out);
+			memset(part, 0, sizeof(part));
+		}
+		if (!facts[k].reachable)
+			continue;
+		if (in->code == (BPF_STX | BPF_MEM | BPF_B) && in->dst_reg != BPF_REG_10 &&
+		    facts[k].regs[in->dst_reg].type != HWXDP_REG_PTR_TO_STACK &&
+		    in->src_reg != in->dst_reg) {
+			v = part[in->src_reg].valid ? part[in->src_reg]
+						    : (struct shifted){ true, in->src_reg,
+									version[in->src_reg], 0 };
+			if (v.shift % 8 || v.shift >= 64) {
+				close_group(&g, version, out);
+				continue;
+			}
+			if (g.open && g.base == in->dst_reg &&
+			    g.base_version == version[in->dst_reg] && g.value == v.reg &&
+			    g.value_version == v.version && g.count < 8 &&
+			    in->off - (int32_t)(v.shift / 8) == g.off &&
+			    !(g.bytes & (1u << (v.shift / 8)))) {
+				g.bytes |= (uint8_t)(1u << (v.shift / 8));
+				g.insns[g.count++] = (uint32_t)k;
+				continue;
+			}
+			close_group(&g, version, out);
+			/* a run starts where the value is whole in its register */
+			if (version[v.reg] != v.version)
+				continue;
+			g = (struct store_group){ true,
+						  in->dst_reg,
+						  v.reg,
+						  version[in->dst_reg],
+						  v.version,
+						  in->off - (int32_t)(v.shift / 8),
+						  (uint8_t)(1u << (v.shift / 8)),
+						  (uint32_t)k,
+						  1,
+						  { (uint32_t)k } };
+			continue;
+		}
+		switch (cls) {
+		case BPF_ALU64:
+			if (op == BPF_MOV && BPF_SRC(in->code) == BPF_X && !in->off) {
+				v = part[in->src_reg].valid
+					    ? part[in->src_reg]
+					    : (struct shifted){ true, in->src_reg,
+								version[in->src_reg], 0 };
+				version[in->dst_reg]++;
+				part[in->dst_reg] = v;
+				continue;
+			}
+			if (op == BPF_RSH && BPF_SRC(in->code) == BPF_K && in->imm > 0 &&
+			    in->imm < 64) {
+				v = part[in->dst_reg].valid
+					    ? part[in->dst_reg]
+					    : (struct shifted){ true, in->dst_reg,
+								version[in->dst_reg], 0 };
+				v.shift += (uint32_t)in->imm;
+				version[in->dst_reg]++;
+				part[in->dst_reg] = v;
+				continue;
+			}
+			/* fallthrough */
+		case BPF_ALU:
+		case BPF_LD:
+		case BPF_LDX:
+			version[in->dst_reg]++;
+			part[in->dst_reg].valid = false;
+			if (cls == BPF_LDX)
+				close_group(&g, version, out); /* it may read what the run writes */
+			if (in->code == (BPF_LD | BPF_IMM | BPF_DW))
+				k++;
+			continue;
+		}
+		/* any other store, an atomic, a branch, a call, an exit */
+		close_group(&g, version, out);
+		if (cls == BPF_STX && BPF_MODE(in->code) == BPF_ATOMIC && (in->imm & BPF_FETCH)) {
+			uint8_t r = in->imm == BPF_CMPXCHG ? BPF_REG_0 : in->src_reg;
+
+			version[r]++;
+			part[r].valid = false;
+		}
+		if ((cls == BPF_JMP || cls == BPF_JMP32) && op == BPF_CALL) {
+			for (int r = 0; r <= 5; r++) {
+				version[r]++;
+				part[r].valid = false;
+			}
+		}
+	}
+	close_group(&g, version, out);
+	return out;
+}

@@ -28,4 +28,25 @@ struct hxu_combined {
 struct hxu_combined *hxu_combine_loads(const struct hwxdp_prog *p,
 				       const struct hwxdp_insn_fact *facts, const bool *is_target);
 
+/* At a byte store that starts a run making one whole store, or in one. */
+struct hxu_store_combined {
+	uint8_t size;  /* 2, 4 or 8 at the run's first store: the whole store */
+	uint8_t value; /* the register holding the value there */
+	int16_t off;   /* from the store's base, where byte 0 goes */
+	bool dropped;  /* a later store of the run: nothing to do */
+};
+
+/*
+ * Per instruction of p (insn_cnt + 1 entries): runs of byte stores through
+ * one unchanged base, nothing else but register arithmetic in between (no
+ * load, other store, call or branch), writing bytes 0 .. n - 1 (n = 2, 4,
+ * 8) of one value, each byte once, to consecutive places, where the value
+ * is whole in a register at the run's first store. Not through stack
+ * pointers: the stack passes take each byte store on its own. NULL when
+ * out of memory.
+ */
+struct hxu_store_combined *hxu_combine_stores(const struct hwxdp_prog *p,
+					      const struct hwxdp_insn_fact *facts,
+					      const bool *is_target);
+
 #endif /* HWXDP_HWMAP_COMBINE_H */

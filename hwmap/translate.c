@@ -66,14 +66,15 @@ struct translator {
 	bool *direct;	  /* per instruction: an array lookup that cannot miss */
 	bool *dead_store; /* per instruction: a stack store nothing reads */
 	int8_t *fill_src; /* per instruction: a register holding what a stack load reads */
-	int8_t slot_reg[HXU_STACK_SLOTS]; /* a stack slot kept in a register, or -1 */
-	struct hxu_combined *combined;	  /* per instruction: a load assembled from pieces */
-	bool *dead;			  /* per instruction: computes only what nothing reads */
-	struct hxu_csum *csum;		  /* per instruction: a checksum update starting there */
-	struct lchk *lchk;		  /* per instruction: a packet-bound check for lchk */
-	struct hxu_copy *copy;		  /* per instruction: a piecewise copy starting there */
-	bool *in_region;		  /* per instruction: inside either, after its first */
-	uint16_t *live;			  /* registers live on entry, insn_cnt + 1 entries */
+	int8_t slot_reg[HXU_STACK_SLOTS];  /* a stack slot kept in a register, or -1 */
+	struct hxu_combined *combined;	   /* per instruction: a load assembled from pieces */
+	struct hxu_store_combined *stores; /* per instruction: a byte store made whole */
+	bool *dead;			   /* per instruction: computes only what nothing reads */
+	struct hxu_csum *csum;		   /* per instruction: a checksum update starting there */
+	struct lchk *lchk;		   /* per instruction: a packet-bound check for lchk */
+	struct hxu_copy *copy;		   /* per instruction: a piecewise copy starting there */
+	bool *in_region;		   /* per instruction: inside either, after its first */
+	uint16_t *live;			   /* registers live on entry, insn_cnt + 1 entries */
 	char *err;
 	size_t errlen;
 };
@@ -366,6 +367,20 @@ static int translate_combined(struct translator *t, uint32_t i, const struct bpf
 	return emit(t, i,
 		    mk((uint8_t)(HXU_OP_LD + space), in->dst_reg, c->base, 0,
 		       hxu_mem_flags(c->size, c->be), 0, c->off),
+		    -1);
+}
+
+/* The first byte store of a run that writes one value whole: that store. */
+static int translate_store_whole(struct translator *t, uint32_t i, const struct bpf_insn *in)
+{
+	const struct hxu_store_combined *c = &t->stores[i];
+	int space = space_of(t, i, in->dst_reg, "store");
+
+	if (space < 0)
+		return -HWXDP_ERR_TRANSLATE;
+	return emit(t, i,
+		    mk((uint8_t)(HXU_OP_ST + space), 0, in->dst_reg, c->value,
+		       hxu_mem_flags(c->size, false), 0, c->off),
 		    -1);
 }
 
@@ -881,6 +896,11 @@ static uint16_t *liveness(const struct translator *t)
 			} else if (t->fill_src[k] >= 0) {
 				use = (uint16_t)(1u << t->fill_src[k]);
 				def = (uint16_t)(1u << in->dst_reg);
+			} else if (t->stores[k].dropped) {
+				use = def = 0;
+			} else if (t->stores[k].size) {
+				use = (uint16_t)(1u << in->dst_reg | 1u << t->stores[k].value);
+				def = 0;
 			} else if (t->combined[k].size) {
 				use = (uint16_t)(1u << t->combined[k].base);
 				def = (uint16_t)(1u << in->dst_reg);
@@ -1331,7 +1351,8 @@ int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *pro
 		goto out;
 	}
 	t.combined = hxu_combine_loads(prog, t.facts, t.is_target);
-	if (!t.combined) {
+	t.stores = hxu_combine_stores(prog, t.facts, t.is_target);
+	if (!t.combined || !t.stores) {
 		rc = -ENOMEM;
 		goto out;
 	}
@@ -1365,6 +1386,12 @@ int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *pro
 		if (t.copy[i].end) {
 			rc = translate_copy(&t, i);
 			i = t.copy[i].end;
+			continue;
+		}
+		if (t.stores[i].dropped)
+			continue;
+		if (t.stores[i].size) {
+			rc = translate_store_whole(&t, i, in);
 			continue;
 		}
 		if (t.dead_store[i] || t.fill_src[i] == in->dst_reg)
@@ -1447,6 +1474,7 @@ out:
 	free(t.dead_store);
 	free(t.fill_src);
 	free(t.combined);
+	free(t.stores);
 	free(t.dead);
 	free(t.csum);
 	free(t.copy);
