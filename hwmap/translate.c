@@ -289,6 +289,66 @@ static int translate_alu(struct translator *t, uint32_t i, const struct bpf_insn
 	return emit(t, i, mk(binary_opcode(in), dst, dst, src, flags, 0, 0), -1);
 }
 
+static int translate_jmp(struct translator *t, uint32_t i, const struct bpf_insn *in);
+
+static bool is_shift32(const struct bpf_insn *in, uint8_t op, uint8_t reg)
+{
+	return in->code == (BPF_ALU64 | op | BPF_K) && in->imm == 32 && in->dst_reg == reg &&
+	       !in->off;
+}
+
+/*
+ * `rX <<= 32; rX >>= 32` (after `rX = rY`, or on rX itself), which is how
+ * clang zero-extends a 32-bit value: the instructions it takes (3 or 2),
+ * or 0. Then a 32-bit move does it; and when the only reader is an
+ * unsigned comparison with a non-negative constant after which rX is dead,
+ * the comparison's 32-bit form does it alone (returned as one more).
+ */
+static uint32_t zero_extension(const struct translator *t, uint32_t i)
+{
+	const struct bpf_insn *in = t->prog->insns;
+	uint32_t n = t->prog->insn_cnt, at = i, len;
+	uint8_t reg = in[i].dst_reg, op;
+	int64_t target;
+
+	if (in[i].code == (BPF_ALU64 | BPF_MOV | BPF_X) && !in[i].off && in[i].src_reg != reg)
+		at = i + 1;
+	if (at + 1 >= n || !is_shift32(&in[at], BPF_LSH, reg) ||
+	    !is_shift32(&in[at + 1], BPF_RSH, reg) || t->is_target[at] || t->is_target[at + 1] ||
+	    t->dead[at] || t->dead[at + 1] || (at > i && t->dead[i]))
+		return 0;
+	len = at + 2 - i;
+	if (at + 2 >= n || t->is_target[at + 2] || !t->facts[at + 2].reachable || at > i)
+		return len;
+	/* the comparison: unsigned or equality, a constant 0 .. 2^31 - 1 */
+	op = BPF_OP(in[at + 2].code);
+	if (BPF_CLASS(in[at + 2].code) != BPF_JMP || BPF_SRC(in[at + 2].code) != BPF_K ||
+	    in[at + 2].dst_reg != reg || in[at + 2].imm < 0 ||
+	    (op != BPF_JEQ && op != BPF_JNE && op != BPF_JGT && op != BPF_JGE && op != BPF_JLT &&
+	     op != BPF_JLE && op != BPF_JSET))
+		return len;
+	target = (int64_t)at + 3 + in[at + 2].off;
+	if (target < 0 || target > (int64_t)n || (t->live[target] & (1u << reg)) ||
+	    (t->live[at + 3] & (1u << reg)))
+		return len;
+	return len + 1;
+}
+
+static int translate_zext(struct translator *t, uint32_t i, uint32_t len)
+{
+	const struct bpf_insn *in = &t->prog->insns[i];
+	struct bpf_insn cmp;
+
+	if (in->code == (BPF_ALU64 | BPF_MOV | BPF_X))
+		return emit(t, i, mk(HXU_OP_MOV, in->dst_reg, in->src_reg, 0, HXU_F_W32, 0, 0), -1);
+	if (len == 2)
+		return emit(t, i, mk(HXU_OP_MOV, in->dst_reg, in->dst_reg, 0, HXU_F_W32, 0, 0), -1);
+	/* the comparison in its 32-bit form reads the low half alone */
+	cmp = in[2];
+	cmp.code = (uint8_t)(BPF_JMP32 | BPF_OP(cmp.code) | BPF_K);
+	return translate_jmp(t, i + 2, &cmp);
+}
+
 static int translate_fused(struct translator *t, uint32_t i)
 {
 	const struct bpf_insn *mov = &t->prog->insns[i], *alu = &t->prog->insns[i + 1];
@@ -1317,7 +1377,7 @@ int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *pro
 	size_t n = prog->insn_cnt;
 	bool zero = false;
 	int rc = 0;
-	uint32_t i;
+	uint32_t i, k;
 
 	if (errlen)
 		err[0] = '\0';
@@ -1417,7 +1477,11 @@ int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *pro
 		switch (BPF_CLASS(in->code)) {
 		case BPF_ALU:
 		case BPF_ALU64:
-			if (fusable(&t, i)) {
+			if ((k = zero_extension(&t, i)) > 0) {
+				rc = translate_zext(&t, i, k);
+				while (k-- > 1)
+					t.first_op[++i] = (uint32_t)t.op_cnt;
+			} else if (fusable(&t, i)) {
 				rc = translate_fused(&t, i);
 				i++;
 				t.first_op[i] = (uint32_t)t.op_cnt;
