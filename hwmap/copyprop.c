@@ -38,7 +38,10 @@ static unsigned int reads_of(const struct hxu_op *op, uint16_t *fixed, uint16_t 
 		case HXU_OP_STI:
 			return READS_RS;
 		}
-		/* atomics read and write rd: left alone */
+		/* an atomic that fetches writes rd (and cmpxchg reads it): left
+		 * alone; one that does not only reads its base and operand */
+		if (!(op->flags & HXU_F_FETCH))
+			return READS_RS | READS_RT;
 		*fixed = (uint16_t)(1u << op->rs | 1u << op->rt | 1u << op->rd);
 		*writes = (uint16_t)(1u << op->rd);
 		return READS_FIXED;
