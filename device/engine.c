@@ -1447,8 +1447,14 @@ static void uncount_rest(const struct form *f, const struct xop *op, uint64_t *o
  * the handlers' addresses, which only this function can take.
  */
 /* Each handler keeps its own dispatch jump, which the branch predictor
- * learns separately: no merging of identical handler tails. */
-__attribute__((optimize("no-crossjumping", "no-gcse"))) static int
+ * learns separately: no merging of identical handler tails (gcc's words;
+ * clang keeps them apart anyway). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define EXEC_ATTRS __attribute__((optimize("no-crossjumping", "no-gcse")))
+#else
+#define EXEC_ATTRS
+#endif
+EXEC_ATTRS static int
 exec(struct hwxdp_engine *e, const struct form *form, const struct xop *op, struct hwxdp_frame *f,
      struct hwxdp_run_stats *stats)
 {

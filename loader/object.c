@@ -1017,7 +1017,7 @@ static int add_lines(struct loader *l)
 static int link_prog(struct loader *l, struct func *main_func, struct hwxdp_prog *p)
 {
 	size_t i;
-	int err;
+	int err, kept;
 
 	for (i = 0; i < l->func_cnt; i++)
 		l->funcs[i].pos = 0;
@@ -1029,10 +1029,14 @@ static int link_prog(struct loader *l, struct func *main_func, struct hwxdp_prog
 	err = append(l, main_func);
 	err = err ?: link_calls(l, main_func);
 	err = err ?: add_lines(l);
-	/* The object frees them with itself, whether this worked or not. */
-	if (!keep(l->priv, p->insns) | !keep(l->priv, p->subprog_start) |
-	    !keep(l->priv, p->subprog_name) | (p->lines && !keep(l->priv, p->lines)) |
-	    (p->externs && !keep(l->priv, p->externs)))
+	/* The object frees them with itself, whether this worked or not: every
+	 * keep() must run. */
+	kept = keep(l->priv, p->insns) != NULL;
+	kept &= keep(l->priv, p->subprog_start) != NULL;
+	kept &= keep(l->priv, p->subprog_name) != NULL;
+	kept &= !p->lines || keep(l->priv, p->lines);
+	kept &= !p->externs || keep(l->priv, p->externs);
+	if (!kept)
 		err = err ?: -ENOMEM;
 	return err;
 }

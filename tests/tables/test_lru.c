@@ -54,6 +54,7 @@ static void inserts(uint32_t type, uint32_t max, uint32_t keys, bool kernel)
 				     (unsigned long long)i, terr);
 	}
 	cr_assert_eq(hwxdp_hash__count(hwxdp_tables__get(t, 1)->hash), max);
+	cr_assert_eq(ok, type == BPF_MAP_TYPE_HASH ? max : keys, "%u inserts took", ok);
 	if (type == BPF_MAP_TYPE_LRU_HASH) {
 		struct hwxdp_hash_stats st;
 
