@@ -340,7 +340,7 @@ static int32_t interesting_imm(struct rng *rng, int32_t old, size_t map_cnt)
 
 	switch (below(rng, 6)) {
 	case 0:
-		return old + (int32_t)below(rng, 9) - 4;
+		return (int32_t)((uint32_t)old + (uint32_t)below(rng, 9) - 4u);
 	case 1:
 		return (int32_t)(below(rng, 65536) | below(rng, 65536) << 16);
 	case 2: /* a helper id */
