@@ -18,22 +18,9 @@
 #include <string.h>
 
 #include "hwmap/memcopy.h"
+#include "hwmap/stack.h"
 
 #define MAX_BYTES 64
-
-static int size_bytes(uint8_t code)
-{
-	switch (BPF_SIZE(code)) {
-	case BPF_B:
-		return 1;
-	case BPF_H:
-		return 2;
-	case BPF_W:
-		return 4;
-	default:
-		return 8;
-	}
-}
 
 /* Whether insns k, k + 1 are a copy pair; its fields. */
 static bool pair_at(const struct bpf_insn *insns, size_t k, uint8_t *t, uint8_t *a, uint8_t *b,
@@ -51,7 +38,7 @@ static bool pair_at(const struct bpf_insn *insns, size_t k, uint8_t *t, uint8_t 
 	*b = st->dst_reg;
 	*src = ld->off;
 	*dst = st->off;
-	*size = size_bytes(ld->code);
+	*size = hxu_bpf_size(ld->code);
 	return true;
 }
 
