@@ -896,10 +896,21 @@ static void cb_csum16(uint8_t *p, uint64_t v)
 	csum16_apply(p, v);
 }
 
+struct module;
+
+struct hwxdp_compiled {
+	struct module *mod;
+	hxc_fn fn;
+	struct hxc_ctx ctx;
+	const struct hwxdp_esp_order *esp_order; /* the running frame's */
+};
+
 static uint64_t cb_esp(struct hxc_ctx *c, uint64_t handle, uint64_t l3)
 {
+	const struct hwxdp_compiled *cp =
+		(const void *)((const char *)c - offsetof(struct hwxdp_compiled, ctx));
 	struct frame_bounds b = bounds_of(c);
-	int64_t ret = run_esp(c->tables, &b, c->win, handle, l3, &c->cycles);
+	int64_t ret = run_esp_ordered(c->tables, &b, c->win, handle, l3, &c->cycles, cp->esp_order);
 
 	set_bounds(c, &b);
 	return (uint64_t)ret;
@@ -929,12 +940,6 @@ struct module {
 
 static pthread_mutex_t modules_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct module *modules;
-
-struct hwxdp_compiled {
-	struct module *mod;
-	hxc_fn fn;
-	struct hxc_ctx ctx;
-};
 
 static const char *const cc_flags[] = { "-O2",	   "-fPIC", "-shared", "-fno-strict-aliasing",
 					"-fwrapv", "-w" };
@@ -1332,6 +1337,7 @@ int hwxdp_compiled__run(struct hwxdp_compiled *cp, uint32_t prog, struct hwxdp_f
 	c->egress = HWXDP_EGRESS_NONE;
 	c->reason = 0;
 	c->ops = c->bundles = c->cycles = 0;
+	cp->esp_order = f->esp_order;
 	err = cp->fn(c, prog, stats != NULL);
 	f->verdict = c->verdict;
 	f->data = (uint32_t)c->data;

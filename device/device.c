@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,6 +74,9 @@ struct worker {
 	uint8_t *window;
 	struct hwxdp_engine *engine[HWXDP_DEVICE_PROGS];
 	struct counters count;
+	size_t scan; /* frames of this batch before it are all past their ESP */
+	size_t at;   /* the frame it runs */
+	struct hwxdp_esp_order esp_order;
 };
 
 struct hwxdp_device {
@@ -91,6 +95,7 @@ struct hwxdp_device {
 	/* One batch at a time; unload and stats wait for it. */
 	pthread_mutex_t batch_lock;
 	uint8_t *assign; /* engine of each frame of the batch */
+	uint8_t *passed; /* each frame: done, or past its ESP step */
 	size_t assign_cap;
 
 	/* Hand-off to the engine threads. */
@@ -250,6 +255,28 @@ static void copy_out(struct hwxdp_device_frame *fr, const uint8_t *bytes, uint32
 		memmove(fr->out, bytes, len);
 }
 
+/*
+ * The crypto engine numbers an SA's packets in arrival order, whatever the
+ * engines: a frame's ESP step waits until every earlier frame of the batch
+ * is done or past its own. An engine takes its frames in arrival order, so
+ * the earliest frame not done never waits, and the wait always ends.
+ */
+static void esp_wait(void *arg)
+{
+	struct worker *w = arg;
+
+	for (; w->scan < w->at; w->scan++)
+		while (!__atomic_load_n(&w->d->passed[w->scan], __ATOMIC_ACQUIRE))
+			sched_yield();
+}
+
+static void esp_passed(void *arg)
+{
+	struct worker *w = arg;
+
+	__atomic_store_n(&w->d->passed[w->at], 1, __ATOMIC_RELEASE);
+}
+
 static void run_frame(struct worker *w, struct hwxdp_device_frame *fr)
 {
 	struct hwxdp_device *d = w->d;
@@ -289,6 +316,7 @@ static void run_frame(struct worker *w, struct hwxdp_device_frame *fr)
 		.data_end = HXU_HEADROOM + fr->len,
 		.ingress = fr->port,
 		.rx_queue = fr->rx_queue,
+		.esp_order = d->engine_cnt > 1 ? &w->esp_order : NULL,
 	};
 	/* Zeroed every time, so that nothing of one frame shows in the next
 	 * (the head room a program grows into, a tail it extends). */
@@ -348,9 +376,14 @@ static void *worker_main(void *arg)
 		n = d->frame_cnt;
 		pthread_mutex_unlock(&d->lock);
 
-		for (size_t i = 0; i < n; i++)
-			if (d->assign[i] == w->index)
-				run_frame(w, &frames[i]);
+		w->scan = 0;
+		for (size_t i = 0; i < n; i++) {
+			if (d->assign[i] != w->index)
+				continue;
+			w->at = i;
+			run_frame(w, &frames[i]);
+			__atomic_store_n(&d->passed[i], 1, __ATOMIC_RELEASE);
+		}
 
 		pthread_mutex_lock(&d->lock);
 		if (!--d->pending)
@@ -367,15 +400,19 @@ int hwxdp_device__run_batch(struct hwxdp_device *d, struct hwxdp_device_frame *f
 		return 0;
 	pthread_mutex_lock(&d->batch_lock);
 	if (n > d->assign_cap) {
-		uint8_t *a = realloc(d->assign, n);
+		uint8_t *a = realloc(d->assign, n), *p;
 
-		if (!a) {
+		if (a)
+			d->assign = a;
+		p = a ? realloc(d->passed, n) : NULL;
+		if (!p) {
 			pthread_mutex_unlock(&d->batch_lock);
 			return -ENOMEM;
 		}
-		d->assign = a;
+		d->passed = p;
 		d->assign_cap = n;
 	}
+	memset(d->passed, 0, n);
 	for (size_t i = 0; i < n; i++) {
 		const struct hwxdp_device_frame *fr = &frames[i];
 
@@ -462,6 +499,7 @@ struct hwxdp_device *hwxdp_device__new(const struct hwxdp_device_opts *opts)
 
 		w->d = d;
 		w->index = i;
+		w->esp_order = (struct hwxdp_esp_order){ esp_wait, esp_passed, w };
 		w->window = aligned_alloc(64, (HXU_WINDOW_SIZE + 63) & ~63u);
 		if (!w->window) {
 			err = -ENOMEM;
@@ -521,6 +559,7 @@ void hwxdp_device__free(struct hwxdp_device *d)
 		free((void *)d->sizes[i].name);
 	free(d->sizes);
 	free(d->assign);
+	free(d->passed);
 	pthread_cond_destroy(&d->work);
 	pthread_cond_destroy(&d->done);
 	pthread_mutex_destroy(&d->lock);

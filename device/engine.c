@@ -1663,7 +1663,7 @@ L_CSUM16 : {
 	NEXT;
 }
 L_ESP:
-	RD = (uint64_t)run_esp(e->tables, &b, win, RS, RT, &cycles);
+	RD = (uint64_t)run_esp_ordered(e->tables, &b, win, RS, RT, &cycles, f->esp_order);
 	NEXT;
 L_PUNT:
 	reason = (uint32_t)op->imm;

@@ -46,14 +46,28 @@ enum {
 /* frame.egress when the program redirected nowhere. */
 #define HWXDP_EGRESS_NONE UINT32_MAX
 
+/*
+ * Ordering for the crypto engine, when several engines share SAs: wait()
+ * runs before the crypto engine numbers this frame's packet, passed()
+ * after, both with arg. A board numbers an SA's packets in arrival order
+ * with them (device/device.c).
+ */
+struct hwxdp_esp_order {
+	void (*wait)(void *arg);
+	void (*passed)(void *arg);
+	void *arg;
+};
+
 struct hwxdp_frame {
 	/* In: HXU_WINDOW_SIZE bytes, and where the frame lies in them:
 	 * data_meta <= data <= data_end <= HXU_WINDOW_SIZE (data_meta == data
 	 * for no metadata). Out: where it lies after the program. */
 	uint8_t *window;
 	uint32_t data, data_end, data_meta;
-	uint32_t ingress;  /* ingress ifindex, as ctx->ingress_ifindex */
-	uint32_t rx_queue; /* ctx->rx_queue_index */
+	uint32_t ingress;			 /* ingress ifindex, as ctx->ingress_ifindex */
+	uint32_t rx_queue;			 /* ctx->rx_queue_index */
+	const struct hwxdp_esp_order *esp_order; /* NULL: the crypto engine takes
+						    frames as they come */
 
 	/* Out. */
 	uint32_t verdict;  /* r0 at exit (an XDP action when the program is

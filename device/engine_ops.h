@@ -313,6 +313,21 @@ static inline int64_t run_esp(const struct hwxdp_tables *tables, struct frame_bo
 	return 0;
 }
 
+/* run_esp, in the order the frame's board asks for (engine.h). */
+static inline int64_t run_esp_ordered(const struct hwxdp_tables *tables, struct frame_bounds *b,
+				      uint8_t *win, uint64_t handle, uint64_t l3, uint64_t *cycles,
+				      const struct hwxdp_esp_order *order)
+{
+	int64_t ret;
+
+	if (order)
+		order->wait(order->arg);
+	ret = run_esp(tables, b, win, handle, l3, cycles);
+	if (order)
+		order->passed(order->arg);
+	return ret;
+}
+
 /* `time`: bpf_ktime_get_ns's clock. */
 static inline uint64_t time_ns(void)
 {

@@ -3,8 +3,10 @@
 # The device's ESP, end to end: tunnel_pcap_dump writes plain frames of two
 # tunnel microflows, `hwxdp run` sends them through the forwarding program
 # on the coprocessor model with tests/esp_e2e/state.json, and scapy checks
-# every encrypted frame (check_run_scapy.py). Twice: the SA's key given
-# with --sa, then in a --maps file. Prints "N passed, M failed" (the sum);
+# every encrypted frame (check_run_scapy.py). Three times: the SA's key
+# given with --sa, then in a --maps file, then with three engines, which put
+# the two flows on different engines (the SA must still number its packets
+# in arrival order). Prints "N passed, M failed" (the sum);
 # exits 1 when anything failed, 77 when scapy is missing.
 set -uo pipefail
 build=${BUILD:-build}
@@ -21,13 +23,14 @@ trap 'rm -rf "$dir"' EXIT
 
 passed=0 failed=0
 "$build/tests/tunnel_pcap_dump" "$dir/in.pcap" || { echo "0 passed, 1 failed"; exit 1; }
-for how in --sa --maps; do
-	if [ "$how" = --sa ]; then
-		sa=(--sa "1:0x1001:$key:$salt:192.0.2.1:198.51.100.1")
-	else
+for how in --sa --maps --engines; do
+	if [ "$how" = --maps ]; then
 		sa=(--maps "$here/sa.json")
+	else
+		sa=(--sa "1:0x1001:$key:$salt:192.0.2.1:198.51.100.1")
 	fi
-	echo "-- key given with $how"
+	[ "$how" = --engines ] && sa+=(--engines 3)
+	echo "-- ${how#--}: ${sa[*]}"
 	rm -f "$dir/out.pcap" "$dir/punt.pcap"
 	if ! "$build/hwxdp" run "$build/progs/fwd.bpf.o" --in "2:$dir/in.pcap" \
 		--out "$dir/out.pcap" --punt "$dir/punt.pcap" --maps "$here/state.json" "${sa[@]}"; then
