@@ -59,20 +59,36 @@ static bool any_in(const struct live *l, int64_t lo, int64_t hi)
 	return false;
 }
 
-/* size bytes read through register reg plus off: all the range it may point
- * to, or the whole frame when that is not bounded. */
-static void read_through(struct live *l, const struct hwxdp_insn_fact *f, unsigned int reg,
-			 int64_t off, int64_t size)
+/*
+ * The bytes [*lo, *hi) of the frame an access of size bytes at off through
+ * register reg may touch: all the range the pointer may hold, from the
+ * verifier's bounds, or the whole frame when that is not bounded. False
+ * when reg does not point into the stack.
+ */
+static bool stack_reach(const struct hwxdp_insn_fact *f, unsigned int reg, int64_t off,
+			int64_t size, int64_t *lo, int64_t *hi)
 {
 	const struct hwxdp_reg_fact *r = &f->regs[reg];
 
 	if (r->type != HWXDP_REG_PTR_TO_STACK)
-		return;
+		return false;
 	if (r->smin < -FRAME_BYTES || r->smax > 0 || r->smin > r->smax) {
-		set_all(l);
-		return;
+		*lo = -FRAME_BYTES;
+		*hi = 0;
+	} else {
+		*lo = r->smin + off;
+		*hi = r->smax + off + size;
 	}
-	set_range(l, r->smin + off, r->smax + off + size, true);
+	return true;
+}
+
+static void read_through(struct live *l, const struct hwxdp_insn_fact *f, unsigned int reg,
+			 int64_t off, int64_t size)
+{
+	int64_t lo, hi;
+
+	if (stack_reach(f, reg, off, size, &lo, &hi))
+		set_range(l, lo, hi, true);
 }
 
 int hxu_bpf_size(uint8_t code)
@@ -271,14 +287,10 @@ static void kill_range(struct avail *a, int64_t lo, int64_t hi)
 static void kill_through(struct avail *a, const struct hwxdp_insn_fact *f, unsigned int reg,
 			 int64_t off, int64_t size)
 {
-	const struct hwxdp_reg_fact *r = &f->regs[reg];
+	int64_t lo, hi;
 
-	if (r->type != HWXDP_REG_PTR_TO_STACK)
-		return;
-	if (r->smin < -FRAME_BYTES || r->smax > 0 || r->smin > r->smax)
-		memset(a->regs, 0, sizeof(a->regs));
-	else
-		kill_range(a, r->smin + off, r->smax + off + size);
+	if (stack_reach(f, reg, off, size, &lo, &hi))
+		kill_range(a, lo, hi);
 }
 
 int hxu_stack_slot(const struct bpf_insn *in)
@@ -436,14 +448,10 @@ static void mark_bad(bool *bad, int64_t lo, int64_t hi)
 static void mark_through(bool *bad, const struct hwxdp_insn_fact *f, unsigned int reg, int64_t off,
 			 int64_t size)
 {
-	const struct hwxdp_reg_fact *r = &f->regs[reg];
+	int64_t lo, hi;
 
-	if (r->type != HWXDP_REG_PTR_TO_STACK)
-		return;
-	if (r->smin < -FRAME_BYTES || r->smax > 0 || r->smin > r->smax)
-		mark_bad(bad, -FRAME_BYTES, 0);
-	else
-		mark_bad(bad, r->smin + off, r->smax + off + size);
+	if (stack_reach(f, reg, off, size, &lo, &hi))
+		mark_bad(bad, lo, hi);
 }
 
 int hxu_promote_slots(const struct hwxdp_object *obj, const struct hwxdp_prog *p,

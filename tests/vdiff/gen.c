@@ -28,6 +28,7 @@
 #include "lab/target.h"
 #include "loader/log.h"
 #include "tests/vdiff/gen.h"
+#include "verifier/verifier_internal.h"
 
 #define MAX_LABELS 128
 #define MAX_FIXUPS 256
@@ -1219,34 +1220,6 @@ static const uint8_t alu_ops_all[] = { BPF_ADD, BPF_SUB, BPF_MUL, BPF_DIV, BPF_O
 				       BPF_AND, BPF_LSH, BPF_RSH, BPF_NEG, BPF_MOD,
 				       BPF_XOR, BPF_MOV, BPF_ARSH };
 
-static uint8_t flip_cond(uint8_t op)
-{
-	switch (op) {
-	case BPF_JEQ:
-		return BPF_JNE;
-	case BPF_JNE:
-		return BPF_JEQ;
-	case BPF_JGT:
-		return BPF_JLE;
-	case BPF_JLE:
-		return BPF_JGT;
-	case BPF_JGE:
-		return BPF_JLT;
-	case BPF_JLT:
-		return BPF_JGE;
-	case BPF_JSGT:
-		return BPF_JSLE;
-	case BPF_JSLE:
-		return BPF_JSGT;
-	case BPF_JSGE:
-		return BPF_JSLT;
-	case BPF_JSLT:
-		return BPF_JSGE;
-	default:
-		return op;
-	}
-}
-
 static bool is_cond_jump(const struct bpf_insn *insn)
 {
 	uint8_t op = BPF_OP(insn->code);
@@ -1287,7 +1260,7 @@ static void mutate_field(struct vdiff_gen *gen, struct vdiff_rng *rng, struct bp
 	uint32_t r = vdiff_rng__below(rng, 100);
 
 	if (is_cond_jump(insn) && r < 20) {
-		uint8_t op = flip_cond(BPF_OP(insn->code));
+		uint8_t op = jmp_negate(BPF_OP(insn->code));
 
 		insn->code = (uint8_t)((insn->code & ~0xf0) | op);
 		snprintf(what, len, " flip@%zu", i);
