@@ -45,6 +45,7 @@
 #include "device/compile.h"
 #include "device/engine_ops.h"
 #include "hwmap/hash.h"
+#include "loader/file.h"
 #include "loader/log.h"
 
 #define STRINGIFY(...)	#__VA_ARGS__
@@ -1026,18 +1027,16 @@ static int write_file(const char *path, const void *data, size_t len)
 	return close(fd) ? -errno : 0;
 }
 
-static int copy_file(const char *from, const char *to)
+/* Copies from into out, which it closes. */
+static int copy_file(const char *from, int out)
 {
 	char buf[65536];
-	int in = open(from, O_RDONLY | O_CLOEXEC), out, err = 0;
+	int in = open(from, O_RDONLY | O_CLOEXEC), err = 0;
 	ssize_t n;
 
-	if (in < 0)
-		return -errno;
-	out = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (out < 0) {
+	if (in < 0) {
 		err = -errno;
-		close(in);
+		close(out);
 		return err;
 	}
 	while ((n = read(in, buf, sizeof(buf))) > 0)
@@ -1151,7 +1150,7 @@ static int open_module(const char *path, struct module *m, char *why, size_t why
  */
 static int build_module(const char *text, struct module *m, char *why, size_t whylen)
 {
-	char cache[3900], cached[4096], tmp_cache[4096], dir[4096], path[4096];
+	char cache[3900], cached[4096], dir[4096], path[4096];
 	const char *tmpdir = getenv("TMPDIR");
 	bool have_cache = !cache_dir(cache, sizeof(cache));
 	int err;
@@ -1178,17 +1177,23 @@ static int build_module(const char *text, struct module *m, char *why, size_t wh
 	if (err)
 		goto out;
 	snprintf(path, sizeof(path), "%.3900s/prog.so", dir);
-	/* Into the cache under a name of its own, then renamed: a reader sees
-	 * a whole object or none. */
+	/* Into the cache whole or not at all: a reader sees a whole object or
+	 * none. */
 	if (have_cache) {
-		snprintf(tmp_cache, sizeof(tmp_cache), "%s/.%s.%d.tmp", cache, m->key,
-			 (int)getpid());
-		if (!copy_file(path, tmp_cache) && !rename(tmp_cache, cached)) {
-			err = open_module(cached, m, why, whylen);
-			if (!err)
-				goto out;
+		char *tmp_cache;
+		int fd = hwxdp_file__create_tmp(cached, 0600, &tmp_cache);
+
+		bool stored = false;
+
+		if (fd >= 0) {
+			if (copy_file(path, fd))
+				unlink(tmp_cache);
+			else
+				stored = !hwxdp_file__replace(tmp_cache, cached);
+			free(tmp_cache);
 		}
-		unlink(tmp_cache);
+		if (stored && !open_module(cached, m, why, whylen))
+			goto out;
 	}
 	err = open_module(path, m, why, whylen);
 out:

@@ -11,6 +11,7 @@
 #include <pcap/pcap.h>
 
 #include "device/pcap.h"
+#include "loader/file.h"
 
 /* Larger than any frame the device sends, ESP growth included. */
 #define WRITER_SNAPLEN 262144
@@ -144,26 +145,22 @@ int hwxdp_pcap_writer__open(const char *path, struct hwxdp_pcap_writer **out, ch
 	w = calloc(1, sizeof(*w));
 	if (!w)
 		return say(msg, msglen, -ENOMEM, "%s: out of memory", path);
-	if (!(w->path = strdup(path)) || asprintf(&w->tmp_path, "%s.XXXXXX", path) < 0) {
-		w->tmp_path = NULL;
+	if (!(w->path = strdup(path))) {
 		writer_free(w);
 		return say(msg, msglen, -ENOMEM, "%s: out of memory", path);
 	}
-	fd = mkstemp(w->tmp_path);
-	if (fd < 0) {
-		err = say(msg, msglen, -errno, "%s: cannot create a file there: %s", path,
-			  strerror(errno));
-		free(w->tmp_path);
-		w->tmp_path = NULL;
-		writer_free(w);
-		return err;
-	}
-	/* mkstemp makes it 0600; an output file gets the usual umask mode. */
+	/* an output file gets the usual umask mode */
 	{
 		mode_t mask = umask(0);
 
 		umask(mask);
-		fchmod(fd, 0666 & ~mask);
+		fd = hwxdp_file__create_tmp(path, 0666 & ~mask, &w->tmp_path);
+	}
+	if (fd < 0) {
+		err = say(msg, msglen, fd, "%s: cannot create a file there: %s", path,
+			  strerror(-fd));
+		writer_free(w);
+		return err;
 	}
 	f = fdopen(fd, "wb");
 	w->dead = pcap_open_dead(DLT_EN10MB, WRITER_SNAPLEN);
@@ -216,10 +213,10 @@ int hwxdp_pcap_writer__commit(struct hwxdp_pcap_writer *w, char *msg, size_t msg
 			  strerror(errno ? errno : EIO));
 	pcap_dump_close(w->dumper);
 	w->dumper = NULL;
-	if (!err && rename(w->tmp_path, w->path))
-		err = say(msg, msglen, -errno, "%s: %s", w->path, strerror(errno));
 	if (err)
 		unlink(w->tmp_path);
+	else if ((err = hwxdp_file__replace(w->tmp_path, w->path)))
+		err = say(msg, msglen, err, "%s: %s", w->path, strerror(-err));
 	writer_free(w);
 	return err;
 }

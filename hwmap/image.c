@@ -7,8 +7,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +20,7 @@
 #include "hwmap/hash.h"
 #include "hwmap/image.h"
 #include "hwmap/translate.h"
+#include "loader/file.h"
 
 /* Header fields. */
 #define HDR_MAGIC     0
@@ -256,8 +255,8 @@ int hxu_image__write(const struct hxu_image *img, int fd, char *err, size_t errl
 
 int hxu_image__save(const struct hxu_image *img, const char *path, char *err, size_t errlen)
 {
-	char dir[PATH_MAX], tmp[PATH_MAX + 32], *copy;
-	int fd, dfd, ret;
+	char *tmp;
+	int fd, ret;
 	size_t len;
 	uint8_t *buf;
 
@@ -266,58 +265,28 @@ int hxu_image__save(const struct hxu_image *img, const char *path, char *err, si
 	ret = encode(img, &buf, &len, err, errlen);
 	if (ret)
 		return ret;
-	copy = strdup(path);
-	if (!copy) {
-		free(buf);
-		return -ENOMEM;
-	}
-	/* the temporary file lives next to path, so that rename stays within
-	 * one file system and is atomic */
-	snprintf(dir, sizeof(dir), "%s", dirname(copy));
-	free(copy);
-	copy = strdup(path);
-	if (!copy) {
-		free(buf);
-		return -ENOMEM;
-	}
-	if (snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir, basename(copy)) >= (int)sizeof(tmp)) {
-		free(copy);
-		free(buf);
-		snprintf(err, errlen, "image: %s: %s", path, strerror(ENAMETOOLONG));
-		return -ENAMETOOLONG;
-	}
-	free(copy);
-	fd = mkstemp(tmp);
+	/* an image is no secret */
+	fd = hwxdp_file__create_tmp(path, 0644, &tmp);
 	if (fd < 0) {
-		ret = -errno;
 		free(buf);
-		snprintf(err, errlen, "image: %s: cannot create a file in %s: %s", path, dir,
-			 strerror(-ret));
-		return ret;
+		snprintf(err, errlen, "image: %s: cannot create a file beside it: %s", path,
+			 strerror(-fd));
+		return fd;
 	}
-	/* mkstemp makes 0600; an image is no secret */
-	ret = fchmod(fd, 0644) ? -errno : 0;
-	if (!ret)
-		ret = write_all(fd, buf, len);
+	ret = write_all(fd, buf, len);
 	if (!ret && fsync(fd))
 		ret = -errno;
 	if (close(fd) && !ret)
 		ret = -errno;
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	free(buf);
-	if (ret) {
+	if (ret)
 		unlink(tmp);
+	else
+		ret = hwxdp_file__replace(tmp, path);
+	free(buf);
+	free(tmp);
+	if (ret)
 		snprintf(err, errlen, "image: %s: cannot write: %s", path, strerror(-ret));
-		return ret;
-	}
-	/* the rename itself is durable once the folder is synced */
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		fsync(dfd);
-		close(dfd);
-	}
-	return 0;
+	return ret;
 }
 
 /* A name field: NUL-terminated, NUL after its end, so that a file has one
