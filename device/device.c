@@ -311,17 +311,11 @@ static void run_frame(struct worker *w, struct hwxdp_device_frame *fr)
 	}
 	f = (struct hwxdp_frame){
 		.window = w->window,
-		.data = HXU_HEADROOM,
-		.data_meta = HXU_HEADROOM,
-		.data_end = HXU_HEADROOM + fr->len,
 		.ingress = fr->port,
 		.rx_queue = fr->rx_queue,
 		.esp_order = d->engine_cnt > 1 ? &w->esp_order : NULL,
 	};
-	/* Zeroed every time, so that nothing of one frame shows in the next
-	 * (the head room a program grows into, a tail it extends). */
-	memset(w->window, 0, HXU_WINDOW_SIZE);
-	memcpy(w->window + HXU_HEADROOM, fr->data, fr->len);
+	hwxdp_frame__place(&f, fr->data, fr->len);
 	err = hwxdp_engine__run(w->engine[slot], d->prog[slot].entry, &f, cost);
 	if (err) {
 		fr->error = f.error ? f.error : (err < 0 ? err : -err);

@@ -1454,9 +1454,8 @@ static void uncount_rest(const struct form *f, const struct xop *op, uint64_t *o
 #else
 #define EXEC_ATTRS
 #endif
-EXEC_ATTRS static int
-exec(struct hwxdp_engine *e, const struct form *form, const struct xop *op, struct hwxdp_frame *f,
-     struct hwxdp_run_stats *stats)
+EXEC_ATTRS static int exec(struct hwxdp_engine *e, const struct form *form, const struct xop *op,
+			   struct hwxdp_frame *f, struct hwxdp_run_stats *stats)
 {
 	static const void *const labels[H__MAX] = {
 #define X(name) [H_##name] = &&L_##name,
@@ -1631,8 +1630,8 @@ L_TUPDATE : {
 
 	if (unlikely(!key || !value))
 		FAULT(tupdate_fault(op->aux & 3, key, op->aux >> 2, value));
-	RD = (uint64_t)(int64_t)hwxdp_table__update_elem_cpu(op->x.tab, key, value, (uint32_t)op->imm,
-							     e->cpu);
+	RD = (uint64_t)(int64_t)hwxdp_table__update_elem_cpu(op->x.tab, key, value,
+							     (uint32_t)op->imm, e->cpu);
 	NEXT;
 }
 L_TDELETE : {
@@ -1755,8 +1754,8 @@ done:
 
 /* What compiled mode needs: the image and the order in which the
  * interpreter runs its operations. */
-static int keep_compile_src(struct hwxdp_engine *e, const struct checker *c,
-			    const uint8_t *leader, const uint8_t *loop_header)
+static int keep_compile_src(struct hwxdp_engine *e, const struct checker *c, const uint8_t *leader,
+			    const uint8_t *loop_header)
 {
 	struct hwxdp_compile_step *steps = calloc(c->op_cnt, sizeof(*steps));
 	uint32_t *order = calloc(c->op_cnt, sizeof(*order));
@@ -1788,8 +1787,7 @@ int hwxdp_engine__set_mode(struct hwxdp_engine *e, enum hwxdp_engine_mode mode)
 		return 0;
 	}
 	if (!e->compiled) {
-		e->compiled =
-			hwxdp_compiled__new(e->compile_src, e->tables, e->lm, &e->rand_state);
+		e->compiled = hwxdp_compiled__new(e->compile_src, e->tables, e->lm, &e->rand_state);
 		if (!e->compiled && errno == ENOMEM)
 			return -ENOMEM;
 	}
@@ -1881,6 +1879,14 @@ void hwxdp_engine__set_cpu(struct hwxdp_engine *e, uint32_t cpu)
 void hwxdp_engine__set_rand_seed(struct hwxdp_engine *e, uint64_t seed)
 {
 	e->rand_state = seed;
+}
+
+void hwxdp_frame__place(struct hwxdp_frame *frame, const uint8_t *bytes, uint32_t len)
+{
+	memset(frame->window, 0, HXU_HEADROOM);
+	memcpy(frame->window + HXU_HEADROOM, bytes, len);
+	frame->data = frame->data_meta = HXU_HEADROOM;
+	frame->data_end = HXU_HEADROOM + len;
 }
 
 int hwxdp_engine__run(struct hwxdp_engine *e, uint32_t prog, struct hwxdp_frame *frame,

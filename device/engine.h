@@ -118,6 +118,15 @@ void hwxdp_engine__set_rand_seed(struct hwxdp_engine *e, uint64_t seed);
  * aborted it, or -EINVAL (nothing run) for a bad program index or frame
  * geometry. stats, when not NULL, receives this frame's figures.
  */
+/*
+ * Puts len bytes of a frame in frame->window as a port delivers it: at
+ * HXU_HEADROOM, without metadata, the headroom zeroed (adjust_head and
+ * adjust_meta can give it to the program; adjust_tail zeroes what it adds
+ * itself, and a program reads nothing else beyond the frame). Sets data,
+ * data_end and data_meta; len at most HXU_FRAME_MAX.
+ */
+void hwxdp_frame__place(struct hwxdp_frame *frame, const uint8_t *bytes, uint32_t len);
+
 int hwxdp_engine__run(struct hwxdp_engine *e, uint32_t prog, struct hwxdp_frame *frame,
 		      struct hwxdp_run_stats *stats);
 

@@ -94,14 +94,13 @@ int hx_device_run_frame(struct hwxdp_engine *engine, uint8_t *window, uint32_t i
 		.window = window,
 		.data = HXU_HEADROOM,
 		.data_meta = HXU_HEADROOM,
+		.data_end = HXU_HEADROOM,
 		.ingress = ingress,
 	};
 	/* As BPF_PROG_TEST_RUN: not even an Ethernet header is no frame. */
 	if (len < HXU_ETH_HLEN || len > HXU_FRAME_MAX)
 		return -EINVAL;
-	memset(window, 0, HXU_WINDOW_SIZE);
-	memcpy(window + HXU_HEADROOM, frame, len);
-	f->data_end = HXU_HEADROOM + (uint32_t)len;
+	hwxdp_frame__place(f, frame, (uint32_t)len);
 	err = hwxdp_engine__run(engine, 0, f, stats);
 	if (err)
 		return err < 0 ? err : -err;
