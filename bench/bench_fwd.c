@@ -2,8 +2,9 @@
 /*
  * progs/fwd.bpf.o on both targets in one run: the lab of lab/fwd_lab.h in
  * the kernel (a private network namespace, BPF_PROG_TEST_RUN with repeat)
- * and on one engine of the device (a tight loop over the same frame, copied
- * into the packet window before every run as a NIC would deliver it), the
+ * and on one engine of the device (a tight loop over the same frame, put
+ * in the packet window before every run as the board puts it:
+ * hwxdp_frame__place), the
  * engine interpreting and, in a column of its own, compiled
  * (device/compile.h; the column is left out when the engine cannot
  * compile, and the bench checks that both ways give the same frame).
@@ -162,9 +163,7 @@ static __attribute__((noinline)) double device_loop(struct hwxdp_device_prog *dp
 	double t = now_ns();
 
 	for (uint32_t i = 0; i < frames; i++) {
-		memcpy(dp->window + HXU_HEADROOM, k->frame, k->len);
-		f.data = f.data_meta = HXU_HEADROOM;
-		f.data_end = HXU_HEADROOM + k->len;
+		hwxdp_frame__place(&f, k->frame, k->len);
 		hwxdp_engine__run(engine, 0, &f, NULL);
 	}
 	return (now_ns() - t) / frames;
@@ -176,10 +175,7 @@ static int device_once(struct hwxdp_device_prog *dp, struct hwxdp_engine *engine
 		       const struct kind *k, struct hwxdp_frame *f, uint8_t *out, uint32_t *len)
 {
 	*f = (struct hwxdp_frame){ .window = dp->window, .ingress = k->ifindex };
-	memset(dp->window, 0, HXU_WINDOW_SIZE);
-	memcpy(dp->window + HXU_HEADROOM, k->frame, k->len);
-	f->data = f->data_meta = HXU_HEADROOM;
-	f->data_end = HXU_HEADROOM + k->len;
+	hwxdp_frame__place(f, k->frame, k->len);
 	if (hwxdp_engine__run(engine, 0, f, NULL))
 		return -1;
 	*len = f->data_end - f->data;
@@ -309,9 +305,7 @@ int main(int argc, char **argv)
 		k[i].ifindex = ifindex[lf->port - 1];
 		if (!k[i].len)
 			return 1;
-		memcpy(dp->window + HXU_HEADROOM, k[i].frame, k[i].len);
-		f.data = f.data_meta = HXU_HEADROOM;
-		f.data_end = HXU_HEADROOM + k[i].len;
+		hwxdp_frame__place(&f, k[i].frame, k[i].len);
 		f.ingress = k[i].ifindex;
 		if (hwxdp_engine__run(dp->engine, 0, &f, &stats)) {
 			fprintf(stderr, "%s: the device aborted the frame\n", lf->name);
