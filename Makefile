@@ -52,9 +52,11 @@ TEST_DIRS := $(sort $(dir $(wildcard tests/*/test_*.c)))
 TEST_BINS := $(foreach d,$(TEST_DIRS),$(BUILD)/tests/$(notdir $(patsubst %/,%,$(d))).test)
 TOOL_BINS := $(foreach f,$(wildcard tests/*/*_dump.c),$(BUILD)/tests/$(notdir $(basename $(f)))) \
 	     $(BUILD)/vdiff $(BUILD)/devdiff
+# The translator with a fault put back, which the tests must catch.
+MUTANT_BINS := $(BUILD)/mutants/devdiff_combine.test
 
 .PHONY: all test run deps clean format bench
-all: $(BPF_OBJS) $(CORPUS_OBJS) $(LIB) $(CMD) $(TEST_BINS) $(TOOL_BINS)
+all: $(BPF_OBJS) $(CORPUS_OBJS) $(LIB) $(CMD) $(TEST_BINS) $(TOOL_BINS) $(MUTANT_BINS)
 
 deps:
 	$(Q)scripts/install-deps.sh
@@ -103,9 +105,20 @@ $(BUILD)/vdiff: $(patsubst %.c,$(BUILD)/%.o,$(filter-out %/test_vdiff.c,$(wildca
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 # The device against the kernel, differentially, as a program.
-$(BUILD)/devdiff: $(patsubst %.c,$(BUILD)/%.o,$(filter-out %/test_devdiff.c,$(wildcard tests/devdiff/*.c))) $(LIB)
+$(BUILD)/devdiff: $(patsubst %.c,$(BUILD)/%.o,$(filter-out $(wildcard tests/devdiff/test_*.c),$(wildcard tests/devdiff/*.c))) $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# The translator with a fault it once had put back (HWXDP_MUTANT_* in
+# hwmap/): the differential tests must fail on it (scripts/run-tests.sh).
+$(BUILD)/mutants/combine.o: hwmap/combine.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -DHWXDP_MUTANT_COMBINE_ORDER -c $< -o $@
+
+$(BUILD)/mutants/devdiff_combine.test: $(BUILD)/mutants/combine.o $(patsubst %.c,$(BUILD)/%.o,$(filter-out %_dump.c %_main.c,$(wildcard tests/devdiff/*.c))) $(TEST_COMMON) $(LIB)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ $(TEST_LDLIBS) $(LDLIBS) -o $@
 
 # Frame dumpers whose output an independent implementation (scapy) checks.
 define dump_bin

@@ -49,6 +49,7 @@ static bool is_load(const struct bpf_insn *in)
 /* A whole load the assembly in a equals, if any. */
 static bool as_load(const struct assembly *a, const struct walk *w, struct hxu_combined *out)
 {
+	struct hxu_combined c = { 0 };
 	int n = 0;
 
 	if (!a->valid || w->version[a->base] != a->version)
@@ -60,14 +61,22 @@ static bool as_load(const struct assembly *a, const struct walk *w, struct hxu_c
 	for (int i = n; i < 8; i++)
 		if (a->byte[i] != NO_BYTE)
 			return false;
-	out->size = (uint8_t)n;
-	out->load_insn = a->load_insn;
-	out->base = a->base;
-	out->be = a->byte[0] != a->byte[n - 1] - (n - 1);
-	out->off = out->be ? a->byte[n - 1] : a->byte[0];
+	c.size = (uint8_t)n;
+	c.load_insn = a->load_insn;
+	c.base = a->base;
+	c.be = a->byte[0] != a->byte[n - 1] - (n - 1);
+	c.off = c.be ? a->byte[n - 1] : a->byte[0];
+#ifdef HWXDP_MUTANT_COMBINE_ORDER
+	/* A test build puts back a fault this pass once had, so that the
+	 * differential tests and the prover can be shown to catch it. */
+	*out = c;
+#endif
 	for (int i = 0; i < n; i++)
-		if (a->byte[i] != (out->be ? out->off + (n - 1 - i) : out->off + i))
+		if (a->byte[i] != (c.be ? c.off + (n - 1 - i) : c.off + i))
 			return false;
+	/* Only a whole load is told: the translator emits one wherever the
+	 * size is set, so bytes in any other order must leave *out empty. */
+	*out = c;
 	return true;
 }
 

@@ -80,6 +80,36 @@ script_check() {
 
 script_check "hwxdp run: ESP end to end against scapy" tests/esp_e2e/run.sh
 
+# Checks that must fail: the translator built with a fault put back. A
+# mutant the tests pass is a hole in the tests.
+mutant_check() {
+	local what=$1 bin=$2 filter=$3
+	echo "== mutant: $what"
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "skipped: the differential tests need root"
+		skipped=$((skipped + 1))
+		return
+	fi
+	if "$bin" --jobs 1 --filter "$filter" >"$log" 2>&1; then
+		echo "FAIL: the tests pass on the mutant"
+		failed=$((failed + 1))
+		status=1
+	elif grep -aq 'Failing: [1-9]' "$log"; then
+		grep -aE 'differ' "$log" | head -n 3
+		echo "caught"
+		passed=$((passed + 1))
+	else
+		cat "$log"
+		echo "FAIL: the mutant's run broke without a failed assertion"
+		failed=$((failed + 1))
+		status=1
+	fi
+}
+
+mutant_check "assembled loads in any byte order made one load" \
+	"$build/mutants/devdiff_combine.test" 'assembled/*'
+mutant_check "the same, found by the random program generator" \
+	"$build/mutants/devdiff_combine.test" 'devdiff/random*'
 
 # The fuzz harnesses, briefly: "fuzz: N passed, M failed" counts harnesses.
 echo "== fuzz harnesses"

@@ -446,6 +446,84 @@ static void block_pkt(struct tmpl *t)
 	}
 }
 
+/*
+ * A value put together from narrower packet loads and one taken apart into
+ * byte stores, the shapes the translator's combining passes look for: every
+ * width and piece size, the pieces in any order (now and then one twice or
+ * one left out), 32- or 64-bit operations, masks and byte swaps on the
+ * pieces or the whole. The value always reaches the frame, so a wrong
+ * combination shows in the bytes.
+ */
+static void block_assemble(struct tmpl *t)
+{
+	static const uint8_t widths[] = { 2, 4, 4, 8, 8 };
+	struct asmb *a = &t->a;
+	uint32_t width = widths[below(t, sizeof(widths))], piece, n, place[8];
+	uint32_t off = below(t, 40), out = below(t, 40), len;
+	bool w32 = width <= 4 && chance(t, 50);
+	uint8_t cls = w32 ? BPF_ALU : BPF_ALU64;
+	uint8_t size_code;
+	int i;
+
+	do
+		piece = 1u << below(t, 3);
+	while (piece >= width);
+	size_code = piece == 1 ? BPF_B : piece == 2 ? BPF_H : BPF_W;
+	n = width / piece;
+	for (i = 0; i < (int)n; i++)
+		place[i] = (uint32_t)i;
+	for (i = (int)n - 1; i > 0; i--) {
+		uint32_t j = below(t, (uint32_t)i + 1), tmp = place[i];
+
+		place[i] = place[j];
+		place[j] = tmp;
+	}
+	if (chance(t, 12))
+		place[below(t, n)] = place[below(t, n)]; /* a place twice, one empty */
+	len = (off > out ? off : out) + width;
+	note(t, " assemble(w=%u piece=%u off=%u%s ->%u", width, piece, off, w32 ? " alu32" : "",
+	     out);
+	if (t->pkt_range < len) {
+		pkt_check(t, len, CHECK_OK);
+		grant_range(t, len, CHECK_OK);
+	}
+	for (i = 0; i < (int)n; i++) {
+		uint8_t dst = i ? 1 : 0;
+
+		note(t, " %u", place[i]);
+		ldx(a, size_code, dst, R_DATA, (int16_t)(off + (uint32_t)i * piece));
+		if (piece > 1 && chance(t, 8))
+			E(a, BPF_ALU | BPF_END | BPF_TO_BE, dst, 0, 0, (int32_t)piece * 8);
+		if (chance(t, 6))
+			alu64_imm(a, BPF_AND, dst, piece == 1 ? 0x7f : 0xff);
+		if (place[i])
+			E(a, cls | BPF_LSH | BPF_K, dst, 0, 0, (int32_t)(place[i] * piece * 8));
+		if (i)
+			E(a, cls | BPF_OR | BPF_X, 0, 1, 0, 0);
+	}
+	if (chance(t, 10))
+		E(a, BPF_ALU | BPF_END | BPF_TO_BE, 0, 0, 0, (int32_t)width * 8);
+	if (chance(t, 40)) {
+		stx(a, width == 2 ? BPF_H : width == 4 ? BPF_W : BPF_DW, R_DATA, 0, (int16_t)out);
+	} else {
+		/* bytes out one by one, low first or in another order */
+		bool shuffled = chance(t, 25);
+
+		note(t, shuffled ? " split-shuffled" : " split");
+		for (i = 0; i < (int)width; i++) {
+			uint32_t k = shuffled ? (uint32_t)((i * 3 + 1) % (int)width) : (uint32_t)i;
+
+			mov64_reg(a, 2, 0);
+			if (k)
+				alu64_imm(a, BPF_RSH, 2, (int32_t)(k * 8));
+			stx(a, BPF_B, R_DATA, 2, (int16_t)(out + k));
+		}
+	}
+	note(t, ")");
+	if (chance(t, 30))
+		mov64_reg(a, R_VAR, 0);
+}
+
 /* A byte of the packet as an offset: the variable-offset access of parsers. */
 static void block_pkt_varoff(struct tmpl *t)
 {
@@ -1057,10 +1135,10 @@ static void block(struct tmpl *t)
 		void (*fn)(struct tmpl *t);
 		unsigned int weight;
 	} kinds[] = {
-		{ block_pkt, 33 },	 { block_pkt_varoff, 2 }, { block_alu, 14 },
-		{ block_ptr, 3 },	 { block_stack, 8 },	  { block_map, 12 },
-		{ block_map_update, 5 }, { block_loop, 2 },	  { block_helper, 8 },
-		{ block_raw, 1 },	 { block_branch, 12 },
+		{ block_pkt, 29 },   { block_assemble, 4 },   { block_pkt_varoff, 2 },
+		{ block_alu, 14 },   { block_ptr, 3 },	      { block_stack, 8 },
+		{ block_map, 12 },   { block_map_update, 5 }, { block_loop, 2 },
+		{ block_helper, 8 }, { block_raw, 1 },	      { block_branch, 12 },
 	};
 	uint32_t r = below(t, 100);
 	size_t i;
