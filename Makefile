@@ -36,6 +36,8 @@ BPF_SRCS  := $(wildcard progs/*.bpf.c)
 BPF_OBJS  := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
 # Objects the loader's tests read: modern and legacy (struct bpf_map_def) ones.
 CORPUS_OBJS := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/loader/corpus/*.bpf.c))
+# Objects in the manner of older toolchains and loaders (tests/loader/older).
+CORPUS_OBJS += $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/loader/older/*.bpf.c))
 
 LIB_SRCS  := $(wildcard loader/*.c lab/*.c device/*.c hwmap/*.c verifier/*.c)
 LIB_OBJS  := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS))
@@ -74,7 +76,7 @@ $(BUILD)/progs/%.bpf.o: progs/%.bpf.c $(wildcard progs/include/hwxdp/*.h)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(BUILD)/tests/loader/corpus/%.bpf.o: tests/loader/corpus/%.bpf.c
+$(BUILD)/tests/%.bpf.o: tests/%.bpf.c
 	@mkdir -p $(@D)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@

@@ -39,16 +39,15 @@ static int do_help(int argc, char **argv)
 		bin_name);
 	for (c = commands; c->name; c++)
 		fprintf(stderr, "  %-12s %s\n", c->name, c->summary);
-	fprintf(stderr,
-		"\n"
-		"OPTIONS:\n"
-		"  -j, --json      JSON output\n"
-		"  -p, --pretty    indented JSON output (implies -j)\n"
-		"  -h, --help      this help\n"
-		"  -V, --version   the version\n"
-		"\n"
-		"Abbreviations are accepted where unique (hwxdp l = hwxdp lab).\n"
-		"See hwxdp(8).\n");
+	fprintf(stderr, "\n"
+			"OPTIONS:\n"
+			"  -j, --json      JSON output\n"
+			"  -p, --pretty    indented JSON output (implies -j)\n"
+			"  -h, --help      this help\n"
+			"  -V, --version   the version\n"
+			"\n"
+			"Abbreviations are accepted where unique (hwxdp l = hwxdp lab).\n"
+			"See hwxdp(8).\n");
 	return 0;
 }
 
@@ -75,14 +74,11 @@ void cmd_output_option(int opt)
 	pretty_output |= opt == 'p';
 }
 
-int cmd_error(const char *fmt, ...)
+static int cmd_verror(int code, const char *fmt, va_list ap)
 {
 	char msg[1024];
-	va_list ap;
 
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	if (json_output) {
 		struct json_writer *w = json_new(stdout, pretty_output);
 
@@ -93,7 +89,28 @@ int cmd_error(const char *fmt, ...)
 	} else {
 		fprintf(stderr, "%s: error: %s\n", bin_name, msg);
 	}
-	return 1;
+	return code;
+}
+
+int cmd_error(const char *fmt, ...)
+{
+	va_list ap;
+	int code;
+
+	va_start(ap, fmt);
+	code = cmd_verror(1, fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+int cmd_error_code(int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	code = cmd_verror(code, fmt, ap);
+	va_end(ap);
+	return code;
 }
 
 int cmd_select(const struct cmd *cmds, int argc, char **argv, int (*help)(int, char **))
@@ -109,8 +126,8 @@ int cmd_select(const struct cmd *cmds, int argc, char **argv, int (*help)(int, c
 			return c->fn(argc - 1, argv + 1);
 		if (!strncmp(c->name, argv[0], len)) {
 			if (match)
-				return cmd_error("'%s' is ambiguous: %s or %s", argv[0], match->name,
-						 c->name);
+				return cmd_error("'%s' is ambiguous: %s or %s", argv[0],
+						 match->name, c->name);
 			match = c;
 		}
 	}

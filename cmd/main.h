@@ -25,8 +25,19 @@ int cmd_select(const struct cmd *cmds, int argc, char **argv, int (*help)(int, c
 /* -j (JSON) or -p (indented JSON), wherever a command meets it. */
 void cmd_output_option(int opt);
 
+/* Exit statuses (hwxdp(8), EXIT STATUS): distinct, so that scripts can
+ * tell a refused program from a file that could not be read. */
+enum {
+	HWXDP_EXIT_OK = 0,
+	HWXDP_EXIT_REJECTED = 1, /* verify: a program refused; other commands: failed */
+	HWXDP_EXIT_FAILED = 2,	 /* an input that cannot be opened or read, no program */
+	HWXDP_EXIT_USAGE = 64,	 /* bad options or arguments (EX_USAGE) */
+};
+
 /* Prints "hwxdp: error: ..." (or a JSON error object with -j); returns 1. */
 __attribute__((format(printf, 1, 2))) int cmd_error(const char *fmt, ...);
+/* The same, returning code. */
+__attribute__((format(printf, 2, 3))) int cmd_error_code(int code, const char *fmt, ...);
 
 int do_conformance(int argc, char **argv);
 int do_lab(int argc, char **argv);

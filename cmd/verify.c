@@ -12,6 +12,8 @@
 #include "verifier/disasm.h"
 #include "verifier/verifier.h"
 
+#include <bpf/libbpf.h>
+
 static int verify_help(void)
 {
 	fprintf(stderr,
@@ -83,6 +85,32 @@ static void report(struct json_writer *w, const char *path, const struct hwxdp_p
 	       res->states_total, res->verify_ns / 1e6);
 }
 
+/* A program of a type whose rules are not the XDP ones: refused, by name. */
+static void refuse_type(struct json_writer *w, const char *path, const struct hwxdp_prog *prog)
+{
+	const char *type = libbpf_bpf_prog_type_str(prog->type);
+	char why[256];
+
+	if (prog->type == BPF_PROG_TYPE_UNSPEC)
+		snprintf(why, sizeof(why), "section '%s' names no program type", prog->section);
+	else
+		snprintf(why, sizeof(why), "a %s program (section '%s'): hwxdp verifies XDP only",
+			 type ? type : "unknown", prog->section);
+	if (w) {
+		json_start_object(w);
+		json_string_field(w, "object", path);
+		json_string_field(w, "prog", prog->name);
+		json_string_field(w, "section", prog->section);
+		json_string_field(w, "type", type ? type : "unknown");
+		json_name(w, "accepted");
+		json_bool(w, false);
+		json_string_field(w, "error", why);
+		json_end_object(w);
+		return;
+	}
+	printf("%s: %s: rejected: %s\n", path, prog->name, why);
+}
+
 int do_verify(int argc, char **argv)
 {
 	static const struct option options[] = {
@@ -113,12 +141,16 @@ int do_verify(int argc, char **argv)
 			break;
 		case 'l':
 			opts.log_level = strtol(optarg, &end, 0);
-			if (*end || opts.log_level < 0 || opts.log_level > 2)
-				return cmd_error("--log-level takes 0, 1 or 2, not '%s'", optarg);
+			if (end == optarg || *end || opts.log_level < 0 || opts.log_level > 2)
+				return cmd_error_code(HWXDP_EXIT_USAGE,
+						      "--log-level takes 0, 1 or 2, not '%s'",
+						      optarg);
 			break;
 		case 't':
 			if (strcmp(optarg, "device") && strcmp(optarg, "host"))
-				return cmd_error("--target takes device or host, not '%s'", optarg);
+				return cmd_error_code(HWXDP_EXIT_USAGE,
+						      "--target takes device or host, not '%s'",
+						      optarg);
 			opts.device = !strcmp(optarg, "device");
 			break;
 		case 'j':
@@ -129,26 +161,29 @@ int do_verify(int argc, char **argv)
 			return verify_help();
 		default:
 			verify_help();
-			return 1;
+			return HWXDP_EXIT_USAGE;
 		}
 	}
 	if (optind >= argc + 1)
-		return cmd_error("verify needs a FILE.o (try '%s verify --help')", bin_name);
+		return cmd_error_code(HWXDP_EXIT_USAGE,
+				      "verify needs a FILE.o (try '%s verify --help')", bin_name);
 	path = argv[optind - 1];
 	if (optind < argc)
-		return cmd_error("unexpected argument '%s'", argv[optind]);
+		return cmd_error_code(HWXDP_EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
 
 	/* The host sees no device kfunc: they stay unresolved, as libbpf leaves them. */
 	if (!opts.device)
 		open_opts.kfuncs = no_kfuncs;
 	err = hwxdp_object__open_opts(path, &open_opts, &obj);
 	if (err)
-		return cmd_error("%s: cannot open: %s", path, hwxdp_strerror(err));
+		return cmd_error_code(HWXDP_EXIT_FAILED, "%s: cannot open: %s", path,
+				      hwxdp_strerror(err));
 	target = opts.device ? HWXDP_TARGET_DEVICE : HWXDP_TARGET_HOST;
 	err = hwxdp_object__set_global(obj, "hwxdp_target", &target, sizeof(target));
 	if (err && err != -ENOENT) {
 		hwxdp_object__close(obj);
-		return cmd_error("%s: hwxdp_target is not a 4-byte global", path);
+		return cmd_error_code(HWXDP_EXIT_FAILED, "%s: hwxdp_target is not a 4-byte global",
+				      path);
 	}
 	if (json_output) {
 		w = json_new(stdout, pretty_output);
@@ -162,11 +197,21 @@ int do_verify(int argc, char **argv)
 			continue;
 		matched++;
 		err = hwxdp_verify(obj, prog, &opts, &res);
+		if (err == -EOPNOTSUPP) {
+			refuse_type(w, path, prog);
+			rejected++;
+			continue;
+		}
 		if (err) {
+			char name[HWXDP_NAME_MAX];
+
+			/* the object owns the name: copy it before the close */
+			snprintf(name, sizeof(name), "%s", prog->name);
 			json_destroy(w);
 			hwxdp_object__close(obj);
-			return cmd_error("%s: %s: verifier failed: %s", path, prog->name,
-					 strerror(-err));
+			return cmd_error_code(HWXDP_EXIT_FAILED,
+					      "%s: %s: the verifier could not run: %s", path, name,
+					      hwxdp_strerror(err));
 		}
 		report(w, path, prog, res, opts.log_level);
 		rejected += !res->accepted;
@@ -178,6 +223,6 @@ int do_verify(int argc, char **argv)
 	}
 	hwxdp_object__close(obj);
 	if (only && !matched)
-		return cmd_error("%s: no program named '%s'", path, only);
-	return rejected ? 1 : 0;
+		return cmd_error_code(HWXDP_EXIT_FAILED, "%s: no program named '%s'", path, only);
+	return rejected ? HWXDP_EXIT_REJECTED : HWXDP_EXIT_OK;
 }

@@ -280,6 +280,91 @@ static int read_sections(struct loader *l)
 	return 0;
 }
 
+/* --- older toolchains ---------------------------------------------------- */
+
+/* Rewrites symbol idx of the object's image (a private copy) and libelf's
+ * view of it, so that libbpf and the rest of the loader read the same. */
+static void rewrite_sym(struct loader *l, uint8_t *image, size_t size, size_t idx,
+			const GElf_Sym *sym)
+{
+	const GElf_Shdr *sh = &l->secs[l->symtab_sec].shdr;
+	size_t at = sh->sh_offset + idx * sizeof(Elf64_Sym);
+	Elf64_Sym raw;
+
+	if (sh->sh_offset > size || at > size - sizeof(raw))
+		return;
+	memcpy(&raw, image + at, sizeof(raw));
+	raw.st_info = sym->st_info;
+	raw.st_size = sym->st_size;
+	memcpy(image + at, &raw, sizeof(raw));
+	gelf_update_sym(l->symtab, (int)idx, (GElf_Sym *)sym);
+}
+
+/* Where the function starting at value in section sec ends: the next
+ * function's start (a typed function or an untyped global symbol), or the
+ * section's end. */
+static uint64_t untyped_end(const struct loader *l, size_t sec, uint64_t value)
+{
+	uint64_t end = l->secs[sec].size;
+
+	for (size_t i = 1; i < l->sym_cnt; i++) {
+		const char *name;
+		GElf_Sym sym;
+
+		if (get_sym(l, i, &sym, &name) || sym.st_shndx != sec ||
+		    (GELF_ST_TYPE(sym.st_info) != STT_FUNC &&
+		     (GELF_ST_TYPE(sym.st_info) != STT_NOTYPE ||
+		      GELF_ST_BIND(sym.st_info) != STB_GLOBAL)))
+			continue;
+		if (sym.st_value > value && sym.st_value < end)
+			end = sym.st_value;
+	}
+	return end;
+}
+
+/*
+ * Objects that libbpf 0.x loaded and libbpf 1.x does not see, read as the
+ * former did. Clang before BTF-era releases left program symbols untyped
+ * (STT_NOTYPE, size 0): each such global symbol in a code section starts
+ * a function that runs to the next one. Static
+ * programs (a local function outside .text) were loaded by name; libbpf
+ * 1.x refuses the whole object for them. Both are rewritten in image, the
+ * loader's own copy, before libbpf opens it, with a note for each.
+ */
+static int normalize_symbols(struct loader *l, uint8_t *image, size_t size)
+{
+	size_t i, untyped = 0;
+
+	for (i = 1; i < l->sym_cnt; i++) {
+		unsigned char bind, type;
+		const char *name;
+		GElf_Sym sym;
+
+		if (get_sym(l, i, &sym, &name) || sym.st_shndx >= l->sec_cnt ||
+		    l->secs[sym.st_shndx].kind != SEC_CODE)
+			continue;
+		bind = GELF_ST_BIND(sym.st_info);
+		type = GELF_ST_TYPE(sym.st_info);
+		if (type == STT_NOTYPE && bind == STB_GLOBAL && !sym.st_size &&
+		    sym.st_value < l->secs[sym.st_shndx].size) {
+			sym.st_size = untyped_end(l, sym.st_shndx, sym.st_value) - sym.st_value;
+			sym.st_info = GELF_ST_INFO(STB_GLOBAL, STT_FUNC);
+			rewrite_sym(l, image, size, i, &sym);
+			untyped++;
+		} else if (type == STT_FUNC && bind == STB_LOCAL && sym.st_shndx != l->text) {
+			pr_warn("%s: program '%s' in %s is static; loaded by its name, as libbpf "
+				"0.x did\n",
+				l->file, name, l->secs[sym.st_shndx].name);
+			sym.st_info = GELF_ST_INFO(STB_GLOBAL, STT_FUNC);
+			rewrite_sym(l, image, size, i, &sym);
+		}
+	}
+	if (untyped)
+		pr_warn("%s: %zu untyped function symbol%s (an older clang) read as functions\n",
+			l->file, untyped, untyped == 1 ? "" : "s");
+	return 0;
+}
+
 /* --- functions ----------------------------------------------------------- */
 
 static int cmp_place(size_t sec_a, size_t a, size_t sec_b, size_t b)
@@ -334,10 +419,6 @@ static int read_funcs(struct loader *l)
 		    sym.st_value > s->size || sym.st_size > s->size - sym.st_value)
 			return fail(l, -HWXDP_ERR_PROG, "function '%s' does not fit section %s",
 				    name, s->name);
-		/* libbpf refuses static programs: their names may clash. */
-		if (sym.st_shndx != l->text && GELF_ST_BIND(sym.st_info) == STB_LOCAL)
-			return fail(l, -HWXDP_ERR_PROG, "program '%s' in %s is static", name,
-				    s->name);
 		if (grow(&l->funcs, &cap, l->func_cnt + 1, sizeof(*l->funcs)))
 			return -ENOMEM;
 		l->funcs[l->func_cnt++] = (struct func){ name, sym.st_shndx, sym.st_value / INSN_SZ,
@@ -1041,6 +1122,21 @@ static int link_prog(struct loader *l, struct func *main_func, struct hwxdp_prog
 	return err;
 }
 
+/*
+ * Section names libbpf 1.x does not know but the loaders of their day did:
+ * samples/bpf and libbpf 0.x took any section starting "xdp" as XDP
+ * ("xdp1", "xdp_icmp", "xdp_prog"), and iproute2 loads the section "prog"
+ * (its default) as whatever it attaches, XDP with `ip link set xdp`.
+ */
+static enum bpf_prog_type legacy_type(const struct loader *l, const char *prog, const char *sec)
+{
+	if (strncmp(sec, "xdp", 3) && strcmp(sec, "prog"))
+		return BPF_PROG_TYPE_UNSPEC;
+	pr_warn("%s: program '%s': section '%s' read as XDP, as %s did\n", l->file, prog, sec,
+		strcmp(sec, "prog") ? "libbpf 0.x" : "iproute2");
+	return BPF_PROG_TYPE_XDP;
+}
+
 /* Modern objects: libbpf's programs, in its order. Legacy ones: the same
  * rule, every function outside .text, or the only function of .text. */
 static int read_progs(struct loader *l)
@@ -1082,6 +1178,8 @@ static int read_progs(struct loader *l)
 			f = &l->funcs[i];
 			libbpf_prog_type_by_name(l->secs[f->sec].name, &type, &attach);
 		}
+		if (type == BPF_PROG_TYPE_UNSPEC)
+			type = legacy_type(l, f->name, l->secs[f->sec].name);
 		p->type = type;
 		p->expected_attach_type = attach;
 		obj->prog_cnt++;
@@ -1101,6 +1199,7 @@ int hwxdp_object__open_mem_opts(const void *data, size_t size, const char *name,
 	struct loader l = { .file = name ? name : "(memory)", .kfuncs = hwxdp_device_kfuncs };
 	struct btf_ext_lines none;
 	struct hwxdp_object *obj;
+	uint8_t *image;
 	size_t i;
 	int err;
 
@@ -1123,11 +1222,20 @@ int hwxdp_object__open_mem_opts(const void *data, size_t size, const char *name,
 	snprintf(obj->path, sizeof(obj->path), "%s", l.file);
 	hwxdp_route_libbpf_print();
 	elf_version(EV_CURRENT);
-	l.elf = elf_memory((char *)data, size);
+	/* A copy of our own: older objects are rewritten in it before libbpf
+	 * reads it (normalize_symbols). */
+	image = keep(l.priv, malloc(size ? size : 1));
+	if (!image) {
+		hwxdp_object__close(obj);
+		return -ENOMEM;
+	}
+	memcpy(image, data, size);
+	l.elf = elf_memory((char *)image, size);
 	err = l.elf ? read_sections(&l) : fail(&l, -HWXDP_ERR_ELF, "not an ELF file");
+	err = err ?: normalize_symbols(&l, image, size);
 	err = err ?: read_funcs(&l);
 	err = err ?: read_relocs(&l);
-	err = err ?: (l.legacy ? maps_from_elf(&l) : maps_from_libbpf(&l, data, size));
+	err = err ?: (l.legacy ? maps_from_elf(&l) : maps_from_libbpf(&l, image, size));
 	err = err ?: resolve_map_relocs(&l);
 	if (!err && l.license)
 		memcpy(obj->license, l.secs[l.license].data->d_buf,
@@ -1139,6 +1247,9 @@ int hwxdp_object__open_mem_opts(const void *data, size_t size, const char *name,
 			  &none))
 		pr_warn("%s: .BTF.ext is malformed, going on without line info\n", l.file);
 	err = err ?: read_progs(&l);
+	if (!err && !obj->prog_cnt)
+		err = fail(&l, -HWXDP_ERR_PROG,
+			   "no BPF program in it (no function in a code section)");
 
 	if (l.elf)
 		elf_end(l.elf);

@@ -82,7 +82,8 @@ int hwxdp_verify(const struct hwxdp_object *obj, const struct hwxdp_prog *prog,
 {
 	if (!obj || !prog)
 		return -EINVAL;
-	if (prog->type != BPF_PROG_TYPE_XDP && prog->type != BPF_PROG_TYPE_UNSPEC)
+	/* The rules here are XDP's: another type (or none known) is not guessed. */
+	if (prog->type != BPF_PROG_TYPE_XDP)
 		return -EOPNOTSUPP;
 	return verify(prog->insns, prog->insn_cnt, obj->maps, obj->map_cnt, prog, opts, out);
 }

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Objects of older toolchains and loaders: untyped program symbols, the
+ * section names of samples/bpf and iproute2, static programs; programs of
+ * other types named and refused; an object with no program an error. The
+ * hwxdp command's exit statuses tell each case apart.
+ */
+#include <criterion/criterion.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "tests/loader/loader_util.h"
+
+/*
+ * obj with its global function symbols as clang of the pre-BTF years wrote
+ * them: STT_NOTYPE, size 0. Local (static) functions keep their type, as
+ * they did. Patched in the raw bytes, which is all an old object differs in.
+ */
+static size_t untype(uint8_t *image, size_t size)
+{
+	size_t shnum, changed = 0;
+	Elf *elf;
+
+	elf_version(EV_CURRENT);
+	elf = elf_memory((char *)image, size);
+	cr_assert_not_null(elf);
+	cr_assert_eq(elf_getshdrnum(elf, &shnum), 0);
+	for (size_t i = 1; i < shnum; i++) {
+		Elf_Scn *scn = elf_getscn(elf, i);
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB)
+			continue;
+		for (size_t k = 1; k < sh.sh_size / sizeof(Elf64_Sym); k++) {
+			size_t at = sh.sh_offset + k * sizeof(Elf64_Sym);
+			Elf64_Sym sym;
+
+			memcpy(&sym, image + at, sizeof(sym));
+			if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC ||
+			    ELF64_ST_BIND(sym.st_info) != STB_GLOBAL)
+				continue;
+			sym.st_info = ELF64_ST_INFO(STB_GLOBAL, STT_NOTYPE);
+			sym.st_size = 0;
+			memcpy(image + at, &sym, sizeof(sym));
+			changed++;
+		}
+	}
+	elf_end(elf);
+	return changed;
+}
+
+static void same_programs(const struct hwxdp_object *a, const struct hwxdp_object *b,
+			  const char *what)
+{
+	cr_assert_eq(a->prog_cnt, b->prog_cnt, "%s: %zu programs typed, %zu untyped", what,
+		     a->prog_cnt, b->prog_cnt);
+	for (size_t i = 0; i < a->prog_cnt; i++) {
+		const struct hwxdp_prog *p = &a->progs[i], *q = &b->progs[i];
+
+		cr_assert_str_eq(p->name, q->name, "%s: program %zu", what, i);
+		cr_assert_eq(p->type, q->type, "%s: %s: type", what, p->name);
+		cr_assert_eq(p->insn_cnt, q->insn_cnt, "%s: %s: %zu insns typed, %zu untyped", what,
+			     p->name, p->insn_cnt, q->insn_cnt);
+		cr_assert_eq(memcmp(p->insns, q->insns, p->insn_cnt * sizeof(*p->insns)), 0,
+			     "%s: %s: the instructions differ", what, p->name);
+	}
+}
+
+static void untyped_like_typed(const char *rel)
+{
+	const char *path = hx_build_path(rel);
+	struct hwxdp_object *typed, *untyped;
+	uint8_t *image;
+	size_t size;
+	int err;
+
+	image = hx_read_file(path, &size);
+	cr_assert_eq(hwxdp_object__open_mem(image, size, path, &typed), 0, "%s", path);
+	cr_assert_gt(untype(image, size), 0, "%s: no global function to untype", path);
+	hx_capture_messages();
+	err = hwxdp_object__open_mem(image, size, path, &untyped);
+	cr_assert_eq(err, 0, "%s untyped: %s", path, hx_messages());
+	cr_assert(strstr(hx_messages(), "untyped function symbol"),
+		  "%s: no note that the symbols were untyped: %s", path, hx_messages());
+	same_programs(typed, untyped, path);
+	hwxdp_object__close(typed);
+	hwxdp_object__close(untyped);
+	free(image);
+}
+
+Test(loader_older, untyped_symbols_link_as_typed_ones)
+{
+	untyped_like_typed("progs/fwd.bpf.o");
+	untyped_like_typed("progs/lpm_route.bpf.o");
+	untyped_like_typed("tests/loader/corpus/calls.bpf.o");
+	untyped_like_typed("tests/loader/corpus/legacy_hash.bpf.o");
+}
+
+static const struct hwxdp_prog *prog_named(const struct hwxdp_object *obj, const char *name)
+{
+	for (size_t i = 0; i < obj->prog_cnt; i++)
+		if (!strcmp(obj->progs[i].name, name))
+			return &obj->progs[i];
+	cr_assert_fail("no program '%s' in the object", name);
+	return NULL;
+}
+
+Test(loader_older, legacy_sections_and_static_programs)
+{
+	static const char *const as_xdp[] = { "xdp_one", "xdp_icmp_drop", "iproute2_default",
+					      "xdp_prog_pass", "local_xdp" };
+	const char *path = hx_build_path("tests/loader/older/sections.bpf.o");
+	struct hwxdp_object *obj;
+
+	hx_capture_messages();
+	cr_assert_eq(hwxdp_object__open(path, &obj), 0, "%s: %s", path, hx_messages());
+	for (size_t i = 0; i < sizeof(as_xdp) / sizeof(as_xdp[0]); i++)
+		cr_assert_eq(prog_named(obj, as_xdp[i])->type, BPF_PROG_TYPE_XDP, "%s", as_xdp[i]);
+	cr_assert_eq(prog_named(obj, "probe")->type, BPF_PROG_TYPE_KPROBE);
+	cr_assert_eq(prog_named(obj, "classifier")->type, BPF_PROG_TYPE_SCHED_CLS);
+	cr_assert_eq(prog_named(obj, "unnamed_type")->type, BPF_PROG_TYPE_UNSPEC);
+	cr_assert(strstr(hx_messages(), "'local_xdp' in xdp is static"), "%s", hx_messages());
+	cr_assert(strstr(hx_messages(), "section 'prog' read as XDP, as iproute2 did"), "%s",
+		  hx_messages());
+	hwxdp_object__close(obj);
+}
+
+/* An object whose only function is in .text beside others: no program. */
+Test(loader_older, no_program_is_an_error)
+{
+	const char *path = hx_build_path("tests/loader/corpus/calls.bpf.o");
+	struct hwxdp_object *obj;
+	uint8_t *image;
+	size_t size, shnum;
+	Elf *elf;
+
+	image = hx_read_file(path, &size);
+	/* every code section but .text becomes a plain data section */
+	elf = elf_memory((char *)image, size);
+	cr_assert_eq(elf_getshdrnum(elf, &shnum), 0);
+	for (size_t i = 1; i < shnum; i++) {
+		GElf_Shdr sh;
+		size_t strndx;
+		const char *name;
+		Elf64_Ehdr eh;
+
+		memcpy(&eh, image, sizeof(eh));
+		gelf_getshdr(elf_getscn(elf, i), &sh);
+		cr_assert_eq(elf_getshdrstrndx(elf, &strndx), 0);
+		name = elf_strptr(elf, strndx, sh.sh_name);
+		if ((sh.sh_flags & SHF_EXECINSTR) && strcmp(name, ".text")) {
+			Elf64_Shdr raw;
+			size_t at = eh.e_shoff + i * sizeof(raw);
+
+			memcpy(&raw, image + at, sizeof(raw));
+			raw.sh_flags &= ~(uint64_t)SHF_EXECINSTR;
+			memcpy(image + at, &raw, sizeof(raw));
+		}
+	}
+	elf_end(elf);
+	hx_capture_messages();
+	cr_assert_neq(hwxdp_object__open_mem(image, size, path, &obj), 0,
+		      "an object without a program opened");
+	cr_assert(strstr(hx_messages(), "no BPF program in it"), "%s", hx_messages());
+	free(image);
+}
+
+/* The command's status, its standard output kept in out. */
+static int hwxdp_cmd(char *out, size_t len, const char *args)
+{
+	char cmd[PATH_MAX * 2];
+	size_t n;
+	FILE *p;
+	int st;
+
+	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", hx_build_path("hwxdp"), args);
+	p = popen(cmd, "r");
+	cr_assert_not_null(p);
+	n = fread(out, 1, len - 1, p);
+	out[n] = 0;
+	st = pclose(p);
+	cr_assert(WIFEXITED(st), "%s: did not exit", cmd);
+	return WEXITSTATUS(st);
+}
+
+Test(loader_older, verify_names_other_types_and_its_statuses_differ)
+{
+	char out[8192], args[PATH_MAX + 64], older[PATH_MAX];
+
+	snprintf(older, sizeof(older), "%s", hx_build_path("tests/loader/older/sections.bpf.o"));
+
+	snprintf(args, sizeof(args), "verify %s", older);
+	cr_assert_eq(hwxdp_cmd(out, sizeof(out), args), 1, "%s", out);
+	cr_assert(strstr(out, "probe: rejected: a kprobe program (section 'kprobe/do_sys_open')"),
+		  "%s", out);
+	cr_assert(strstr(out, "classifier: rejected: a sched_cls program (section 'tc')"), "%s",
+		  out);
+	cr_assert(strstr(out, "unnamed_type: rejected: section 'my_own_section' names no "
+			      "program type"),
+		  "%s", out);
+	cr_assert(strstr(out, "xdp_one: accepted"), "%s", out);
+	cr_assert(strstr(out, "local_xdp: accepted"), "%s", out);
+
+	snprintf(args, sizeof(args), "verify %s --prog xdp_one", older);
+	cr_assert_eq(hwxdp_cmd(out, sizeof(out), args), 0, "%s", out);
+	snprintf(args, sizeof(args), "verify %s --prog nothing_so_named", older);
+	cr_assert_eq(hwxdp_cmd(out, sizeof(out), args), 2, "%s", out);
+	cr_assert_eq(hwxdp_cmd(out, sizeof(out), "verify /nonexistent/x.bpf.o"), 2, "%s", out);
+	cr_assert_eq(hwxdp_cmd(out, sizeof(out), "verify /etc/hostname"), 2, "%s", out);
+	cr_assert_eq(hwxdp_cmd(out, sizeof(out), "verify"), 64, "%s", out);
+	snprintf(args, sizeof(args), "verify %s --log-level ''", older);
+	cr_assert_eq(hwxdp_cmd(out, sizeof(out), args), 64, "%s", out);
+	cr_assert(strstr(out, "--log-level takes 0, 1 or 2, not ''"), "%s", out);
+}
