@@ -839,6 +839,10 @@ static int maps_from_elf(struct loader *l)
 						.max_entries = def[3],
 						.map_flags = def[4] };
 		snprintf(map->name, sizeof(map->name), "%s", name);
+		/* The kernel creates no map of 0 entries; libbpf 0.x sized only
+		 * perf event arrays itself (one entry per CPU). */
+		if (!map->max_entries && map->type != BPF_MAP_TYPE_PERF_EVENT_ARRAY)
+			return fail(l, -HWXDP_ERR_MAP, "maps: '%s' has max_entries 0", name);
 		l->places[k].sec = l->legacy;
 	}
 

@@ -186,6 +186,18 @@ Test(loader_malformed, legacy_map_beyond_its_section)
 	free(im.data);
 }
 
+/* struct bpf_map_def: type, key_size, value_size, max_entries, map_flags */
+Test(loader_malformed, legacy_map_of_no_entries)
+{
+	struct image im = load("tests/loader/corpus/legacy_hash.bpf.o");
+	size_t size, maps = section(&im, "maps", &size);
+	uint32_t zero = 0;
+
+	memcpy(im.data + maps + symbol(&im, "verdicts")->st_value + 12, &zero, sizeof(zero));
+	assert_refused(&im, -HWXDP_ERR_MAP, "'verdicts' has max_entries 0");
+	free(im.data);
+}
+
 Test(loader_malformed, ld_imm64_without_second_half)
 {
 	struct image im = load("progs/fwd.bpf.o");
