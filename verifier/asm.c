@@ -234,13 +234,15 @@ static int read_number(struct assembler *as, const char **p, const char *what, i
 
 		if (v > (UINT64_MAX - d) / base)
 			return fail(as, "number '%.*s' out of range",
-				    (int)(strspn(s, "0123456789abcdefABCDEF") + (s - start)), start);
+				    (int)(strspn(s, "0123456789abcdefABCDEF") + (s - start)),
+				    start);
 		v = v * base + d;
 	}
 	if (is_ident(*s))
 		return fail(as, "bad number '%.*s'", (int)(s - start + ident_len(s)), start);
 	if (neg ? v > 0 - (uint64_t)lo : v > hi)
-		return fail(as, "%s %s0x%llx out of range", what, neg ? "-" : "", (unsigned long long)v);
+		return fail(as, "%s %s0x%llx out of range", what, neg ? "-" : "",
+			    (unsigned long long)v);
 	*out = (int64_t)(neg ? 0 - v : v);
 	if (hex)
 		*hex = base == 16;
@@ -397,8 +399,11 @@ static int placeholder(struct assembler *as, char what, const char **p, struct m
 		m->sx = op->off;
 		return 1;
 	}
-	op = read_op(p, what == 'a' ? alu_ops : what == 'j' ? jmp_ops : what == 'l' ? lock_ops
-		     : what == 'f' ? fetch_ops : casts);
+	op = read_op(p, what == 'a'   ? alu_ops
+			: what == 'j' ? jmp_ops
+			: what == 'l' ? lock_ops
+			: what == 'f' ? fetch_ops
+				      : casts);
 	if (!op)
 		return 0;
 	if (what == 'a' || what == 'j')
@@ -416,8 +421,12 @@ static int match_form(struct assembler *as, const struct form *f, const char *te
 	const char *pat = f->pattern, *p = text;
 	int ret = 1;
 
-	*m = (struct match){ .code = f->code, .src = f->src, .dst_reg = -1, .src_reg = -1,
-			     .off = f->off, .imm = f->imm };
+	*m = (struct match){ .code = f->code,
+			     .src = f->src,
+			     .dst_reg = -1,
+			     .src_reg = -1,
+			     .off = f->off,
+			     .imm = f->imm };
 	for (; *pat && ret > 0; pat++) {
 		if (*pat == ' ') {
 			p = skip_blanks(p);
@@ -481,9 +490,11 @@ static int assemble(struct assembler *as, const char *text)
 	}
 	if (grow(&as->insns, &as->cap, as->cnt + 1, sizeof(*as->insns)))
 		return -ENOMEM;
-	as->insns[as->cnt++] = (struct bpf_insn){
-		.code = m.code, .dst_reg = m.dst_reg < 0 ? 0 : m.dst_reg,
-		.src_reg = m.src_reg < 0 ? m.src : m.src_reg, .off = m.off, .imm = m.imm };
+	as->insns[as->cnt++] = (struct bpf_insn){ .code = m.code,
+						  .dst_reg = m.dst_reg < 0 ? 0 : m.dst_reg,
+						  .src_reg = m.src_reg < 0 ? m.src : m.src_reg,
+						  .off = m.off,
+						  .imm = m.imm };
 	if (f->flags & F_LD64)
 		as->insns[as->cnt++] = (struct bpf_insn){ .imm = m.next };
 	return 0;
@@ -540,8 +551,9 @@ static int assemble_line(struct assembler *as, char *line)
 		p = (char *)skip_blanks(p + 4);
 	}
 	if (!*p)
-		return as->prefix < 0 ? 0 : fail(as, "opcode (%02x) without an instruction",
-						 as->prefix);
+		return as->prefix < 0
+			       ? 0
+			       : fail(as, "opcode (%02x) without an instruction", as->prefix);
 	return assemble(as, p);
 }
 

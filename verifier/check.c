@@ -278,8 +278,13 @@ static int stack_write(struct verifier_env *env, struct func_state *frame, int32
 		return REJECT;
 	}
 	if (size != 8 && slot_has_spill(s) && s->spill.type != SCALAR_VALUE) {
-		verbose(env, "attempt to corrupt spilled pointer on stack\n");
-		return REJECT;
+		/* root may: the slot then holds bytes, no pointer */
+		if (!env->allow_ptr_leaks) {
+			verbose(env, "attempt to corrupt spilled pointer on stack (%s at fp%d)\n",
+				reg_type_str(s->spill.type), off - byte);
+			return REJECT;
+		}
+		slot_scrub_spill(s);
 	}
 	if (size == 8 || (byte == 0 && value->type == SCALAR_VALUE)) {
 		for (i = size; i < 8; i++)
@@ -562,7 +567,7 @@ static int check_mem_access(struct verifier_env *env, uint32_t regno, int32_t in
 	}
 	case PTR_TO_MAP_VALUE:
 		map = &env->maps[reg->map];
-		if (write && value && type_is_ptr(value->type)) {
+		if (write && value && type_is_ptr(value->type) && !env->allow_ptr_leaks) {
 			verbose(env, "R%d leaks addr into map\n", value_regno);
 			return REJECT;
 		}
@@ -585,7 +590,7 @@ static int check_mem_access(struct verifier_env *env, uint32_t regno, int32_t in
 		return 0;
 	case PTR_TO_PACKET:
 	case PTR_TO_PACKET_META:
-		if (write && value && type_is_ptr(value->type)) {
+		if (write && value && type_is_ptr(value->type) && !env->allow_ptr_leaks) {
 			verbose(env, "R%d leaks addr into packet\n", value_regno);
 			return REJECT;
 		}
@@ -637,9 +642,9 @@ int check_mem_region(struct verifier_env *env, uint32_t regno, int32_t off, int 
 			if (err)
 				return err;
 			/* neither uninitialised bytes nor a spilled pointer's */
-			if (!write &&
-			    (s->byte[byte] == STACK_INVALID ||
-			     (s->byte[byte] == STACK_SPILL && s->spill.type != SCALAR_VALUE))) {
+			if (!write && (s->byte[byte] == STACK_INVALID ||
+				       (s->byte[byte] == STACK_SPILL &&
+					s->spill.type != SCALAR_VALUE && !env->allow_ptr_leaks))) {
 				verbose(env, "invalid read from stack R%u off %lld+%d size %d\n",
 					regno, (long long)lo, i, size);
 				return REJECT;
@@ -651,9 +656,13 @@ int check_mem_region(struct verifier_env *env, uint32_t regno, int32_t off, int 
 		for (i = 0; i < size; i++) {
 			stack_locate(env, frame, lo + i, false, &s, &byte);
 			if (slot_has_spill(s)) {
-				if (s->spill.type != SCALAR_VALUE) {
+				if (s->spill.type != SCALAR_VALUE && !env->allow_ptr_leaks) {
 					verbose(env,
-						"attempt to corrupt spilled pointer on stack\n");
+						"attempt to corrupt spilled pointer on stack (%s "
+						"at "
+						"fp%lld)\n",
+						reg_type_str(s->spill.type),
+						(long long)(lo + i - byte));
 					return REJECT;
 				}
 				slot_scrub_spill(s);
@@ -722,11 +731,11 @@ static int check_atomic(struct verifier_env *env, const struct bpf_insn *insn)
 		err = check_reg_readable(env, BPF_REG_0);
 	if (err)
 		return err;
-	if (type_is_ptr(regs[insn->src_reg].type)) {
+	if (type_is_ptr(regs[insn->src_reg].type) && !env->allow_ptr_leaks) {
 		verbose(env, "R%d leaks addr into mem\n", insn->src_reg);
 		return REJECT;
 	}
-	if (insn->imm == BPF_CMPXCHG && type_is_ptr(regs[0].type)) {
+	if (insn->imm == BPF_CMPXCHG && type_is_ptr(regs[0].type) && !env->allow_ptr_leaks) {
 		verbose(env, "R0 leaks addr into mem\n");
 		return REJECT;
 	}
@@ -1348,7 +1357,7 @@ static int check_cond_jmp(struct verifier_env *env, const struct bpf_insn *insn,
 	 * kernel's answer.
 	 */
 	if (!null_check && pkt < 0 && !(taken >= 0 && type_is_ptr(dst->type)) &&
-	    (dst->type != SCALAR_VALUE || src->type != SCALAR_VALUE)) {
+	    (dst->type != SCALAR_VALUE || src->type != SCALAR_VALUE) && !env->allow_ptr_leaks) {
 		verbose(env, "R%u pointer comparison prohibited\n",
 			dst->type != SCALAR_VALUE ? insn->dst_reg : insn->src_reg);
 		return -EACCES;
@@ -1730,6 +1739,27 @@ static int init_state(struct verifier_env *env)
 	return 0;
 }
 
+/*
+ * The budget ran out: the kernel's words, then where the walk spent it. A
+ * loop the walk takes iteration by iteration shows as one instruction
+ * visited about as often as the loop runs.
+ */
+static void budget_hint(struct verifier_env *env)
+{
+	uint32_t hot = 0;
+
+	for (uint32_t i = 1; i < env->insn_cnt; i++)
+		if (env->aux[i].visits > env->aux[hot].visits)
+			hot = i;
+	if (env->aux[hot].visits > 1)
+		verbose(env,
+			"insn %u was walked %u times: each iteration of a loop through it is "
+			"walked anew while its states differ\n",
+			hot, env->aux[hot].visits);
+	/* last: the line a reader takes for the reason */
+	verbose(env, "BPF program is too large. Processed %u insn\n", env->insns_processed);
+}
+
 static int do_check(struct verifier_env *env)
 {
 	struct func_state before;
@@ -1747,10 +1777,10 @@ static int do_check(struct verifier_env *env)
 		idx = env->insn_idx;
 		env->error_insn = idx;
 		if (++env->insns_processed > env->insn_budget) {
-			verbose(env, "BPF program is too large. Processed %u insn\n",
-				env->insns_processed);
+			budget_hint(env);
 			return -E2BIG;
 		}
+		env->aux[idx].visits++;
 		path_end = false;
 		if (env->aux[idx].prune_point) {
 			err = state_visit(env, idx);

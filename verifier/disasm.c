@@ -16,9 +16,7 @@
 
 /* The names come from the UAPI header's own list, so they follow it. */
 #define HELPER_NAME(name) [BPF_FUNC_##name] = "bpf_" #name
-static const char *const helper_names[__BPF_FUNC_MAX_ID] = {
-	__BPF_FUNC_MAPPER(HELPER_NAME)
-};
+static const char *const helper_names[__BPF_FUNC_MAX_ID] = { __BPF_FUNC_MAPPER(HELPER_NAME) };
 #undef HELPER_NAME
 
 const char *hwxdp_helper_name(int func_id)
@@ -39,31 +37,36 @@ int hwxdp_helper_id(const char *name)
 }
 
 static const char *const alu_ops[16] = {
-	[BPF_ADD >> 4] = "+=",	[BPF_SUB >> 4] = "-=",	 [BPF_MUL >> 4] = "*=",
-	[BPF_DIV >> 4] = "/=",	[BPF_OR >> 4] = "|=",	 [BPF_AND >> 4] = "&=",
-	[BPF_LSH >> 4] = "<<=", [BPF_RSH >> 4] = ">>=",	 [BPF_NEG >> 4] = "neg",
-	[BPF_MOD >> 4] = "%=",	[BPF_XOR >> 4] = "^=",	 [BPF_MOV >> 4] = "=",
+	[BPF_ADD >> 4] = "+=",	  [BPF_SUB >> 4] = "-=",     [BPF_MUL >> 4] = "*=",
+	[BPF_DIV >> 4] = "/=",	  [BPF_OR >> 4] = "|=",	     [BPF_AND >> 4] = "&=",
+	[BPF_LSH >> 4] = "<<=",	  [BPF_RSH >> 4] = ">>=",    [BPF_NEG >> 4] = "neg",
+	[BPF_MOD >> 4] = "%=",	  [BPF_XOR >> 4] = "^=",     [BPF_MOV >> 4] = "=",
 	[BPF_ARSH >> 4] = "s>>=", [BPF_END >> 4] = "endian",
 };
 
 static const char *const jmp_ops[16] = {
-	[BPF_JA >> 4] = "jmp",	 [BPF_JEQ >> 4] = "==",	 [BPF_JGT >> 4] = ">",
-	[BPF_JGE >> 4] = ">=",	 [BPF_JSET >> 4] = "&",	 [BPF_JNE >> 4] = "!=",
-	[BPF_JSGT >> 4] = "s>",	 [BPF_JSGE >> 4] = "s>=", [BPF_CALL >> 4] = "call",
-	[BPF_EXIT >> 4] = "exit", [BPF_JLT >> 4] = "<",	 [BPF_JLE >> 4] = "<=",
-	[BPF_JSLT >> 4] = "s<",	 [BPF_JSLE >> 4] = "s<=",
+	[BPF_JA >> 4] = "jmp",	  [BPF_JEQ >> 4] = "==",   [BPF_JGT >> 4] = ">",
+	[BPF_JGE >> 4] = ">=",	  [BPF_JSET >> 4] = "&",   [BPF_JNE >> 4] = "!=",
+	[BPF_JSGT >> 4] = "s>",	  [BPF_JSGE >> 4] = "s>=", [BPF_CALL >> 4] = "call",
+	[BPF_EXIT >> 4] = "exit", [BPF_JLT >> 4] = "<",	   [BPF_JLE >> 4] = "<=",
+	[BPF_JSLT >> 4] = "s<",	  [BPF_JSLE >> 4] = "s<=",
 };
 
-static const char *const mem_sizes[4] = {
-	[BPF_W >> 3] = "u32", [BPF_H >> 3] = "u16", [BPF_B >> 3] = "u8", [BPF_DW >> 3] = "u64"
-};
+static const char *const mem_sizes[4] = { [BPF_W >> 3] = "u32",
+					  [BPF_H >> 3] = "u16",
+					  [BPF_B >> 3] = "u8",
+					  [BPF_DW >> 3] = "u64" };
 
-static const char *const memsx_sizes[4] = {
-	[BPF_W >> 3] = "s32", [BPF_H >> 3] = "s16", [BPF_B >> 3] = "s8", [BPF_DW >> 3] = "s64"
-};
+static const char *const memsx_sizes[4] = { [BPF_W >> 3] = "s32",
+					    [BPF_H >> 3] = "s16",
+					    [BPF_B >> 3] = "s8",
+					    [BPF_DW >> 3] = "s64" };
 
 static const char *const atomic_names[16] = {
-	[BPF_ADD >> 4] = "add", [BPF_AND >> 4] = "and", [BPF_OR >> 4] = "or", [BPF_XOR >> 4] = "xor",
+	[BPF_ADD >> 4] = "add",
+	[BPF_AND >> 4] = "and",
+	[BPF_OR >> 4] = "or",
+	[BPF_XOR >> 4] = "xor",
 };
 
 /* A NULL string printed as glibc and the kernel's vsnprintf both do. */
@@ -93,8 +96,8 @@ static int disasm_alu(const struct bpf_insn *insn, char *buf, size_t len)
 
 	if (op == BPF_END) {
 		if (BPF_CLASS(insn->code) == BPF_ALU64)
-			return out(buf, len, "(%02x) r%d = bswap%d r%d", insn->code,
-				   insn->dst_reg, insn->imm, insn->dst_reg);
+			return out(buf, len, "(%02x) r%d = bswap%d r%d", insn->code, insn->dst_reg,
+				   insn->imm, insn->dst_reg);
 		return out(buf, len, "(%02x) r%d = %s%d r%d", insn->code, insn->dst_reg,
 			   BPF_SRC(insn->code) == BPF_TO_BE ? "be" : "le", insn->imm,
 			   insn->dst_reg);
@@ -143,15 +146,14 @@ static int disasm_atomic(const struct bpf_insn *insn, char *buf, size_t len)
 		return out(buf, len, "(%02x) r0 = atomic%s_cmpxchg((%s *)(r%d %+d), r0, r%d)",
 			   insn->code, bits, size, insn->dst_reg, insn->off, insn->src_reg);
 	if (imm == BPF_XCHG)
-		return out(buf, len, "(%02x) r%d = atomic%s_xchg((%s *)(r%d %+d), r%d)",
-			   insn->code, insn->src_reg, bits, size, insn->dst_reg, insn->off,
-			   insn->src_reg);
+		return out(buf, len, "(%02x) r%d = atomic%s_xchg((%s *)(r%d %+d), r%d)", insn->code,
+			   insn->src_reg, bits, size, insn->dst_reg, insn->off, insn->src_reg);
 	if (imm == BPF_LOAD_ACQ)
 		return out(buf, len, "(%02x) r%d = load_acquire((%s *)(r%d %+d))", insn->code,
 			   insn->dst_reg, size, insn->src_reg, insn->off);
 	if (imm == BPF_STORE_REL)
-		return out(buf, len, "(%02x) store_release((%s *)(r%d %+d), r%d)", insn->code,
-			   size, insn->dst_reg, insn->off, insn->src_reg);
+		return out(buf, len, "(%02x) store_release((%s *)(r%d %+d), r%d)", insn->code, size,
+			   insn->dst_reg, insn->off, insn->src_reg);
 	return out(buf, len, "BUG_%02x", insn->code);
 }
 
@@ -204,7 +206,7 @@ static int disasm_jmp(const struct bpf_insn *insn, char *buf, size_t len)
 		name = insn->src_reg ? NULL : hwxdp_helper_name(insn->imm);
 		if (!name)
 			name = insn->src_reg == BPF_PSEUDO_KFUNC_CALL ? "kernel-function"
-								       : "unknown";
+								      : "unknown";
 		return out(buf, len, "(%02x) call %s#%d", insn->code, name, insn->imm);
 	}
 	if (insn->code == (BPF_JMP | BPF_JA))

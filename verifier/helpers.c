@@ -79,6 +79,14 @@ static const struct helper_proto protos[] = {
 	{ BPF_FUNC_get_prandom_u32, RET_INTEGER, { 0 }, .device_op = "rand" },
 	{ BPF_FUNC_get_smp_processor_id, RET_INTEGER, { 0 }, .device_op = "cpu" },
 	{ BPF_FUNC_get_current_pid_tgid, RET_INTEGER, { 0 } },
+	{ BPF_FUNC_get_current_uid_gid, RET_INTEGER, { 0 } },
+	{ BPF_FUNC_get_current_comm, RET_INTEGER, { ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE } },
+	{ BPF_FUNC_get_numa_node_id, RET_INTEGER, { 0 } },
+	{ BPF_FUNC_ktime_get_tai_ns, RET_INTEGER, { 0 } },
+	{ BPF_FUNC_map_lookup_percpu_elem,
+	  RET_MAP_VALUE_OR_NULL,
+	  { ARG_CONST_MAP_PTR, ARG_PTR_TO_MAP_KEY, ARG_ANYTHING },
+	  .map_types = MAP(PERCPU_HASH) | MAP(PERCPU_ARRAY) | MAP(LRU_PERCPU_HASH) },
 	{ BPF_FUNC_tail_call,
 	  RET_VOID,
 	  { ARG_PTR_TO_CTX, ARG_CONST_MAP_PTR, ARG_ANYTHING },
@@ -316,7 +324,7 @@ static int check_arg(struct verifier_env *env, const struct helper_proto *proto,
 		return err;
 	switch (type) {
 	case ARG_ANYTHING:
-		if (type_is_ptr(reg->type)) {
+		if (type_is_ptr(reg->type) && !env->allow_ptr_leaks) {
 			verbose(env, "R%u leaks addr into helper function\n", regno);
 			return REJECT;
 		}
@@ -332,8 +340,15 @@ static int check_arg(struct verifier_env *env, const struct helper_proto *proto,
 				verbose(env, "expected prog array map for tail call\n");
 				return -EINVAL;
 			}
-			verbose(env, "cannot pass map_type %u into func %s#%d\n", (*map)->type,
-				helper_name(proto->id), proto->id);
+			bool of_maps = (*map)->type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
+				       (*map)->type == BPF_MAP_TYPE_HASH_OF_MAPS;
+
+			/* the kernel's words, with the type's name; map-in-map
+			 * is this verifier's limit, not the program's fault */
+			verbose(env, "cannot pass map_type %u (%s) into func %s#%d%s\n",
+				(*map)->type, map_type_name((*map)->type), helper_name(proto->id),
+				proto->id,
+				of_maps ? ": maps of maps are not supported by hwxdp yet" : "");
 			return -EINVAL;
 		}
 		note_map(env, idx, reg->map);

@@ -42,6 +42,11 @@ struct hwxdp_verify_opts {
 	bool device;		       /* the coprocessor's restrictions too */
 	uint32_t insn_budget;	       /* instructions to explore; 0: 1000000 */
 	uint32_t expected_attach_type; /* BPF_XDP_DEVMAP unlocks egress_ifindex */
+	/* The host copy under the kernel's rules without CAP_PERFMON: no
+	 * pointer compared, leaked or partly overwritten. The default is
+	 * root's, as the appliance loads it. The device has these rules
+	 * always: its pointers are offsets in its own spaces, not addresses. */
+	bool unprivileged;
 };
 
 /* Register types in struct hwxdp_reg_fact.type. */

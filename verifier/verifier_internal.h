@@ -150,6 +150,7 @@ struct insn_aux {
 	uint16_t live_in;    /* registers possibly read before written */
 	uint8_t prune_hint;  /* state.c: where states here last differed */
 	uint32_t subprog;
+	uint32_t visits; /* how often the walk came here: the budget's hint */
 };
 
 struct verifier_env {
@@ -160,6 +161,7 @@ struct verifier_env {
 	const struct hwxdp_prog *prog; /* source lines, or NULL */
 	int log_level;
 	bool device;
+	bool allow_ptr_leaks; /* root's rules for the host copy */
 	uint32_t insn_budget;
 	uint32_t attach_type;
 

@@ -8,6 +8,39 @@
 const struct verifier_case accept_cases[] = {
 	{ "return XDP_PASS", { RET(XDP_PASS) }, .accept = true },
 
+	/* helpers the kernel gives every program type */
+	{ "helper: get_current_uid_gid",
+	  { CALL_HELPER(BPF_FUNC_get_current_uid_gid), RET(XDP_PASS) },
+	  .accept = true },
+	{ "helper: get_current_comm into the stack",
+	  { MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -16), MOV64_IMM(2, 16),
+	    CALL_HELPER(BPF_FUNC_get_current_comm), LDX_MEM(BPF_DW, 0, 10, -16), RET(XDP_PASS) },
+	  .accept = true },
+	{ "helper: get_numa_node_id",
+	  { CALL_HELPER(BPF_FUNC_get_numa_node_id), RET(XDP_PASS) },
+	  .accept = true },
+	{ "helper: ktime_get_tai_ns",
+	  { CALL_HELPER(BPF_FUNC_ktime_get_tai_ns), RET(XDP_PASS) },
+	  .accept = true },
+
+	/* what root may and the unprivileged may not (cases_reject.c's STRICT) */
+	{ "root: a packet pointer compared with a scalar",
+	  { MOV64_IMM(0, XDP_PASS), LOAD_PKT, LDX_MEM(BPF_W, 5, 1, 12), JMP_REG(BPF_JSGE, 5, 2, 1),
+	    MOV64_IMM(0, XDP_DROP), EXIT_INSN() },
+	  .accept = true },
+	{ "root: a map pointer compared with 0",
+	  { LD_MAP_FD(1, MAP_ARRAY), MOV64_IMM(0, XDP_PASS), JMP_IMM(BPF_JNE, 1, 0, 1),
+	    MOV64_IMM(0, XDP_DROP), EXIT_INSN() },
+	  .accept = true },
+	{ "root: a spilled pointer partly overwritten",
+	  { STX_MEM(BPF_DW, 10, 1, -8), ST_MEM(BPF_W, 10, -4, 0), LDX_MEM(BPF_W, 0, 10, -4),
+	    RET(XDP_PASS) },
+	  .accept = true },
+	{ "root: a packet pointer stored in a map value",
+	  { MOV64_REG(6, 1), LOOKUP(MAP_ARRAY), JMP_IMM(BPF_JEQ, 0, 0, 2), LDX_MEM(BPF_W, 1, 6, 0),
+	    STX_MEM(BPF_DW, 0, 1, 0), RET(XDP_PASS) },
+	  .accept = true },
+
 	/* one bounds check per comparison and operand order */
 	{ "packet: data + 14 > data_end, read byte 13",
 	  { MOV64_IMM(0, XDP_PASS), LOAD_PKT, PKT_PLUS(14), JMP_REG(BPF_JGT, 4, 3, 1), /* 5 */

@@ -37,8 +37,7 @@ const struct verifier_case reject_cases[] = {
 	{ "packet: JMP32 comparison of pointers proves nothing",
 	  { MOV64_IMM(0, XDP_PASS), LOAD_PKT, PKT_PLUS(8), JMP32_REG(BPF_JGT, 4, 3, 1),
 	    LDX_MEM(BPF_B, 5, 2, 0), EXIT_INSN() },
-	  .msg = "R4 pointer comparison prohibited",
-	  .kmsg = "invalid access to packet, off=0 size=1" },
+	  .msg = "invalid access to packet, off=0 size=1" },
 	{ "packet: a variable offset added after the check",
 	  { MOV64_IMM(0, XDP_PASS), LOAD_PKT, PKT_PLUS(14), JMP_REG(BPF_JGT, 4, 3, 4),
 	    LDX_MEM(BPF_W, 5, 1, 16), ALU64_IMM(BPF_AND, 5, 7), ALU64_REG(BPF_ADD, 2, 5),
@@ -96,8 +95,7 @@ const struct verifier_case reject_cases[] = {
 	  .msg = "R0 invalid mem access 'scalar'" },
 	{ "map: a JMP32 null check proves nothing",
 	  { LOOKUP(MAP_HASH), JMP32_IMM(BPF_JEQ, 0, 0, 1), LDX_MEM(BPF_B, 1, 0, 0), RET(XDP_PASS) },
-	  .msg = "R0 pointer comparison prohibited",
-	  .kmsg = "R0 invalid mem access 'map_value_or_null'" },
+	  .msg = "R0 invalid mem access 'map_value_or_null'" },
 	{ "pointer: a packet pointer compared with a scalar",
 	  { MOV64_IMM(0, XDP_PASS), LOAD_PKT, LDX_MEM(BPF_W, 5, 1, 12), JMP_REG(BPF_JSGE, 5, 2, 1),
 	    MOV64_IMM(0, XDP_DROP), EXIT_INSN() },
@@ -201,11 +199,13 @@ const struct verifier_case reject_cases[] = {
 	  .msg = "R0 invalid mem access 'map_value_or_null'" },
 	{ "map: lookup in a prog array",
 	  { LOOKUP(MAP_PROGS), RET(XDP_PASS) },
-	  .msg = "cannot pass map_type 3 into func bpf_map_lookup_elem#1" },
+	  .msg = "cannot pass map_type 3 (prog_array) into func bpf_map_lookup_elem#1",
+	  .kmsg = "cannot pass map_type 3 into func bpf_map_lookup_elem#1" },
 	{ "map: redirect_map with a hash map",
 	  { LD_MAP_FD(1, MAP_HASH), MOV64_IMM(2, 0), MOV64_IMM(3, 0),
 	    CALL_HELPER(BPF_FUNC_redirect_map), EXIT_INSN() },
-	  .msg = "cannot pass map_type 1 into func bpf_redirect_map#51" },
+	  .msg = "cannot pass map_type 1 (hash) into func bpf_redirect_map#51",
+	  .kmsg = "cannot pass map_type 1 into func bpf_redirect_map#51" },
 	{ "map: tail call through a hash map",
 	  { LD_MAP_FD(2, MAP_HASH), MOV64_IMM(3, 0), CALL_HELPER(BPF_FUNC_tail_call),
 	    RET(XDP_PASS) },
@@ -246,6 +246,12 @@ const struct verifier_case reject_cases[] = {
 	{ "stack: pointer spilled in four bytes",
 	  { STX_MEM(BPF_W, 10, 10, -8), RET(XDP_PASS) },
 	  .msg = "invalid size of register spill" },
+	{ "helper: a per-CPU lookup in a map that is not per-CPU",
+	  { ST_MEM(BPF_DW, 10, -8, 0), MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -8),
+	    LD_MAP_FD(1, MAP_HASH), MOV64_IMM(3, 0), CALL_HELPER(BPF_FUNC_map_lookup_percpu_elem),
+	    RET(XDP_PASS) },
+	  .msg = "cannot pass map_type 1 (hash) into func bpf_map_lookup_percpu_elem#195",
+	  .kmsg = "cannot pass map_type 1 into func bpf_map_lookup_percpu_elem#195" },
 	{ "stack: spilled pointer partly overwritten",
 	  { STX_MEM(BPF_DW, 10, 1, -8), ST_MEM(BPF_W, 10, -4, 0), RET(XDP_PASS) },
 	  .msg = "attempt to corrupt spilled pointer on stack",
@@ -529,7 +535,7 @@ const struct verifier_case reject_cases[] = {
 	 */
 	{ "prune: stack read two joins below",
 	  { LDX_MEM(BPF_W, 6, 1, 16), JMP_IMM(BPF_JEQ, 6, 0, 1), ST_MEM(BPF_DW, 10, -8, 0),
-	    MOV64_IMM(7, 1), /* 3: join */
+	    MOV64_IMM(7, 1),				/* 3: join */
 	    JMP_IMM(BPF_JEQ, 6, 5, 0), MOV64_IMM(7, 2), /* 5: join */
 	    LDX_MEM(BPF_DW, 0, 10, -8), RET(XDP_PASS) },
 	  .msg = "invalid read from stack off -8+0 size 8",
@@ -553,19 +559,19 @@ const struct verifier_case reject_cases[] = {
 	  /* X1 stores a state at J and reads x below it; X2 is cut at J and
 	   * must pass the read on to its state at M, against which Y, with
 	   * x never written, is then compared. */
-	  { LDX_MEM(BPF_W, 6, 1, 16), JMP_IMM(BPF_JEQ, 6, 0, 4), /* Y to M */
+	  { LDX_MEM(BPF_W, 6, 1, 16), JMP_IMM(BPF_JEQ, 6, 0, 4),  /* Y to M */
 	    ST_MEM(BPF_DW, 10, -8, 0), JMP_IMM(BPF_JEQ, 6, 1, 2), /* X2 to M */
-	    MOV64_IMM(7, 1), JA(2),			/* X1 to J */
-	    MOV64_IMM(7, 1), MOV64_IMM(7, 1),		/* 6: M */
-	    MOV64_IMM(7, 0), MOV64_IMM(6, 0),		/* 8: J */
+	    MOV64_IMM(7, 1), JA(2),				  /* X1 to J */
+	    MOV64_IMM(7, 1), MOV64_IMM(7, 1),			  /* 6: M */
+	    MOV64_IMM(7, 0), MOV64_IMM(6, 0),			  /* 8: J */
 	    LDX_MEM(BPF_DW, 0, 10, -8), RET(XDP_PASS) },
 	  .msg = "invalid read from stack off -8+0 size 8",
 	  .kmsg = "invalid read from stack R10 off=-8 size=8",
 	  .kmode = STRICT },
 	{ "prune: the caller's slot read after the callee",
 	  { LDX_MEM(BPF_W, 6, 1, 16), JMP_IMM(BPF_JEQ, 6, 0, 1), ST_MEM(BPF_DW, 10, -8, 0),
-	    CALL_SUBPROG(3), LDX_MEM(BPF_DW, 0, 10, -8), RET(XDP_PASS),
-	    MOV64_IMM(0, 0), JA(0), MOV64_IMM(1, 0), EXIT_INSN() },
+	    CALL_SUBPROG(3), LDX_MEM(BPF_DW, 0, 10, -8), RET(XDP_PASS), MOV64_IMM(0, 0), JA(0),
+	    MOV64_IMM(1, 0), EXIT_INSN() },
 	  .msg = "invalid read from stack off -8+0 size 8",
 	  .kmsg = "invalid read from stack R10 off=-8 size=8",
 	  .kmode = STRICT },

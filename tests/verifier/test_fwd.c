@@ -124,8 +124,9 @@ Test(fwd, loader_object_both_targets)
 	cr_expect(dev->facts[call].reachable, "the device copy never reaches the crypto kfunc");
 	cr_log_info("fwd (%zu insns), hwxdp host: processed %u insns, %u states (peak %u, max %u "
 		    "per insn), %zu reachable, %.1f ms\n",
-		    host_prog->insn_cnt, host->insns_processed, host->states_total, host->states_peak,
-		    host->max_states_per_insn, reachable(host), host->verify_ns / 1e6);
+		    host_prog->insn_cnt, host->insns_processed, host->states_total,
+		    host->states_peak, host->max_states_per_insn, reachable(host),
+		    host->verify_ns / 1e6);
 	cr_log_info("fwd, hwxdp device: processed %u insns, %u states, %zu reachable, %.1f ms\n",
 		    dev->insns_processed, dev->states_total, reachable(dev), dev->verify_ns / 1e6);
 	hwxdp_verify_result__free(host);

@@ -37,6 +37,8 @@ static struct hwxdp_verify_result *run_hwxdp(const struct verifier_case *c)
 		.device = c->device,
 		.insn_budget = c->budget,
 		.expected_attach_type = c->attach,
+		/* the rules the kernel is asked under */
+		.unprivileged = c->kmode == KERNEL_STRICT,
 	};
 	struct hwxdp_verify_result *res = NULL;
 	int err;
