@@ -18,6 +18,7 @@ static int verify_help(void)
 {
 	fprintf(stderr,
 		"Usage: %s verify FILE.o [--prog NAME] [--log-level N] [--target device|host]\n"
+		"                 [--unprivileged]\n"
 		"\n"
 		"Proves every program of FILE.o (or the one named) safe with hwxdp's own\n"
 		"verifier, without a kernel. Exit 0 when all are accepted, 1 otherwise,\n"
@@ -27,7 +28,13 @@ static int verify_help(void)
 		"  --log-level N     0: rejections only (default), 1: the path and the\n"
 		"                    statistics, 2: the register state at every instruction\n"
 		"  --target T        device (default): the copy the coprocessor runs, with its\n"
-		"                    kfuncs and restrictions; host: the kernel's copy\n",
+		"                    kfuncs and restrictions; host: the kernel's copy\n"
+		"  --unprivileged    host: the kernel's rules without CAP_PERFMON (no pointer\n"
+		"                    compared, leaked or partly overwritten); the default is\n"
+		"                    root's, as the appliance loads the host copy\n"
+		"\n"
+		"Exit status: 0 accepted, 1 rejected, 2 cannot open or no such program,\n"
+		"64 usage.\n",
 		bin_name);
 	return 0;
 }
@@ -117,6 +124,7 @@ int do_verify(int argc, char **argv)
 		{ "prog", required_argument, NULL, 'P' },
 		{ "log-level", required_argument, NULL, 'l' },
 		{ "target", required_argument, NULL, 't' },
+		{ "unprivileged", no_argument, NULL, 'u' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'p' },
@@ -134,7 +142,7 @@ int do_verify(int argc, char **argv)
 	char *end;
 
 	optind = 0;
-	while ((opt = getopt_long(argc + 1, argv - 1, "P:l:t:hjp", options, NULL)) >= 0) {
+	while ((opt = getopt_long(argc + 1, argv - 1, "P:l:t:uhjp", options, NULL)) >= 0) {
 		switch (opt) {
 		case 'P':
 			only = optarg;
@@ -152,6 +160,9 @@ int do_verify(int argc, char **argv)
 						      "--target takes device or host, not '%s'",
 						      optarg);
 			opts.device = !strcmp(optarg, "device");
+			break;
+		case 'u':
+			opts.unprivileged = true;
 			break;
 		case 'j':
 		case 'p':
