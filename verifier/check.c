@@ -337,6 +337,11 @@ static int stack_read(struct verifier_env *env, struct func_state *frame, int32_
 	}
 	for (i = byte; i < byte + size; i++) {
 		if (s->byte[i] == STACK_INVALID) {
+			/* root reads what was never written as unknown bytes */
+			if (env->allow_ptr_leaks) {
+				zero = false;
+				continue;
+			}
 			verbose(env, "invalid read from stack off %d+%d size %d\n", off, i - byte,
 				size);
 			return REJECT;
@@ -440,11 +445,17 @@ static int stack_var_access(struct verifier_env *env, struct func_state *frame, 
 				s->byte[byte] = STACK_MISC;
 			continue;
 		}
-		if (s->byte[byte] == STACK_INVALID ||
-		    (s->byte[byte] == STACK_SPILL && s->spill.type != SCALAR_VALUE)) {
+		if ((s->byte[byte] == STACK_INVALID ||
+		     (s->byte[byte] == STACK_SPILL && s->spill.type != SCALAR_VALUE)) &&
+		    !env->allow_ptr_leaks) {
 			verbose(env, "invalid read from stack R%u var_off %s+%lld size %d\n", regno,
 				tn, (long long)(at - lo), size);
 			return REJECT;
+		}
+		if (s->byte[byte] == STACK_INVALID ||
+		    (s->byte[byte] == STACK_SPILL && s->spill.type != SCALAR_VALUE)) {
+			zero = false;
+			continue;
 		}
 		if (s->byte[byte] == STACK_SPILL)
 			zero &= reg_is_const(&s->spill) && !s->spill.var_off.value;
@@ -642,9 +653,9 @@ int check_mem_region(struct verifier_env *env, uint32_t regno, int32_t off, int 
 			if (err)
 				return err;
 			/* neither uninitialised bytes nor a spilled pointer's */
-			if (!write && (s->byte[byte] == STACK_INVALID ||
-				       (s->byte[byte] == STACK_SPILL &&
-					s->spill.type != SCALAR_VALUE && !env->allow_ptr_leaks))) {
+			if (!write && !env->allow_ptr_leaks &&
+			    (s->byte[byte] == STACK_INVALID ||
+			     (s->byte[byte] == STACK_SPILL && s->spill.type != SCALAR_VALUE))) {
 				verbose(env, "invalid read from stack R%u off %lld+%d size %d\n",
 					regno, (long long)lo, i, size);
 				return REJECT;
@@ -852,8 +863,10 @@ static int check_store(struct verifier_env *env, const struct bpf_insn *insn)
 		 * later test of either narrows both. */
 		if (cur_regs(env)[insn->dst_reg].type == PTR_TO_STACK &&
 		    src->type == SCALAR_VALUE && !src->id && !tnum_is_const(src->var_off) &&
-		    (size == 8 || !(src->umax >> (size * 8))))
+		    (size == 8 || !(src->umax >> (size * 8)))) {
 			src->id = new_id(env);
+			src->off = 0; /* the base of the new link */
+		}
 		value = src;
 		value_regno = insn->src_reg;
 	} else {
@@ -1061,8 +1074,13 @@ static int check_alu(struct verifier_env *env, const struct bpf_insn *insn)
 
 	if (op == BPF_NEG || op == BPF_END) {
 		if (dst->type != SCALAR_VALUE) {
-			verbose(env, "R%u pointer arithmetic prohibited\n", insn->dst_reg);
-			return REJECT;
+			if (!env->allow_ptr_leaks) {
+				verbose(env, "R%u pointer arithmetic prohibited\n", insn->dst_reg);
+				return REJECT;
+			}
+			/* as the kernel: a whole unknown, even for a 32-bit op */
+			reg_mark_unknown(dst);
+			return 0;
 		}
 		if (op == BPF_NEG) {
 			reg_mark_known(&imm, 0);
@@ -1092,8 +1110,15 @@ static int check_alu(struct verifier_env *env, const struct bpf_insn *insn)
 
 	if (op == BPF_MOV) {
 		if (type_is_ptr(src->type) && (alu32 || insn->off)) {
-			verbose(env, "R%u partial copy of pointer\n", insn->src_reg);
-			return REJECT;
+			if (!env->allow_ptr_leaks) {
+				verbose(env, "R%u partial copy of pointer\n", insn->src_reg);
+				return REJECT;
+			}
+			/* root: bytes of an address, a number like any other */
+			reg_mark_unknown(dst);
+			if (alu32)
+				reg_coerce_size(dst, 4);
+			return 0;
 		}
 		if (insn->off) {
 			*dst = *src;
@@ -1106,16 +1131,23 @@ static int check_alu(struct verifier_env *env, const struct bpf_insn *insn)
 			}
 			return 0;
 		}
+		/* a copy of r8 + c starts a link of its own, as in the kernel */
+		if (!alu32 && x && src->type == SCALAR_VALUE && src->off) {
+			regs[insn->src_reg].id = 0;
+			regs[insn->src_reg].off = 0;
+		}
 		if (!alu32 && x && src->type == SCALAR_VALUE && !src->id &&
-		    !tnum_is_const(src->var_off))
+		    !tnum_is_const(src->var_off)) {
 			regs[insn->src_reg].id = new_id(env); /* link the copies */
+			regs[insn->src_reg].off = 0;
+		}
 		scalar_alu(dst, src, BPF_MOV, alu32);
 		return 0;
 	}
 
 	if (type_is_ptr(dst->type) && type_is_ptr(src->type)) {
 		/* a distance inside one object, not an address */
-		if (op == BPF_SUB && same_object(dst, src)) {
+		if (op == BPF_SUB && (same_object(dst, src) || env->allow_ptr_leaks)) {
 			reg_mark_unknown(dst);
 			if (alu32)
 				reg_coerce_size(dst, 4);
@@ -1134,6 +1166,24 @@ static int check_alu(struct verifier_env *env, const struct bpf_insn *insn)
 			return REJECT;
 		}
 		return ptr_alu(env, insn, src, dst);
+	}
+	/*
+	 * r1 = r8 then r1 += c keeps r1 linked to r8, c apart, as the kernel
+	 * does (since 6.10): what a branch learns of one, the other learns
+	 * too. Once per link, 64-bit only, c within s32.
+	 */
+	if (!alu32 && (op == BPF_ADD || op == BPF_SUB) && dst->id && !dst->off &&
+	    reg_is_const(src) && (int64_t)src->var_off.value >= INT32_MIN + 1 &&
+	    (int64_t)src->var_off.value <= INT32_MAX) {
+		int32_t c = (int32_t)(int64_t)src->var_off.value;
+		uint32_t id = dst->id;
+
+		scalar_alu(dst, src, op, alu32);
+		if (c) {
+			dst->id = id;
+			dst->off = op == BPF_ADD ? c : -c;
+		}
+		return 0;
 	}
 	scalar_alu(dst, src, op, alu32);
 	return 0;
@@ -1269,14 +1319,27 @@ static void mark_ptr_or_null(struct vstate *st, uint32_t id, bool is_null)
 	});
 }
 
-/* Scalars linked to reg by a copy learn what reg learned. */
+/* Scalars linked to known by a copy learn what it learned, shifted by the
+ * constant they are apart (reg_state.off of each: base + off). */
 static void sync_linked_scalars(struct vstate *st, const struct reg_state *known)
 {
 	if (known->type != SCALAR_VALUE || !known->id)
 		return;
 	for_each_reg(st, reg, {
-		if (reg->type == SCALAR_VALUE && reg->id == known->id)
+		if (reg->type == SCALAR_VALUE && reg->id == known->id) {
+			int32_t off = reg->off;
+			struct reg_state delta;
+
+			if (off == known->off) {
+				*reg = *known;
+				continue;
+			}
+			reg_mark_known(&delta, (uint64_t)((int64_t)off - known->off));
 			*reg = *known;
+			scalar_alu(reg, &delta, BPF_ADD, false);
+			reg->id = known->id;
+			reg->off = off;
+		}
 	});
 }
 
@@ -1478,7 +1541,7 @@ static int check_exit(struct verifier_env *env, const struct bpf_insn *insn, boo
 		free(callee);
 		return 0;
 	}
-	if (type_is_ptr(r0->type)) {
+	if (type_is_ptr(r0->type) && (env->device || !env->allow_ptr_leaks)) {
 		verbose(env, "R0 leaks addr as return value\n");
 		return REJECT;
 	}

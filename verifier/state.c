@@ -259,7 +259,7 @@ static bool regsafe(const struct reg_state *old, const struct reg_state *cur, st
 		/* an unlinked scalar promises nothing about others */
 		if (!old->id)
 			return !exact || !cur->id;
-		return cur->id && check_ids(idmap, old->id, cur->id, exact);
+		return cur->id && old->off == cur->off && check_ids(idmap, old->id, cur->id, exact);
 	case PTR_TO_PACKET:
 	case PTR_TO_PACKET_META:
 		if (old->off != cur->off)

@@ -252,6 +252,23 @@ const struct verifier_case reject_cases[] = {
 	    RET(XDP_PASS) },
 	  .msg = "cannot pass map_type 1 (hash) into func bpf_map_lookup_percpu_elem#195",
 	  .kmsg = "cannot pass map_type 1 into func bpf_map_lookup_percpu_elem#195" },
+	/* r7 = r8 - 1 <= 47 leaves r8 up to 48: one byte past the value */
+	{ "linked: r8 is one more than the bounded r8 - 1",
+	  { LDX_MEM(BPF_W, 8, 1, 12), LOOKUP(MAP_ARRAY), JMP_IMM(BPF_JEQ, 0, 0, 5), MOV64_REG(7, 8),
+	    ALU64_IMM(BPF_ADD, 7, -1), JMP_IMM(BPF_JGT, 7, 47, 2), ALU64_REG(BPF_ADD, 0, 8),
+	    LDX_MEM(BPF_B, 1, 0, 0), RET(XDP_PASS) },
+	  .msg = "invalid access to map value, value_size=48 off=48 size=1" },
+	/* the kernel forgets r8 when r8 + 2 is copied: so must hwxdp */
+	{ "linked: a copy of r8 + 2 is linked to it, not to r8",
+	  { LDX_MEM(BPF_W, 8, 1, 12), LOOKUP(MAP_ARRAY), JMP_IMM(BPF_JEQ, 0, 0, 6), MOV64_REG(7, 8),
+	    ALU64_IMM(BPF_ADD, 7, 2), MOV64_REG(6, 7), JMP_IMM(BPF_JGT, 6, 47, 2),
+	    ALU64_REG(BPF_ADD, 0, 8), LDX_MEM(BPF_B, 1, 0, 2), RET(XDP_PASS) },
+	  .msg = "R0 unbounded memory access" },
+	/* root's unknown from a swapped pointer is 64 bits wide, as the kernel's */
+	{ "root: a byte-swapped pointer added to a packet pointer",
+	  { LOAD_PKT, MOV64_REG(4, 10), ENDIAN(BPF_TO_BE, 4, 16), ALU64_REG(BPF_ADD, 2, 4),
+	    RET(XDP_PASS) },
+	  .msg = "math between pkt pointer and register with unbounded min value is not allowed" },
 	{ "stack: spilled pointer partly overwritten",
 	  { STX_MEM(BPF_DW, 10, 1, -8), ST_MEM(BPF_W, 10, -4, 0), RET(XDP_PASS) },
 	  .msg = "attempt to corrupt spilled pointer on stack",
