@@ -1545,13 +1545,9 @@ static int check_exit(struct verifier_env *env, const struct bpf_insn *insn, boo
 		verbose(env, "R0 leaks addr as return value\n");
 		return REJECT;
 	}
-	if (env->device && (r0->smin < XDP_ABORTED || r0->smax > XDP_REDIRECT)) {
-		verbose(env,
-			"At program exit the register R0 has smin=%lld smax=%lld should have been "
-			"in [%d, %d]\n",
-			(long long)r0->smin, (long long)r0->smax, XDP_ABORTED, XDP_REDIRECT);
-		return REJECT;
-	}
+	/* Any number is a verdict: one outside XDP_ABORTED..XDP_REDIRECT is
+	 * the program's return value in a test run and aborts the frame on
+	 * the board, as the kernel's XDP treats an unknown action. */
 	*path_end = true;
 	return 0;
 }

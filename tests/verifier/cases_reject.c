@@ -464,20 +464,6 @@ const struct verifier_case reject_cases[] = {
 	  { LDX_MEM(BPF_W, 0, 1, 0), EXIT_INSN() },
 	  .msg = "R0 leaks addr as return value",
 	  .kmode = STRICT },
-	{ "exit: a verdict out of range on the device",
-	  { LDX_MEM(BPF_W, 0, 1, 16), EXIT_INSN() },
-	  .msg = "At program exit the register R0 has smin=0 smax=4294967295 should have been in "
-		 "[0, 4]",
-	  .device = true,
-	  .stricter =
-		  "the coprocessor knows the five XDP verdicts only; the kernel takes any number" },
-	{ "exit: 32-bit verdict out of range on the device",
-	  { MOV32_IMM(0, 7), EXIT_INSN() },
-	  .msg = "At program exit the register R0 has smin=7 smax=7 should have been in [0, 4]",
-	  .device = true,
-	  .stricter =
-		  "the coprocessor knows the five XDP verdicts only; the kernel takes any number" },
-
 	{ "device: a host-only helper after a map update",
 	  { ST_MEM(BPF_DW, 10, -8, 0), ST_MEM(BPF_DW, 10, -24, 0), ST_MEM(BPF_DW, 10, -16, 0),
 	    MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -8), MOV64_REG(3, 10),
