@@ -143,6 +143,8 @@ static const char *type_name(uint8_t type)
 		return "a map value";
 	case HWXDP_REG_PTR_TO_MAP_VALUE_OR_NULL:
 		return "a map value or NULL";
+	case HWXDP_REG_CONST_PTR_TO_MAP_OR_NULL:
+		return "a map or NULL";
 	case HWXDP_REG_PTR_TO_STACK:
 		return "the stack";
 	case HWXDP_REG_PTR_TO_PACKET_META:

@@ -707,6 +707,20 @@ static struct btf *checked_btf(struct loader *l, bool *bad)
 	return btf;
 }
 
+static void describe_map(struct hwxdp_map_desc *map, const struct bpf_map *m,
+			 enum hwxdp_map_origin origin)
+{
+	snprintf(map->name, sizeof(map->name), "%s", bpf_map__name(m));
+	map->origin = origin;
+	map->type = bpf_map__type(m);
+	map->key_size = bpf_map__key_size(m);
+	map->value_size = bpf_map__value_size(m);
+	map->max_entries = bpf_map__max_entries(m);
+	map->map_flags = bpf_map__map_flags(m);
+	map->btf_key_type_id = bpf_map__btf_key_type_id(m);
+	map->btf_value_type_id = bpf_map__btf_value_type_id(m);
+}
+
 static int maps_from_libbpf(struct loader *l, const void *data, size_t size)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, opts);
@@ -735,22 +749,22 @@ static int maps_from_libbpf(struct loader *l, const void *data, size_t size)
 	}
 	l->priv->bpf = bpf;
 	l->obj->btf = btf = bpf_object__btf(bpf);
-	bpf_object__for_each_map(m, bpf) cnt++;
+	/* a map of maps brings its maps' template, after every map */
+	bpf_object__for_each_map(m, bpf) cnt += 1 + !!bpf_map__inner_map(m);
 	if (alloc_maps(l, cnt))
 		return -ENOMEM;
 	bpf_object__for_each_map(m, bpf)
-	{
-		struct hwxdp_map_desc *map = &l->obj->maps[l->obj->map_cnt++];
+		describe_map(&l->obj->maps[l->obj->map_cnt++], m,
+			     bpf_map__is_internal(m) ? HWXDP_MAP_GLOBAL : HWXDP_MAP_BTF);
+	for (size_t k = 0, n = l->obj->map_cnt; k < n; k++) {
+		struct bpf_map *inner;
 
-		snprintf(map->name, sizeof(map->name), "%s", bpf_map__name(m));
-		map->origin = bpf_map__is_internal(m) ? HWXDP_MAP_GLOBAL : HWXDP_MAP_BTF;
-		map->type = bpf_map__type(m);
-		map->key_size = bpf_map__key_size(m);
-		map->value_size = bpf_map__value_size(m);
-		map->max_entries = bpf_map__max_entries(m);
-		map->map_flags = bpf_map__map_flags(m);
-		map->btf_key_type_id = bpf_map__btf_key_type_id(m);
-		map->btf_value_type_id = bpf_map__btf_value_type_id(m);
+		m = bpf_object__find_map_by_name(bpf, l->obj->maps[k].name);
+		inner = m ? bpf_map__inner_map(m) : NULL;
+		if (!inner)
+			continue;
+		l->obj->maps[k].inner_map = (uint32_t)l->obj->map_cnt;
+		describe_map(&l->obj->maps[l->obj->map_cnt++], inner, HWXDP_MAP_INNER);
 	}
 	/* A BTF map sits where its variable is in the .maps DATASEC. */
 	i = btf ? btf__find_by_name_kind(btf, ".maps", BTF_KIND_DATASEC) : -1;

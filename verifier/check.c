@@ -1308,12 +1308,15 @@ static void learn_pkt_compare(struct vstate *st, uint32_t regno, uint8_t op)
 static void mark_ptr_or_null(struct vstate *st, uint32_t id, bool is_null)
 {
 	for_each_reg(st, reg, {
-		if (reg->type != PTR_TO_MAP_VALUE_OR_NULL || reg->id != id)
+		if ((reg->type != PTR_TO_MAP_VALUE_OR_NULL &&
+		     reg->type != CONST_PTR_TO_MAP_OR_NULL) ||
+		    reg->id != id)
 			continue;
 		if (is_null) {
 			reg_mark_known(reg, 0);
 		} else {
-			reg->type = PTR_TO_MAP_VALUE;
+			reg->type = reg->type == CONST_PTR_TO_MAP_OR_NULL ? CONST_PTR_TO_MAP
+									  : PTR_TO_MAP_VALUE;
 			reg->id = 0;
 		}
 	});
@@ -1403,7 +1406,8 @@ static int check_cond_jmp(struct verifier_env *env, const struct bpf_insn *insn,
 		   !src->var_off.value && type_is_ptr(dst->type)) {
 		if (reg_not_null(dst))
 			taken = op == BPF_JNE;
-		else if (dst->type == PTR_TO_MAP_VALUE_OR_NULL)
+		else if (dst->type == PTR_TO_MAP_VALUE_OR_NULL ||
+			 dst->type == CONST_PTR_TO_MAP_OR_NULL)
 			null_check = true;
 	} else if (!jmp32 && x) {
 		pkt = pkt_compare(dst, src, &pop);

@@ -56,11 +56,17 @@ struct helper_proto {
 	 MAP(LRU_PERCPU_HASH) | MAP(LPM_TRIE))
 #define REDIRECT_MAPS (MAP(DEVMAP) | MAP(DEVMAP_HASH) | MAP(CPUMAP) | MAP(XSKMAP))
 
+static bool map_of_maps(const struct hwxdp_map_desc *map)
+{
+	return map->type == BPF_MAP_TYPE_ARRAY_OF_MAPS || map->type == BPF_MAP_TYPE_HASH_OF_MAPS;
+}
+
 static const struct helper_proto protos[] = {
 	{ BPF_FUNC_map_lookup_elem,
 	  RET_MAP_VALUE_OR_NULL,
 	  { ARG_CONST_MAP_PTR, ARG_PTR_TO_MAP_KEY },
-	  .map_types = DATA_MAPS | MAP(DEVMAP) | MAP(DEVMAP_HASH) | MAP(XSKMAP),
+	  .map_types = DATA_MAPS | MAP(DEVMAP) | MAP(DEVMAP_HASH) | MAP(XSKMAP) |
+		       MAP(ARRAY_OF_MAPS) | MAP(HASH_OF_MAPS),
 	  .device_op = "tlookup" },
 	{ BPF_FUNC_map_update_elem,
 	  RET_INTEGER,
@@ -347,8 +353,12 @@ static int check_arg(struct verifier_env *env, const struct helper_proto *proto,
 			 * is this verifier's limit, not the program's fault */
 			verbose(env, "cannot pass map_type %u (%s) into func %s#%d%s\n",
 				(*map)->type, map_type_name((*map)->type), helper_name(proto->id),
-				proto->id,
-				of_maps ? ": maps of maps are not supported by hwxdp yet" : "");
+				proto->id, of_maps ? ": a map of maps is looked up only" : "");
+			return -EINVAL;
+		}
+		if (map_of_maps(*map) && (*map)->inner_map >= env->map_cnt) {
+			verbose(env, "map '%s' (%s) has no template for its maps\n", (*map)->name,
+				map_type_name((*map)->type));
 			return -EINVAL;
 		}
 		note_map(env, idx, reg->map);
@@ -440,6 +450,13 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 		break;
 	case RET_MAP_VALUE_OR_NULL:
 		reg_mark_known(r0, 0);
+		if (map_of_maps(map)) {
+			/* the value is a map like the template, or NULL */
+			r0->type = CONST_PTR_TO_MAP_OR_NULL;
+			r0->map = (uint16_t)map->inner_map;
+			r0->id = new_id(env);
+			break;
+		}
 		r0->type = never_null ? PTR_TO_MAP_VALUE : PTR_TO_MAP_VALUE_OR_NULL;
 		r0->map = map - env->maps;
 		r0->id = never_null ? 0 : new_id(env);

@@ -83,6 +83,8 @@ const char *reg_type_str(uint8_t type)
 		return "map_value";
 	case PTR_TO_MAP_VALUE_OR_NULL:
 		return "map_value_or_null";
+	case CONST_PTR_TO_MAP_OR_NULL:
+		return "map_value_or_null"; /* the kernel's name for it */
 	case PTR_TO_STACK:
 		return "fp";
 	case PTR_TO_PACKET_META:
@@ -222,7 +224,7 @@ static void print_reg(char *buf, size_t len, const struct reg_state *reg,
 		first = false;
 	}
 	if (reg->type == CONST_PTR_TO_MAP || reg->type == PTR_TO_MAP_VALUE ||
-	    reg->type == PTR_TO_MAP_VALUE_OR_NULL)
+	    reg->type == PTR_TO_MAP_VALUE_OR_NULL || reg->type == CONST_PTR_TO_MAP_OR_NULL)
 		map = &env->maps[reg->map];
 	if (map) {
 		n += snprintf(buf + n, ROOM, "%smap=%s,ks=%u,vs=%u", first ? "" : ",", map->name,

@@ -273,6 +273,7 @@ static bool regsafe(const struct reg_state *old, const struct reg_state *cur, st
 		}
 		return check_ids(idmap, old->id, cur->id, exact);
 	case PTR_TO_MAP_VALUE_OR_NULL:
+	case CONST_PTR_TO_MAP_OR_NULL:
 		return old->off == cur->off && old->map == cur->map &&
 		       check_ids(idmap, old->id, cur->id, exact);
 	case PTR_TO_MAP_VALUE:

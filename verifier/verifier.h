@@ -62,6 +62,7 @@ enum hwxdp_reg_type {
 	HWXDP_REG_PTR_TO_PACKET,
 	HWXDP_REG_PTR_TO_PACKET_END,
 	HWXDP_REG_KFUNC_ADDR,	/* a device kfunc's address: not NULL */
+	HWXDP_REG_CONST_PTR_TO_MAP_OR_NULL, /* a lookup in a map of maps */
 	HWXDP_REG_MIXED = 0xff, /* visits disagree on the type */
 };
 

@@ -40,6 +40,7 @@ enum reg_type {
 	PTR_TO_PACKET = HWXDP_REG_PTR_TO_PACKET,
 	PTR_TO_PACKET_END = HWXDP_REG_PTR_TO_PACKET_END,
 	KFUNC_ADDR = HWXDP_REG_KFUNC_ADDR,
+	CONST_PTR_TO_MAP_OR_NULL = HWXDP_REG_CONST_PTR_TO_MAP_OR_NULL,
 };
 
 /* Device kfunc ids in hwxdp instruction streams (loader/kfuncs.h). */

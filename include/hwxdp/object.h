@@ -36,6 +36,7 @@ enum hwxdp_map_origin {
 	HWXDP_MAP_BTF,     /* SEC(".maps"), BTF-defined */
 	HWXDP_MAP_LEGACY,  /* struct bpf_map_def in SEC("maps") */
 	HWXDP_MAP_GLOBAL,  /* .rodata, .data, .bss (one-entry array) */
+	HWXDP_MAP_INNER,   /* the template of a map of maps' maps: no map of its own */
 };
 
 struct hwxdp_map_desc {
@@ -48,6 +49,9 @@ struct hwxdp_map_desc {
 	size_t initial_size;
 	bool read_only;             /* .rodata: frozen, constant to the verifier */
 	char section[HWXDP_NAME_MAX]; /* global data: its ELF section (".rodata") */
+	/* ARRAY_OF_MAPS, HASH_OF_MAPS: the index in maps[] of the template
+	 * (HWXDP_MAP_INNER) their maps have; other types: 0, unused */
+	uint32_t inner_map;
 };
 
 /* Source position of an instruction, from .BTF.ext line info. */

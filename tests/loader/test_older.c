@@ -15,7 +15,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <bpf/libbpf.h>
+
 #include "tests/loader/loader_util.h"
+#include "verifier/verifier.h"
 
 /*
  * obj with its global function symbols as clang of the pre-BTF years wrote
@@ -217,4 +220,54 @@ Test(loader_older, verify_names_other_types_and_its_statuses_differ)
 	snprintf(args, sizeof(args), "verify %s --log-level ''", older);
 	cr_assert_eq(hwxdp_cmd(out, sizeof(out), args), 64, "%s", out);
 	cr_assert(strstr(out, "--log-level takes 0, 1 or 2, not ''"), "%s", out);
+}
+
+/* The kernel's verdict on one program of an object, loaded by libbpf. */
+static bool kernel_accepts(const char *path, const char *prog_name)
+{
+	struct bpf_object *obj = bpf_object__open_file(path, NULL);
+	struct bpf_program *p;
+	int err;
+
+	cr_assert_not_null(obj, "%s: libbpf cannot open it", path);
+	bpf_object__for_each_program(p, obj)
+		bpf_program__set_autoload(p, !strcmp(bpf_program__name(p), prog_name));
+	err = bpf_object__load(obj);
+	bpf_object__close(obj);
+	return !err;
+}
+
+Test(loader_older, map_of_maps_as_the_kernel)
+{
+	char path[PATH_MAX];
+	struct hwxdp_verify_opts opts = { .sz = sizeof(opts) };
+	const struct hwxdp_map_desc *outer = NULL, *inner;
+	struct hwxdp_object *obj;
+
+	snprintf(path, sizeof(path), "%s", hx_build_path("tests/loader/older/map_in_map.bpf.o"));
+	cr_assert_eq(hwxdp_object__open(path, &obj), 0);
+	for (size_t i = 0; i < obj->map_cnt; i++)
+		if (!strcmp(obj->maps[i].name, "tables"))
+			outer = &obj->maps[i];
+	cr_assert_not_null(outer);
+	cr_assert_eq(outer->type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	cr_assert_lt(outer->inner_map, obj->map_cnt);
+	inner = &obj->maps[outer->inner_map];
+	cr_assert_eq(inner->origin, HWXDP_MAP_INNER);
+	cr_assert_eq(inner->type, BPF_MAP_TYPE_ARRAY);
+	cr_assert_eq(inner->value_size, 8);
+	for (size_t i = 0; i < obj->prog_cnt; i++) {
+		const struct hwxdp_prog *p = &obj->progs[i];
+		struct hwxdp_verify_result *res;
+		bool want = !strcmp(p->name, "count_by_table");
+
+		cr_assert_eq(hwxdp_verify(obj, p, &opts, &res), 0);
+		cr_expect_eq(res->accepted, want, "%s: hwxdp %s it:\n%s", p->name,
+			     res->accepted ? "accepts" : "refuses", res->log);
+		hwxdp_verify_result__free(res);
+		if (geteuid() == 0)
+			cr_expect_eq(kernel_accepts(path, p->name), want, "%s: the kernel %s it",
+				     p->name, want ? "refuses" : "accepts");
+	}
+	hwxdp_object__close(obj);
 }
