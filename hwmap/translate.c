@@ -145,6 +145,9 @@ static const char *type_name(uint8_t type)
 		return "a map value or NULL";
 	case HWXDP_REG_CONST_PTR_TO_MAP_OR_NULL:
 		return "a map or NULL";
+	case HWXDP_REG_PTR_TO_MEM:
+	case HWXDP_REG_PTR_TO_MEM_OR_NULL:
+		return "a function's memory argument";
 	case HWXDP_REG_PTR_TO_STACK:
 		return "the stack";
 	case HWXDP_REG_PTR_TO_PACKET_META:

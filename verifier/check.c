@@ -40,6 +40,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <bpf/btf.h>
+
 #include "verifier/verifier_internal.h"
 
 #ifndef BPF_MEMSX
@@ -615,6 +617,19 @@ static int check_mem_access(struct verifier_env *env, uint32_t regno, int32_t in
 		return 0;
 	case PTR_TO_CTX:
 		return check_ctx_access(env, regno, insn_off, size, write, dst);
+	case PTR_TO_MEM:
+		if (write && value && type_is_ptr(value->type) && !env->allow_ptr_leaks) {
+			verbose(env, "R%d leaks addr into mem\n", value_regno);
+			return REJECT;
+		}
+		err = check_mem_bounds(env, regno, reg, off, size, reg->mem_size, false);
+		if (!err && write)
+			note_side_effect(env);
+		if (err || !dst)
+			return err;
+		reg_mark_unknown(dst);
+		reg_coerce_size(dst, size);
+		return 0;
 	default:
 		verbose(env, "R%u invalid mem access '%s'\n", regno, reg_type_str(reg->type));
 		return REJECT;
@@ -696,6 +711,11 @@ int check_mem_region(struct verifier_env *env, uint32_t regno, int32_t off, int 
 		if (write)
 			note_side_effect(env);
 		return check_packet_bounds(env, regno, reg, reg->off + off, size, zero_ok);
+	case PTR_TO_MEM:
+		if (write)
+			note_side_effect(env);
+		return check_mem_bounds(env, regno, reg, reg->off + off, size, reg->mem_size,
+					zero_ok);
 	default:
 		return -EFAULT;
 	}
@@ -924,6 +944,8 @@ static int ptr_alu(struct verifier_env *env, const struct bpf_insn *insn,
 	}
 	switch (ptr->type) {
 	case PTR_TO_MAP_VALUE_OR_NULL:
+	case PTR_TO_MEM_OR_NULL:
+	case CONST_PTR_TO_MAP_OR_NULL:
 		verbose(env, "R%u pointer arithmetic on %s prohibited, null-check it first\n",
 			regno, reg_type_str(ptr->type));
 		return REJECT;
@@ -1194,7 +1216,7 @@ static int check_alu(struct verifier_env *env, const struct bpf_insn *insn)
 /* Pointers a comparison with NULL is decided for, as in the kernel. */
 static bool reg_not_null(const struct reg_state *reg)
 {
-	return reg->type == PTR_TO_MAP_VALUE || reg->type == KFUNC_ADDR;
+	return reg->type == PTR_TO_MAP_VALUE || reg->type == KFUNC_ADDR || reg->type == PTR_TO_MEM;
 }
 
 static bool is_init_pkt_pointer(const struct reg_state *reg)
@@ -1309,13 +1331,14 @@ static void mark_ptr_or_null(struct vstate *st, uint32_t id, bool is_null)
 {
 	for_each_reg(st, reg, {
 		if ((reg->type != PTR_TO_MAP_VALUE_OR_NULL &&
-		     reg->type != CONST_PTR_TO_MAP_OR_NULL) ||
+		     reg->type != CONST_PTR_TO_MAP_OR_NULL && reg->type != PTR_TO_MEM_OR_NULL) ||
 		    reg->id != id)
 			continue;
 		if (is_null) {
 			reg_mark_known(reg, 0);
 		} else {
 			reg->type = reg->type == CONST_PTR_TO_MAP_OR_NULL ? CONST_PTR_TO_MAP
+				    : reg->type == PTR_TO_MEM_OR_NULL	  ? PTR_TO_MEM
 									  : PTR_TO_MAP_VALUE;
 			reg->id = 0;
 		}
@@ -1407,7 +1430,7 @@ static int check_cond_jmp(struct verifier_env *env, const struct bpf_insn *insn,
 		if (reg_not_null(dst))
 			taken = op == BPF_JNE;
 		else if (dst->type == PTR_TO_MAP_VALUE_OR_NULL ||
-			 dst->type == CONST_PTR_TO_MAP_OR_NULL)
+			 dst->type == CONST_PTR_TO_MAP_OR_NULL || dst->type == PTR_TO_MEM_OR_NULL)
 			null_check = true;
 	} else if (!jmp32 && x) {
 		pkt = pkt_compare(dst, src, &pop);
@@ -1486,6 +1509,78 @@ static int check_cond_jmp(struct verifier_env *env, const struct bpf_insn *insn,
 
 /* ---- calls and exits ------------------------------------------------- */
 
+/*
+ * A call of a global function, as the kernel has it: the arguments are
+ * checked against the function's BTF prototype, the function is verified
+ * once on its own (global_funcs), and the caller goes on with an unknown
+ * scalar in R0, whatever the function returns.
+ */
+static int check_global_call(struct verifier_env *env, uint32_t subprog)
+{
+	struct subprog_info *sp = &env->subprogs[subprog];
+	struct reg_state *regs = cur_regs(env), saved;
+	int err;
+
+	for (uint32_t i = 0; i < sp->arg_cnt; i++) {
+		uint32_t regno = BPF_REG_1 + i;
+		struct reg_state *reg = &regs[regno];
+
+		err = check_reg_readable(env, regno);
+		if (err)
+			return err;
+		switch (sp->arg[i]) {
+		case GARG_SCALAR:
+			if (reg->type != SCALAR_VALUE) {
+				verbose(env, "R%u is not a scalar\n", regno);
+				goto bad;
+			}
+			break;
+		case GARG_CTX:
+			if (reg->type != PTR_TO_CTX) {
+				verbose(env, "arg#%u expects pointer to ctx\n", i);
+				goto bad;
+			}
+			break;
+		case GARG_MEM:
+			if (reg_is_const(reg) && !reg->var_off.value)
+				break; /* NULL: the function must check for it */
+			/* maybe NULL is fine: the memory is checked as if it
+			 * were not, the register left as it is (the kernel's) */
+			saved = *reg;
+			if (reg->type == PTR_TO_MAP_VALUE_OR_NULL)
+				reg->type = PTR_TO_MAP_VALUE;
+			else if (reg->type == PTR_TO_MEM_OR_NULL)
+				reg->type = PTR_TO_MEM;
+			if (!type_is_ptr(reg->type) || reg->type == PTR_TO_CTX ||
+			    reg->type == CONST_PTR_TO_MAP || reg->type == PTR_TO_PACKET_END ||
+			    reg->type == KFUNC_ADDR || reg->type == CONST_PTR_TO_MAP_OR_NULL) {
+				*reg = saved;
+				verbose(env,
+					"R%u type=%s expected=fp, pkt, pkt_meta, map_value, mem\n",
+					regno, reg_type_str(reg->type));
+				goto bad;
+			}
+			err = check_mem_region(env, regno, 0, (int)sp->arg_size[i], false, false);
+			if (!err)
+				err = check_mem_region(env, regno, 0, (int)sp->arg_size[i], true,
+						       false);
+			*reg = saved;
+			if (err)
+				goto bad;
+			break;
+		}
+	}
+	sp->called = true;
+	for (uint32_t r = BPF_REG_1; r <= BPF_REG_5; r++)
+		reg_mark_not_init(&regs[r]);
+	reg_mark_unknown(&regs[BPF_REG_0]);
+	return 0;
+bad:
+	verbose(env, "Caller passes invalid args into func#%u ('%s')\n", subprog,
+		sp->name ? sp->name : "?");
+	return REJECT;
+}
+
 static int check_subprog_call(struct verifier_env *env, const struct bpf_insn *insn, uint32_t idx)
 {
 	struct vstate *st = env->cur;
@@ -1503,6 +1598,12 @@ static int check_subprog_call(struct verifier_env *env, const struct bpf_insn *i
 		}
 	}
 	env->calls[caller->subprog * env->subprog_cnt + subprog] = 1;
+	if (env->subprogs[subprog].global) {
+		int err = check_global_call(env, subprog);
+
+		env->insn_idx = idx + 1;
+		return err;
+	}
 	callee = frame_new(st->curframe + 1, idx, subprog);
 	if (!callee)
 		return -ENOMEM;
@@ -1543,6 +1644,16 @@ static int check_exit(struct verifier_env *env, const struct bpf_insn *insn, boo
 		st->frame[st->curframe--] = NULL;
 		free(callee->stack);
 		free(callee);
+		return 0;
+	}
+	if (env->subprogs[callee->subprog].global) {
+		if (r0->type != SCALAR_VALUE) {
+			verbose(env,
+				"At subprogram exit the register R0 is not a scalar value (%s)\n",
+				reg_type_str(r0->type));
+			return -EINVAL;
+		}
+		*path_end = true;
 		return 0;
 	}
 	if (type_is_ptr(r0->type) && (env->device || !env->allow_ptr_leaks)) {
@@ -1823,7 +1934,7 @@ static void budget_hint(struct verifier_env *env)
 	verbose(env, "BPF program is too large. Processed %u insn\n", env->insns_processed);
 }
 
-static int do_check(struct verifier_env *env)
+static int do_check(struct verifier_env *env, uint32_t start)
 {
 	struct func_state before;
 	bool path_end;
@@ -1831,9 +1942,9 @@ static int do_check(struct verifier_env *env)
 	uint8_t cls;
 	int err;
 
-	env->insn_idx = 0;
+	env->insn_idx = start;
 	if (env->log_level == 1) {
-		verbose(env, "0: ");
+		verbose(env, "%u: ", start);
 		log_state(env, env->cur, true);
 	}
 	for (;;) {
@@ -1889,6 +2000,151 @@ static int do_check(struct verifier_env *env)
 	}
 }
 
+/* The type id behind typedefs and qualifiers. */
+static uint32_t btf_skip_mods(const struct btf *btf, uint32_t id, const struct btf_type **t)
+{
+	for (*t = btf__type_by_id(btf, id); *t && (btf_is_mod(*t) || btf_is_typedef(*t));
+	     *t = btf__type_by_id(btf, id))
+		id = (*t)->type;
+	return id;
+}
+
+/*
+ * Which functions are global, from the object's BTF, and what their
+ * arguments are, as the kernel reads a global function's prototype. Only
+ * for the host copy: the device verifies every call in its caller's state.
+ */
+static int read_global_funcs(struct verifier_env *env)
+{
+	const struct btf *btf = env->btf;
+
+	if (env->device || !btf || !env->prog || !env->prog->subprog_name)
+		return 0;
+	for (uint32_t s = 1; s < env->subprog_cnt; s++) {
+		struct subprog_info *sp = &env->subprogs[s];
+		const struct btf_type *func = NULL, *proto, *t;
+		const struct btf_param *params;
+		const char *name = NULL;
+		int id;
+
+		for (size_t j = 0; j < env->prog->subprog_cnt; j++)
+			if (env->prog->subprog_start[j] == sp->start)
+				name = env->prog->subprog_name[j];
+		id = name ? btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) : -1;
+		if (id > 0)
+			func = btf__type_by_id(btf, id);
+		if (!func || btf_vlen(func) != BTF_FUNC_GLOBAL)
+			continue;
+		sp->global = true;
+		sp->name = name;
+		proto = btf__type_by_id(btf, func->type);
+		if (!proto || !btf_is_func_proto(proto)) {
+			verbose(env, "Global function %s() has no prototype in BTF\n", name);
+			return -EINVAL;
+		}
+		btf_skip_mods(btf, proto->type, &t);
+		if (proto->type && (!t || (!btf_is_int(t) && !btf_is_any_enum(t)))) {
+			verbose(env,
+				"Global function %s() doesn't return scalar. Only those are "
+				"supported.\n",
+				name);
+			return -EINVAL;
+		}
+		if (btf_vlen(proto) > 5) {
+			verbose(env, "Global function %s() with %u > 5 args. Buggy compiler.\n",
+				name, btf_vlen(proto));
+			return -EINVAL;
+		}
+		sp->arg_cnt = (uint8_t)btf_vlen(proto);
+		params = btf_params(proto);
+		for (uint32_t i = 0; i < sp->arg_cnt; i++) {
+			uint32_t pointee;
+			int64_t size;
+
+			btf_skip_mods(btf, params[i].type, &t);
+			if (t && (btf_is_int(t) || btf_is_any_enum(t))) {
+				sp->arg[i] = GARG_SCALAR;
+				continue;
+			}
+			if (!t || !btf_is_ptr(t)) {
+				verbose(env,
+					"Global function %s(): arg#%u is neither a scalar nor a "
+					"pointer\n",
+					name, i);
+				return -EINVAL;
+			}
+			pointee = btf_skip_mods(btf, t->type, &t);
+			if (t && btf_is_struct(t) &&
+			    !strcmp(btf__name_by_offset(btf, t->name_off), "xdp_md")) {
+				sp->arg[i] = GARG_CTX;
+				continue;
+			}
+			size = t ? btf__resolve_size(btf, pointee) : -1;
+			if (size <= 0) {
+				verbose(env,
+					"arg#%u reference type('%s') size cannot be determined\n",
+					i, t ? btf__name_by_offset(btf, t->name_off) : "UNKNOWN");
+				return -EINVAL;
+			}
+			sp->arg[i] = GARG_MEM;
+			sp->arg_size[i] = (uint32_t)size;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Each global function that a verified path called, verified on its own
+ * from what its prototype promises: a scalar of any value, the context, or
+ * memory of the pointed type's size that may be NULL.
+ */
+static int check_global_funcs(struct verifier_env *env)
+{
+	bool again = true;
+	int err;
+
+	while (again) {
+		again = false;
+		for (uint32_t s = 1; s < env->subprog_cnt; s++) {
+			struct subprog_info *sp = &env->subprogs[s];
+			struct vstate *st;
+
+			if (!sp->global || !sp->called || sp->verified)
+				continue;
+			sp->verified = again = true;
+			st = state_new();
+			if (!st)
+				return -ENOMEM;
+			st->frame[0] = frame_new(0, UINT32_MAX, s);
+			if (!st->frame[0]) {
+				state_free(st);
+				return -ENOMEM;
+			}
+			for (uint32_t i = 0; i < sp->arg_cnt; i++) {
+				struct reg_state *r = &st->frame[0]->regs[BPF_REG_1 + i];
+
+				if (sp->arg[i] == GARG_SCALAR) {
+					reg_mark_unknown(r);
+				} else if (sp->arg[i] == GARG_CTX) {
+					mark_ptr(r, PTR_TO_CTX);
+				} else {
+					mark_ptr(r, PTR_TO_MEM_OR_NULL);
+					r->mem_size = sp->arg_size[i];
+					r->id = new_id(env);
+				}
+			}
+			state_free(env->cur);
+			env->cur = st;
+			if (env->log_level >= 1)
+				verbose(env, "\nValidating %s() func#%u...\n", sp->name, s);
+			err = do_check(env, sp->start);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
 static void free_env(struct verifier_env *env)
 {
 	state_free_all(env);
@@ -1912,9 +2168,13 @@ int verifier_run(struct verifier_env *env, struct hwxdp_verify_result *res)
 	}
 	err = check_program_shape(env);
 	if (!err)
+		err = read_global_funcs(env);
+	if (!err)
 		err = init_state(env);
 	if (!err)
-		err = do_check(env);
+		err = do_check(env, 0);
+	if (!err)
+		err = check_global_funcs(env);
 	if (!err)
 		err = check_stack_depths(env);
 	finish_facts(env);

@@ -166,7 +166,8 @@ static const struct helper_proto *find_proto(int id)
 
 static bool is_mem_ptr(uint8_t type)
 {
-	return type == PTR_TO_STACK || type_is_pkt(type) || type == PTR_TO_MAP_VALUE;
+	return type == PTR_TO_STACK || type_is_pkt(type) || type == PTR_TO_MAP_VALUE ||
+	       type == PTR_TO_MEM;
 }
 
 /* The constant key of a map helper, when every byte of it is known. */

@@ -85,6 +85,10 @@ const char *reg_type_str(uint8_t type)
 		return "map_value_or_null";
 	case CONST_PTR_TO_MAP_OR_NULL:
 		return "map_value_or_null"; /* the kernel's name for it */
+	case PTR_TO_MEM:
+		return "mem";
+	case PTR_TO_MEM_OR_NULL:
+		return "mem_or_null";
 	case PTR_TO_STACK:
 		return "fp";
 	case PTR_TO_PACKET_META:

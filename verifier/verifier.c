@@ -21,7 +21,7 @@ static uint64_t now_ns(void)
 		 : (fallback))
 
 static int verify(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map_desc *maps,
-		  size_t map_cnt, const struct hwxdp_prog *prog,
+		  size_t map_cnt, const struct hwxdp_prog *prog, const struct btf *btf,
 		  const struct hwxdp_verify_opts *opts, struct hwxdp_verify_result **out)
 {
 	struct verifier_env env = { 0 };
@@ -41,6 +41,7 @@ static int verify(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_m
 	env.maps = maps;
 	env.map_cnt = map_cnt;
 	env.prog = prog;
+	env.btf = btf;
 	env.last_line = -1;
 	env.log_level = OPT(opts, log_level, 0);
 	env.device = OPT(opts, device, false);
@@ -74,7 +75,7 @@ int hwxdp_verify_insns(const struct bpf_insn *insns, size_t cnt, const struct hw
 		       size_t map_cnt, const struct hwxdp_verify_opts *opts,
 		       struct hwxdp_verify_result **out)
 {
-	return verify(insns, cnt, maps, map_cnt, NULL, opts, out);
+	return verify(insns, cnt, maps, map_cnt, NULL, NULL, opts, out);
 }
 
 int hwxdp_verify(const struct hwxdp_object *obj, const struct hwxdp_prog *prog,
@@ -85,7 +86,8 @@ int hwxdp_verify(const struct hwxdp_object *obj, const struct hwxdp_prog *prog,
 	/* The rules here are XDP's: another type (or none known) is not guessed. */
 	if (prog->type != BPF_PROG_TYPE_XDP)
 		return -EOPNOTSUPP;
-	return verify(prog->insns, prog->insn_cnt, obj->maps, obj->map_cnt, prog, opts, out);
+	return verify(prog->insns, prog->insn_cnt, obj->maps, obj->map_cnt, prog, obj->btf, opts,
+		      out);
 }
 
 void hwxdp_verify_result__free(struct hwxdp_verify_result *res)

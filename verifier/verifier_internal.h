@@ -41,6 +41,8 @@ enum reg_type {
 	PTR_TO_PACKET_END = HWXDP_REG_PTR_TO_PACKET_END,
 	KFUNC_ADDR = HWXDP_REG_KFUNC_ADDR,
 	CONST_PTR_TO_MAP_OR_NULL = HWXDP_REG_CONST_PTR_TO_MAP_OR_NULL,
+	PTR_TO_MEM = HWXDP_REG_PTR_TO_MEM, /* mem_size bytes, whatever they are */
+	PTR_TO_MEM_OR_NULL = HWXDP_REG_PTR_TO_MEM_OR_NULL,
 };
 
 /* Device kfunc ids in hwxdp instruction streams (loader/kfuncs.h). */
@@ -68,8 +70,9 @@ struct reg_state {
 	uint32_t u32_min, u32_max;
 	int32_t off;
 	uint32_t id;
-	int32_t range; /* packet: bytes from off 0 known to be in the frame */
-	uint16_t map;  /* map pointers and values: index into env->maps */
+	int32_t range;	   /* packet: bytes from off 0 known to be in the frame */
+	uint16_t map;	   /* map pointers and values: index into env->maps */
+	uint32_t mem_size; /* PTR_TO_MEM: the bytes it points to */
 	uint8_t type;
 	uint8_t frameno; /* stack pointers: the frame whose stack */
 };
@@ -131,9 +134,18 @@ struct pending {
 	size_t log_pos;
 };
 
+/* A global function's argument, from its BTF prototype. */
+enum global_arg { GARG_SCALAR = 1, GARG_CTX, GARG_MEM };
+
 struct subprog_info {
 	uint32_t start;
 	uint32_t stack_depth; /* deepest byte touched, rounded up to 8 */
+	/* host, BTF-typed global functions: verified once, on their own */
+	bool global, called, verified;
+	uint8_t arg_cnt;
+	uint8_t arg[5];	      /* enum global_arg */
+	uint32_t arg_size[5]; /* GARG_MEM: the size of what it points to */
+	const char *name;
 };
 
 struct insn_aux {
@@ -162,7 +174,8 @@ struct verifier_env {
 	const struct hwxdp_prog *prog; /* source lines, or NULL */
 	int log_level;
 	bool device;
-	bool allow_ptr_leaks; /* root's rules for the host copy */
+	bool allow_ptr_leaks;  /* root's rules for the host copy */
+	const struct btf *btf; /* the object's, for global functions; or NULL */
 	uint32_t insn_budget;
 	uint32_t attach_type;
 

@@ -271,3 +271,46 @@ Test(loader_older, map_of_maps_as_the_kernel)
 	}
 	hwxdp_object__close(obj);
 }
+
+/*
+ * Every XDP program of every object here (ok_* and bad_* by name, and the
+ * rest) gets the kernel's verdict from hwxdp's host verification, as root.
+ */
+Test(loader_older, host_verdicts_are_the_kernels)
+{
+	static const char *const objects[] = { "map_in_map", "global_funcs" };
+	int checked = 0;
+
+	if (geteuid() != 0)
+		cr_skip_test("the kernel's verdict needs root");
+	for (size_t o = 0; o < sizeof(objects) / sizeof(objects[0]); o++) {
+		struct hwxdp_verify_opts opts = { .sz = sizeof(opts) };
+		char path[PATH_MAX], rel[128];
+		struct hwxdp_object *obj;
+
+		snprintf(rel, sizeof(rel), "tests/loader/older/%s.bpf.o", objects[o]);
+		snprintf(path, sizeof(path), "%s", hx_build_path(rel));
+		cr_assert_eq(hwxdp_object__open(path, &obj), 0, "%s", path);
+		for (size_t i = 0; i < obj->prog_cnt; i++) {
+			const struct hwxdp_prog *p = &obj->progs[i];
+			struct hwxdp_verify_result *res;
+			bool kernel;
+
+			if (p->type != BPF_PROG_TYPE_XDP || strcmp(p->section, "xdp"))
+				continue; /* libbpf loads only what it knows as XDP */
+			cr_assert_eq(hwxdp_verify(obj, p, &opts, &res), 0);
+			kernel = kernel_accepts(path, p->name);
+			cr_expect_eq(res->accepted, kernel,
+				     "%s: %s: the kernel %s it, hwxdp %s:\n%s", objects[o], p->name,
+				     kernel ? "accepts" : "refuses",
+				     res->accepted ? "accepts" : "refuses", res->log);
+			if (!strncmp(p->name, "ok_", 3) || !strncmp(p->name, "bad_", 4))
+				cr_expect_eq(kernel, !strncmp(p->name, "ok_", 3),
+					     "%s: the kernel's verdict is not the name's", p->name);
+			hwxdp_verify_result__free(res);
+			checked++;
+		}
+		hwxdp_object__close(obj);
+	}
+	cr_assert_geq(checked, 5, "only %d programs compared", checked);
+}
