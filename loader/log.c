@@ -26,6 +26,12 @@ static enum hwxdp_print_level threshold(void)
 		level = HWXDP_INFO;
 	else if (env && !strcasecmp(env, "debug"))
 		level = HWXDP_DEBUG;
+	else if (env && *env && strcasecmp(env, "warn"))
+		/* the level is set: this print does not come back here */
+		hwxdp_print(HWXDP_WARN,
+			    "HWXDP_LOG_LEVEL=%s is not a level: warn, info or debug; "
+			    "printing warnings only\n",
+			    env);
 	return level;
 }
 

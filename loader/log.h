@@ -2,7 +2,8 @@
 /*
  * One print path for every message: a level, a "hwxdp: " prefix, and a
  * callback the embedding program can replace (as libbpf_set_print).
- * HWXDP_LOG_LEVEL=warn|info|debug sets the default threshold.
+ * HWXDP_LOG_LEVEL=warn|info|debug sets the default threshold; any other
+ * value is a warning, and the threshold stays warn.
  */
 #ifndef HWXDP_LOADER_LOG_H
 #define HWXDP_LOADER_LOG_H
