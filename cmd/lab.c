@@ -18,6 +18,7 @@
 #include "lab/fwd.h"
 #include "lab/netlab.h"
 #include "lab/target.h"
+#include "loader/log.h"
 
 #define LAB_PORTS 3
 
@@ -359,11 +360,12 @@ int do_lab(int argc, char **argv)
 	t = hx_target_open(target_name, object);
 	if (!t)
 		return cmd_error("cannot open %s on target '%s': %s", object, target_name,
-				 hwxdp_strerror(-errno));
+				 hwxdp_error_message(-errno));
 	err = lab_setup(t, ifindex);
 	if (err) {
 		hx_target_close(t);
-		return cmd_error("cannot fill the lab's tables: %s", hwxdp_strerror(err));
+		return cmd_error("%s: cannot fill the lab's tables: %s", object,
+				 hwxdp_error_message(err));
 	}
 
 	if (json_output) {

@@ -45,7 +45,7 @@ static int device_open(struct hx_target *target, const char *object_path)
 		return -ENOMEM;
 	err = hwxdp_device_prog__open(object_path, &dt->dp, msg, sizeof(msg));
 	if (err) {
-		pr_warn("device target: %s\n", msg);
+		hwxdp_error(err, "%s", msg);
 		free(dt);
 		return err;
 	}
@@ -65,7 +65,8 @@ static int device_map_update(struct hx_target *target, const char *map, const vo
 {
 	struct hwxdp_table *tab = table_by_name(target, map);
 
-	return tab ? hwxdp_table__update(tab, key, value, BPF_ANY) : -ENOENT;
+	return tab ? hwxdp_table__update(tab, key, value, BPF_ANY)
+		   : hwxdp_error(-ENOENT, "the program has no map \"%s\"", map);
 }
 
 static int device_map_lookup(struct hx_target *target, const char *map, const void *key,

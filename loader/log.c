@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +82,34 @@ void hwxdp_route_libbpf_print(void)
 	libbpf_set_print(libbpf_print);
 }
 
+/* Room for a path and the reason after it. */
+static _Thread_local struct {
+	int err;
+	char text[PATH_MAX + 512];
+} last_error;
+
+int hwxdp_error(int err, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	vsnprintf(last_error.text, sizeof(last_error.text), fmt, args);
+	va_end(args);
+	last_error.err = err;
+	return err;
+}
+
+const char *hwxdp_error_message(int err)
+{
+	static _Thread_local char given[sizeof(last_error.text)];
+
+	if (!err || last_error.err != err)
+		return hwxdp_strerror(err);
+	last_error.err = 0;
+	memcpy(given, last_error.text, sizeof(given));
+	return given;
+}
+
 /*
  * Every project code, whichever component returns it: they share one range
  * above errno's, and a code here is never given to strerror, which would
@@ -115,8 +145,8 @@ const char *hwxdp_strerror(int err)
 		if (project_errors[i].code == code)
 			return project_errors[i].text;
 	if (code >= HWXDP_ERR_BASE) {
-		snprintf(unknown, sizeof(unknown), "hwxdp error %d, which this library does not know",
-			 code);
+		snprintf(unknown, sizeof(unknown),
+			 "hwxdp error %d, which this library does not know", code);
 		return unknown;
 	}
 	return strerror(code);
