@@ -5,6 +5,7 @@
  * table memory.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,7 +38,7 @@ static void device_close(struct hx_target *target)
 static int device_open(struct hx_target *target, const char *object_path)
 {
 	struct device_target *dt;
-	char msg[512];
+	char msg[PATH_MAX + 512]; /* the path, and the reason after it whole */
 	int err;
 
 	dt = calloc(1, sizeof(*dt));

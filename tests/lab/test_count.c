@@ -7,7 +7,9 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "lab/bpf_count.h"
 #include "lab/fwd_lab.h"
@@ -64,6 +66,34 @@ Test(lab_tables, count_target_names_the_object)
 	err = hx_lab_setup(t, ifindex);
 	cr_assert(strstr(hwxdp_error_message(err), path), "no %s", path);
 	hx_target_close(t);
+}
+
+/* A path of 1,400 bytes: the reason after it is whole. */
+Test(lab_tables, long_path_keeps_the_reason)
+{
+	char dir[] = "/tmp/hwxdp-count-XXXXXX", path[2048], cmd[2100];
+	const char *msg;
+	size_t n;
+	FILE *f;
+
+	cr_assert_not_null(mkdtemp(dir));
+	n = (size_t)snprintf(path, sizeof(path), "%s", dir);
+	while (n < 1400) {
+		n += (size_t)snprintf(path + n, sizeof(path) - n, "/%s",
+				      "a-directory-with-a-long-name-for-the-test");
+		cr_assert(!mkdir(path, 0755), "%s", strerror(errno));
+	}
+	snprintf(path + n, sizeof(path) - n, "/prog.bpf.o");
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs("not an object\n", f);
+	fclose(f);
+	hwxdp_set_print(capture);
+	cr_assert_null(hx_target_open("device", path));
+	msg = hwxdp_error_message(-errno);
+	cr_assert(strstr(msg, "not a BPF ELF object"), "cut: \"%s\"", msg);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	cr_assert_eq(system(cmd), 0);
 }
 
 Test(lab_tables, device_target_names_the_missing_map)
