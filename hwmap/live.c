@@ -34,9 +34,22 @@ struct part {
 	int32_t *next;	/* per instruction: the next of its part, or -1 */
 };
 
+struct frame {
+	int32_t v;
+	int32_t e;
+};
+
+/* Tarjan's working arrays, made once for every register's graph. */
+struct scratch {
+	int32_t *index, *low, *stack;
+	struct frame *call;
+	bool *on;
+};
+
 struct solve {
 	const struct hxu_live_insn *insns;
 	size_t n;
+	struct scratch sc;
 	struct part part[REGS];
 	int8_t slot[REGS]; /* a register's index in part[], -1 when never live */
 	int32_t *pred_start, *pred;
@@ -65,19 +78,12 @@ static bool leaves(const struct hxu_live_insn *in)
 static int find_parts(struct solve *s, unsigned int r, struct part *pt)
 {
 	size_t n = s->n;
-	int32_t *index = malloc(n * sizeof(*index)), *low = malloc(n * sizeof(*low));
-	int32_t *stack = malloc(n * sizeof(*stack));
-	struct frame {
-		int32_t v;
-		int32_t e;
-	} *call = malloc(n * sizeof(*call));
-	bool *on = calloc(n, sizeof(*on));
+	int32_t *index = s->sc.index, *low = s->sc.low, *stack = s->sc.stack;
+	struct frame *call = s->sc.call;
+	bool *on = s->sc.on;
 	int32_t counter = 0, sp = 0, cp = 0;
 	uint16_t bit = (uint16_t)(1u << r);
-	int err = -ENOMEM;
 
-	if (!index || !low || !stack || !call || !on)
-		goto out;
 	memset(index, 0xff, n * sizeof(*index));
 	for (size_t start = 0; start < n; start++) {
 		if (index[start] >= 0)
@@ -122,14 +128,7 @@ static int find_parts(struct solve *s, unsigned int r, struct part *pt)
 				low[call[cp - 1].v] = low[v];
 		}
 	}
-	err = 0;
-out:
-	free(index);
-	free(low);
-	free(stack);
-	free(call);
-	free(on);
-	return err;
+	return 0;
 }
 
 static void push(struct solve *s, int32_t slot, int32_t root)
@@ -218,7 +217,12 @@ int hxu_liveness(const struct hxu_live_insn *insns, size_t n, uint16_t *live, bo
 			continue;
 		s.slot[r] = (int8_t)slots++;
 	}
-	if (predecessors(&s))
+	s.sc.index = malloc((n + 1) * sizeof(*s.sc.index));
+	s.sc.low = malloc((n + 1) * sizeof(*s.sc.low));
+	s.sc.stack = malloc((n + 1) * sizeof(*s.sc.stack));
+	s.sc.call = malloc((n + 1) * sizeof(*s.sc.call));
+	s.sc.on = calloc(n + 1, sizeof(*s.sc.on));
+	if (!s.sc.index || !s.sc.low || !s.sc.stack || !s.sc.call || !s.sc.on || predecessors(&s))
 		goto out;
 	/* each root is pushed once, when its count reaches 0 */
 	s.todo = malloc(((size_t)slots * n + 1) * sizeof(*s.todo));
@@ -290,5 +294,10 @@ out:
 	free(s.pred_start);
 	free(s.pred);
 	free(s.todo);
+	free(s.sc.index);
+	free(s.sc.low);
+	free(s.sc.stack);
+	free(s.sc.call);
+	free(s.sc.on);
 	return err;
 }
