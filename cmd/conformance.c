@@ -140,18 +140,18 @@ int do_conformance(int argc, char **argv)
 	if (!program_hex) {
 		input = read_stdin();
 		if (!input)
-			return cmd_error("cannot read the program from stdin: %s", strerror(errno));
+			return cmd_error("cannot read the program from stdin: %s", hwxdp_strerror(-errno));
 		program_hex = input;
 	}
 	ret = hx_hex_parse(program_hex, &program, &program_len, err, sizeof(err));
 	if (ret) {
-		ret = cmd_error("program: %s", ret == -EINVAL ? err : strerror(-ret));
+		ret = cmd_error("program: %s", ret == -EINVAL ? err : hwxdp_strerror(ret));
 		goto out;
 	}
 	if (memory_hex) {
 		ret = hx_hex_parse(memory_hex, &memory, &memory_len, err, sizeof(err));
 		if (ret) {
-			ret = cmd_error("memory: %s", ret == -EINVAL ? err : strerror(-ret));
+			ret = cmd_error("memory: %s", ret == -EINVAL ? err : hwxdp_strerror(ret));
 			goto out;
 		}
 	}
@@ -161,12 +161,12 @@ int do_conformance(int argc, char **argv)
 	else
 		ret = hx_conformance_insns(program, program_len, &insns, &cnt, err, sizeof(err));
 	if (ret) {
-		ret = cmd_error("program: %s", *err ? err : strerror(-ret));
+		ret = cmd_error("program: %s", *err ? err : hwxdp_strerror(ret));
 		goto out;
 	}
 	ret = hx_conformance_run(insns, cnt, memory, memory_len, &opts, &r0, err, sizeof(err));
 	if (ret) {
-		ret = cmd_error("%s", *err ? err : strerror(-ret));
+		ret = cmd_error("%s", *err ? err : hwxdp_strerror(ret));
 		goto out;
 	}
 	printf("%" PRIx64 "\n", r0);

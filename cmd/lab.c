@@ -14,9 +14,11 @@
 #include <unistd.h>
 
 #include "cmd/main.h"
+#include "hwxdp/object.h"
 #include "lab/fwd.h"
 #include "lab/netlab.h"
 #include "lab/target.h"
+#include "loader/log.h"
 
 #define LAB_PORTS 3
 
@@ -343,7 +345,7 @@ int do_lab(int argc, char **argv)
 		}
 	}
 	if (access(object, R_OK))
-		return cmd_error("%s: %s (build it with make)", object, strerror(errno));
+		return cmd_error("%s: %s (build it with make)", object, hwxdp_strerror(-errno));
 	/* Off the kernel the ports need no devices: any distinct numbers do. */
 	for (i = 0; i < LAB_PORTS; i++)
 		ifindex[i] = 101 + i;
@@ -353,16 +355,17 @@ int do_lab(int argc, char **argv)
 					 "private network namespace)");
 		err = hx_netlab_enter(LAB_PORTS, ifindex);
 		if (err)
-			return cmd_error("cannot make the lab's ports: %s", strerror(-err));
+			return cmd_error("cannot make the lab's ports: %s", hwxdp_strerror(err));
 	}
 	t = hx_target_open(target_name, object);
 	if (!t)
 		return cmd_error("cannot open %s on target '%s': %s", object, target_name,
-				 strerror(errno));
+				 hwxdp_error_message(-errno));
 	err = lab_setup(t, ifindex);
 	if (err) {
 		hx_target_close(t);
-		return cmd_error("cannot fill the lab's tables: %s", strerror(-err));
+		return cmd_error("%s: cannot fill the lab's tables: %s", object,
+				 hwxdp_error_message(err));
 	}
 
 	if (json_output) {
@@ -393,7 +396,7 @@ int do_lab(int argc, char **argv)
 		if (err) {
 			hx_target_close(t);
 			json_destroy(w);
-			return cmd_error("frame %u (%s): %s", i + 1, lf->name, strerror(-err));
+			return cmd_error("frame %u (%s): %s", i + 1, lf->name, hwxdp_strerror(err));
 		}
 		print_row(w, i + 1, lf, frame, &lin, &r);
 	}

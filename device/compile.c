@@ -108,6 +108,7 @@ static enum hwxdp_engine_mode default_mode = HWXDP_ENGINE_INTERP;
 
 enum hwxdp_engine_mode hwxdp_engine_mode__resolve(enum hwxdp_engine_mode mode)
 {
+	static bool warned;
 	const char *env = getenv("HWXDP_ENGINE");
 
 	if (!env || !*env)
@@ -116,6 +117,10 @@ enum hwxdp_engine_mode hwxdp_engine_mode__resolve(enum hwxdp_engine_mode mode)
 		return HWXDP_ENGINE_COMPILED;
 	if (!strcmp(env, "interp"))
 		return HWXDP_ENGINE_INTERP;
+	/* once: every engine made asks */
+	if (!__atomic_exchange_n(&warned, true, __ATOMIC_RELAXED))
+		pr_warn("HWXDP_ENGINE=%s is not an engine: compiled or interp; the engines run %s\n",
+			env, mode == HWXDP_ENGINE_COMPILED ? "compiled" : "interpreted");
 	return mode;
 }
 

@@ -22,7 +22,8 @@
  *
  * Engines interpret unless asked: hwxdp_engine__set_mode, or the process
  * default hwxdp_engine__set_default_mode for engines made afterwards. The
- * environment variable HWXDP_ENGINE=compiled|interp overrides both.
+ * environment variable HWXDP_ENGINE=compiled|interp overrides both; any
+ * other value is a warning (once), and the mode asked for stands.
  *
  * Counting: compiled code counts as the interpreter does, per basic block
  * (operations, issue slots and the cost model's cycles, the rest of the

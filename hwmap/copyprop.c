@@ -8,6 +8,7 @@
  * path can still read rX from it.
  */
 #include "hwmap/copyprop.h"
+#include "hwmap/work.h"
 
 /* Which fields an operation reads, as register fields it may rename. */
 enum { READS_RS = 1, READS_RT = 2, READS_FIXED = 4 };
@@ -115,6 +116,7 @@ static bool propagate(struct hxu_op *ops, size_t n, size_t i, const struct hxu_c
 		uint16_t fixed, writes;
 		unsigned int reads;
 
+		hxu_work_add(1);
 		if (env->leader[j])
 			return !(env->live_in[j] & bx);
 		reads = reads_of(op, &fixed, &writes);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "hwmap/csum.h"
+#include "hwmap/work.h"
 
 #define MAX_FRAGMENT 24
 
@@ -183,9 +184,48 @@ static bool run_fragment(const struct bpf_insn *insns, uint32_t s, uint32_t e, u
 	return true;
 }
 
+/* The jumps and calls into each instruction: from[start[t] .. start[t + 1]). */
+struct jumps {
+	uint32_t *start, *from;
+};
+
+static int64_t jump_target(const struct bpf_insn *in, uint32_t i)
+{
+	uint8_t cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
+
+	if ((cls != BPF_JMP && cls != BPF_JMP32) || op == BPF_EXIT ||
+	    (op == BPF_CALL && in->src_reg != BPF_PSEUDO_CALL))
+		return -1;
+	return (int64_t)i + 1 +
+	       ((op == BPF_CALL || (op == BPF_JA && cls == BPF_JMP32)) ? in->imm : in->off);
+}
+
+static int find_jumps(const struct hwxdp_prog *p, struct jumps *j)
+{
+	size_t n = p->insn_cnt;
+	int64_t t;
+
+	j->start = calloc(n + 2, sizeof(*j->start));
+	if (!j->start)
+		return -1;
+	for (uint32_t i = 0; i < n; i++)
+		if ((t = jump_target(&p->insns[i], i)) >= 0 && t < (int64_t)n)
+			j->start[t + 2]++;
+	for (size_t k = 0; k < n; k++)
+		j->start[k + 2] += j->start[k + 1];
+	j->from = malloc((j->start[n + 1] + 1) * sizeof(*j->from));
+	if (!j->from)
+		return -1;
+	for (uint32_t i = 0; i < n; i++)
+		if ((t = jump_target(&p->insns[i], i)) >= 0 && t < (int64_t)n)
+			j->from[j->start[t + 1]++] = i;
+	return 0;
+}
+
 /* The fragment from the load at s, if it is a checksum update: where it ends. */
 static bool fragment_at(const struct hwxdp_prog *p, const struct hwxdp_insn_fact *facts,
-			const bool *is_target, const uint16_t *live, uint32_t s, struct hxu_csum *c)
+			const bool *is_target, const uint16_t *live, const struct jumps *jumps,
+			uint32_t s, struct hxu_csum *c)
 {
 	const struct bpf_insn *ld = &p->insns[s];
 	uint16_t written = 0, w, stored;
@@ -217,18 +257,11 @@ static bool fragment_at(const struct hwxdp_prog *p, const struct hwxdp_insn_fact
 	for (uint32_t j = s + 1; j <= e; j++) {
 		if (!is_target[j])
 			continue;
-		for (uint32_t i = 0; i < p->insn_cnt; i++) {
-			const struct bpf_insn *in = &p->insns[i];
-			uint8_t cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
-			int64_t t;
+		for (uint32_t k = jumps->start[j]; k < jumps->start[j + 1]; k++) {
+			uint32_t i = jumps->from[k];
 
-			if ((cls != BPF_JMP && cls != BPF_JMP32) || op == BPF_EXIT ||
-			    (op == BPF_CALL && in->src_reg != BPF_PSEUDO_CALL))
-				continue;
-			t = (int64_t)i + 1 +
-			    ((op == BPF_CALL || (op == BPF_JA && cls == BPF_JMP32)) ? in->imm
-										    : in->off);
-			if (t == j && (i < s || i >= e))
+			hxu_work_add(1);
+			if (i < s || i >= e)
 				return false;
 		}
 	}
@@ -256,13 +289,21 @@ struct hxu_csum *hxu_find_csum(const struct hwxdp_prog *p, const struct hwxdp_in
 			       const bool *is_target, const uint16_t *live)
 {
 	struct hxu_csum *c = calloc(p->insn_cnt + 1, sizeof(*c));
+	struct jumps jumps = { NULL, NULL };
 
-	if (!c)
-		return NULL;
+	if (!c || find_jumps(p, &jumps)) {
+		free(c);
+		c = NULL;
+		goto out;
+	}
 	for (uint32_t s = 0; s < p->insn_cnt; s++) {
-		if (!facts[s].reachable || !fragment_at(p, facts, is_target, live, s, &c[s]))
+		if (!facts[s].reachable ||
+		    !fragment_at(p, facts, is_target, live, &jumps, s, &c[s]))
 			continue;
 		s = c[s].end;
 	}
+out:
+	free(jumps.start);
+	free(jumps.from);
 	return c;
 }

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "hwmap/stack.h"
+#include "hwmap/work.h"
 #include "loader/kfuncs.h"
 
 #define FRAME_BYTES 512
@@ -199,56 +200,178 @@ static void transfer(struct live *l, const struct hwxdp_object *obj, const struc
 	}
 }
 
+/*
+ * The instructions a data flow may revisit, each at most once at a time:
+ * where a pass's value changed, the ones whose value depends on it.
+ */
+struct worklist {
+	uint32_t *queue;
+	bool *queued;
+	size_t head, cnt, cap;
+};
+
+static int worklist_init(struct worklist *w, size_t n)
+{
+	w->queue = malloc((n + 1) * sizeof(*w->queue));
+	w->queued = calloc(n + 1, sizeof(*w->queued));
+	w->head = w->cnt = 0;
+	w->cap = n + 1;
+	return w->queue && w->queued ? 0 : -1;
+}
+
+static void worklist_push(struct worklist *w, size_t k)
+{
+	if (w->queued[k])
+		return;
+	w->queued[k] = true;
+	w->queue[(w->head + w->cnt++) % w->cap] = (uint32_t)k;
+}
+
+static size_t worklist_pop(struct worklist *w)
+{
+	size_t k = w->queue[w->head];
+
+	w->head = (w->head + 1) % w->cap;
+	w->cnt--;
+	w->queued[k] = false;
+	hxu_work_add(1);
+	return k;
+}
+
+static void worklist_free(struct worklist *w)
+{
+	free(w->queue);
+	free(w->queued);
+}
+
+static bool second_half(const struct hwxdp_prog *p, size_t k)
+{
+	return k > 0 && p->insns[k - 1].code == (BPF_LD | BPF_IMM | BPF_DW);
+}
+
+/* The instructions that may come right before each one (*start has
+ * insn_cnt + 2 entries, k's in pred[start[k] .. start[k + 1])): the edges
+ * out of the reachable instructions. */
+static int predecessors(const struct hwxdp_prog *p, const struct hwxdp_insn_fact *facts,
+			uint32_t **start, uint32_t **pred)
+{
+	size_t n = p->insn_cnt;
+	uint32_t *s = calloc(n + 2, sizeof(*s)), *e = NULL;
+
+	for (int pass = 0; s && pass < 2; pass++) {
+		for (size_t k = 0; k < n; k++) {
+			int64_t to[2];
+			int succ;
+
+			if (second_half(p, k) || !facts[k].reachable)
+				continue;
+			succ = hxu_insn_succ(p, k, &to[0], &to[1]);
+			for (int i = 0; i < 2; i++) {
+				if (!(succ & (i ? HXU_SUCC_JUMP : HXU_SUCC_FALL)) || to[i] < 0 ||
+				    to[i] >= (int64_t)n)
+					continue;
+				if (pass)
+					e[s[to[i] + 1]++] = (uint32_t)k;
+				else
+					s[to[i] + 2]++;
+			}
+		}
+		if (pass)
+			break;
+		for (size_t k = 0; k < n; k++)
+			s[k + 2] += s[k + 1];
+		e = malloc((s[n + 1] + 1) * sizeof(*e));
+		if (!e)
+			break;
+	}
+	if (!s || !e) {
+		free(s);
+		free(e);
+		return -1;
+	}
+	*start = s;
+	*pred = e;
+	return 0;
+}
+
+/* The stack bytes live after instruction k, from those live before its
+ * successors. */
+static void live_after(const struct hwxdp_prog *p, const struct live *in_live, size_t k,
+		       struct live *l)
+{
+	size_t n = p->insn_cnt;
+	int64_t to[2];
+	int succ = hxu_insn_succ(p, k, &to[0], &to[1]);
+
+	memset(l, 0, sizeof(*l));
+	for (int e = 0; e < 2; e++) {
+		if (!(succ & (e ? HXU_SUCC_JUMP : HXU_SUCC_FALL)))
+			continue;
+		if (to[e] < 0 || to[e] > (int64_t)n)
+			set_all(l);
+		else
+			for (int w = 0; w < FRAME_WORDS; w++)
+				l->w[w] |= in_live[to[e]].w[w];
+	}
+}
+
+static bool store_through_r10(const struct bpf_insn *in)
+{
+	uint8_t cls = BPF_CLASS(in->code);
+
+	return (cls == BPF_ST || cls == BPF_STX) && BPF_MODE(in->code) == BPF_MEM &&
+	       in->dst_reg == BPF_REG_10;
+}
+
 bool *hxu_dead_stack_stores(const struct hwxdp_object *obj, const struct hwxdp_prog *p,
 			    const struct hwxdp_insn_fact *facts, const int8_t *fill_source)
 {
 	size_t n = p->insn_cnt;
 	struct live *in_live = calloc(n + 1, sizeof(*in_live));
 	bool *dead = calloc(n + 1, sizeof(*dead));
-	bool changed = true;
+	uint32_t *pred_start = NULL, *pred = NULL;
+	struct worklist w = { 0 };
+	bool ok = in_live && dead && !worklist_init(&w, n) &&
+		  !predecessors(p, facts, &pred_start, &pred);
 
-	if (!in_live || !dead) {
+	if (!ok) {
 		free(in_live);
 		free(dead);
-		return NULL;
+		dead = NULL;
+		goto out;
 	}
-	while (changed) {
-		changed = false;
-		for (size_t k = n; k-- > 0;) {
-			const struct bpf_insn *in = &p->insns[k];
-			uint8_t cls = BPF_CLASS(in->code);
-			struct live l = { { 0 } };
-			int64_t to[2];
-			int succ;
+	/* backwards first, the way the bytes' liveness flows */
+	for (size_t k = n; k-- > 0;)
+		if (!second_half(p, k) && facts[k].reachable)
+			worklist_push(&w, k);
+	while (w.cnt) {
+		size_t k = worklist_pop(&w);
+		struct live l;
 
-			if (k > 0 && p->insns[k - 1].code == (BPF_LD | BPF_IMM | BPF_DW))
-				continue; /* second half of a ld_imm64 */
-			if (!facts[k].reachable)
-				continue;
-			succ = hxu_insn_succ(p, k, &to[0], &to[1]);
-			for (int e = 0; e < 2; e++) {
-				if (!(succ & (e ? HXU_SUCC_JUMP : HXU_SUCC_FALL)))
-					continue;
-				if (to[e] < 0 || to[e] > (int64_t)n)
-					set_all(&l);
-				else
-					for (int w = 0; w < FRAME_WORDS; w++)
-						l.w[w] |= in_live[to[e]].w[w];
-			}
-			if ((cls == BPF_ST || cls == BPF_STX) && BPF_MODE(in->code) == BPF_MEM &&
-			    in->dst_reg == BPF_REG_10)
-				dead[k] = !any_in(&l, in->off,
-						  (int64_t)in->off + hxu_bpf_size(in->code));
-			/* a fill from a register reads no stack */
-			if (!fill_source || fill_source[k] < 0)
-				transfer(&l, obj, p, facts, k);
-			if (memcmp(&l, &in_live[k], sizeof(l))) {
-				in_live[k] = l;
-				changed = true;
-			}
-		}
+		live_after(p, in_live, k, &l);
+		/* a fill from a register reads no stack */
+		if (!fill_source || fill_source[k] < 0)
+			transfer(&l, obj, p, facts, k);
+		if (!memcmp(&l, &in_live[k], sizeof(l)))
+			continue;
+		in_live[k] = l;
+		for (uint32_t e = pred_start[k]; e < pred_start[k + 1]; e++)
+			worklist_push(&w, pred[e]);
+	}
+	for (size_t k = 0; k < n; k++) {
+		const struct bpf_insn *in = &p->insns[k];
+		struct live l;
+
+		if (second_half(p, k) || !facts[k].reachable || !store_through_r10(in))
+			continue;
+		live_after(p, in_live, k, &l);
+		dead[k] = !any_in(&l, in->off, (int64_t)in->off + hxu_bpf_size(in->code));
 	}
 	free(in_live);
+out:
+	worklist_free(&w);
+	free(pred_start);
+	free(pred);
 	return dead;
 }
 
@@ -388,35 +511,37 @@ int8_t *hxu_fill_sources(const struct hwxdp_prog *p, const struct hwxdp_insn_fac
 	size_t n = p->insn_cnt;
 	struct avail *in_av = calloc(n + 1, sizeof(*in_av));
 	int8_t *source = malloc((n + 1) * sizeof(*source));
-	bool changed = true;
+	struct worklist w = { 0 };
 
-	if (!in_av || !source) {
+	if (!in_av || !source || worklist_init(&w, n)) {
 		free(in_av);
 		free(source);
+		worklist_free(&w);
 		return NULL;
 	}
 	for (size_t i = 0; i < p->subprog_cnt; i++)
 		if (p->subprog_start[i] < n)
 			in_av[p->subprog_start[i]].known = true;
 	in_av[0].known = true;
-	while (changed) {
-		changed = false;
-		for (size_t k = 0; k < n; k++) {
-			struct avail out;
-			int64_t to[2];
-			int succ;
+	for (size_t k = 0; k < n; k++)
+		worklist_push(&w, k);
+	while (w.cnt) {
+		size_t k = worklist_pop(&w);
+		struct avail out;
+		int64_t to[2];
+		int succ;
 
-			if (!in_av[k].known || !facts[k].reachable)
-				continue;
-			out = in_av[k];
-			avail_step(&out, &p->insns[k], &facts[k]);
-			succ = hxu_insn_succ(p, k, &to[0], &to[1]);
-			for (int e = 0; e < 2; e++)
-				if ((succ & (e ? HXU_SUCC_JUMP : HXU_SUCC_FALL)) && to[e] >= 0 &&
-				    to[e] < (int64_t)n)
-					changed |= avail_join(&in_av[to[e]], &out);
-		}
+		if (!in_av[k].known || !facts[k].reachable)
+			continue;
+		out = in_av[k];
+		avail_step(&out, &p->insns[k], &facts[k]);
+		succ = hxu_insn_succ(p, k, &to[0], &to[1]);
+		for (int e = 0; e < 2; e++)
+			if ((succ & (e ? HXU_SUCC_JUMP : HXU_SUCC_FALL)) && to[e] >= 0 &&
+			    to[e] < (int64_t)n && avail_join(&in_av[to[e]], &out))
+				worklist_push(&w, (size_t)to[e]);
 	}
+	worklist_free(&w);
 	for (size_t k = 0; k <= n; k++)
 		source[k] = k < n && in_av[k].known && facts[k].reachable
 				    ? (int8_t)fill_source(&in_av[k], &p->insns[k])

@@ -22,11 +22,13 @@
 
 #include "hwmap/combine.h"
 #include "hwmap/copyprop.h"
+#include "hwmap/live.h"
 #include "hwmap/csum.h"
 #include "hwmap/memcopy.h"
 #include "hwmap/schedule.h"
 #include "hwmap/stack.h"
 #include "hwmap/translate.h"
+#include "hwmap/work.h"
 #include "hwxdp/fwd.h"
 #include "loader/kfuncs.h"
 
@@ -39,6 +41,13 @@
 /* R11..R14 hold stack slots (hwmap/stack.h). */
 #define HXU_REG_SLOT0 11
 #define HXU_SLOT_REGS 4
+
+_Thread_local uint64_t hxu_work;
+
+uint64_t hxu_translate_work(void)
+{
+	return hxu_work;
+}
 
 struct pending {
 	struct hxu_op op;
@@ -804,18 +813,35 @@ static void mark_targets(struct translator *t)
 	}
 }
 
-/* Local-memory frames: one for the deepest chain of calls, plus one. */
-static uint32_t subprog_of(const struct hwxdp_prog *p, uint32_t insn)
+/* Local-memory frames: one for the deepest chain of calls, plus one. The
+ * subprogram an instruction is in: the last whose start is not after it. */
+static uint32_t subprog_of(const struct hwxdp_prog *p, uint32_t insn, bool sorted)
 {
+	size_t lo = 0, hi = p->subprog_cnt;
 	uint32_t s = 0;
 
-	for (size_t i = 0; i < p->subprog_cnt; i++)
-		if (p->subprog_start[i] <= insn)
-			s = (uint32_t)i;
-	return s;
+	if (!sorted) {
+		for (size_t i = 0; i < p->subprog_cnt; i++)
+			if (p->subprog_start[i] <= insn)
+				s = (uint32_t)i;
+		return s;
+	}
+	/* the first start after insn, and the one before it */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->subprog_start[mid] <= insn)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? (uint32_t)(lo - 1) : 0;
 }
 
-static uint32_t call_depth(const struct translator *t, uint32_t sub, unsigned int level)
+/* A subprogram's depth at a level is the same wherever it is called from:
+ * memo[sub * HXU_LM_FRAMES + level], 0 until known. */
+static uint32_t call_depth(const struct translator *t, uint32_t sub, unsigned int level,
+			   uint32_t *memo, bool sorted)
 {
 	const struct hwxdp_prog *p = t->prog;
 	uint32_t start = p->subprog_start[sub], depth = 1, d;
@@ -823,18 +849,37 @@ static uint32_t call_depth(const struct translator *t, uint32_t sub, unsigned in
 
 	if (level >= HXU_LM_FRAMES)
 		return HXU_LM_FRAMES + 1;
+	if (memo[sub * HXU_LM_FRAMES + level])
+		return memo[sub * HXU_LM_FRAMES + level];
 	for (uint32_t i = start; i < end; i++) {
 		const struct bpf_insn *in = &p->insns[i];
 
+		hxu_work_add(1);
 		if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg != BPF_PSEUDO_CALL ||
 		    !t->facts[i].reachable)
 			continue;
-		d = 1 +
-		    call_depth(t, subprog_of(p, (uint32_t)((int64_t)i + 1 + in->imm)), level + 1);
+		d = 1 + call_depth(t, subprog_of(p, (uint32_t)((int64_t)i + 1 + in->imm), sorted),
+				   level + 1, memo, sorted);
 		if (d > depth)
 			depth = d;
 	}
+	memo[sub * HXU_LM_FRAMES + level] = depth;
 	return depth;
+}
+
+static int frames(const struct translator *t, uint32_t *out)
+{
+	const struct hwxdp_prog *p = t->prog;
+	uint32_t *memo = calloc((size_t)p->subprog_cnt * HXU_LM_FRAMES + 1, sizeof(*memo));
+	bool sorted = true;
+
+	if (!memo)
+		return -ENOMEM;
+	for (size_t i = 1; i < p->subprog_cnt; i++)
+		sorted &= p->subprog_start[i - 1] <= p->subprog_start[i];
+	*out = call_depth(t, 0, 0, memo, sorted);
+	free(memo);
+	return 0;
 }
 
 /*
@@ -924,75 +969,115 @@ static void uses_defs(const struct bpf_insn *in, bool direct, bool punt, uint16_
 	*use = 0x7ff;
 }
 
-/* Registers live on entry to each instruction (insn_cnt + 1 entries). */
-static uint16_t *liveness(const struct translator *t)
+/* The registers instruction k reads and writes as it is translated (not
+ * left out as dead). */
+static void insn_effect(const struct translator *t, size_t k, uint16_t *use, uint16_t *def)
+{
+	const struct bpf_insn *in = &t->prog->insns[k];
+	uint8_t cls = BPF_CLASS(in->code);
+	int slot;
+
+	if (t->lchk[k].valid) {
+		*use = (uint16_t)(1u << t->lchk[k].base);
+		*def = 0;
+	} else if (t->csum[k].end) {
+		*use = (uint16_t)(1u << t->csum[k].base);
+		*def = (uint16_t)(1u << t->csum[k].tmp);
+	} else if (t->copy[k].end) {
+		*use = (uint16_t)(1u << t->copy[k].src_base | 1u << t->copy[k].dst_base);
+		*def = (uint16_t)(1u << t->copy[k].tmp);
+	} else if (t->in_region[k] || t->dead_store[k] || t->fill_src[k] == in->dst_reg) {
+		*use = *def = 0;
+	} else if (t->fill_src[k] >= 0) {
+		*use = (uint16_t)(1u << t->fill_src[k]);
+		*def = (uint16_t)(1u << in->dst_reg);
+	} else if (t->stores[k].dropped) {
+		*use = *def = 0;
+	} else if (t->stores[k].size) {
+		*use = (uint16_t)(1u << in->dst_reg | 1u << t->stores[k].value);
+		*def = 0;
+	} else if (t->combined[k].size) {
+		*use = (uint16_t)(1u << t->combined[k].base);
+		*def = (uint16_t)(1u << in->dst_reg);
+	} else if ((slot = slot_register(t, in)) >= 0) {
+		if (cls == BPF_LDX) {
+			*use = (uint16_t)(1u << slot);
+			*def = (uint16_t)(1u << in->dst_reg);
+		} else {
+			*use = cls == BPF_STX ? (uint16_t)(1u << in->src_reg) : 0;
+			*def = (uint16_t)(1u << slot);
+		}
+	} else {
+		uses_defs(in, t->direct[k], t->facts[k].punt_point, use, def);
+	}
+}
+
+/*
+ * Whether instruction i may be left out when nothing reads the register it
+ * writes at *next (the key address of a lookup made direct, typically): it
+ * only computes that register, and the move it would fuse with goes too.
+ */
+static bool removable(const struct translator *t, uint32_t i, uint32_t *next)
+{
+	const struct bpf_insn *in = &t->prog->insns[i];
+	uint8_t cls = BPF_CLASS(in->code);
+
+	*next = i + 1;
+	if (!t->facts[i].reachable || t->csum[i].end || t->copy[i].end || t->in_region[i])
+		return false;
+	if (cls == BPF_LD) {
+		if (in->code != (BPF_LD | BPF_IMM | BPF_DW) || in->src_reg == BPF_PSEUDO_FUNC)
+			return false;
+		*next = i + 2;
+	} else if (cls == BPF_ALU || cls == BPF_ALU64) {
+		/* any ALU operation: division by zero is defined */
+	} else if (cls == BPF_LDX &&
+		   (BPF_MODE(in->code) == BPF_MEM || BPF_MODE(in->code) == BPF_MEMSX)) {
+		/* a load no one reads: the verifier proved it in bounds */
+	} else {
+		return false;
+	}
+	return *next <= t->prog->insn_cnt;
+}
+
+/*
+ * Registers live on entry to each instruction (insn_cnt + 1 entries) into
+ * t->live; with eliminate, the instructions that compute only what no path
+ * reads are marked dead in t->dead, and then whatever only they read, until
+ * none is left (hwmap/live.h). Liveness uses each device operation's real
+ * reads and writes.
+ */
+static int solve_liveness(struct translator *t, bool eliminate)
 {
 	const struct hwxdp_prog *p = t->prog;
 	size_t n = p->insn_cnt;
-	uint16_t *live = calloc(n + 1, sizeof(*live));
-	bool changed = true;
+	struct hxu_live_insn *li = calloc(n + 1, sizeof(*li));
+	int err = -ENOMEM;
 
-	if (!live)
-		return NULL;
-	while (changed) {
-		changed = false;
-		for (size_t k = n; k-- > 0;) {
-			const struct bpf_insn *in = &p->insns[k];
-			uint8_t cls = BPF_CLASS(in->code);
-			uint16_t use, def, out = 0, now;
-			int64_t to[2];
-			int slot, succ;
+	free(t->live);
+	t->live = calloc(n + 1, sizeof(*t->live));
+	if (!li || !t->live)
+		goto out;
+	for (size_t k = 0; k < n; k++) {
+		int64_t to[2];
+		int succ;
 
-			if (k > 0 && p->insns[k - 1].code == (BPF_LD | BPF_IMM | BPF_DW))
-				continue; /* second half of a ld_imm64 */
-			if (t->lchk[k].valid) {
-				use = (uint16_t)(1u << t->lchk[k].base);
-				def = 0;
-			} else if (t->csum[k].end) {
-				use = (uint16_t)(1u << t->csum[k].base);
-				def = (uint16_t)(1u << t->csum[k].tmp);
-			} else if (t->copy[k].end) {
-				use = (uint16_t)(1u << t->copy[k].src_base |
-						 1u << t->copy[k].dst_base);
-				def = (uint16_t)(1u << t->copy[k].tmp);
-			} else if (t->in_region[k] || t->dead[k] || t->dead_store[k] ||
-				   t->fill_src[k] == in->dst_reg) {
-				use = def = 0;
-			} else if (t->fill_src[k] >= 0) {
-				use = (uint16_t)(1u << t->fill_src[k]);
-				def = (uint16_t)(1u << in->dst_reg);
-			} else if (t->stores[k].dropped) {
-				use = def = 0;
-			} else if (t->stores[k].size) {
-				use = (uint16_t)(1u << in->dst_reg | 1u << t->stores[k].value);
-				def = 0;
-			} else if (t->combined[k].size) {
-				use = (uint16_t)(1u << t->combined[k].base);
-				def = (uint16_t)(1u << in->dst_reg);
-			} else if ((slot = slot_register(t, in)) >= 0) {
-				if (cls == BPF_LDX) {
-					use = (uint16_t)(1u << slot);
-					def = (uint16_t)(1u << in->dst_reg);
-				} else {
-					use = cls == BPF_STX ? (uint16_t)(1u << in->src_reg) : 0;
-					def = (uint16_t)(1u << slot);
-				}
-			} else {
-				uses_defs(in, t->direct[k], t->facts[k].punt_point, &use, &def);
-			}
-			succ = hxu_insn_succ(p, k, &to[0], &to[1]);
-			for (int e = 0; e < 2; e++)
-				if (succ & (e ? HXU_SUCC_JUMP : HXU_SUCC_FALL))
-					out |= to[e] >= 0 && to[e] <= (int64_t)n ? live[to[e]]
-										 : 0x7ff;
-			now = (uint16_t)((out & ~def) | use);
-			if (now != live[k]) {
-				live[k] = now;
-				changed = true;
-			}
-		}
+		li[k].succ[0] = li[k].succ[1] = HXU_LIVE_NONE;
+		if (k > 0 && p->insns[k - 1].code == (BPF_LD | BPF_IMM | BPF_DW))
+			continue; /* second half of a ld_imm64 */
+		insn_effect(t, k, &li[k].use, &li[k].def);
+		succ = hxu_insn_succ(p, k, &to[0], &to[1]);
+		for (int e = 0; e < 2; e++)
+			if (succ & (e ? HXU_SUCC_JUMP : HXU_SUCC_FALL))
+				li[k].succ[e] =
+					to[e] >= 0 && to[e] <= (int64_t)n ? to[e] : HXU_LIVE_OUT;
+		li[k].dst = p->insns[k].dst_reg;
+		li[k].removable = eliminate && removable(t, (uint32_t)k, &li[k].next);
 	}
-	return live;
+	err = hxu_liveness(li, n, t->live, eliminate ? t->dead : NULL);
+out:
+	free(li);
+	return err;
 }
 
 static int build_image(struct translator *t, struct hxu_image **out)
@@ -1082,7 +1167,8 @@ static int build_image(struct translator *t, struct hxu_image **out)
 	}
 	snprintf(progs->name, sizeof(progs->name), "%s", t->prog->name);
 	progs->entry = 0;
-	progs->frames = call_depth(t, 0, 0);
+	if (frames(t, &progs->frames))
+		goto nomem;
 	img->version = HXU_VERSION;
 	img->ops = words;
 	img->op_cnt = w;
@@ -1160,34 +1246,6 @@ out:
 	return err;
 }
 
-/*
- * An instruction that only computes a register no path reads before it is
- * written again (the key address of a lookup made direct, typically): it
- * has no effect and is left out, with the move it would fuse with.
- */
-static bool dead_def(const struct translator *t, uint32_t i)
-{
-	const struct bpf_insn *in = &t->prog->insns[i];
-	uint8_t cls = BPF_CLASS(in->code);
-	uint32_t next = i + 1;
-
-	if (cls == BPF_LD) {
-		if (in->code != (BPF_LD | BPF_IMM | BPF_DW) || in->src_reg == BPF_PSEUDO_FUNC)
-			return false;
-		next = i + 2;
-	} else if (cls == BPF_ALU || cls == BPF_ALU64) {
-		/* any ALU operation: division by zero is defined */
-	} else if (cls == BPF_LDX &&
-		   (BPF_MODE(in->code) == BPF_MEM || BPF_MODE(in->code) == BPF_MEMSX)) {
-		/* a load no one reads: the verifier proved it in bounds */
-	} else {
-		return false;
-	}
-	if (next > t->prog->insn_cnt)
-		return false;
-	return !(t->live[next] & (1u << in->dst_reg));
-}
-
 /* Whether instruction in may write register reg (a call: R0..R5). */
 static bool writes_reg(const struct bpf_insn *in, uint8_t reg)
 {
@@ -1209,20 +1267,6 @@ static bool writes_reg(const struct bpf_insn *in, uint8_t reg)
 	return false;
 }
 
-/* The last instruction of i's block before i that writes reg, or NULL. */
-static const struct bpf_insn *last_def(const struct translator *t, uint32_t i, uint8_t reg)
-{
-	while (i > 0 && !t->is_target[i]) {
-		const struct bpf_insn *in = &t->prog->insns[--i];
-
-		if (i > 0 && t->prog->insns[i - 1].code == (BPF_LD | BPF_IMM | BPF_DW))
-			in = &t->prog->insns[--i];
-		if (writes_reg(in, reg))
-			return in;
-	}
-	return NULL;
-}
-
 /*
  * Packet-bound checks for lchk: `if p > data_end goto` (or `data_end < p`)
  * where the verifier has p a packet pointer and the other data_end on every
@@ -1234,6 +1278,9 @@ static const struct bpf_insn *last_def(const struct translator *t, uint32_t i, u
 static int find_lchk(struct translator *t)
 {
 	const struct hwxdp_prog *p = t->prog;
+	/* per register, the last two instructions of the block so far that
+	 * write it (-1: none), for the addition and the move before it */
+	int64_t last[11], before[11];
 
 	t->lchk = calloc(p->insn_cnt + 1, sizeof(*t->lchk));
 	if (!t->lchk)
@@ -1243,7 +1290,23 @@ static int find_lchk(struct translator *t)
 		const struct hwxdp_insn_fact *f = &t->facts[i];
 		uint8_t ptr;
 
-		if (!f->reachable || BPF_CLASS(in->code) != BPF_JMP || BPF_SRC(in->code) != BPF_X)
+		hxu_work_add(1);
+		if (i == 0 || t->is_target[i])
+			for (int r = 0; r < 11; r++)
+				last[r] = before[r] = -1;
+		if (in->code == (BPF_LD | BPF_IMM | BPF_DW) || writes_reg(in, BPF_REG_0) ||
+		    BPF_CLASS(in->code) != BPF_JMP || BPF_SRC(in->code) != BPF_X) {
+			for (uint8_t r = 0; r < 11; r++) {
+				if (!writes_reg(in, r))
+					continue;
+				before[r] = last[r];
+				last[r] = i;
+			}
+			if (in->code == (BPF_LD | BPF_IMM | BPF_DW))
+				i++;
+			continue;
+		}
+		if (!f->reachable)
 			continue;
 		if (BPF_OP(in->code) == BPF_JGT &&
 		    f->regs[in->dst_reg].type == HWXDP_REG_PTR_TO_PACKET &&
@@ -1256,13 +1319,15 @@ static int find_lchk(struct translator *t)
 		else
 			continue;
 		t->lchk[i] = (struct lchk){ true, ptr, 0 };
-		add = last_def(t, i, ptr);
-		mov = add ? last_def(t, (uint32_t)(add - p->insns), ptr) : NULL;
+		add = last[ptr] >= 0 ? &p->insns[last[ptr]] : NULL;
+		/* the move must be in the block before the addition, which is
+		 * not where the block starts */
+		mov = add && before[ptr] >= 0 ? &p->insns[before[ptr]] : NULL;
 		if (!add || !mov || add->code != (BPF_ALU64 | BPF_ADD | BPF_K) ||
 		    mov->code != (BPF_ALU64 | BPF_MOV | BPF_X) || mov->off || mov->src_reg == ptr)
 			continue;
 		/* the base must still hold the same value at the check */
-		if (last_def(t, i, mov->src_reg) > mov)
+		if (last[mov->src_reg] > before[ptr])
 			continue;
 		t->lchk[i] = (struct lchk){ true, mov->src_reg, add->imm };
 	}
@@ -1276,21 +1341,20 @@ static int find_lchk(struct translator *t)
 static int find_regions(struct translator *t)
 {
 	size_t n = t->prog->insn_cnt;
-	uint16_t *live;
+	int err;
 
 	t->csum = calloc(n + 1, sizeof(*t->csum));
 	t->copy = calloc(n + 1, sizeof(*t->copy));
 	t->in_region = calloc(n + 1, sizeof(*t->in_region));
 	if (!t->csum || !t->copy || !t->in_region)
 		return -ENOMEM;
-	live = liveness(t);
-	if (!live)
-		return -ENOMEM;
+	err = solve_liveness(t, false);
+	if (err)
+		return err;
 	free(t->csum);
 	free(t->copy);
-	t->csum = hxu_find_csum(t->prog, t->facts, t->is_target, live);
-	t->copy = hxu_find_copies(t->prog, t->facts, t->is_target, live);
-	free(live);
+	t->csum = hxu_find_csum(t->prog, t->facts, t->is_target, t->live);
+	t->copy = hxu_find_copies(t->prog, t->facts, t->is_target, t->live);
 	if (!t->csum || !t->copy)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < n; i++) {
@@ -1352,28 +1416,6 @@ static int translate_csum(struct translator *t, uint32_t i)
 	return err;
 }
 
-/* Dead code, until none is left: what only dead code read is dead too. */
-static int eliminate_dead(struct translator *t)
-{
-	bool changed = true;
-
-	while (changed) {
-		free(t->live);
-		t->live = liveness(t);
-		if (!t->live)
-			return -ENOMEM;
-		changed = false;
-		for (uint32_t i = 0; i < t->prog->insn_cnt; i++) {
-			if (t->dead[i] || !t->facts[i].reachable || t->csum[i].end ||
-			    t->copy[i].end || t->in_region[i] || !dead_def(t, i))
-				continue;
-			t->dead[i] = true;
-			changed = true;
-		}
-	}
-	return 0;
-}
-
 int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *prog,
 		    const struct hwxdp_verify_result *facts, struct hxu_image **out, char *err,
 		    size_t errlen)
@@ -1387,6 +1429,7 @@ int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *pro
 	if (errlen)
 		err[0] = '\0';
 	*out = NULL;
+	hxu_work = 0;
 	if (!facts || !facts->accepted || facts->fact_cnt != n || !n)
 		return fail(&t, 0, "no accepted verification of this program");
 	t.facts = facts->facts;
@@ -1426,7 +1469,7 @@ int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *pro
 	if (!rc)
 		rc = find_regions(&t);
 	if (!rc)
-		rc = eliminate_dead(&t);
+		rc = solve_liveness(&t, true);
 	if (rc)
 		goto out;
 	if (zero)

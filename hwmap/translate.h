@@ -36,4 +36,11 @@ int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *pro
 
 void hxu_image__free(struct hxu_image *img);
 
+/*
+ * The work the last hwxdp_translate on this thread did: the instructions,
+ * operations and edges its passes visited, a figure that grows with the
+ * program's length as the translation's time does (hwmap/work.h).
+ */
+uint64_t hxu_translate_work(void);
+
 #endif /* HWXDP_HWMAP_TRANSLATE_H */

@@ -8,6 +8,7 @@
  * field as the kernel rewrites it.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,6 +31,7 @@
 #define COUNT_BUDGET (1u << 24)
 
 struct count_target {
+	char *path;
 	struct hwxdp_object *obj;
 	const struct hwxdp_prog *prog;
 	struct hwxdp_tables *tables;
@@ -53,6 +55,7 @@ static void count_close(struct hx_target *target)
 		return;
 	hwxdp_tables__free(ct->tables);
 	hwxdp_object__close(ct->obj);
+	free(ct->path);
 	free(ct->window);
 	free(ct);
 	target->priv = NULL;
@@ -99,9 +102,10 @@ static int count_open(struct hx_target *target, const char *object_path)
 	if (!ct)
 		return -ENOMEM;
 	target->priv = ct;
+	ct->path = strdup(object_path);
 	ct->window = calloc(1, HXU_WINDOW_SIZE);
 	ct->tables = hwxdp_tables__new();
-	if (!ct->window || !ct->tables) {
+	if (!ct->path || !ct->window || !ct->tables) {
 		err = -ENOMEM;
 		goto fail;
 	}
@@ -115,7 +119,7 @@ static int count_open(struct hx_target *target, const char *object_path)
 		goto fail;
 	ct->prog = hwxdp_object__xdp_prog(ct->obj);
 	if (!ct->prog) {
-		err = -ENOENT;
+		err = hwxdp_error(-ENOENT, "%s: the object has no XDP program", object_path);
 		goto fail;
 	}
 	err = create_tables(ct);
@@ -137,12 +141,26 @@ static struct hwxdp_table *table_by_name(struct hx_target *target, const char *n
 	return NULL;
 }
 
+/* A map the program does not have: which one, and which maps it has. */
+static int no_table(struct hx_target *target, const char *map)
+{
+	const struct count_target *ct = target->priv;
+	char have[512];
+	size_t n = 0;
+
+	have[0] = '\0';
+	for (size_t i = 0; i < ct->obj->map_cnt && n < sizeof(have); i++)
+		n += (size_t)snprintf(have + n, sizeof(have) - n, " %s", ct->obj->maps[i].name);
+	return hwxdp_error(-ENOENT, "%s: the program has no map \"%s\" (maps:%s)", ct->path, map,
+			   ct->obj->map_cnt ? have : " none");
+}
+
 static int count_map_update(struct hx_target *target, const char *map, const void *key,
 			    const void *value)
 {
 	struct hwxdp_table *tab = table_by_name(target, map);
 
-	return tab ? hwxdp_table__update(tab, key, value, BPF_ANY) : -ENOENT;
+	return tab ? hwxdp_table__update(tab, key, value, BPF_ANY) : no_table(target, map);
 }
 
 static int count_map_lookup(struct hx_target *target, const char *map, const void *key,
@@ -150,14 +168,14 @@ static int count_map_lookup(struct hx_target *target, const char *map, const voi
 {
 	struct hwxdp_table *tab = table_by_name(target, map);
 
-	return tab ? hwxdp_table__lookup(tab, key, value) : -ENOENT;
+	return tab ? hwxdp_table__lookup(tab, key, value) : no_table(target, map);
 }
 
 static int count_map_delete(struct hx_target *target, const char *map, const void *key)
 {
 	struct hwxdp_table *tab = table_by_name(target, map);
 
-	return tab ? hwxdp_table__delete(tab, key) : -ENOENT;
+	return tab ? hwxdp_table__delete(tab, key) : no_table(target, map);
 }
 
 static uint64_t load(uint64_t addr, int size)

@@ -317,7 +317,7 @@ static const char *engine_error(int err)
 	case HWXDP_ERR_FELL_OFF:
 		return "it ran past the last operation";
 	}
-	return strerror(-err);
+	return hwxdp_strerror(err);
 }
 
 /* What the wrapper's exit says: 0 when r0 was stored. */
@@ -369,7 +369,7 @@ static int run_device(const struct bpf_insn *insns, size_t cnt, const uint8_t *f
 	vopts.log_level = verbose ? 1 : 0;
 	ret = hwxdp_verify_insns(insns, cnt, &map, 1, &vopts, &res);
 	if (ret) {
-		set_err(err, errlen, "the verifier could not run: %s", strerror(-ret));
+		set_err(err, errlen, "the verifier could not run: %s", hwxdp_strerror(ret));
 		goto out;
 	}
 	if (!res->accepted) {
@@ -387,13 +387,13 @@ static int run_device(const struct bpf_insn *insns, size_t cnt, const uint8_t *f
 			"it cannot be translated (wrapped program, %d insns "
 			"before the raw ones): %s",
 			HX_CONFORMANCE_PROLOGUE,
-			ret == -HWXDP_ERR_TRANSLATE ? why : strerror(-ret));
+			ret == -HWXDP_ERR_TRANSLATE ? why : hwxdp_strerror(ret));
 		goto out;
 	}
 	ret = hwxdp_engine__check(img, NULL, why, sizeof(why));
 	if (ret) {
 		set_err(err, errlen, "the engine refuses the microcode: %s",
-			ret == -HWXDP_ERR_IMAGE ? why : strerror(-ret));
+			ret == -HWXDP_ERR_IMAGE ? why : hwxdp_strerror(ret));
 		goto out;
 	}
 	ret = -ENOMEM;
@@ -408,20 +408,20 @@ static int run_device(const struct bpf_insn *insns, size_t cnt, const uint8_t *f
 		ret = hwxdp_device_tables__fill(tables, &map, 1);
 	if (ret || !hwxdp_tables__get(tables, 0)) {
 		ret = ret ? ret : -ENOENT;
-		set_err(err, errlen, "the device cannot hold the result map: %s", strerror(-ret));
+		set_err(err, errlen, "the device cannot hold the result map: %s", hwxdp_strerror(ret));
 		goto out;
 	}
 	engine = hwxdp_engine__new(img, tables);
 	if (!engine) {
 		ret = -errno;
-		set_err(err, errlen, "the engine refuses the microcode: %s", strerror(-ret));
+		set_err(err, errlen, "the engine refuses the microcode: %s", hwxdp_strerror(ret));
 		goto out;
 	}
 	hwxdp_engine__set_rand_seed(engine, 1);
 	ret = hx_device_run_frame(engine, window, 1, frame, frame_len, result, &f, NULL);
 	if (ret) {
 		if (ret == -EINVAL || ret == -EMSGSIZE)
-			set_err(err, errlen, "the device cannot run the frame: %s", strerror(-ret));
+			set_err(err, errlen, "the device cannot run the frame: %s", hwxdp_strerror(ret));
 		else
 			set_err(err, errlen, "the engine aborted the program at op %u: %s",
 				f.fault_op, engine_error(ret));
@@ -432,7 +432,7 @@ static int run_device(const struct bpf_insn *insns, size_t cnt, const uint8_t *f
 		goto out;
 	ret = hwxdp_table__lookup(hwxdp_tables__get(tables, 0), &zero, r0);
 	if (ret)
-		set_err(err, errlen, "the result cannot be read: %s", strerror(-ret));
+		set_err(err, errlen, "the result cannot be read: %s", hwxdp_strerror(ret));
 out:
 	hwxdp_engine__free(engine);
 	hwxdp_tables__free(tables);
@@ -451,7 +451,7 @@ static void kernel_reason(const struct bpf_insn *insns, size_t cnt, bool verbose
 	char *log = calloc(1, KERNEL_LOG_SIZE);
 	int fd;
 
-	snprintf(why, whylen, "%s", strerror(errno));
+	snprintf(why, whylen, "%s", hwxdp_strerror(-errno));
 	if (!log)
 		return;
 	{
@@ -483,7 +483,7 @@ static int run_kernel(struct bpf_insn *insns, size_t cnt, const uint8_t *frame, 
 				NULL);
 	if (map_fd < 0) {
 		ret = -errno;
-		set_err(err, errlen, "the kernel cannot create the result map: %s", strerror(-ret));
+		set_err(err, errlen, "the kernel cannot create the result map: %s", hwxdp_strerror(ret));
 		return ret;
 	}
 	/* the wrapper's map reference, by file descriptor as the kernel takes it */
@@ -509,7 +509,7 @@ static int run_kernel(struct bpf_insn *insns, size_t cnt, const uint8_t *frame, 
 		goto out;
 	ret = hx_kernel_run_frame(prog_fd, 1, frame, frame_len, result);
 	if (ret) {
-		set_err(err, errlen, "the kernel cannot run it: %s", strerror(-ret));
+		set_err(err, errlen, "the kernel cannot run it: %s", hwxdp_strerror(ret));
 		goto out;
 	}
 	ret = verdict(result->action, err, errlen);
@@ -517,7 +517,7 @@ static int run_kernel(struct bpf_insn *insns, size_t cnt, const uint8_t *frame, 
 		goto out;
 	if (bpf_map_lookup_elem(map_fd, &zero, r0)) {
 		ret = -errno;
-		set_err(err, errlen, "the result cannot be read: %s", strerror(-ret));
+		set_err(err, errlen, "the result cannot be read: %s", hwxdp_strerror(ret));
 	}
 out:
 	free(result);

@@ -34,7 +34,7 @@
 /* Why a run failed, beyond errno and the project's other codes. */
 enum {
 	/* the frame was shorter than the memory: the prologue's error exit */
-	HX_CONFORMANCE_ERR_BOUNDS = 4300,
+	HX_CONFORMANCE_ERR_BOUNDS = 4400,
 	/* the wrapper ended with a verdict other than its own */
 	HX_CONFORMANCE_ERR_VERDICT,
 };

@@ -12,6 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include <linux/bpf.h>
 
 #include "hwxdp/object.h"
 #include "lab/state.h"
@@ -561,6 +564,46 @@ static int parse_sas(struct hx_state *state, const struct json *sas, const char 
 	return 0;
 }
 
+static int add_map_name(struct hx_state *state, const char *map, const struct json *list,
+			const char *name)
+{
+	struct hx_state_map *more, *m;
+
+	for (size_t i = 0; i < state->map_cnt; i++)
+		if (!strcmp(state->maps[i].name, map))
+			return 0;
+	more = realloc(state->maps, (state->map_cnt + 1) * sizeof(*more));
+	if (!more)
+		return -ENOMEM;
+	state->maps = more;
+	m = &state->maps[state->map_cnt++];
+	m->name = strdup(map);
+	if (asprintf(&m->where, "%s:%u:%u: maps.%s", name, list->line, list->col, map) < 0)
+		m->where = NULL;
+	return m->name && m->where ? 0 : -ENOMEM;
+}
+
+/*
+ * The path as messages name it: whole when it leaves room in msglen bytes
+ * for the reason after it, else its start and end around "...", so that
+ * the reason is never what is cut.
+ */
+#define REASON_ROOM 320
+
+static const char *short_path(const char *path, size_t msglen, char *buf, size_t buflen)
+{
+	size_t len = strlen(path), keep, head;
+
+	if (msglen <= REASON_ROOM + 16 || len + REASON_ROOM < msglen)
+		return path;
+	keep = msglen - REASON_ROOM;
+	if (keep + 4 > buflen)
+		keep = buflen - 4;
+	head = keep / 3;
+	snprintf(buf, buflen, "%.*s...%s", (int)head, path, path + len - (keep - head));
+	return buf;
+}
+
 struct hx_state *hx_state__new(void)
 {
 	return calloc(1, sizeof(struct hx_state));
@@ -593,6 +636,9 @@ int hx_state__parse(struct hx_state *state, const char *text, size_t len, const 
 	for (size_t m = 0; maps && m < maps->count; m++) {
 		const struct json *list = &maps->items[m];
 
+		err = add_map_name(state, maps->names[m], list, name);
+		if (err)
+			goto out;
 		if (list->type != JSON_ARRAY) {
 			err = say(msg, msglen, "%s:%u:%u: maps.%s: expected an array of entries",
 				  name, list->line, list->col, maps->names[m]);
@@ -619,9 +665,17 @@ int hx_state__load(struct hx_state *state, const char *path, char *msg, size_t m
 {
 	size_t len = 0, cap = 4096;
 	char *text;
+	char shortened[1024];
+	const char *name = short_path(path, msglen, shortened, sizeof(shortened));
+	struct stat st;
 	FILE *f;
 	int err;
 
+	/* reading a directory fails with EIO, which says nothing */
+	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
+		say(msg, msglen, "%s: is a directory, not a state file", name);
+		return -EISDIR;
+	}
 	f = fopen(path, "r");
 	if (!f) {
 		err = -errno;
@@ -648,7 +702,7 @@ int hx_state__load(struct hx_state *state, const char *path, char *msg, size_t m
 		return err;
 	}
 	fclose(f);
-	err = hx_state__parse(state, text, len, path, msg, msglen);
+	err = hx_state__parse(state, text, len, name, msg, msglen);
 	free(text);
 	return err;
 }
@@ -690,6 +744,11 @@ void hx_state__free(struct hx_state *state)
 		free(state->entries[i].value.bytes);
 	}
 	free(state->entries);
+	for (size_t i = 0; i < state->map_cnt; i++) {
+		free(state->maps[i].name);
+		free(state->maps[i].where);
+	}
+	free(state->maps);
 	/* Key material does not outlive the state. */
 	if (state->sas)
 		explicit_bzero(state->sas, state->sa_cnt * sizeof(*state->sas));
@@ -745,6 +804,40 @@ static const struct hwxdp_map_desc *map_by_name(const struct hwxdp_object *obj, 
 	return NULL;
 }
 
+/* The program has no map of that name: which ones it has. */
+static int no_map(const struct hwxdp_object *obj, const char *where, const char *name, char *msg,
+		  size_t msglen)
+{
+	size_t n = 0;
+
+	if (!msglen)
+		return -ENOENT;
+	n += (size_t)snprintf(msg, msglen, "%s: the program has no map \"%s\" (maps:", where,
+			      name);
+	for (size_t j = 0; j < obj->map_cnt && n < msglen; j++)
+		n += (size_t)snprintf(msg + n, msglen - n, " %s", obj->maps[j].name);
+	if (n < msglen)
+		snprintf(msg + n, msglen - n, ")");
+	return -ENOENT;
+}
+
+/* Maps whose keys are indexes below max_entries. */
+static bool is_array(const struct hwxdp_map_desc *m)
+{
+	switch (m->type) {
+	case BPF_MAP_TYPE_ARRAY:
+	case BPF_MAP_TYPE_PERCPU_ARRAY:
+	case BPF_MAP_TYPE_PROG_ARRAY:
+	case BPF_MAP_TYPE_DEVMAP:
+	case BPF_MAP_TYPE_CPUMAP:
+	case BPF_MAP_TYPE_XSKMAP:
+	case BPF_MAP_TYPE_ARRAY_OF_MAPS:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static int encode_error(const struct hx_state_entry *e, const struct hx_state_datum *d,
 			const char *what, size_t size, char *msg, size_t msglen)
 {
@@ -763,24 +856,17 @@ int hx_state__apply(const struct hx_state *state, const struct hwxdp_object *obj
 	int err = 0;
 
 	/* Everything is checked before anything is written. */
+	for (size_t i = 0; i < state->map_cnt; i++)
+		if (!map_by_name(obj, state->maps[i].name))
+			return no_map(obj, state->maps[i].where, state->maps[i].name, msg, msglen);
 	for (size_t i = 0; i < state->entry_cnt; i++) {
 		const struct hx_state_entry *e = &state->entries[i];
 		const struct hwxdp_map_desc *m = map_by_name(obj, e->map);
 		uint8_t probe[8];
+		uint32_t index;
 
-		if (!m) {
-			size_t n = 0;
-
-			n += (size_t)snprintf(msg, msglen,
-					      "%s: the program has no map \"%s\" (maps:", e->where,
-					      e->map);
-			for (size_t j = 0; j < obj->map_cnt && n < msglen; j++)
-				n += (size_t)snprintf(msg + n, msglen - n, " %s",
-						      obj->maps[j].name);
-			if (n < msglen)
-				snprintf(msg + n, msglen - n, ")");
-			return -ENOENT;
-		}
+		if (!m)
+			return no_map(obj, e->where, e->map, msg, msglen);
 		if ((e->key.is_number ? (m->key_size > 8 ||
 					 hx_state_datum__encode(&e->key, m->key_size, probe))
 				      : e->key.len != m->key_size))
@@ -789,6 +875,15 @@ int hx_state__apply(const struct hx_state *state, const struct hwxdp_object *obj
 					   hx_state_datum__encode(&e->value, m->value_size, probe))
 					: e->value.len != m->value_size))
 			return encode_error(e, &e->value, "value", m->value_size, msg, msglen);
+		if (is_array(m) && m->key_size == sizeof(index)) {
+			uint8_t k[sizeof(index)] = { 0 };
+
+			hx_state_datum__encode(&e->key, sizeof(k), k);
+			memcpy(&index, k, sizeof(index));
+			if (index >= m->max_entries)
+				return say(msg, msglen, "%s.key: key %u is outside array %s of %u entries",
+					   e->where, index, e->map, m->max_entries);
+		}
 		if (m->key_size > key_max)
 			key_max = m->key_size;
 		if (m->value_size > value_max)
@@ -810,7 +905,7 @@ int hx_state__apply(const struct hx_state *state, const struct hwxdp_object *obj
 		err = update(ctx, e->map, key, value);
 		if (err) {
 			say(msg, msglen, "%s: map %s refuses the entry: %s", e->where, e->map,
-			    strerror(err < 0 ? -err : err));
+			    hwxdp_strerror(err < 0 ? err : -err));
 			goto out;
 		}
 	}

@@ -56,14 +56,21 @@ struct hx_state_sa {
 struct hx_state {
 	struct hx_state_entry *entries;
 	size_t entry_cnt;
+	/* every map the file names, an empty list of entries included */
+	struct hx_state_map {
+		char *name;
+		char *where; /* "FILE:3:12: maps.flows" */
+	} *maps;
+	size_t map_cnt;
 	struct hx_state_sa *sas;
 	size_t sa_cnt;
 };
 
 /* Every function returns 0 or a negative errno (-EINVAL for input that does
- * not parse, -ENOENT for a missing file, -ENOMEM) with a message for the
- * user in msg: "FILE:LINE:COL: ..." for syntax, "FILE: maps.flows[2].key:
- * ..." for content. */
+ * not parse, -ENOENT for a missing file, -EISDIR for a directory, -ENOMEM)
+ * with a message for the user in msg, one line that is the whole report:
+ * "FILE:LINE:COL: ..." for syntax, "FILE: maps.flows[2].key: ..." for
+ * content. A path too long for msg is cut in the middle, never the reason. */
 struct hx_state *hx_state__new(void);
 int hx_state__load(struct hx_state *state, const char *path, char *msg, size_t msglen);
 int hx_state__parse(struct hx_state *state, const char *text, size_t len, const char *name,
@@ -79,8 +86,9 @@ int hx_state_datum__encode(const struct hx_state_datum *d, size_t size, uint8_t 
 typedef int (*hx_state_update_fn)(void *ctx, const char *map, const void *key, const void *value);
 
 /*
- * Checks every entry against obj's maps (name, key and value sizes) and
- * hands it to update in file order. Nothing is updated unless every entry
+ * Checks every map the state names against obj's maps, and every entry
+ * (key and value sizes, an array's key within its entries), then hands the
+ * entries to update in file order. Nothing is updated unless every entry
  * checks out. update's errors stop it with a message naming the entry.
  */
 int hx_state__apply(const struct hx_state *state, const struct hwxdp_object *obj,

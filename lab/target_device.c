@@ -5,6 +5,7 @@
  * table memory.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -37,7 +38,7 @@ static void device_close(struct hx_target *target)
 static int device_open(struct hx_target *target, const char *object_path)
 {
 	struct device_target *dt;
-	char msg[512];
+	char msg[PATH_MAX + 512]; /* the path, and the reason after it whole */
 	int err;
 
 	dt = calloc(1, sizeof(*dt));
@@ -45,7 +46,7 @@ static int device_open(struct hx_target *target, const char *object_path)
 		return -ENOMEM;
 	err = hwxdp_device_prog__open(object_path, &dt->dp, msg, sizeof(msg));
 	if (err) {
-		pr_warn("device target: %s\n", msg);
+		hwxdp_error(err, "%s", msg);
 		free(dt);
 		return err;
 	}
@@ -65,7 +66,8 @@ static int device_map_update(struct hx_target *target, const char *map, const vo
 {
 	struct hwxdp_table *tab = table_by_name(target, map);
 
-	return tab ? hwxdp_table__update(tab, key, value, BPF_ANY) : -ENOENT;
+	return tab ? hwxdp_table__update(tab, key, value, BPF_ANY)
+		   : hwxdp_error(-ENOENT, "the program has no map \"%s\"", map);
 }
 
 static int device_map_lookup(struct hx_target *target, const char *map, const void *key,

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6,7 +8,11 @@
 
 #include <bpf/libbpf.h>
 
+#include "device/engine.h"
+#include "hwmap/image.h"
+#include "hwmap/translate.h"
 #include "hwxdp/object.h"
+#include "lab/conformance.h"
 #include "loader/log.h"
 
 static enum hwxdp_print_level threshold(void)
@@ -22,6 +28,12 @@ static enum hwxdp_print_level threshold(void)
 		level = HWXDP_INFO;
 	else if (env && !strcasecmp(env, "debug"))
 		level = HWXDP_DEBUG;
+	else if (env && *env && strcasecmp(env, "warn"))
+		/* the level is set: this print does not come back here */
+		hwxdp_print(HWXDP_WARN,
+			    "HWXDP_LOG_LEVEL=%s is not a level: warn, info or debug; "
+			    "printing warnings only\n",
+			    env);
 	return level;
 }
 
@@ -70,17 +82,72 @@ void hwxdp_route_libbpf_print(void)
 	libbpf_set_print(libbpf_print);
 }
 
+/* Room for a path and the reason after it. */
+static _Thread_local struct {
+	int err;
+	char text[PATH_MAX + 512];
+} last_error;
+
+int hwxdp_error(int err, const char *fmt, ...)
+{
+	va_list args;
+
+	va_start(args, fmt);
+	vsnprintf(last_error.text, sizeof(last_error.text), fmt, args);
+	va_end(args);
+	last_error.err = err;
+	return err;
+}
+
+const char *hwxdp_error_message(int err)
+{
+	static _Thread_local char given[sizeof(last_error.text)];
+
+	if (!err || last_error.err != err)
+		return hwxdp_strerror(err);
+	last_error.err = 0;
+	memcpy(given, last_error.text, sizeof(given));
+	return given;
+}
+
+/*
+ * Every project code, whichever component returns it: they share one range
+ * above errno's, and a code here is never given to strerror, which would
+ * say "Unknown error 4000".
+ */
+static const struct {
+	int code;
+	const char *text;
+} project_errors[] = {
+	{ HWXDP_ERR_ELF, "not a BPF ELF object" },
+	{ HWXDP_ERR_RELOC, "a relocation cannot be applied" },
+	{ HWXDP_ERR_MAP, "a map definition cannot be read" },
+	{ HWXDP_ERR_PROG, "a program section cannot be read" },
+	{ HWXDP_ERR_IMAGE, "the microcode image breaks a rule of the engine" },
+	{ HWXDP_ERR_PKT_ACCESS, "a packet access outside the window" },
+	{ HWXDP_ERR_LM_ACCESS, "a local-memory access outside the stacks" },
+	{ HWXDP_ERR_CALL_DEPTH, "a call with the return stack full" },
+	{ HWXDP_ERR_RET_EMPTY, "a return with the return stack empty" },
+	{ HWXDP_ERR_LOOP_BUDGET, "more loop iterations than a frame may take" },
+	{ HWXDP_ERR_FELL_OFF, "the engine ran past the last operation" },
+	{ HWXDP_ERR_TRANSLATE, "the program cannot be translated for the device" },
+	{ HWXDP_ERR_IMAGE_FILE, "not an HXU image file, or one that breaks its rules" },
+	{ HX_CONFORMANCE_ERR_BOUNDS, "the frame is shorter than the program's memory" },
+	{ HX_CONFORMANCE_ERR_VERDICT, "the program ended with a verdict of its own" },
+};
+
 const char *hwxdp_strerror(int err)
 {
-	switch (-err) {
-	case HWXDP_ERR_ELF:
-		return "not a BPF ELF object";
-	case HWXDP_ERR_RELOC:
-		return "a relocation cannot be applied";
-	case HWXDP_ERR_MAP:
-		return "a map definition cannot be read";
-	case HWXDP_ERR_PROG:
-		return "a program section cannot be read";
+	static _Thread_local char unknown[64];
+	int code = err < 0 ? -err : err;
+
+	for (size_t i = 0; i < sizeof(project_errors) / sizeof(project_errors[0]); i++)
+		if (project_errors[i].code == code)
+			return project_errors[i].text;
+	if (code >= HWXDP_ERR_BASE) {
+		snprintf(unknown, sizeof(unknown),
+			 "hwxdp error %d, which this library does not know", code);
+		return unknown;
 	}
-	return strerror(-err);
+	return strerror(code);
 }

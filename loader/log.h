@@ -2,7 +2,8 @@
 /*
  * One print path for every message: a level, a "hwxdp: " prefix, and a
  * callback the embedding program can replace (as libbpf_set_print).
- * HWXDP_LOG_LEVEL=warn|info|debug sets the default threshold.
+ * HWXDP_LOG_LEVEL=warn|info|debug sets the default threshold; any other
+ * value is a warning, and the threshold stays warn.
  */
 #ifndef HWXDP_LOADER_LOG_H
 #define HWXDP_LOADER_LOG_H
@@ -26,6 +27,16 @@ __attribute__((format(printf, 2, 3))) void hwxdp_print(enum hwxdp_print_level le
 #define pr_warn(fmt, ...)  hwxdp_print(HWXDP_WARN, fmt, ##__VA_ARGS__)
 #define pr_info(fmt, ...)  hwxdp_print(HWXDP_INFO, fmt, ##__VA_ARGS__)
 #define pr_debug(fmt, ...) hwxdp_print(HWXDP_DEBUG, fmt, ##__VA_ARGS__)
+
+/*
+ * One cause, one line: a library function that fails for a reason errno
+ * cannot name records the line with hwxdp_error (it returns err), and
+ * prints nothing; the caller prints hwxdp_error_message(err), which is that
+ * line when the last error recorded on this thread is err, else
+ * hwxdp_strerror(err). A message is given back once.
+ */
+__attribute__((format(printf, 2, 3))) int hwxdp_error(int err, const char *fmt, ...);
+const char *hwxdp_error_message(int err);
 
 /* Routes libbpf's messages through hwxdp_print (warnings only unless debug). */
 void hwxdp_route_libbpf_print(void);

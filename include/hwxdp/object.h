@@ -98,9 +98,12 @@ struct hwxdp_object {
 	void *priv;
 };
 
-/* Project error codes, above the errno range. */
+/* Project error codes, above the errno range: 4000 the loader's, 4100 the
+ * device engine's, 4200 the translator's, 4300 the image file's, 4400 the
+ * conformance runner's. hwxdp_strerror knows them all. */
+#define HWXDP_ERR_BASE 4000
 enum {
-	HWXDP_ERR_ELF = 4000,       /* not an ELF / not a BPF ELF */
+	HWXDP_ERR_ELF = HWXDP_ERR_BASE, /* not an ELF / not a BPF ELF */
 	HWXDP_ERR_RELOC,            /* relocation that cannot be applied */
 	HWXDP_ERR_MAP,              /* map definition that cannot be read */
 	HWXDP_ERR_PROG,             /* program section that cannot be read */
