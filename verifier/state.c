@@ -21,6 +21,7 @@
  * to cover anything is dropped. A comparison checks first where the last
  * one at the instruction failed. States are recycled, not freed.
  */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +34,9 @@
 /* Walked since the last state was stored, before the next one is. */
 #define STORE_AFTER_JMPS  2
 #define STORE_AFTER_INSNS 8
+/* The same, on a path that came back to one of its own states (a loop). */
+#define LOOP_STORE_AFTER_JMPS  20
+#define LOOP_STORE_AFTER_INSNS 100
 /* Misses per hit (and before the first) after which a state is dropped. */
 #define EVICT_MISSES 3
 
@@ -493,20 +497,58 @@ static void explored_free(struct verifier_env *env, uint32_t insn, struct explor
 	env->states_live--;
 }
 
+#define REG_BYTES (offsetof(struct reg_state, frameno) + sizeof(uint8_t)) /* no tail padding */
+
+/* FNV-1a over the bytes of the current frame's registers and its number:
+ * states that may repeat each other hash alike. */
+static uint64_t regs_hash(const struct vstate *st)
+{
+	const struct func_state *f = st->frame[st->curframe];
+	uint64_t h = 0xcbf29ce484222325ull ^ st->curframe;
+
+	for (int r = 0; r < MAX_BPF_REG; r++) {
+		const uint8_t *b = (const uint8_t *)&f->regs[r];
+
+		for (size_t i = 0; i < REG_BYTES; i++)
+			h = (h ^ b[i]) * 0x100000001b3ull;
+	}
+	return h;
+}
+
+/* Whether cur may repeat old (e): the same registers, byte for byte, in
+ * the current frame; a quick filter before states_equal. */
+static bool maybe_looping(const struct explored *e, uint64_t hash, const struct vstate *cur)
+{
+	uint32_t f = cur->curframe;
+
+	if (e->regs_hash != hash || e->st.curframe != f)
+		return false;
+	for (int r = 0; r < MAX_BPF_REG; r++)
+		if (memcmp(&e->st.frame[f]->regs[r], &cur->frame[f]->regs[r], REG_BYTES))
+			return false;
+	return true;
+}
+
 int state_visit(struct verifier_env *env, uint32_t insn)
 {
 	struct vstate *cur = env->cur;
 	struct explored *e, **link;
+	uint64_t hash = regs_hash(cur);
+	bool in_loop = false;
 	uint32_t i;
 	int err;
 
 	for (link = &env->explored[insn]; (e = *link);) {
 		if (e->st.branches) {
-			if (states_equal(env, &e->st, cur, insn, true) &&
+			/* the exact comparison only where the registers are the
+			 * same bytes: a loop's earlier iterations mostly are not */
+			if (maybe_looping(e, hash, cur) &&
+			    states_equal(env, &e->st, cur, insn, true) &&
 			    is_ancestor(&e->st, cur)) {
 				verbose(env, "infinite loop detected at insn %u\n", insn);
 				return REJECT;
 			}
+			in_loop = true;
 			link = &e->next;
 			continue;
 		}
@@ -534,6 +576,12 @@ int state_visit(struct verifier_env *env, uint32_t insn)
 	    env->jmps_processed - env->prev_jmps_processed < STORE_AFTER_JMPS &&
 	    env->insns_processed - env->prev_insns_processed < STORE_AFTER_INSNS)
 		return 0;
+	/* inside a loop, a state now and then: each is compared at every
+	 * later iteration, and few of them ever cover another (the kernel's
+	 * rule) */
+	if (in_loop && env->jmps_processed - env->prev_jmps_processed < LOOP_STORE_AFTER_JMPS &&
+	    env->insns_processed - env->prev_insns_processed < LOOP_STORE_AFTER_INSNS)
+		return 0;
 	env->prev_jmps_processed = env->jmps_processed;
 	env->prev_insns_processed = env->insns_processed;
 
@@ -554,6 +602,7 @@ int state_visit(struct verifier_env *env, uint32_t insn)
 	}
 	e->st.insn_idx = insn;
 	e->st.branches = 1;
+	e->regs_hash = hash;
 	cur->parent = &e->st;
 	/* a new segment of the path starts here */
 	for (i = 0; i <= cur->curframe; i++) {

@@ -71,8 +71,8 @@ struct reg_state {
 	int32_t off;
 	uint32_t id;
 	int32_t range;	   /* packet: bytes from off 0 known to be in the frame */
-	uint16_t map;	   /* map pointers and values: index into env->maps */
 	uint32_t mem_size; /* PTR_TO_MEM: the bytes it points to */
+	uint16_t map;	   /* map pointers and values: index into env->maps */
 	uint8_t type;
 	uint8_t frameno; /* stack pointers: the frame whose stack */
 };
@@ -125,6 +125,7 @@ struct vstate {
 struct explored {
 	struct explored *next;
 	uint32_t hit_cnt, miss_cnt; /* visits it covered, and did not */
+	uint64_t regs_hash;	    /* of its current frame's registers (state.c) */
 	struct vstate st;
 };
 
