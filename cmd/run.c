@@ -296,7 +296,7 @@ static void count_egress(struct run_summary *s, uint32_t ifindex, size_t len)
  * output cannot be written. */
 static int frame_out(const struct hwxdp_device_frame *f, const struct timespec *ts,
 		     struct run_summary *s, struct hwxdp_pcap_writer *out,
-		     struct hwxdp_pcap_writer *punt)
+		     struct hwxdp_pcap_writer *punt, struct hwxdp_pcap_writer **to)
 {
 	uint32_t egress;
 
@@ -308,6 +308,7 @@ static int frame_out(const struct hwxdp_device_frame *f, const struct timespec *
 	if (f->prog == HWXDP_DEVICE_PROG_NONE) {
 		/* No program on the port: the host gets the frame as it came. */
 		s->no_program++;
+		*to = punt;
 		return punt ? hwxdp_pcap_writer__write_ns(punt, ts, f->data, f->len) : 0;
 	}
 	s->ran++;
@@ -323,6 +324,7 @@ static int frame_out(const struct hwxdp_device_frame *f, const struct timespec *
 		return 0;
 	case XDP_PASS:
 		s->punted++;
+		*to = punt;
 		return punt ? hwxdp_pcap_writer__write_ns(punt, ts, f->out, f->out_len) : 0;
 	case XDP_TX:
 		egress = f->port;
@@ -337,6 +339,7 @@ static int frame_out(const struct hwxdp_device_frame *f, const struct timespec *
 	}
 	s->forwarded++;
 	count_egress(s, egress, f->out_len);
+	*to = out;
 	return hwxdp_pcap_writer__write_ns(out, ts, f->out, f->out_len);
 }
 
@@ -965,11 +968,14 @@ int do_run(int argc, char **argv)
 			break;
 		err = hwxdp_device__run_batch(dev.board, batch->f, (size_t)n);
 		for (int f = 0; !err && f < n; f++) {
-			err = frame_out(&batch->f[f], &batch->ts[f], sum, out, punt);
+			struct hwxdp_pcap_writer *to = NULL;
+
+			err = frame_out(&batch->f[f], &batch->ts[f], sum, out, punt, &to);
 			if (err) {
-				cmd_error("writing frame %llu of %s: %s",
+				cmd_error("writing frame %llu of %s to %s: %s",
 					  (unsigned long long)batch->number[f],
-					  batch->from[f]->path, strerror(-err));
+					  batch->from[f]->path,
+					  to == punt ? punt_path : out_path, strerror(-err));
 				goto out;
 			}
 		}
