@@ -11,9 +11,9 @@
  * half-written file behind and an existing file untouched. Several writers
  * (and other outputs) can share one set of outputs, committed together.
  *
- * Captures are read as a stream: no limit on a file's size; a record is at
- * most 262144 bytes (libpcap's own limit), and one that claims more bytes
- * captured than the frame had is an error.
+ * Captures are read as a stream: no limit on a file's size; a record holds
+ * no more than the file's snapshot length (libpcap refuses a longer one),
+ * and one that claims more bytes captured than its frame had is an error.
  *
  * Functions return 0 or a negative errno and put a message for the user in
  * msg (msglen bytes, may be 0).

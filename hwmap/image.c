@@ -497,7 +497,8 @@ int hxu_image__load(const char *path, struct hxu_image **out, char *err, size_t 
 	*out = NULL;
 	ret = hwxdp_file__read(path, "images", HXU_IMAGE_SIZE_MAX, &buf, &len, msg, sizeof(msg));
 	if (ret) {
-		snprintf(err, errlen, "image: %s", msg);
+		snprintf(err, errlen, "image: %s%s", msg,
+			 ret == -EFBIG ? "; more than an image can hold" : "");
 		/* the limits of an image, not of the machine */
 		return ret == -EFBIG ? -HWXDP_ERR_IMAGE_FILE : ret;
 	}

@@ -40,7 +40,8 @@ void hwxdp_file__size_text(uint64_t bytes, char *buf, size_t len)
 	double v = (double)bytes;
 	int u = -1;
 
-	if (bytes < 1024) {
+	/* exact below a MiB, where one decimal of KiB would blur a limit */
+	if (bytes < 1024 * 1024) {
 		snprintf(buf, len, "%llu byte%s", (unsigned long long)bytes, bytes == 1 ? "" : "s");
 		return;
 	}
