@@ -974,8 +974,8 @@ int do_run(int argc, char **argv)
 			if (err) {
 				cmd_error("writing frame %llu of %s to %s: %s",
 					  (unsigned long long)batch->number[f],
-					  batch->from[f]->path,
-					  to == punt ? punt_path : out_path, strerror(-err));
+					  batch->from[f]->path, to == punt ? punt_path : out_path,
+					  strerror(-err));
 				goto out;
 			}
 		}

@@ -622,8 +622,7 @@ int hx_state__load(struct hx_state *state, const char *path, char *msg, size_t m
 	size_t len;
 	int err;
 
-	err = hwxdp_file__read(path, "state files", HWXDP_FILE_STATE_MAX, &text, &len, msg,
-			       msglen);
+	err = hwxdp_file__read(path, "state files", HWXDP_FILE_STATE_MAX, &text, &len, msg, msglen);
 	if (err)
 		return err;
 	err = hx_state__parse(state, text, len, path, msg, msglen);
