@@ -332,8 +332,8 @@ static int translate(const char *path, const char *name, struct hwxdp_object **o
 		goto fail;
 	}
 	if (!res->accepted) {
-		cmd_error("%s: %s: rejected by the verifier (see '%s verify')", path,
-			  (*prog)->name, bin_name);
+		cmd_error("%s: %s: rejected by the verifier (see '%s verify')", path, (*prog)->name,
+			  bin_name);
 		goto fail;
 	}
 	err = hwxdp_translate(*obj, *prog, res, img, msg, sizeof(msg));
@@ -579,6 +579,9 @@ static int do_translate(int argc, char **argv)
 	err = hwxdp_outputs__input(outputs, a.path, msg, sizeof(msg));
 	fd = err ? err : hwxdp_outputs__add(outputs, "-o", a.output, 0644, msg, sizeof(msg));
 	err = fd < 0 ? fd : hxu_image__write(img, fd, msg, sizeof(msg));
+	/* an errno from write(): the message names the file, not the image */
+	if (fd >= 0 && err < 0 && err > -4096)
+		snprintf(msg, sizeof(msg), "-o %s: cannot write it: %s", a.output, strerror(-err));
 	if (!err)
 		err = hwxdp_outputs__commit(outputs, msg, sizeof(msg));
 	hwxdp_outputs__free(outputs);

@@ -302,7 +302,8 @@ int hwxdp_outputs__input(struct hwxdp_outputs *set, const char *path, char *msg,
 	struct input *more;
 	struct stat st;
 
-	if (!path || stat(path, &st))
+	/* Not a regular file: no input either, as its reader will say. */
+	if (!path || stat(path, &st) || !S_ISREG(st.st_mode))
 		return 0;
 	for (size_t i = 0; i < set->cnt; i++)
 		if (set->out[i].exists && set->out[i].dev == st.st_dev &&

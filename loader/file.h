@@ -68,7 +68,8 @@ struct hwxdp_outputs *hwxdp_outputs__new(void);
 
 /*
  * Notes an input of the run, so that no output of the set is the same file
- * (same device and inode). A path that does not exist is ignored. 0, or
+ * (same device and inode). A path that does not exist or is no regular
+ * file is ignored (the reader refuses it). 0, or
  * -EEXIST when an output of the set already is that file.
  */
 int hwxdp_outputs__input(struct hwxdp_outputs *set, const char *path, char *msg, size_t msglen);
