@@ -581,6 +581,20 @@ Test(files, empty_file_names, .init = setup, .fini = teardown)
 		cr_assert_not_null(strstr(text, want), "%s", text);
 	}
 	{
+		const char *args[] = { "run", paths[0], "--in", "5:", "--out", paths[1], NULL };
+
+		cr_assert_eq(hwxdp(text, sizeof(text), args), 1, "%s", text);
+		cr_assert_not_null(strstr(text, "--in 5:: no file name after the ifindex"), "%s",
+				   text);
+	}
+	{
+		const char *args[] = { "run", "", "--in", paths[0], "--out", paths[1], NULL };
+
+		cr_assert_eq(hwxdp(text, sizeof(text), args), 1, "%s", text);
+		cr_assert_not_null(strstr(text, "an empty file name for the BPF object"), "%s",
+				   text);
+	}
+	{
 		const char *args[] = { "prog", "translate", hx_object_path("fwd"), "-o", "", NULL };
 
 		cr_assert_eq(hwxdp(text, sizeof(text), args), 1, "%s", text);
