@@ -581,7 +581,9 @@ Test(files, empty_file_names, .init = setup, .fini = teardown)
 		cr_assert_not_null(strstr(text, want), "%s", text);
 	}
 	{
-		const char *args[] = { "run", paths[0], "--in", "5:", "--out", paths[1], NULL };
+		const char *args[] = {
+			"run", hx_object_path("fwd"), "--in", "5:", "--out", paths[1], NULL
+		};
 
 		cr_assert_eq(hwxdp(text, sizeof(text), args), 1, "%s", text);
 		cr_assert_not_null(strstr(text, "--in 5:: no file name after the ifindex"), "%s",
