@@ -579,15 +579,11 @@ int hwxdp_outputs__add(struct hwxdp_outputs *set, const char *option, const char
 			  strerror(errno));
 		goto fail;
 	}
-	/* A file replaced keeps its mode. */
+	/* A file replaced keeps its mode; a new one gets mode less the umask,
+	 * which open() applies (umask() to read it is for the fallback only:
+	 * it changes the mask for every thread a moment). */
 	if (o->exists)
 		mode = st.st_mode & 07777;
-	else {
-		mode_t mask = umask(0);
-
-		umask(mask);
-		mode &= ~mask;
-	}
 	fd = -EOPNOTSUPP;
 	if (try_unnamed()) {
 		fd = openat(o->dir_fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, mode);
@@ -599,8 +595,15 @@ int hwxdp_outputs__add(struct hwxdp_outputs *set, const char *option, const char
 			fd = -errno;
 	}
 	/* File systems without O_TMPFILE say so in several ways. */
-	if (fd == -EOPNOTSUPP || fd == -EISDIR || fd == -EINVAL || fd == -ENOENT)
+	if (fd == -EOPNOTSUPP || fd == -EISDIR || fd == -EINVAL || fd == -ENOENT) {
+		if (!o->exists) {
+			mode_t mask = umask(0);
+
+			umask(mask);
+			mode &= ~mask;
+		}
 		fd = open_named_tmp(o, base, mode);
+	}
 	if (fd < 0) {
 		err = say(msg, msglen, fd, "%s %s: cannot create a file in %s: %s", opt_of(option),
 			  path, o->dir, strerror(-fd));
