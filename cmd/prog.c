@@ -29,6 +29,7 @@
 #include "lab/fwd.h"
 #include "lab/fwd_lab.h"
 #include "lab/target.h"
+#include "loader/file.h"
 #include "verifier/disasm.h"
 #include "verifier/verifier.h"
 
@@ -114,12 +115,17 @@ static int parse(int argc, char **argv, const char *sub, unsigned int allowed, s
 		}
 		if (!(allowed & bit))
 			return cmd_error("prog %s takes no %s", sub, name);
+		if (!*optarg)
+			return cmd_error("%s: an empty %s", name,
+					 bit == OPT_OUTPUT ? "file name" : "value");
 		*slot = optarg;
 	}
 	if (optind >= argc + 1)
 		return cmd_error("prog %s needs a FILE (try '%s prog help')", sub, bin_name);
 	if (optind < argc)
 		return cmd_error("unexpected argument '%s'", argv[optind]);
+	if (!*argv[optind - 1])
+		return cmd_error("prog %s: an empty file name for FILE", sub);
 	if (access(argv[optind - 1], R_OK))
 		return cmd_error("%s: %s", argv[optind - 1], strerror(errno));
 	a->path = argv[optind - 1];
@@ -130,7 +136,8 @@ static int parse(int argc, char **argv, const char *sub, unsigned int allowed, s
 static bool is_image(const char *path)
 {
 	char magic[4];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* not a regular file: neither, as the object reader then says */
+	int fd = hwxdp_file__open_input(path, "objects", HWXDP_FILE_UNLIMITED, NULL, 0);
 	bool yes;
 
 	if (fd < 0)
@@ -325,8 +332,8 @@ static int translate(const char *path, const char *name, struct hwxdp_object **o
 		goto fail;
 	}
 	if (!res->accepted) {
-		cmd_error("%s: %s: rejected by the verifier (see '%s verify')", path,
-			  (*prog)->name, bin_name);
+		cmd_error("%s: %s: rejected by the verifier (see '%s verify')", path, (*prog)->name,
+			  bin_name);
 		goto fail;
 	}
 	err = hwxdp_translate(*obj, *prog, res, img, msg, sizeof(msg));
@@ -540,8 +547,9 @@ static int do_translate(int argc, char **argv)
 	struct json_writer *w;
 	struct hxu_image *img;
 	uint32_t at = 0, ops = 0, bundles = 0;
+	struct hwxdp_outputs *outputs;
 	char msg[512];
-	int rc, err;
+	int rc, err, fd;
 
 	rc = parse(argc, argv, "translate", OPT_PROG | OPT_TARGET | OPT_OUTPUT, &a);
 	if (rc || !a.path)
@@ -562,7 +570,21 @@ static int do_translate(int argc, char **argv)
 			       err == -HWXDP_ERR_IMAGE ? msg : strerror(-err));
 		goto out;
 	}
-	err = hxu_image__save(img, a.output, msg, sizeof(msg));
+	/* The object is the one input; -o naming it would destroy it. */
+	outputs = hwxdp_outputs__new();
+	if (!outputs) {
+		rc = cmd_error("out of memory");
+		goto out;
+	}
+	err = hwxdp_outputs__input(outputs, a.path, msg, sizeof(msg));
+	fd = err ? err : hwxdp_outputs__add(outputs, "-o", a.output, 0644, msg, sizeof(msg));
+	err = fd < 0 ? fd : hxu_image__write(img, fd, msg, sizeof(msg));
+	/* an errno from write(): the message names the file, not the image */
+	if (fd >= 0 && err < 0 && err > -4096)
+		snprintf(msg, sizeof(msg), "-o %s: cannot write it: %s", a.output, strerror(-err));
+	if (!err)
+		err = hwxdp_outputs__commit(outputs, msg, sizeof(msg));
+	hwxdp_outputs__free(outputs);
 	if (err) {
 		rc = cmd_error("%s", msg);
 		goto out;

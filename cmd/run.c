@@ -31,6 +31,7 @@
 #include "hwxdp/object.h"
 #include "lab/fwd.h"
 #include "lab/state.h"
+#include "loader/file.h"
 #include "loader/device.h"
 
 #define RUN_INPUTS_MAX	 16
@@ -66,7 +67,7 @@ struct run_input {
 	uint32_t ingress;
 	struct hwxdp_pcap_reader *reader;
 	bool pending; /* frame below holds the next frame */
-	struct timeval ts;
+	struct timespec ts;
 	uint64_t number;
 	size_t len;
 	uint8_t frame[HXU_FRAME_MAX + 1];
@@ -88,7 +89,7 @@ struct run_summary {
 /* One batch: the frames as read, and room for them as they leave. */
 struct run_batch {
 	struct hwxdp_device_frame f[RUN_BATCH];
-	struct timeval ts[RUN_BATCH];
+	struct timespec ts[RUN_BATCH];
 	struct run_input *from[RUN_BATCH];
 	uint64_t number[RUN_BATCH];
 	uint8_t in[RUN_BATCH][HXU_FRAME_MAX + 1];
@@ -248,7 +249,12 @@ static int input_fill(struct run_input *in, char *msg, size_t msglen)
 	ret = hwxdp_pcap_reader__next(in->reader, &f, msg, msglen);
 	if (ret <= 0)
 		return ret;
-	in->ts = f.ts;
+	if (f.backwards)
+		fprintf(stderr,
+			"%s: warning: %s: record %llu: its time stamp is earlier than the "
+			"record's before it; frames run in the order of the file\n",
+			bin_name, in->path, (unsigned long long)f.number);
+	in->ts = f.stamp;
 	in->number = f.number;
 	/* Longer than the device takes: kept as is, refused when it runs. */
 	in->len = f.len > sizeof(in->frame) ? sizeof(in->frame) : f.len;
@@ -263,7 +269,9 @@ static struct run_input *next_input(struct run_input *in, size_t cnt)
 	struct run_input *best = NULL;
 
 	for (size_t i = 0; i < cnt; i++)
-		if (in[i].pending && (!best || timercmp(&in[i].ts, &best->ts, <)))
+		if (in[i].pending &&
+		    (!best || in[i].ts.tv_sec < best->ts.tv_sec ||
+		     (in[i].ts.tv_sec == best->ts.tv_sec && in[i].ts.tv_nsec < best->ts.tv_nsec)))
 			best = &in[i];
 	return best;
 }
@@ -286,9 +294,9 @@ static void count_egress(struct run_summary *s, uint32_t ifindex, size_t len)
 
 /* What became of one frame the board ran: 0, or a negative errno when an
  * output cannot be written. */
-static int frame_out(const struct hwxdp_device_frame *f, const struct timeval *ts,
+static int frame_out(const struct hwxdp_device_frame *f, const struct timespec *ts,
 		     struct run_summary *s, struct hwxdp_pcap_writer *out,
-		     struct hwxdp_pcap_writer *punt)
+		     struct hwxdp_pcap_writer *punt, struct hwxdp_pcap_writer **to)
 {
 	uint32_t egress;
 
@@ -300,7 +308,8 @@ static int frame_out(const struct hwxdp_device_frame *f, const struct timeval *t
 	if (f->prog == HWXDP_DEVICE_PROG_NONE) {
 		/* No program on the port: the host gets the frame as it came. */
 		s->no_program++;
-		return punt ? hwxdp_pcap_writer__write(punt, ts, f->data, f->len) : 0;
+		*to = punt;
+		return punt ? hwxdp_pcap_writer__write_ns(punt, ts, f->data, f->len) : 0;
 	}
 	s->ran++;
 	if (f->error || f->verdict == XDP_ABORTED || f->verdict > XDP_REDIRECT) {
@@ -315,7 +324,8 @@ static int frame_out(const struct hwxdp_device_frame *f, const struct timeval *t
 		return 0;
 	case XDP_PASS:
 		s->punted++;
-		return punt ? hwxdp_pcap_writer__write(punt, ts, f->out, f->out_len) : 0;
+		*to = punt;
+		return punt ? hwxdp_pcap_writer__write_ns(punt, ts, f->out, f->out_len) : 0;
 	case XDP_TX:
 		egress = f->port;
 		break;
@@ -329,7 +339,8 @@ static int frame_out(const struct hwxdp_device_frame *f, const struct timeval *t
 	}
 	s->forwarded++;
 	count_egress(s, egress, f->out_len);
-	return hwxdp_pcap_writer__write(out, ts, f->out, f->out_len);
+	*to = out;
+	return hwxdp_pcap_writer__write_ns(out, ts, f->out, f->out_len);
 }
 
 static uint64_t per_frame(uint64_t total, uint64_t frames)
@@ -700,6 +711,9 @@ int do_run(int argc, char **argv)
 	struct hwxdp_device_opts dopts = { .sz = sizeof(dopts) };
 	struct run_port ports[RUN_PROGS_MAX];
 	struct hwxdp_pcap_writer *out = NULL, *punt = NULL;
+	struct hwxdp_pcap_writer_opts wopts = { .sz = sizeof(wopts) };
+	struct hwxdp_outputs *outputs = NULL;
+	bool nanosecond = false;
 	size_t in_cnt = 0, sa_cnt = 0, maps_cnt = 0, port_cnt = 0, size_cnt = 1, i;
 	struct offline_device dev = {};
 	struct run_input *inputs = NULL;
@@ -713,6 +727,12 @@ int do_run(int argc, char **argv)
 
 	optind = 0;
 	while ((opt = getopt_long(argc + 1, argv - 1, "hjp", options, NULL)) >= 0) {
+		/* "" is no file name, whatever open() would make of it */
+		if (strchr("ioPm", opt) && !*optarg) {
+			for (i = 0; options[i].val != opt; i++)
+				;
+			return cmd_error("--%s: an empty file name", options[i].name);
+		}
 		switch (opt) {
 		case 'i':
 			if (in_cnt == RUN_INPUTS_MAX)
@@ -824,8 +844,8 @@ int do_run(int argc, char **argv)
 		ret = cmd_error("--in and --out are required (see %s run --help)", bin_name);
 		goto out;
 	}
-	if (punt_path && !strcmp(punt_path, out_path)) {
-		ret = cmd_error("--out and --punt name the same file %s", out_path);
+	if (object && !*object) {
+		ret = cmd_error("an empty file name for the BPF object");
 		goto out;
 	}
 
@@ -833,7 +853,8 @@ int do_run(int argc, char **argv)
 	inputs = calloc(in_cnt, sizeof(*inputs));
 	sum = calloc(1, sizeof(*sum));
 	batch = malloc(sizeof(*batch));
-	if (!state || !inputs || !sum || !batch) {
+	outputs = hwxdp_outputs__new();
+	if (!state || !inputs || !sum || !batch || !outputs) {
 		cmd_error("out of memory");
 		goto out;
 	}
@@ -844,16 +865,44 @@ int do_run(int argc, char **argv)
 			cmd_error("--in %s: the ifindex before ':' is not 1 to 2^32-1", in_args[i]);
 			goto out;
 		}
-		if ((!strcmp(inputs[i].path, out_path) ||
-		     (punt_path && !strcmp(inputs[i].path, punt_path)))) {
-			cmd_error("%s is both an input and an output", inputs[i].path);
+		if (!*inputs[i].path) {
+			cmd_error("--in %s: no file name after the ifindex", in_args[i]);
 			goto out;
 		}
 		err = hwxdp_pcap_reader__open(inputs[i].path, &inputs[i].reader, msg, sizeof(msg));
+		if (!err)
+			err = hwxdp_outputs__input(outputs, inputs[i].path, msg, sizeof(msg));
 		if (err) {
 			cmd_error("%s", msg);
 			goto out;
 		}
+		nanosecond |= hwxdp_pcap_reader__nanosecond(inputs[i].reader);
+	}
+	/* Every file read is one no output may be: same device and inode,
+	 * however the paths are spelt. */
+	err = object ? hwxdp_outputs__input(outputs, object, msg, sizeof(msg)) : 0;
+	for (i = 0; !err && i < port_cnt; i++)
+		err = hwxdp_outputs__input(outputs, ports[i].path, msg, sizeof(msg));
+	for (i = 0; !err && i < maps_cnt; i++)
+		err = hwxdp_outputs__input(outputs, maps_args[i], msg, sizeof(msg));
+	if (err) {
+		cmd_error("%s", msg);
+		goto out;
+	}
+	/* The outputs are made (empty, unnamed where the file system can) now,
+	 * so that a clash or a folder that cannot take them is an error before
+	 * the run rather than after it. */
+	wopts.outputs = outputs;
+	wopts.nanosecond = nanosecond;
+	wopts.option = "--out";
+	err = hwxdp_pcap_writer__open_opts(out_path, &wopts, &out, msg, sizeof(msg));
+	if (!err && punt_path) {
+		wopts.option = "--punt";
+		err = hwxdp_pcap_writer__open_opts(punt_path, &wopts, &punt, msg, sizeof(msg));
+	}
+	if (err) {
+		cmd_error("%s", msg);
+		goto out;
 	}
 	for (i = 0; i < maps_cnt; i++) {
 		if (hx_state__load(state, maps_args[i], msg, sizeof(msg))) {
@@ -902,11 +951,6 @@ int do_run(int argc, char **argv)
 		goto out;
 	}
 
-	if (hwxdp_pcap_writer__open(out_path, &out, msg, sizeof(msg)) ||
-	    (punt_path && hwxdp_pcap_writer__open(punt_path, &punt, msg, sizeof(msg)))) {
-		cmd_error("%s", msg);
-		goto out;
-	}
 	for (i = 0; i < in_cnt; i++) {
 		if (input_fill(&inputs[i], msg, sizeof(msg)) < 0) {
 			cmd_error("%s", msg);
@@ -924,11 +968,14 @@ int do_run(int argc, char **argv)
 			break;
 		err = hwxdp_device__run_batch(dev.board, batch->f, (size_t)n);
 		for (int f = 0; !err && f < n; f++) {
-			err = frame_out(&batch->f[f], &batch->ts[f], sum, out, punt);
+			struct hwxdp_pcap_writer *to = NULL;
+
+			err = frame_out(&batch->f[f], &batch->ts[f], sum, out, punt, &to);
 			if (err) {
-				cmd_error("writing frame %llu of %s: %s",
+				cmd_error("writing frame %llu of %s to %s: %s",
 					  (unsigned long long)batch->number[f],
-					  batch->from[f]->path, strerror(-err));
+					  batch->from[f]->path, to == punt ? punt_path : out_path,
+					  strerror(-err));
 				goto out;
 			}
 		}
@@ -943,6 +990,9 @@ int do_run(int argc, char **argv)
 		err = hwxdp_pcap_writer__commit(punt, msg, sizeof(msg));
 		punt = NULL;
 	}
+	/* Only when every output is whole does any file change. */
+	if (!err)
+		err = hwxdp_outputs__commit(outputs, msg, sizeof(msg));
 	if (err) {
 		cmd_error("%s", msg);
 		goto out;
@@ -953,6 +1003,7 @@ int do_run(int argc, char **argv)
 out:
 	hwxdp_pcap_writer__abort(out);
 	hwxdp_pcap_writer__abort(punt);
+	hwxdp_outputs__free(outputs);
 	for (i = 0; inputs && i < in_cnt; i++)
 		hwxdp_pcap_reader__close(inputs[i].reader);
 	free(inputs);

@@ -1185,18 +1185,14 @@ static int build_module(const char *text, struct module *m, char *why, size_t wh
 	/* Into the cache whole or not at all: a reader sees a whole object or
 	 * none. */
 	if (have_cache) {
-		char *tmp_cache;
-		int fd = hwxdp_file__create_tmp(cached, 0600, &tmp_cache);
-
+		struct hwxdp_outputs *set = hwxdp_outputs__new();
+		int fd = set ? hwxdp_outputs__add(set, NULL, cached, 0600, NULL, 0) : -ENOMEM;
 		bool stored = false;
 
-		if (fd >= 0) {
-			if (copy_file(path, fd))
-				unlink(tmp_cache);
-			else
-				stored = !hwxdp_file__replace(tmp_cache, cached);
-			free(tmp_cache);
-		}
+		/* copy_file() closes what it is given; the set keeps its own */
+		if (fd >= 0 && (fd = fcntl(fd, F_DUPFD_CLOEXEC, 0)) >= 0)
+			stored = !copy_file(path, fd) && !hwxdp_outputs__commit(set, NULL, 0);
+		hwxdp_outputs__free(set);
 		if (stored && !open_module(cached, m, why, whylen))
 			goto out;
 	}

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,12 +21,17 @@ struct hwxdp_pcap_reader {
 	pcap_t *pcap;
 	char *path;
 	uint64_t number;
+	bool nanosecond;
+	bool warned; /* a backwards time stamp was reported */
+	struct timespec last;
 };
 
 struct hwxdp_pcap_writer {
 	pcap_t *dead;
 	pcap_dumper_t *dumper;
-	char *path, *tmp_path;
+	char *path;
+	struct hwxdp_outputs *own; /* the set of one, when it has no other */
+	bool nanosecond;
 	uint64_t count;
 };
 
@@ -44,26 +50,46 @@ static int say(char *msg, size_t msglen, int err, const char *fmt, ...)
 	return err;
 }
 
+/* The magic numbers of pcap files whose time stamps are in nanoseconds,
+ * in either byte order, and of pcapng (whose resolution is per interface,
+ * microseconds by default, often finer). */
+static bool finer_than_us(int fd)
+{
+	uint8_t m[4];
+
+	if (pread(fd, m, sizeof(m), 0) != sizeof(m))
+		return false;
+	return !memcmp(m, "\xa1\xb2\x3c\x4d", 4) || !memcmp(m, "\x4d\x3c\xb2\xa1", 4) ||
+	       !memcmp(m, "\x0a\x0d\x0d\x0a", 4);
+}
+
 int hwxdp_pcap_reader__open(const char *path, struct hwxdp_pcap_reader **out, char *msg,
 			    size_t msglen)
 {
 	char errbuf[PCAP_ERRBUF_SIZE] = "";
 	struct hwxdp_pcap_reader *r;
 	FILE *f;
-	int link, err;
+	int fd, link, err;
 
 	*out = NULL;
-	/* Our own fopen: errno then says why, where libpcap only has text. */
-	f = fopen(path, "rb");
-	if (!f)
-		return say(msg, msglen, -errno, "%s: %s", path, strerror(errno));
+	/* Our own open: errno then says why, where libpcap only has text, and
+	 * a FIFO is refused rather than waited on. */
+	fd = hwxdp_file__open_input(path, "captures", HWXDP_FILE_UNLIMITED, msg, msglen);
+	if (fd < 0)
+		return fd;
+	f = fdopen(fd, "rb");
 	r = calloc(1, sizeof(*r));
-	if (!r || !(r->path = strdup(path))) {
-		fclose(f);
+	if (!f || !r || !(r->path = strdup(path))) {
+		if (f)
+			fclose(f);
+		else
+			close(fd);
 		free(r);
 		return say(msg, msglen, -ENOMEM, "%s: out of memory", path);
 	}
-	r->pcap = pcap_fopen_offline(f, errbuf);
+	r->nanosecond = finer_than_us(fd);
+	/* Nanoseconds whatever the file has: nothing is lost on the way. */
+	r->pcap = pcap_fopen_offline_with_tstamp_precision(f, PCAP_TSTAMP_PRECISION_NANO, errbuf);
 	if (!r->pcap) {
 		fclose(f);
 		err = say(msg, msglen, -EINVAL, "%s: not a pcap or pcapng capture (%s)", path,
@@ -87,11 +113,17 @@ fail:
 	return err;
 }
 
+bool hwxdp_pcap_reader__nanosecond(const struct hwxdp_pcap_reader *r)
+{
+	return r->nanosecond;
+}
+
 int hwxdp_pcap_reader__next(struct hwxdp_pcap_reader *r, struct hwxdp_pcap_frame *frame, char *msg,
 			    size_t msglen)
 {
 	struct pcap_pkthdr *hdr;
 	const u_char *data;
+	struct timespec stamp;
 	int ret;
 
 	ret = pcap_next_ex(r->pcap, &hdr, &data);
@@ -101,12 +133,29 @@ int hwxdp_pcap_reader__next(struct hwxdp_pcap_reader *r, struct hwxdp_pcap_frame
 		return say(msg, msglen, -EIO, "%s: after frame %llu: %s", r->path,
 			   (unsigned long long)r->number, pcap_geterr(r->pcap));
 	r->number++;
+	if (hdr->caplen > hdr->len)
+		return say(msg, msglen, -EINVAL,
+			   "%s: record %llu: %u bytes captured of a %u-byte frame; a record "
+			   "cannot hold more than its frame",
+			   r->path, (unsigned long long)r->number, hdr->caplen, hdr->len);
 	if (hdr->caplen < hdr->len)
 		return say(msg, msglen, -EMSGSIZE,
 			   "%s: frame %llu: captured %u of its %u bytes (snapshot length); "
 			   "the device needs whole frames",
 			   r->path, (unsigned long long)r->number, hdr->caplen, hdr->len);
-	frame->ts = hdr->ts;
+	stamp.tv_sec = hdr->ts.tv_sec;
+	stamp.tv_nsec = hdr->ts.tv_usec; /* nanoseconds, as asked at open */
+	frame->backwards = false;
+	if (r->number > 1 && !r->warned &&
+	    (stamp.tv_sec < r->last.tv_sec ||
+	     (stamp.tv_sec == r->last.tv_sec && stamp.tv_nsec < r->last.tv_nsec))) {
+		frame->backwards = true;
+		r->warned = true;
+	}
+	r->last = stamp;
+	frame->stamp = stamp;
+	frame->ts.tv_sec = stamp.tv_sec;
+	frame->ts.tv_usec = stamp.tv_nsec / 1000;
 	frame->data = data;
 	frame->len = hdr->caplen;
 	frame->number = r->number;
@@ -129,71 +178,98 @@ static void writer_free(struct hwxdp_pcap_writer *w)
 		pcap_dump_close(w->dumper);
 	if (w->dead)
 		pcap_close(w->dead);
+	hwxdp_outputs__free(w->own);
 	free(w->path);
-	free(w->tmp_path);
 	free(w);
 }
 
 int hwxdp_pcap_writer__open(const char *path, struct hwxdp_pcap_writer **out, char *msg,
 			    size_t msglen)
 {
+	return hwxdp_pcap_writer__open_opts(path, NULL, out, msg, msglen);
+}
+
+int hwxdp_pcap_writer__open_opts(const char *path, const struct hwxdp_pcap_writer_opts *opts,
+				 struct hwxdp_pcap_writer **out, char *msg, size_t msglen)
+{
+	struct hwxdp_outputs *set = opts && opts->sz >= sizeof(*opts) ? opts->outputs : NULL;
+	const char *option = opts && opts->sz >= sizeof(*opts) ? opts->option : NULL;
 	struct hwxdp_pcap_writer *w;
-	FILE *f;
+	FILE *f = NULL;
 	int fd, err;
 
 	*out = NULL;
 	w = calloc(1, sizeof(*w));
-	if (!w)
-		return say(msg, msglen, -ENOMEM, "%s: out of memory", path);
-	if (!(w->path = strdup(path))) {
-		writer_free(w);
+	if (!w || !(w->path = strdup(path ? path : ""))) {
+		free(w);
 		return say(msg, msglen, -ENOMEM, "%s: out of memory", path);
 	}
-	/* an output file gets the usual umask mode */
-	{
-		mode_t mask = umask(0);
-
-		umask(mask);
-		fd = hwxdp_file__create_tmp(path, 0666 & ~mask, &w->tmp_path);
+	w->nanosecond = opts && opts->sz >= sizeof(*opts) && opts->nanosecond;
+	if (!set) {
+		set = w->own = hwxdp_outputs__new();
+		if (!set) {
+			writer_free(w);
+			return say(msg, msglen, -ENOMEM, "%s: out of memory", path);
+		}
 	}
+	fd = hwxdp_outputs__add(set, option, path, 0666, msg, msglen);
 	if (fd < 0) {
-		err = say(msg, msglen, fd, "%s: cannot create a file there: %s", path,
-			  strerror(-fd));
 		writer_free(w);
-		return err;
+		return fd;
 	}
-	f = fdopen(fd, "wb");
-	w->dead = pcap_open_dead(DLT_EN10MB, WRITER_SNAPLEN);
+	/* The set keeps its descriptor to sync and link the file. */
+	fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	if (fd >= 0)
+		f = fdopen(fd, "wb");
+	w->dead = pcap_open_dead_with_tstamp_precision(DLT_EN10MB, WRITER_SNAPLEN,
+						       w->nanosecond ? PCAP_TSTAMP_PRECISION_NANO
+								     : PCAP_TSTAMP_PRECISION_MICRO);
 	if (!f || !w->dead) {
 		if (f)
 			fclose(f);
-		else
+		else if (fd >= 0)
 			close(fd);
-		hwxdp_pcap_writer__abort(w);
+		writer_free(w);
 		return say(msg, msglen, -ENOMEM, "%s: out of memory", path);
 	}
 	w->dumper = pcap_dump_fopen(w->dead, f);
 	if (!w->dumper) {
 		err = say(msg, msglen, -EIO, "%s: %s", path, pcap_geterr(w->dead));
 		fclose(f);
-		hwxdp_pcap_writer__abort(w);
+		writer_free(w);
 		return err;
 	}
 	*out = w;
 	return 0;
 }
 
-int hwxdp_pcap_writer__write(struct hwxdp_pcap_writer *w, const struct timeval *ts,
-			     const uint8_t *data, size_t len)
+int hwxdp_pcap_writer__write_ns(struct hwxdp_pcap_writer *w, const struct timespec *ts,
+				const uint8_t *data, size_t len)
 {
-	struct pcap_pkthdr hdr = { .ts = *ts };
+	struct pcap_pkthdr hdr = {};
+	FILE *f = pcap_dump_file(w->dumper);
 
 	if (len > WRITER_SNAPLEN)
 		return -EMSGSIZE;
+	hdr.ts.tv_sec = ts->tv_sec;
+	/* the dumper writes the field as the file's precision says */
+	hdr.ts.tv_usec = w->nanosecond ? ts->tv_nsec : ts->tv_nsec / 1000;
 	hdr.caplen = hdr.len = (bpf_u_int32)len;
+	errno = 0;
 	pcap_dump((u_char *)w->dumper, &hdr, data);
+	/* A full disk stops the run at once, not at the end. */
+	if (ferror(f))
+		return errno ? -errno : -EIO;
 	w->count++;
 	return 0;
+}
+
+int hwxdp_pcap_writer__write(struct hwxdp_pcap_writer *w, const struct timeval *ts,
+			     const uint8_t *data, size_t len)
+{
+	struct timespec t = { .tv_sec = ts->tv_sec, .tv_nsec = ts->tv_usec * 1000 };
+
+	return hwxdp_pcap_writer__write_ns(w, &t, data, len);
 }
 
 uint64_t hwxdp_pcap_writer__count(const struct hwxdp_pcap_writer *w)
@@ -207,29 +283,21 @@ int hwxdp_pcap_writer__commit(struct hwxdp_pcap_writer *w, char *msg, size_t msg
 	int err = 0;
 
 	/* pcap_dump() reports nothing: the stream's error flag and the flush
-	 * and sync say whether every frame reached the disk. */
-	if (pcap_dump_flush(w->dumper) || ferror(f) || fsync(fileno(f)))
-		err = say(msg, msglen, -EIO, "%s: write failed: %s", w->path,
+	 * say whether every frame was written; the set syncs. */
+	errno = 0;
+	if (pcap_dump_flush(w->dumper) || ferror(f))
+		err = say(msg, msglen, errno ? -errno : -EIO, "%s: cannot write it: %s", w->path,
 			  strerror(errno ? errno : EIO));
 	pcap_dump_close(w->dumper);
 	w->dumper = NULL;
-	if (err)
-		unlink(w->tmp_path);
-	else if ((err = hwxdp_file__replace(w->tmp_path, w->path)))
-		err = say(msg, msglen, err, "%s: %s", w->path, strerror(-err));
+	if (!err && w->own)
+		err = hwxdp_outputs__commit(w->own, msg, msglen);
 	writer_free(w);
 	return err;
 }
 
 void hwxdp_pcap_writer__abort(struct hwxdp_pcap_writer *w)
 {
-	if (!w)
-		return;
-	if (w->dumper) {
-		pcap_dump_close(w->dumper);
-		w->dumper = NULL;
-	}
-	if (w->tmp_path)
-		unlink(w->tmp_path);
-	writer_free(w);
+	if (w)
+		writer_free(w);
 }

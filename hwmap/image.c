@@ -255,10 +255,10 @@ int hxu_image__write(const struct hxu_image *img, int fd, char *err, size_t errl
 
 int hxu_image__save(const struct hxu_image *img, const char *path, char *err, size_t errlen)
 {
-	char *tmp;
-	int fd, ret;
-	size_t len;
+	char msg[512];
 	uint8_t *buf;
+	size_t len;
+	int ret;
 
 	if (errlen)
 		err[0] = '\0';
@@ -266,26 +266,10 @@ int hxu_image__save(const struct hxu_image *img, const char *path, char *err, si
 	if (ret)
 		return ret;
 	/* an image is no secret */
-	fd = hwxdp_file__create_tmp(path, 0644, &tmp);
-	if (fd < 0) {
-		free(buf);
-		snprintf(err, errlen, "image: %s: cannot create a file beside it: %s", path,
-			 strerror(-fd));
-		return fd;
-	}
-	ret = write_all(fd, buf, len);
-	if (!ret && fsync(fd))
-		ret = -errno;
-	if (close(fd) && !ret)
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	else
-		ret = hwxdp_file__replace(tmp, path);
+	ret = hwxdp_file__write(path, NULL, 0644, buf, len, NULL, msg, sizeof(msg));
 	free(buf);
-	free(tmp);
 	if (ret)
-		snprintf(err, errlen, "image: %s: cannot write: %s", path, strerror(-ret));
+		snprintf(err, errlen, "image: %s", msg);
 	return ret;
 }
 
@@ -505,58 +489,20 @@ int hxu_image__read_mem(const void *data, size_t len, struct hxu_image **out, ch
 
 int hxu_image__load(const char *path, struct hxu_image **out, char *err, size_t errlen)
 {
-	uint8_t *buf = NULL;
-	struct stat st;
-	size_t len = 0;
-	int fd, ret;
+	char msg[512];
+	void *buf;
+	size_t len;
+	int ret;
 
 	*out = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		goto fail;
+	ret = hwxdp_file__read(path, "images", HXU_IMAGE_SIZE_MAX, &buf, &len, msg, sizeof(msg));
+	if (ret) {
+		snprintf(err, errlen, "image: %s%s", msg,
+			 ret == -EFBIG ? "; more than an image can hold" : "");
+		/* the limits of an image, not of the machine */
+		return ret == -EFBIG ? -HWXDP_ERR_IMAGE_FILE : ret;
 	}
-	if (fstat(fd, &st)) {
-		ret = -errno;
-		goto fail;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		ret = -EINVAL;
-		goto fail;
-	}
-	if (st.st_size > HXU_IMAGE_SIZE_MAX) {
-		close(fd);
-		snprintf(err, errlen, "image: %s: %lld bytes, more than an image can hold (%u)",
-			 path, (long long)st.st_size, (unsigned int)HXU_IMAGE_SIZE_MAX);
-		return -HWXDP_ERR_IMAGE_FILE;
-	}
-	buf = malloc(st.st_size ? (size_t)st.st_size : 1);
-	if (!buf) {
-		ret = -ENOMEM;
-		goto fail;
-	}
-	/* read to the end, as the file may have changed since fstat */
-	while (len < (size_t)st.st_size) {
-		ssize_t n = read(fd, buf + len, (size_t)st.st_size - len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			ret = -errno;
-			goto fail;
-		}
-		if (!n)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
 	ret = hxu_image__read_mem(buf, len, out, err, errlen);
 	free(buf);
-	return ret;
-fail:
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-	snprintf(err, errlen, "image: %s: %s", path, strerror(-ret));
 	return ret;
 }

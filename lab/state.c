@@ -18,6 +18,7 @@
 
 #include "hwxdp/object.h"
 #include "lab/state.h"
+#include "loader/file.h"
 
 #define JSON_DEPTH_MAX 32
 
@@ -663,45 +664,21 @@ out:
 
 int hx_state__load(struct hx_state *state, const char *path, char *msg, size_t msglen)
 {
-	size_t len = 0, cap = 4096;
-	char *text;
 	char shortened[1024];
 	const char *name = short_path(path, msglen, shortened, sizeof(shortened));
 	struct stat st;
-	FILE *f;
+	void *text;
+	size_t len;
 	int err;
 
-	/* reading a directory fails with EIO, which says nothing */
+	/* named before the read, which would only say it is no regular file */
 	if (!stat(path, &st) && S_ISDIR(st.st_mode)) {
 		say(msg, msglen, "%s: is a directory, not a state file", name);
 		return -EISDIR;
 	}
-	f = fopen(path, "r");
-	if (!f) {
-		err = -errno;
-		say(msg, msglen, "%s: %s", path, strerror(errno));
+	err = hwxdp_file__read(path, "state files", HWXDP_FILE_STATE_MAX, &text, &len, msg, msglen);
+	if (err)
 		return err;
-	}
-	text = malloc(cap);
-	while (text) {
-		char *more;
-
-		len += fread(text + len, 1, cap - len, f);
-		if (len < cap)
-			break;
-		more = realloc(text, cap *= 2);
-		if (!more)
-			free(text);
-		text = more;
-	}
-	if (!text || ferror(f)) {
-		err = text ? -EIO : -ENOMEM;
-		say(msg, msglen, "%s: %s", path, strerror(-err));
-		fclose(f);
-		free(text);
-		return err;
-	}
-	fclose(f);
 	err = hx_state__parse(state, text, len, name, msg, msglen);
 	free(text);
 	return err;

@@ -25,6 +25,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "loader/file.h"
 #include "loader/kfuncs.h"
 #include "loader/log.h"
 #include "loader/object_internal.h"
@@ -1295,34 +1296,21 @@ int hwxdp_object__open_mem(const void *data, size_t size, const char *name,
 int hwxdp_object__open_opts(const char *path, const struct hwxdp_object_open_opts *opts,
 			    struct hwxdp_object **out)
 {
-	uint8_t *data = NULL;
-	size_t done = 0;
-	struct stat st;
-	int fd, err = 0;
+	char msg[512];
+	void *data;
+	size_t len;
+	int err;
 
 	if (!path || !out)
 		return -EINVAL;
 	*out = NULL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st))
-		err = -errno;
-	else if (!S_ISREG(st.st_mode))
-		err = -EINVAL;
-	else if (!(data = malloc(st.st_size + 1)))
-		err = -ENOMEM;
-	while (!err && done < (size_t)st.st_size) {
-		ssize_t n = read(fd, data + done, st.st_size - done);
-
-		err = n < 0 ? -errno : n == 0 ? -EIO : 0;
-		done += n > 0 ? n : 0;
+	err = hwxdp_file__read(path, "objects", HWXDP_FILE_OBJECT_MAX, &data, &len, msg,
+			       sizeof(msg));
+	if (err) {
+		pr_warn("%s\n", msg);
+		return err;
 	}
-	if (fd >= 0)
-		close(fd);
-	if (err)
-		pr_warn("%s: cannot read it: %s\n", path,
-			err == -EINVAL ? "not a regular file" : strerror(-err));
-	else
-		err = hwxdp_object__open_mem_opts(data, done, path, opts, out);
+	err = hwxdp_object__open_mem_opts(data, len, path, opts, out);
 	free(data);
 	return err;
 }
