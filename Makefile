@@ -41,6 +41,14 @@ LIB_SRCS  := $(wildcard loader/*.c lab/*.c device/*.c hwmap/*.c verifier/*.c)
 LIB_OBJS  := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS))
 LIB       := $(BUILD)/libhwxdp.a
 
+# The daemon: its library (linked by its tests and by the command, the
+# client) and the hwxdpd binary.
+DAEMON_SRCS := $(filter-out daemon/main.c,$(wildcard daemon/*.c))
+DAEMON_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(DAEMON_SRCS))
+DAEMON_LIB  := $(BUILD)/libhwxdpd.a
+DAEMON      := $(BUILD)/hwxdpd
+DAEMON_LDLIBS := $(shell $(PKG_CONFIG) --libs libxdp 2>/dev/null || echo -lxdp) -lpthread
+
 CMD_SRCS  := $(wildcard cmd/*.c)
 CMD_OBJS  := $(patsubst %.c,$(BUILD)/%.o,$(CMD_SRCS))
 CMD       := $(BUILD)/hwxdp
@@ -54,7 +62,7 @@ TOOL_BINS := $(foreach f,$(wildcard tests/*/*_dump.c),$(BUILD)/tests/$(notdir $(
 	     $(BUILD)/vdiff $(BUILD)/devdiff
 
 .PHONY: all test run deps clean format bench
-all: $(BPF_OBJS) $(CORPUS_OBJS) $(LIB) $(CMD) $(TEST_BINS) $(TOOL_BINS)
+all: $(BPF_OBJS) $(CORPUS_OBJS) $(LIB) $(DAEMON_LIB) $(DAEMON) $(CMD) $(TEST_BINS) $(TOOL_BINS)
 
 deps:
 	$(Q)scripts/install-deps.sh
@@ -86,9 +94,21 @@ $(LIB): $(LIB_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-$(CMD): $(CMD_OBJS) $(LIB)
+$(CMD): $(CMD_OBJS) $(DAEMON_LIB) $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(DAEMON_LIB): $(DAEMON_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(DAEMON): $(BUILD)/daemon/main.o $(DAEMON_LIB) $(LIB)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) $(DAEMON_LDLIBS) -o $@
+
+# The daemon's tests link its library before the base one.
+$(BUILD)/tests/daemon.test: $(DAEMON_LIB)
+$(BUILD)/tests/daemon.test: TEST_LDLIBS := $(DAEMON_LIB) $(LIB) $(TEST_LDLIBS) $(DAEMON_LDLIBS)
 
 define test_bin
 $(BUILD)/tests/$(1).test: $(patsubst %.c,$(BUILD)/%.o,$(filter-out %_dump.c %_main.c,$(wildcard tests/$(1)/*.c))) $(TEST_COMMON) $(LIB)
