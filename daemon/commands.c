@@ -110,8 +110,257 @@ static int do_daemon(struct hwxdpd *d, int argc, const char **argv, struct jbuf 
 	return run_words(daemon_cmds, "daemon command", d, argc, argv, b, msg, msglen);
 }
 
+static int do_port_add(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+		       size_t msglen)
+{
+	static const char usage[] = "port add NAME dev NETDEV [mode auto|af_xdp|af_packet]";
+	const char *dev = NULL, *mode = NULL;
+	struct port *p;
+	int err;
+
+	if (argc < 1) {
+		snprintf(msg, msglen, "expected a port name (usage: %s)", usage);
+		return -EINVAL;
+	}
+	for (int i = 1; i < argc; i += 2) {
+		if (i + 1 >= argc) {
+			snprintf(msg, msglen, "'%s' needs a value (usage: %s)", argv[i], usage);
+			return -EINVAL;
+		}
+		if (!strcmp(argv[i], "dev"))
+			dev = argv[i + 1];
+		else if (!strcmp(argv[i], "mode"))
+			mode = argv[i + 1];
+		else {
+			snprintf(msg, msglen, "unexpected '%s' (usage: %s)", argv[i], usage);
+			return -EINVAL;
+		}
+	}
+	if (!dev) {
+		snprintf(msg, msglen, "expected dev NETDEV (usage: %s)", usage);
+		return -EINVAL;
+	}
+	pthread_mutex_lock(&d->lock);
+	err = port_add(d, argv[0], dev, mode, msg, msglen);
+	p = err ? NULL : port_by_name(d, argv[0]);
+	if (p)
+		port_json(d, p, b);
+	pthread_mutex_unlock(&d->lock);
+	return err;
+}
+
+static int do_port_list(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+			size_t msglen)
+{
+	int err = no_more(argc, argv, "port list", msg, msglen);
+
+	if (err)
+		return err;
+	pthread_mutex_lock(&d->lock);
+	jbuf_start_object(b);
+	jbuf_name(b, "ports");
+	jbuf_start_array(b);
+	for (int i = 0; i < HWXDPD_PORTS_MAX; i++)
+		if (d->ports[i].used)
+			port_json(d, &d->ports[i], b);
+	jbuf_end_array(b);
+	jbuf_end_object(b);
+	pthread_mutex_unlock(&d->lock);
+	return 0;
+}
+
+/* The port argv[0] names, with the lock held on success. */
+static struct port *named_port(struct hwxdpd *d, int argc, const char **argv, const char *usage,
+			       char *msg, size_t msglen)
+{
+	struct port *p;
+
+	if (argc != 1) {
+		snprintf(msg, msglen, argc ? "unexpected '%s' (usage: %s)" : "%s(usage: %s)",
+			 argc ? argv[1] : "expected a port name ", usage);
+		return NULL;
+	}
+	pthread_mutex_lock(&d->lock);
+	p = port_by_name(d, argv[0]);
+	if (!p) {
+		pthread_mutex_unlock(&d->lock);
+		snprintf(msg, msglen, "no port '%s'", argv[0]);
+	}
+	return p;
+}
+
+static int do_port_show(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+			size_t msglen)
+{
+	struct port *p = named_port(d, argc, argv, "port show NAME", msg, msglen);
+
+	if (!p)
+		return argc == 1 ? -ENOENT : -EINVAL;
+	port_json(d, p, b);
+	pthread_mutex_unlock(&d->lock);
+	return 0;
+}
+
+static int do_port_del(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+		       size_t msglen)
+{
+	struct port *p = named_port(d, argc, argv, "port del NAME", msg, msglen);
+	int err;
+
+	(void)b;
+	if (!p)
+		return argc == 1 ? -ENOENT : -EINVAL;
+	err = port_del(d, p, msg, msglen);
+	pthread_mutex_unlock(&d->lock);
+	return err;
+}
+
+static const struct word_cmd port_cmds[] = {
+	{ "add", do_port_add },
+	{ "list", do_port_list },
+	{ "show", do_port_show },
+	{ "del", do_port_del },
+	{ 0 },
+};
+
+static int do_port(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+		   size_t msglen)
+{
+	return run_words(port_cmds, "port command", d, argc, argv, b, msg, msglen);
+}
+
+static bool keyword(const char *w)
+{
+	return !strcmp(w, "port") || !strcmp(w, "name");
+}
+
+static int do_prog_load(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+			size_t msglen)
+{
+	static const char usage[] = "prog load FILE.o [name NAME] [port PORT ...]";
+	const char *ports[HWXDPD_PORTS_MAX], *name = NULL;
+	int port_cnt = 0;
+
+	if (argc < 1) {
+		snprintf(msg, msglen, "expected a BPF object (usage: %s)", usage);
+		return -EINVAL;
+	}
+	for (int i = 1; i < argc;) {
+		if (!strcmp(argv[i], "name") && i + 1 < argc) {
+			name = argv[i + 1];
+			i += 2;
+		} else if (!strcmp(argv[i], "port") && i + 1 < argc && !keyword(argv[i + 1])) {
+			for (i++; i < argc && !keyword(argv[i]); i++) {
+				for (int j = 0; j < port_cnt; j++)
+					if (!strcmp(ports[j], argv[i])) {
+						snprintf(msg, msglen, "port %s is named twice",
+							 argv[i]);
+						return -EINVAL;
+					}
+				if (port_cnt == HWXDPD_PORTS_MAX) {
+					snprintf(msg, msglen, "at most %d ports", HWXDPD_PORTS_MAX);
+					return -E2BIG;
+				}
+				ports[port_cnt++] = argv[i];
+			}
+		} else {
+			snprintf(msg, msglen, "unexpected '%s' (usage: %s)", argv[i], usage);
+			return -EINVAL;
+		}
+	}
+	return prog_load(d, argv[0], name, ports, port_cnt, b, msg, msglen);
+}
+
+static int do_prog_list(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+			size_t msglen)
+{
+	struct prog *pr = NULL;
+
+	if (argc > 1) {
+		snprintf(msg, msglen, "unexpected '%s' (usage: prog show [NAME])", argv[1]);
+		return -EINVAL;
+	}
+	pthread_mutex_lock(&d->lock);
+	if (argc == 1) {
+		pr = prog_by_name(d, argv[0]);
+		if (!pr) {
+			pthread_mutex_unlock(&d->lock);
+			snprintf(msg, msglen, "no program '%s' is loaded", argv[0]);
+			return -ENOENT;
+		}
+		prog_json(d, pr, b);
+		pthread_mutex_unlock(&d->lock);
+		return 0;
+	}
+	jbuf_start_object(b);
+	jbuf_name(b, "programs");
+	jbuf_start_array(b);
+	for (int i = 0; i < HWXDPD_PROGS_MAX; i++)
+		if (d->progs[i].used)
+			prog_json(d, &d->progs[i], b);
+	jbuf_end_array(b);
+	jbuf_end_object(b);
+	pthread_mutex_unlock(&d->lock);
+	return 0;
+}
+
+static int do_prog_detach(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+			  size_t msglen)
+{
+	struct port *p;
+	int err;
+
+	(void)b;
+	if (argc != 2 || strcmp(argv[0], "port")) {
+		snprintf(msg, msglen, "usage: prog detach port PORT");
+		return -EINVAL;
+	}
+	p = named_port(d, 1, argv + 1, "prog detach port PORT", msg, msglen);
+	if (!p)
+		return -ENOENT;
+	err = prog_detach(d, p, msg, msglen);
+	pthread_mutex_unlock(&d->lock);
+	return err;
+}
+
+static int do_prog_unload(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+			  size_t msglen)
+{
+	struct prog *pr;
+	int err;
+
+	(void)b;
+	if (argc != 1) {
+		snprintf(msg, msglen, "usage: prog unload NAME");
+		return -EINVAL;
+	}
+	pthread_mutex_lock(&d->lock);
+	pr = prog_by_name(d, argv[0]);
+	if (!pr) {
+		pthread_mutex_unlock(&d->lock);
+		snprintf(msg, msglen, "no program '%s' is loaded", argv[0]);
+		return -ENOENT;
+	}
+	err = prog_unload(d, pr, msg, msglen);
+	pthread_mutex_unlock(&d->lock);
+	return err;
+}
+
+static const struct word_cmd prog_cmds[] = {
+	{ "load", do_prog_load },     { "show", do_prog_list },	    { "list", do_prog_list },
+	{ "detach", do_prog_detach }, { "unload", do_prog_unload }, { 0 },
+};
+
+static int do_prog(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+		   size_t msglen)
+{
+	return run_words(prog_cmds, "prog command", d, argc, argv, b, msg, msglen);
+}
+
 static const struct word_cmd objects[] = {
+	{ "prog", do_prog },
 	{ "daemon", do_daemon },
+	{ "port", do_port },
 	{ 0 },
 };
 

@@ -24,6 +24,7 @@ struct wire;
 struct bpf_object;
 struct bpf_link;
 struct hwxdp_device;
+struct dataplane;
 
 enum conn_state {
 	CONN_FREE,
@@ -102,6 +103,7 @@ struct hwxdpd {
 	struct prog progs[HWXDPD_PROGS_MAX];
 	/* The board thread: started with the first port. */
 	pthread_t dp_thread;
+	struct dataplane *dp;
 	bool dp_started;
 	atomic_bool dp_stop;
 	int dp_wake_fd;		     /* eventfd: the port set changed */
