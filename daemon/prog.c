@@ -85,11 +85,11 @@ static bool name_ok(const char *name)
 /* bpffs under pin_root, mounted at /sys/fs/bpf when nothing is there. */
 static int pin_root_ready(struct hwxdpd *d, char *msg, size_t msglen)
 {
-	char parent[PATH_MAX];
+	char copy[PATH_MAX], parent[PATH_MAX];
 	struct statfs fs;
 
-	snprintf(parent, sizeof(parent), "%s", d->pin_root);
-	snprintf(parent, sizeof(parent), "%s", dirname(parent));
+	snprintf(copy, sizeof(copy), "%s", d->pin_root);
+	snprintf(parent, sizeof(parent), "%s", dirname(copy));
 	if (statfs(parent, &fs) || fs.f_type != BPF_FS_MAGIC) {
 		if (!strcmp(parent, "/sys/fs/bpf") &&
 		    !mount("bpf", "/sys/fs/bpf", "bpf", 0, "mode=0700") && !statfs(parent, &fs) &&

@@ -240,8 +240,9 @@ static void conn_request(struct hwxdpd *d, struct conn *c)
 	}
 	if (status && !msg[0])
 		snprintf(msg, sizeof(msg), "%s", strerror(-status));
-	/* A failed command's body is whatever it wrote: an error has none. */
-	if (status || jbuf_error(&body))
+	/* A failed command's body holds its details (a verifier's log), or
+	 * is empty. */
+	if (jbuf_error(&body))
 		jbuf_reset(&body);
 	if (!body.len)
 		jbuf_start_object(&body), jbuf_end_object(&body);

@@ -79,6 +79,7 @@ script_check() {
 }
 
 script_check "hwxdp run: ESP end to end against scapy" tests/esp_e2e/run.sh
+script_check "hwxdpd: partners pinging through the appliance" tests/integration/daemon_ping.sh
 
 
 # The fuzz harnesses, briefly: "fuzz: N passed, M failed" counts harnesses.
