@@ -9,8 +9,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <xdp/libxdp.h>
-
 #include "daemon/daemon.h"
 #include "loader/log.h"
 #include "device/device.h"
@@ -137,10 +135,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "hwxdpd: error: cannot detach: %s\n", strerror(-err));
 		return 1;
 	}
-	/* libxdp's trials (its dispatcher, then a single program) are its own
-	 * business: a port's mode and the reason for a fallback are in
-	 * `hwxdp port show`. libbpf's warnings go through hwxdp's print. */
-	libxdp_set_print(NULL);
+	/* libbpf's warnings go through hwxdp's print. */
 	hwxdp_route_libbpf_print();
 	signal(SIGPIPE, SIG_IGN);
 	sigaction(SIGTERM, &sa, NULL);

@@ -158,6 +158,9 @@ int wire_open(const char *ifname, uint32_t ifindex, uint32_t mtu, enum wire_mode
 
 	if (!w)
 		return -ENOMEM;
+	/* libxdp's trials (its dispatcher, then one program) are its own
+	 * business; what came of them is the port's mode and fallback. */
+	libxdp_set_print(NULL);
 	w->fd = -1;
 	if (mode == WIRE_AF_XDP || mode == WIRE_AUTO) {
 		if (mtu > XSK_MTU_MAX) {
