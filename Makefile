@@ -61,7 +61,7 @@ TEST_BINS := $(foreach d,$(TEST_DIRS),$(BUILD)/tests/$(notdir $(patsubst %/,%,$(
 TOOL_BINS := $(foreach f,$(wildcard tests/*/*_dump.c),$(BUILD)/tests/$(notdir $(basename $(f)))) \
 	     $(BUILD)/vdiff $(BUILD)/devdiff
 
-.PHONY: all test run deps clean format bench
+.PHONY: all test run deps clean format bench fuzz-control
 all: $(BPF_OBJS) $(CORPUS_OBJS) $(LIB) $(DAEMON_LIB) $(DAEMON) $(CMD) $(TEST_BINS) $(TOOL_BINS)
 
 deps:
@@ -145,6 +145,18 @@ bench: deps
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# The control socket's parser under libFuzzer (clang, ASan, UBSan); kept out
+# of `make test`. FUZZ_SECONDS=N for a longer run.
+FUZZ_SECONDS ?= 20
+fuzz-control:
+	@mkdir -p $(BUILD)/fuzz/corpus/control
+	$(call msg,FUZZ,$(BUILD)/fuzz/fuzz_control)
+	$(Q)$(CLANG) -g -O1 -std=gnu11 -I. -Iinclude -Wall -Wextra -Werror \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+		tests/fuzz/fuzz_control.c daemon/proto.c -o $(BUILD)/fuzz/fuzz_control
+	$(Q)$(BUILD)/fuzz/fuzz_control -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+		$(BUILD)/fuzz/corpus/control
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
