@@ -189,3 +189,45 @@ int do_prog_any(int argc, char **argv)
 	}
 	return do_prog(argc, argv);
 }
+
+static int map_help(void)
+{
+	fprintf(stderr,
+		"Usage: %s map { list | show | dump | lookup | update | delete | help }\n"
+		"       %s map list\n"
+		"       %s map show MAP\n"
+		"       %s map dump MAP [target { host | device }]\n"
+		"       %s map lookup MAP key BYTES [target { host | device }]\n"
+		"       %s map update MAP key BYTES value BYTES [flags { any | noexist | exist }]\n"
+		"       %s map delete MAP key BYTES\n"
+		"\n"
+		"The maps of the programs hwxdpd has loaded. MAP is PROG/NAME, or NAME when\n"
+		"one program has it. BYTES as bpftool takes them: [hex] BYTE ..., each BYTE\n"
+		"0 to 255 (0x.. hex, 0.. octal; all hex after `hex`). Reads come from the\n"
+		"kernel's map (the host copy's, pinned) unless `target device`; writes go to\n"
+		"both the kernel's map and the board's table, or to neither. In a devmap, a\n"
+		"wire port's ifindex is the board's value and its TAP's the kernel's.\n",
+		bin_name, bin_name, bin_name, bin_name, bin_name, bin_name, bin_name);
+	return 0;
+}
+
+int do_map(int argc, char **argv)
+{
+	if (wants_help(argc, argv))
+		return map_help();
+	return call("map", argc, argv);
+}
+
+int do_stats(int argc, char **argv)
+{
+	if (argc >= 1 && (!strcmp(argv[0], "help") || !strcmp(argv[0], "--help"))) {
+		fprintf(stderr,
+			"Usage: %s stats\n"
+			"\n"
+			"The board's counters since hwxdpd started: frames, verdicts, punts by\n"
+			"reason number, cycles, and the same per port.\n",
+			bin_name);
+		return 0;
+	}
+	return call("stats", argc, argv);
+}

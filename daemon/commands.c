@@ -8,11 +8,14 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "daemon/internal.h"
+#include "daemon/map.h"
+#include "device/device.h"
 
 struct word_cmd {
 	const char *name;
@@ -357,11 +360,168 @@ static int do_prog(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b
 	return run_words(prog_cmds, "prog command", d, argc, argv, b, msg, msglen);
 }
 
-static const struct word_cmd objects[] = {
-	{ "prog", do_prog },
-	{ "daemon", do_daemon },
-	{ "port", do_port },
+static int do_map_list(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+		       size_t msglen)
+{
+	int err = no_more(argc, argv, "map list", msg, msglen);
+
+	if (err)
+		return err;
+	pthread_mutex_lock(&d->lock);
+	err = map_list(d, b);
+	pthread_mutex_unlock(&d->lock);
+	return err;
+}
+
+typedef int (*map_fn)(struct hwxdpd *d, const char *spec, int argc, const char **argv,
+		      struct jbuf *b, char *msg, size_t msglen);
+
+static int map_call(map_fn fn, const char *usage, struct hwxdpd *d, int argc, const char **argv,
+		    struct jbuf *b, char *msg, size_t msglen)
+{
+	int err;
+
+	if (argc < 1) {
+		snprintf(msg, msglen, "expected a map (usage: %s)", usage);
+		return -EINVAL;
+	}
+	pthread_mutex_lock(&d->lock);
+	err = fn(d, argv[0], argc - 1, argv + 1, b, msg, msglen);
+	pthread_mutex_unlock(&d->lock);
+	return err;
+}
+
+static int show_fn(struct hwxdpd *d, const char *spec, int argc, const char **argv, struct jbuf *b,
+		   char *msg, size_t msglen)
+{
+	int err = no_more(argc, argv, "map show MAP", msg, msglen);
+
+	return err ? err : map_show(d, spec, b, msg, msglen);
+}
+
+static int do_map_show(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+		       size_t msglen)
+{
+	return map_call(show_fn, "map show [PROG/]MAP", d, argc, argv, b, msg, msglen);
+}
+
+static int do_map_dump(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+		       size_t msglen)
+{
+	return map_call(map_dump, "map dump [PROG/]MAP [target host|device]", d, argc, argv, b, msg,
+			msglen);
+}
+
+static int do_map_lookup(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+			 size_t msglen)
+{
+	return map_call(map_lookup, "map lookup MAP key BYTES", d, argc, argv, b, msg, msglen);
+}
+
+static int do_map_update(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+			 size_t msglen)
+{
+	return map_call(map_update, "map update MAP key BYTES value BYTES", d, argc, argv, b, msg,
+			msglen);
+}
+
+static int do_map_delete(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+			 size_t msglen)
+{
+	return map_call(map_delete, "map delete MAP key BYTES", d, argc, argv, b, msg, msglen);
+}
+
+static const struct word_cmd map_cmds[] = {
+	{ "list", do_map_list },
+	{ "show", do_map_show },
+	{ "dump", do_map_dump },
+	{ "lookup", do_map_lookup },
+	{ "update", do_map_update },
+	{ "delete", do_map_delete },
 	{ 0 },
+};
+
+static int do_map(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+		  size_t msglen)
+{
+	return run_words(map_cmds, "map command", d, argc, argv, b, msg, msglen);
+}
+
+static void counts_json(struct jbuf *b, const uint64_t *verdicts, uint64_t no_program,
+			const uint64_t *punts)
+{
+	static const char *const names[HWXDP_DEVICE_VERDICTS] = { "aborted", "drop",	 "pass",
+								  "tx",	     "redirect", "other" };
+
+	jbuf_name(b, "verdicts");
+	jbuf_start_object(b);
+	for (int i = 0; i < HWXDP_DEVICE_VERDICTS; i++)
+		jbuf_uint_field(b, names[i], verdicts[i]);
+	jbuf_end_object(b);
+	jbuf_uint_field(b, "no_program", no_program);
+	/* By reason number: the reasons' names are the program's own. */
+	jbuf_name(b, "punts");
+	jbuf_start_object(b);
+	for (int i = 0; i < HWXDP_DEVICE_REASONS; i++) {
+		char num[8];
+
+		if (!punts[i])
+			continue;
+		snprintf(num, sizeof(num), "%d", i);
+		jbuf_uint_field(b, num, punts[i]);
+	}
+	jbuf_end_object(b);
+}
+
+static int do_stats(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+		    size_t msglen)
+{
+	struct hwxdp_device_stats *st;
+	int err = no_more(argc, argv, "stats", msg, msglen);
+
+	if (err)
+		return err;
+	st = malloc(sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	hwxdp_device__stats(d->board, st);
+	jbuf_start_object(b);
+	jbuf_uint_field(b, "engines", st->engines);
+	jbuf_uint_field(b, "programs", st->progs);
+	jbuf_uint_field(b, "frames", st->frames);
+	jbuf_uint_field(b, "bytes", st->bytes);
+	counts_json(b, st->verdicts, st->no_program, st->punts);
+	jbuf_uint_field(b, "invalid", st->invalid);
+	jbuf_uint_field(b, "redirect_nowhere", st->redirect_nowhere);
+	jbuf_uint_field(b, "cycles", st->cycles);
+	jbuf_name(b, "ports");
+	jbuf_start_array(b);
+	pthread_mutex_lock(&d->lock);
+	for (uint32_t i = 0; i < st->port_cnt; i++) {
+		const struct hwxdp_device_port_stats *p = &st->port[i];
+		const char *name = NULL;
+
+		for (int j = 0; j < HWXDPD_PORTS_MAX; j++)
+			if (d->ports[j].used && d->ports[j].ifindex == p->ifindex)
+				name = d->ports[j].name;
+		jbuf_start_object(b);
+		jbuf_string_field(b, "port", name);
+		jbuf_uint_field(b, "ifindex", p->ifindex);
+		jbuf_uint_field(b, "frames", p->frames);
+		jbuf_uint_field(b, "bytes", p->bytes);
+		counts_json(b, p->verdicts, p->no_program, p->punts);
+		jbuf_end_object(b);
+	}
+	pthread_mutex_unlock(&d->lock);
+	jbuf_end_array(b);
+	jbuf_end_object(b);
+	free(st);
+	return 0;
+}
+
+static const struct word_cmd objects[] = {
+	{ "map", do_map },	 { "stats", do_stats }, { "prog", do_prog },
+	{ "daemon", do_daemon }, { "port", do_port },	{ 0 },
 };
 
 int hwxdpd_dispatch(struct hwxdpd *d, int argc, const char **argv, struct jbuf *body, char *msg,

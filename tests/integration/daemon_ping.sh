@@ -64,6 +64,7 @@ if ! mount | grep -q ' /sys/fs/bpf type bpf'; then
 fi
 
 hwxdp() { HWXDP_SOCKET=$sock "$build/hwxdp" "$@"; }
+py_field() { /usr/bin/python3 -c "import json,sys; print(json.load(sys.stdin)$1)"; }
 
 echo "== hwxdpd: two partners pinging through the appliance"
 ip netns add "$nsa" || setup_failed "ip netns add $nsa"
@@ -116,13 +117,16 @@ else
 fi
 
 # AF_PACKET when asked for: the fallback works on its own.
-if ip link add "$wc" type veth peer name "${wc}p" && ip link set "$wc" up &&
-	hwxdp port add p2 dev "$wc" mode af_packet >/dev/null &&
-	[ "$(hwxdp -j port show p2 | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["mode"])')" = af_packet ] &&
-	hwxdp port del p2 >/dev/null && ! ip link show hx2 >/dev/null 2>&1; then
+why=
+ip link add "$wc" type veth peer name "${wc}p" && ip link set "$wc" up || why="cannot make $wc"
+[ -z "$why" ] && ! out=$(hwxdp port add p2 dev "$wc" mode af_packet 2>&1) && why="port add: $out"
+[ -z "$why" ] && m=$(hwxdp -j port show p2 | py_field '["mode"]') && [ "$m" != af_packet ] && why="mode $m"
+[ -z "$why" ] && ! out=$(hwxdp port del p2 2>&1) && why="port del: $out"
+[ -z "$why" ] && ip link show hx2 >/dev/null 2>&1 && why="hx2 is still there"
+if [ -z "$why" ]; then
 	pass "a port in af_packet mode comes and goes with its TAP"
 else
-	fail "port add p2 mode af_packet, show, del"
+	fail "port p2 in af_packet mode: $why"
 fi
 
 out=$(hwxdp -j prog load "$build/progs/fwd.bpf.o" port p0 p1 2>&1) || setup_failed "prog load: $out"
@@ -159,7 +163,7 @@ fi
 if bpftool map dump pinned "$pins/fwd/config" 2>/dev/null | grep -q '"vlan_flows"\|vlan_flows'; then
 	pass "bpftool dumps the pinned config map with its fields by name"
 else
-	fail "no pinned config map with BTF at $pins/fwd/config"
+	fail "no pinned config map with BTF at $pins/fwd/config: $(bpftool map dump pinned "$pins/fwd/config" 2>&1 | head -n 5 | tr "\n" " ")"
 fi
 host_id=$(hwxdp -j prog show fwd | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["host_prog_id"])')
 for t in "$tap0" "$tap1"; do
@@ -233,6 +237,42 @@ if [ "${punted:-0}" -ge 3 ]; then
 	pass "port p0 counts $punted frames punted to $tap0"
 else
 	fail "port p0 punted ${punted:-0} frames, expected at least 3"
+fi
+
+# Map writes reach the kernel's map (read back by bpftool on the pin) and
+# the board's table alike.
+ksz=$(hwxdp -j map show fwd/flows | py_field '["key_size"]')
+vsz=$(hwxdp -j map show fwd/flows | py_field '["value_size"]')
+key=$(seq 1 "$ksz" | sed 's/^/0x/' | tr '\n' ' ')
+key=$(/usr/bin/python3 -c "print(' '.join(str((i * 7 + 3) % 256) for i in range($ksz)))")
+value=$(/usr/bin/python3 -c "print(' '.join(str((i * 5 + 1) % 256) for i in range($vsz)))")
+want=$(/usr/bin/python3 -c "print(' '.join('%02x' % ((i * 5 + 1) % 256) for i in range($vsz)))")
+if out=$(hwxdp map update fwd/flows key $key value $value 2>&1); then
+	kern=$(bpftool -j map lookup pinned "$pins/fwd/flows" key $key 2>/dev/null |
+		/usr/bin/python3 -c 'import json,sys; print(" ".join("%02x" % int(b, 16) for b in json.load(sys.stdin)["value"]))' 2>/dev/null)
+	dev=$(hwxdp -j map lookup flows key $key target device |
+		/usr/bin/python3 -c 'import json,sys; print(" ".join("%02x" % int(b, 16) for b in json.load(sys.stdin)["value"]))')
+	if [ "$kern" = "$want" ] && [ "$dev" = "$want" ]; then
+		pass "map update: bpftool reads the entry on the pin, the board has the same bytes"
+	else
+		fail "map update: bpftool '$kern', board '$dev', want '$want'"
+	fi
+else
+	fail "map update fwd/flows: $out"
+fi
+if hwxdp map delete flows key $key >/dev/null 2>&1 &&
+	! bpftool map lookup pinned "$pins/fwd/flows" key $key >/dev/null 2>&1 &&
+	! hwxdp map lookup flows key $key target device >/dev/null 2>&1; then
+	pass "map delete: gone from the kernel's map and the board's table"
+else
+	fail "map delete left the entry somewhere"
+fi
+if err=$(hwxdp map update flows key 1 2 value 3 2>&1); then
+	fail "a 2-byte key for a $ksz-byte map was taken"
+elif echo "$err" | grep -q "key has 2 bytes, the map's are $ksz"; then
+	pass "a key of the wrong size is refused in words"
+else
+	fail "wrong-size key: '$err'"
 fi
 
 # SIGTERM: the daemon removes what it made.
