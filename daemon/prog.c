@@ -390,8 +390,13 @@ void prog_json(struct hwxdpd *d, const struct prog *pr, struct jbuf *b)
 		jbuf_start_object(b);
 		jbuf_string_field(b, "port", p->name);
 		jbuf_string_field(b, "tap", p->tap);
-		if (p->link)
-			jbuf_uint_field(b, "link_fd", (uint64_t)bpf_link__fd(p->link));
+		if (p->link) {
+			struct bpf_link_info li = { 0 };
+			uint32_t li_len = sizeof(li);
+
+			if (!bpf_obj_get_info_by_fd(bpf_link__fd(p->link), &li, &li_len))
+				jbuf_uint_field(b, "link_id", li.id);
+		}
 		jbuf_end_object(b);
 	}
 	jbuf_end_array(b);

@@ -204,7 +204,7 @@ sniffer=$!
 for _ in $(seq 50); do [ -f "$ready" ] && break; sleep 0.1; done
 rm -f "$ready"
 if ip netns exec "$nsa" ping -c 3 -i 0.3 -W 2 -t 64 10.77.2.2 >/tmp/hxdtest.$tag.ping 2>&1; then
-	pass "$nsa pings $nsb through the appliance"
+	pass "$nsa pings $nsb through the appliance ($(grep -o 'rtt.*' /tmp/hxdtest.$tag.ping))"
 else
 	fail "no ping through the appliance: $(tail -n 2 /tmp/hxdtest.$tag.ping | tr '\n' ' ')"
 fi
@@ -273,6 +273,30 @@ elif echo "$err" | grep -q "key has 2 bytes, the map's are $ksz"; then
 	pass "a key of the wrong size is refused in words"
 else
 	fail "wrong-size key: '$err'"
+fi
+
+# A second program on p0 replaces the first in place: the TAP's link is
+# updated (same link, new program), never left without one.
+# The link's program, as bpftool sees it, by the link id the daemon reports.
+link_of() { hwxdp -j prog show "$1" | /usr/bin/python3 -c 'import json,sys; print([p["link_id"] for p in json.load(sys.stdin)["ports"] if p["port"] == "p0"][0])'; }
+links_on_tap() {
+	local id
+	id=$(hwxdp -j port show p0 | py_field '["program"]' | { read -r n; link_of "$n"; })
+	bpftool -j link show id "$id" 2>/dev/null | /usr/bin/python3 -c 'import json,sys; l = json.load(sys.stdin); print("%d:%d" % (l["id"], l["prog_id"]))'
+}
+before=$(links_on_tap)
+if out=$(hwxdp -j prog load "$build/progs/fwd.bpf.o" name fwd2 port p0 2>&1); then
+	new_id=$(hwxdp -j prog show fwd2 | py_field '["host_prog_id"]')
+	after=$(links_on_tap)
+	if [ "${before%%:*}" = "${after%%:*}" ] && [ "${after#*:}" = "$new_id" ] &&
+		[ "$(hwxdp -j port show p0 | py_field '["program"]')" = fwd2 ] &&
+		[ "$(hwxdp -j port show p1 | py_field '["program"]')" = fwd ]; then
+		pass "prog load on a port with a program updates its link in place ($before -> $after)"
+	else
+		fail "replace: link:program on $tap0 $before -> $after, fwd2 is kernel program $new_id"
+	fi
+else
+	fail "a second program on p0: $out"
 fi
 
 # SIGTERM: the daemon removes what it made.
