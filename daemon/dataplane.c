@@ -85,7 +85,7 @@ static void to_host(struct port *p, const uint8_t *data, uint32_t len)
 static int wire_round(struct dataplane *dp, struct port *p)
 {
 	struct hwxdpd *d = dp->d;
-	int n = wire_rx(p->wire, dp->rx, WIRE_BATCH);
+	int n = wire_rx(p->wire, dp->rx, WIRE_BATCH), got = n;
 
 	if (n <= 0)
 		return 0;
@@ -138,8 +138,9 @@ static int wire_round(struct dataplane *dp, struct port *p)
 	for (int i = 0; i < HWXDPD_PORTS_MAX; i++)
 		if (d->ports[i].used)
 			flush(dp, &d->ports[i]);
-	wire_rx_done(p->wire, dp->rx, n ? n : 0);
-	return n;
+	/* Every buffer rx gave goes back, whether the board ran it or not. */
+	wire_rx_done(p->wire, dp->rx, got);
+	return got;
 }
 
 static int host_round(struct dataplane *dp, struct port *p)

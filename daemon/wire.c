@@ -245,9 +245,11 @@ void wire_rx_done(struct wire *w, const struct wire_frame *f, int n)
 
 	if (w->mode != WIRE_AF_XDP || n <= 0)
 		return;
-	/* The fill ring has room for every frame rx gave out. */
-	while (xsk_ring_prod__reserve(&w->fq, (uint32_t)n, &idx) != (uint32_t)n)
-		;
+	/* The fill ring has room for every frame rx gave out: its size is
+	 * the number of receive buffers. Should it not, the buffers are lost
+	 * rather than the thread spinning. */
+	if (xsk_ring_prod__reserve(&w->fq, (uint32_t)n, &idx) != (uint32_t)n)
+		return;
 	for (int i = 0; i < n; i++)
 		*xsk_ring_prod__fill_addr(&w->fq, idx + (uint32_t)i) =
 			f[i].addr - f[i].addr % XSK_FRAME_SIZE;
