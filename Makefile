@@ -43,6 +43,14 @@ LIB_SRCS  := $(wildcard loader/*.c lab/*.c device/*.c hwmap/*.c verifier/*.c)
 LIB_OBJS  := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS))
 LIB       := $(BUILD)/libhwxdp.a
 
+# The daemon: its library (linked by its tests and by the command, the
+# client) and the hwxdpd binary.
+DAEMON_SRCS := $(filter-out daemon/main.c,$(wildcard daemon/*.c))
+DAEMON_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(DAEMON_SRCS))
+DAEMON_LIB  := $(BUILD)/libhwxdpd.a
+DAEMON      := $(BUILD)/hwxdpd
+DAEMON_LDLIBS := $(shell $(PKG_CONFIG) --libs libxdp 2>/dev/null || echo -lxdp) -lpthread
+
 CMD_SRCS  := $(wildcard cmd/*.c)
 CMD_OBJS  := $(patsubst %.c,$(BUILD)/%.o,$(CMD_SRCS))
 CMD       := $(BUILD)/hwxdp
@@ -57,8 +65,9 @@ TOOL_BINS := $(foreach f,$(wildcard tests/*/*_dump.c),$(BUILD)/tests/$(notdir $(
 # The translator with a fault put back, which the tests must catch.
 MUTANT_BINS := $(BUILD)/mutants/devdiff_combine.test
 
-.PHONY: all test run deps clean format bench
-all: $(BPF_OBJS) $(CORPUS_OBJS) $(LIB) $(CMD) $(TEST_BINS) $(TOOL_BINS) $(MUTANT_BINS)
+.PHONY: all test run deps clean format bench fuzz-control
+all: $(BPF_OBJS) $(CORPUS_OBJS) $(LIB) $(DAEMON_LIB) $(DAEMON) $(CMD) $(TEST_BINS) $(TOOL_BINS) \
+     $(MUTANT_BINS)
 
 deps:
 	$(Q)scripts/install-deps.sh
@@ -90,9 +99,21 @@ $(LIB): $(LIB_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-$(CMD): $(CMD_OBJS) $(LIB)
+$(CMD): $(CMD_OBJS) $(DAEMON_LIB) $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(DAEMON_LIB): $(DAEMON_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(DAEMON): $(BUILD)/daemon/main.o $(DAEMON_LIB) $(LIB)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) $(DAEMON_LDLIBS) -o $@
+
+# The daemon's tests link its library before the base one.
+$(BUILD)/tests/daemon.test: $(DAEMON_LIB)
+$(BUILD)/tests/daemon.test: TEST_LDLIBS := $(DAEMON_LIB) $(LIB) $(TEST_LDLIBS) $(DAEMON_LDLIBS)
 
 define test_bin
 $(BUILD)/tests/$(1).test: $(patsubst %.c,$(BUILD)/%.o,$(filter-out %_dump.c %_main.c,$(wildcard tests/$(1)/*.c))) $(TEST_COMMON) $(LIB)
@@ -140,6 +161,18 @@ bench: deps
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# The control socket's parser under libFuzzer (clang, ASan, UBSan); kept out
+# of `make test`. FUZZ_SECONDS=N for a longer run.
+FUZZ_SECONDS ?= 20
+fuzz-control:
+	@mkdir -p $(BUILD)/fuzz/corpus/control
+	$(call msg,FUZZ,$(BUILD)/fuzz/fuzz_control)
+	$(Q)$(CLANG) -g -O1 -std=gnu11 -I. -Iinclude -Wall -Wextra -Werror \
+		-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+		tests/fuzz/fuzz_control.c daemon/proto.c -o $(BUILD)/fuzz/fuzz_control
+	$(Q)$(BUILD)/fuzz/fuzz_control -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
+		$(BUILD)/fuzz/corpus/control
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

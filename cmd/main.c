@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/daemon.h"
 #include "cmd/main.h"
 
 bool json_output;
@@ -17,9 +18,14 @@ static int do_version(int argc, char **argv);
 
 static const struct cmd commands[] = {
 	{ "conformance", do_conformance, "run a raw BPF program the way conformance suites do" },
+	{ "daemon", do_daemon, "what the hwxdpd appliance is doing" },
 	{ "lab", do_lab, "run a program over the built-in lab frames on a target" },
-	{ "prog", do_prog, "show what a program costs on the coprocessor, and its microcode" },
+	{ "map", do_map, "the maps of hwxdpd's programs: dump, lookup, update, delete" },
+	{ "port", do_port, "wire ports of hwxdpd on live netdevs, with their TAPs" },
+	{ "prog", do_prog_any,
+	  "load programs onto hwxdpd's ports; what a program costs, its microcode" },
 	{ "run", do_run, "run a program on the coprocessor model over pcap captures, offline" },
+	{ "stats", do_stats, "the board's counters in hwxdpd" },
 	{ "verify", do_verify, "prove the programs of a BPF object safe, without a kernel" },
 	{ "version", do_version, "print the version" },
 	{ "help", do_help, "print this help" },

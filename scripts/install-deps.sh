@@ -7,7 +7,7 @@ packages=(
 	make gcc clang llvm pkg-config
 	libbpf-dev libelf-dev zlib1g-dev libxdp-dev
 	libcriterion-dev libssl-dev libpcap-dev
-	bpftool iproute2 python3-scapy python3-cryptography
+	bpftool iproute2 iputils-ping python3-scapy python3-cryptography
 	linux-libc-dev libclang-rt-14-dev
 )
 

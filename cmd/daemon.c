@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hwxdp daemon|port|prog load ...: the client of hwxdpd. The words typed go
+ * to the daemon as they are, which parses them; this side prints the reply,
+ * as text or (-j, -p) as JSON, and holds the help texts.
+ * HWXDP_SOCKET names another socket than the daemon's default.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/daemon.h"
+#include "cmd/json_read.h"
+#include "cmd/main.h"
+#include "daemon/client.h"
+#include "daemon/daemon.h"
+
+/* A program load is verified, translated and compiled before the reply. */
+#define CALL_TIMEOUT_MS 300000
+
+static const char *socket_path(void)
+{
+	const char *env = getenv("HWXDP_SOCKET");
+
+	return env && *env ? env : HWXDPD_SOCKET_DEFAULT;
+}
+
+static bool is_output_flag(const char *w)
+{
+	return !strcmp(w, "-j") || !strcmp(w, "--json") || !strcmp(w, "-p") ||
+	       !strcmp(w, "--pretty");
+}
+
+static int call(const char *object, int argc, char **argv)
+{
+	char **words = calloc((size_t)argc + 2, sizeof(*words));
+	struct hwxdp_ctl_result res;
+	struct jnode *body = NULL;
+	char msg[1024] = "";
+	int n = 0, err, ret = 1;
+
+	if (!words)
+		return cmd_error("out of memory");
+	words[n++] = (char *)object;
+	for (int i = 0; i < argc; i++) {
+		if (is_output_flag(argv[i]))
+			cmd_output_option(argv[i][1] == 'p' || !strcmp(argv[i], "--pretty") ? 'p'
+											    : 'j');
+		else
+			words[n++] = argv[i];
+	}
+	err = hwxdp_ctl_call(socket_path(), n, words, CALL_TIMEOUT_MS, &res, msg, sizeof(msg));
+	free(words);
+	if (err)
+		return cmd_error("%s", msg);
+	if (res.status) {
+		/* A refusal's details (a verifier log) come in the body. */
+		body = jnode_parse(res.body, msg, sizeof(msg));
+		if (!json_output) {
+			const struct jnode *log = jnode_get(body, "log");
+
+			if (log && log->type == JNODE_STRING)
+				fputs(log->text, stderr);
+		}
+		cmd_error("%s", res.message[0] ? res.message : strerror(-res.status));
+		goto out;
+	}
+	body = jnode_parse(res.body, msg, sizeof(msg));
+	if (!body) {
+		cmd_error("%s", msg);
+		goto out;
+	}
+	if (json_output) {
+		jnode_print_json(body, stdout, pretty_output);
+	} else {
+		if (res.message[0])
+			printf("%s\n", res.message);
+		jnode_print_text(body, stdout);
+	}
+	ret = 0;
+out:
+	jnode_free(body);
+	hwxdp_ctl_result__fini(&res);
+	return ret;
+}
+
+static bool wants_help(int argc, char **argv)
+{
+	return argc < 1 || !strcmp(argv[0], "help") || !strcmp(argv[0], "--help") ||
+	       !strcmp(argv[0], "-h");
+}
+
+static int daemon_help(void)
+{
+	fprintf(stderr,
+		"Usage: %s daemon status\n"
+		"\n"
+		"What hwxdpd is doing: its pid, socket, ports and programs.\n"
+		"The socket is %s, or $HWXDP_SOCKET. See hwxdpd(8).\n",
+		bin_name, HWXDPD_SOCKET_DEFAULT);
+	return 0;
+}
+
+int do_daemon(int argc, char **argv)
+{
+	if (wants_help(argc, argv))
+		return daemon_help();
+	return call("daemon", argc, argv);
+}
+
+static int port_help(void)
+{
+	fprintf(stderr,
+		"Usage: %s port { add | list | show | del | help }\n"
+		"       %s port add NAME dev NETDEV [mode { auto | af_xdp | af_packet }]\n"
+		"       %s port list\n"
+		"       %s port show NAME\n"
+		"       %s port del NAME\n"
+		"\n"
+		"A wire port takes the frames of a Linux netdev (through AF_XDP, else\n"
+		"AF_PACKET) onto the board, and gets a TAP hx<N> for the host, up, with\n"
+		"the netdev's MTU and MAC. NAME is the port's name in hwxdp (1 to 31\n"
+		"letters, digits, '-', '_', '.').\n",
+		bin_name, bin_name, bin_name, bin_name, bin_name);
+	return 0;
+}
+
+int do_port(int argc, char **argv)
+{
+	if (wants_help(argc, argv))
+		return port_help();
+	return call("port", argc, argv);
+}
+
+static const char *const live_verbs[] = { "load", "show", "list", "detach", "unload", NULL };
+static const char *const offline_verbs[] = { "stats", "dump", "translate", "help", NULL };
+
+static bool prefix_of(const char *word, const char *const *verbs, int *count)
+{
+	size_t len = strlen(word);
+	bool exact = false;
+
+	*count = 0;
+	for (int i = 0; verbs[i]; i++) {
+		if (!strncmp(verbs[i], word, len))
+			(*count)++;
+		exact |= !strcmp(verbs[i], word);
+	}
+	return exact;
+}
+
+static int prog_live_help(void)
+{
+	fprintf(stderr,
+		"Usage: %s prog load FILE.o [name NAME] [port PORT ...]\n"
+		"       %s prog { show | list } [NAME]\n"
+		"       %s prog detach port PORT\n"
+		"       %s prog unload NAME\n"
+		"\n"
+		"Programs on hwxdpd's ports: `load` verifies and translates FILE.o for the\n"
+		"board (a refusal prints the verifier's log and changes nothing), loads it\n"
+		"into the kernel as the host copy, pins its maps under\n"
+		"/sys/fs/bpf/hwxdp/NAME/ (NAME: the file's name without .bpf.o) and\n"
+		"attaches it to the ports named: the microcode to their slots, the host\n"
+		"copy to their TAPs. The offline commands (stats, dump, translate) are\n"
+		"in `%s prog help`.\n",
+		bin_name, bin_name, bin_name, bin_name, bin_name);
+	return 0;
+}
+
+int do_prog_any(int argc, char **argv)
+{
+	int live, offline;
+	bool exact;
+
+	if (argc >= 1 && !strcmp(argv[0], "help") && argc >= 2 && !strcmp(argv[1], "live"))
+		return prog_live_help();
+	if (argc < 1)
+		return do_prog(argc, argv);
+	exact = prefix_of(argv[0], live_verbs, &live);
+	/* An abbreviation both sides have ("s", "d") stays with the offline
+	 * commands, as it did before the daemon. */
+	prefix_of(argv[0], offline_verbs, &offline);
+	if (exact || (live == 1 && !offline)) {
+		if (argc >= 2 && (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help")))
+			return prog_live_help();
+		return call("prog", argc, argv);
+	}
+	return do_prog(argc, argv);
+}
+
+static int map_help(void)
+{
+	fprintf(stderr,
+		"Usage: %s map { list | show | dump | lookup | update | delete | help }\n"
+		"       %s map list\n"
+		"       %s map show MAP\n"
+		"       %s map dump MAP [target { host | device }]\n"
+		"       %s map lookup MAP key BYTES [target { host | device }]\n"
+		"       %s map update MAP key BYTES value BYTES [flags { any | noexist | exist }]\n"
+		"       %s map delete MAP key BYTES\n"
+		"\n"
+		"The maps of the programs hwxdpd has loaded. MAP is PROG/NAME, or NAME when\n"
+		"one program has it. BYTES as bpftool takes them: [hex] BYTE ..., each BYTE\n"
+		"0 to 255 (0x.. hex, 0.. octal; all hex after `hex`). Reads come from the\n"
+		"kernel's map (the host copy's, pinned) unless `target device`; writes go to\n"
+		"both the kernel's map and the board's table, or to neither. In a devmap, a\n"
+		"wire port's ifindex is the board's value and its TAP's the kernel's.\n",
+		bin_name, bin_name, bin_name, bin_name, bin_name, bin_name, bin_name);
+	return 0;
+}
+
+int do_map(int argc, char **argv)
+{
+	if (wants_help(argc, argv))
+		return map_help();
+	return call("map", argc, argv);
+}
+
+int do_stats(int argc, char **argv)
+{
+	if (argc >= 1 && (!strcmp(argv[0], "help") || !strcmp(argv[0], "--help"))) {
+		fprintf(stderr,
+			"Usage: %s stats\n"
+			"\n"
+			"The board's counters since hwxdpd started: frames, verdicts, punts by\n"
+			"reason number, cycles, and the same per port.\n",
+			bin_name);
+		return 0;
+	}
+	return call("stats", argc, argv);
+}

@@ -1,0 +1,531 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The command words of a request, parsed once, here: `hwxdp` sends its
+ * command line as it was typed (after the global options), so the grammar,
+ * the abbreviations and the error messages are the daemon's alone.
+ * Grammar as bpftool's: OBJECT COMMAND ARGS, each word abbreviable where
+ * unique.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "daemon/internal.h"
+#include "daemon/map.h"
+#include "device/device.h"
+
+struct word_cmd {
+	const char *name;
+	int (*fn)(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+		  size_t msglen);
+};
+
+/* The one entry of cmds that word names or abbreviates uniquely. */
+static const struct word_cmd *select_word(const struct word_cmd *cmds, const char *word,
+					  const char *what, char *msg, size_t msglen)
+{
+	const struct word_cmd *match = NULL;
+	size_t len = strlen(word);
+
+	for (const struct word_cmd *c = cmds; c->name; c++) {
+		if (!strcmp(c->name, word))
+			return c;
+		if (len && !strncmp(c->name, word, len)) {
+			if (match) {
+				snprintf(msg, msglen, "'%s' is ambiguous: %s or %s", word,
+					 match->name, c->name);
+				return NULL;
+			}
+			match = c;
+		}
+	}
+	if (!match) {
+		int n = snprintf(msg, msglen, "unknown %s '%s' (one of:", what, word);
+
+		for (const struct word_cmd *c = cmds; c->name && n > 0 && (size_t)n < msglen; c++)
+			n += snprintf(msg + n, msglen - (size_t)n, " %s", c->name);
+		if (n > 0 && (size_t)n < msglen)
+			snprintf(msg + n, msglen - (size_t)n, ")");
+	}
+	return match;
+}
+
+static int run_words(const struct word_cmd *cmds, const char *what, struct hwxdpd *d, int argc,
+		     const char **argv, struct jbuf *b, char *msg, size_t msglen)
+{
+	const struct word_cmd *c;
+
+	if (argc < 1) {
+		snprintf(msg, msglen, "expected a %s", what);
+		return -EINVAL;
+	}
+	c = select_word(cmds, argv[0], what, msg, msglen);
+	if (!c)
+		return -EINVAL;
+	return c->fn(d, argc - 1, argv + 1, b, msg, msglen);
+}
+
+static int no_more(int argc, const char **argv, const char *usage, char *msg, size_t msglen)
+{
+	if (!argc)
+		return 0;
+	snprintf(msg, msglen, "unexpected '%s' (usage: %s)", argv[0], usage);
+	return -EINVAL;
+}
+
+static int do_daemon_status(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b,
+			    char *msg, size_t msglen)
+{
+	int ports = 0, progs = 0, err;
+
+	err = no_more(argc, argv, "daemon status", msg, msglen);
+	if (err)
+		return err;
+	pthread_mutex_lock(&d->lock);
+	for (int i = 0; i < HWXDPD_PORTS_MAX; i++)
+		ports += d->ports[i].used;
+	for (int i = 0; i < HWXDPD_PROGS_MAX; i++)
+		progs += d->progs[i].used;
+	pthread_mutex_unlock(&d->lock);
+	jbuf_start_object(b);
+	jbuf_uint_field(b, "pid", (uint64_t)getpid());
+	jbuf_uint_field(b, "protocol", HWXDP_CTL_VERSION);
+	jbuf_string_field(b, "socket", d->socket_path);
+	jbuf_string_field(b, "pin_root", d->pin_root);
+	jbuf_uint_field(b, "uptime_s", (uint64_t)(time(NULL) - d->started));
+	jbuf_uint_field(b, "ports", (uint64_t)ports);
+	jbuf_uint_field(b, "programs", (uint64_t)progs);
+	jbuf_end_object(b);
+	return 0;
+}
+
+static const struct word_cmd daemon_cmds[] = {
+	{ "status", do_daemon_status },
+	{ 0 },
+};
+
+static int do_daemon(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+		     size_t msglen)
+{
+	return run_words(daemon_cmds, "daemon command", d, argc, argv, b, msg, msglen);
+}
+
+static int do_port_add(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+		       size_t msglen)
+{
+	static const char usage[] = "port add NAME dev NETDEV [mode auto|af_xdp|af_packet]";
+	const char *dev = NULL, *mode = NULL;
+	struct port *p;
+	int err;
+
+	if (argc < 1) {
+		snprintf(msg, msglen, "expected a port name (usage: %s)", usage);
+		return -EINVAL;
+	}
+	for (int i = 1; i < argc; i += 2) {
+		if (i + 1 >= argc) {
+			snprintf(msg, msglen, "'%s' needs a value (usage: %s)", argv[i], usage);
+			return -EINVAL;
+		}
+		if (!strcmp(argv[i], "dev"))
+			dev = argv[i + 1];
+		else if (!strcmp(argv[i], "mode"))
+			mode = argv[i + 1];
+		else {
+			snprintf(msg, msglen, "unexpected '%s' (usage: %s)", argv[i], usage);
+			return -EINVAL;
+		}
+	}
+	if (!dev) {
+		snprintf(msg, msglen, "expected dev NETDEV (usage: %s)", usage);
+		return -EINVAL;
+	}
+	pthread_mutex_lock(&d->lock);
+	err = port_add(d, argv[0], dev, mode, msg, msglen);
+	p = err ? NULL : port_by_name(d, argv[0]);
+	if (p)
+		port_json(d, p, b);
+	pthread_mutex_unlock(&d->lock);
+	return err;
+}
+
+static int do_port_list(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+			size_t msglen)
+{
+	int err = no_more(argc, argv, "port list", msg, msglen);
+
+	if (err)
+		return err;
+	pthread_mutex_lock(&d->lock);
+	jbuf_start_object(b);
+	jbuf_name(b, "ports");
+	jbuf_start_array(b);
+	for (int i = 0; i < HWXDPD_PORTS_MAX; i++)
+		if (d->ports[i].used)
+			port_json(d, &d->ports[i], b);
+	jbuf_end_array(b);
+	jbuf_end_object(b);
+	pthread_mutex_unlock(&d->lock);
+	return 0;
+}
+
+/* The port argv[0] names, with the lock held on success. */
+static struct port *named_port(struct hwxdpd *d, int argc, const char **argv, const char *usage,
+			       char *msg, size_t msglen)
+{
+	struct port *p;
+
+	if (argc != 1) {
+		snprintf(msg, msglen, argc ? "unexpected '%s' (usage: %s)" : "%s(usage: %s)",
+			 argc ? argv[1] : "expected a port name ", usage);
+		return NULL;
+	}
+	pthread_mutex_lock(&d->lock);
+	p = port_by_name(d, argv[0]);
+	if (!p) {
+		pthread_mutex_unlock(&d->lock);
+		snprintf(msg, msglen, "no port '%s'", argv[0]);
+	}
+	return p;
+}
+
+static int do_port_show(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+			size_t msglen)
+{
+	struct port *p = named_port(d, argc, argv, "port show NAME", msg, msglen);
+
+	if (!p)
+		return argc == 1 ? -ENOENT : -EINVAL;
+	port_json(d, p, b);
+	pthread_mutex_unlock(&d->lock);
+	return 0;
+}
+
+static int do_port_del(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+		       size_t msglen)
+{
+	struct port *p = named_port(d, argc, argv, "port del NAME", msg, msglen);
+	int err;
+
+	(void)b;
+	if (!p)
+		return argc == 1 ? -ENOENT : -EINVAL;
+	err = port_del(d, p, msg, msglen);
+	pthread_mutex_unlock(&d->lock);
+	return err;
+}
+
+static const struct word_cmd port_cmds[] = {
+	{ "add", do_port_add },
+	{ "list", do_port_list },
+	{ "show", do_port_show },
+	{ "del", do_port_del },
+	{ 0 },
+};
+
+static int do_port(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+		   size_t msglen)
+{
+	return run_words(port_cmds, "port command", d, argc, argv, b, msg, msglen);
+}
+
+static bool keyword(const char *w)
+{
+	return !strcmp(w, "port") || !strcmp(w, "name");
+}
+
+static int do_prog_load(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+			size_t msglen)
+{
+	static const char usage[] = "prog load FILE.o [name NAME] [port PORT ...]";
+	const char *ports[HWXDPD_PORTS_MAX], *name = NULL;
+	int port_cnt = 0;
+
+	if (argc < 1) {
+		snprintf(msg, msglen, "expected a BPF object (usage: %s)", usage);
+		return -EINVAL;
+	}
+	for (int i = 1; i < argc;) {
+		if (!strcmp(argv[i], "name") && i + 1 < argc) {
+			name = argv[i + 1];
+			i += 2;
+		} else if (!strcmp(argv[i], "port") && i + 1 < argc && !keyword(argv[i + 1])) {
+			for (i++; i < argc && !keyword(argv[i]); i++) {
+				for (int j = 0; j < port_cnt; j++)
+					if (!strcmp(ports[j], argv[i])) {
+						snprintf(msg, msglen, "port %s is named twice",
+							 argv[i]);
+						return -EINVAL;
+					}
+				if (port_cnt == HWXDPD_PORTS_MAX) {
+					snprintf(msg, msglen, "at most %d ports", HWXDPD_PORTS_MAX);
+					return -E2BIG;
+				}
+				ports[port_cnt++] = argv[i];
+			}
+		} else {
+			snprintf(msg, msglen, "unexpected '%s' (usage: %s)", argv[i], usage);
+			return -EINVAL;
+		}
+	}
+	return prog_load(d, argv[0], name, ports, port_cnt, b, msg, msglen);
+}
+
+static int do_prog_list(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+			size_t msglen)
+{
+	struct prog *pr = NULL;
+
+	if (argc > 1) {
+		snprintf(msg, msglen, "unexpected '%s' (usage: prog show [NAME])", argv[1]);
+		return -EINVAL;
+	}
+	pthread_mutex_lock(&d->lock);
+	if (argc == 1) {
+		pr = prog_by_name(d, argv[0]);
+		if (!pr) {
+			pthread_mutex_unlock(&d->lock);
+			snprintf(msg, msglen, "no program '%s' is loaded", argv[0]);
+			return -ENOENT;
+		}
+		prog_json(d, pr, b);
+		pthread_mutex_unlock(&d->lock);
+		return 0;
+	}
+	jbuf_start_object(b);
+	jbuf_name(b, "programs");
+	jbuf_start_array(b);
+	for (int i = 0; i < HWXDPD_PROGS_MAX; i++)
+		if (d->progs[i].used)
+			prog_json(d, &d->progs[i], b);
+	jbuf_end_array(b);
+	jbuf_end_object(b);
+	pthread_mutex_unlock(&d->lock);
+	return 0;
+}
+
+static int do_prog_detach(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+			  size_t msglen)
+{
+	struct port *p;
+	int err;
+
+	(void)b;
+	if (argc != 2 || strcmp(argv[0], "port")) {
+		snprintf(msg, msglen, "usage: prog detach port PORT");
+		return -EINVAL;
+	}
+	p = named_port(d, 1, argv + 1, "prog detach port PORT", msg, msglen);
+	if (!p)
+		return -ENOENT;
+	err = prog_detach(d, p, msg, msglen);
+	pthread_mutex_unlock(&d->lock);
+	return err;
+}
+
+static int do_prog_unload(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+			  size_t msglen)
+{
+	struct prog *pr;
+	int err;
+
+	(void)b;
+	if (argc != 1) {
+		snprintf(msg, msglen, "usage: prog unload NAME");
+		return -EINVAL;
+	}
+	pthread_mutex_lock(&d->lock);
+	pr = prog_by_name(d, argv[0]);
+	if (!pr) {
+		pthread_mutex_unlock(&d->lock);
+		snprintf(msg, msglen, "no program '%s' is loaded", argv[0]);
+		return -ENOENT;
+	}
+	err = prog_unload(d, pr, msg, msglen);
+	pthread_mutex_unlock(&d->lock);
+	return err;
+}
+
+static const struct word_cmd prog_cmds[] = {
+	{ "load", do_prog_load },     { "show", do_prog_list },	    { "list", do_prog_list },
+	{ "detach", do_prog_detach }, { "unload", do_prog_unload }, { 0 },
+};
+
+static int do_prog(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+		   size_t msglen)
+{
+	return run_words(prog_cmds, "prog command", d, argc, argv, b, msg, msglen);
+}
+
+static int do_map_list(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+		       size_t msglen)
+{
+	int err = no_more(argc, argv, "map list", msg, msglen);
+
+	if (err)
+		return err;
+	pthread_mutex_lock(&d->lock);
+	err = map_list(d, b);
+	pthread_mutex_unlock(&d->lock);
+	return err;
+}
+
+typedef int (*map_fn)(struct hwxdpd *d, const char *spec, int argc, const char **argv,
+		      struct jbuf *b, char *msg, size_t msglen);
+
+static int map_call(map_fn fn, const char *usage, struct hwxdpd *d, int argc, const char **argv,
+		    struct jbuf *b, char *msg, size_t msglen)
+{
+	int err;
+
+	if (argc < 1) {
+		snprintf(msg, msglen, "expected a map (usage: %s)", usage);
+		return -EINVAL;
+	}
+	pthread_mutex_lock(&d->lock);
+	err = fn(d, argv[0], argc - 1, argv + 1, b, msg, msglen);
+	pthread_mutex_unlock(&d->lock);
+	return err;
+}
+
+static int show_fn(struct hwxdpd *d, const char *spec, int argc, const char **argv, struct jbuf *b,
+		   char *msg, size_t msglen)
+{
+	int err = no_more(argc, argv, "map show MAP", msg, msglen);
+
+	return err ? err : map_show(d, spec, b, msg, msglen);
+}
+
+static int do_map_show(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+		       size_t msglen)
+{
+	return map_call(show_fn, "map show [PROG/]MAP", d, argc, argv, b, msg, msglen);
+}
+
+static int do_map_dump(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+		       size_t msglen)
+{
+	return map_call(map_dump, "map dump [PROG/]MAP [target host|device]", d, argc, argv, b, msg,
+			msglen);
+}
+
+static int do_map_lookup(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+			 size_t msglen)
+{
+	return map_call(map_lookup, "map lookup MAP key BYTES", d, argc, argv, b, msg, msglen);
+}
+
+static int do_map_update(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+			 size_t msglen)
+{
+	return map_call(map_update, "map update MAP key BYTES value BYTES", d, argc, argv, b, msg,
+			msglen);
+}
+
+static int do_map_delete(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+			 size_t msglen)
+{
+	return map_call(map_delete, "map delete MAP key BYTES", d, argc, argv, b, msg, msglen);
+}
+
+static const struct word_cmd map_cmds[] = {
+	{ "list", do_map_list },
+	{ "show", do_map_show },
+	{ "dump", do_map_dump },
+	{ "lookup", do_map_lookup },
+	{ "update", do_map_update },
+	{ "delete", do_map_delete },
+	{ 0 },
+};
+
+static int do_map(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+		  size_t msglen)
+{
+	return run_words(map_cmds, "map command", d, argc, argv, b, msg, msglen);
+}
+
+static void counts_json(struct jbuf *b, const uint64_t *verdicts, uint64_t no_program,
+			const uint64_t *punts)
+{
+	static const char *const names[HWXDP_DEVICE_VERDICTS] = { "aborted", "drop",	 "pass",
+								  "tx",	     "redirect", "other" };
+
+	jbuf_name(b, "verdicts");
+	jbuf_start_object(b);
+	for (int i = 0; i < HWXDP_DEVICE_VERDICTS; i++)
+		jbuf_uint_field(b, names[i], verdicts[i]);
+	jbuf_end_object(b);
+	jbuf_uint_field(b, "no_program", no_program);
+	/* By reason number: the reasons' names are the program's own. */
+	jbuf_name(b, "punts");
+	jbuf_start_object(b);
+	for (int i = 0; i < HWXDP_DEVICE_REASONS; i++) {
+		char num[8];
+
+		if (!punts[i])
+			continue;
+		snprintf(num, sizeof(num), "%d", i);
+		jbuf_uint_field(b, num, punts[i]);
+	}
+	jbuf_end_object(b);
+}
+
+static int do_stats(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+		    size_t msglen)
+{
+	struct hwxdp_device_stats *st;
+	int err = no_more(argc, argv, "stats", msg, msglen);
+
+	if (err)
+		return err;
+	st = malloc(sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	hwxdp_device__stats(d->board, st);
+	jbuf_start_object(b);
+	jbuf_uint_field(b, "engines", st->engines);
+	jbuf_uint_field(b, "programs", st->progs);
+	jbuf_uint_field(b, "frames", st->frames);
+	jbuf_uint_field(b, "bytes", st->bytes);
+	counts_json(b, st->verdicts, st->no_program, st->punts);
+	jbuf_uint_field(b, "invalid", st->invalid);
+	jbuf_uint_field(b, "redirect_nowhere", st->redirect_nowhere);
+	jbuf_uint_field(b, "cycles", st->cycles);
+	jbuf_name(b, "ports");
+	jbuf_start_array(b);
+	pthread_mutex_lock(&d->lock);
+	for (uint32_t i = 0; i < st->port_cnt; i++) {
+		const struct hwxdp_device_port_stats *p = &st->port[i];
+		const char *name = NULL;
+
+		for (int j = 0; j < HWXDPD_PORTS_MAX; j++)
+			if (d->ports[j].used && d->ports[j].ifindex == p->ifindex)
+				name = d->ports[j].name;
+		jbuf_start_object(b);
+		jbuf_string_field(b, "port", name);
+		jbuf_uint_field(b, "ifindex", p->ifindex);
+		jbuf_uint_field(b, "frames", p->frames);
+		jbuf_uint_field(b, "bytes", p->bytes);
+		counts_json(b, p->verdicts, p->no_program, p->punts);
+		jbuf_end_object(b);
+	}
+	pthread_mutex_unlock(&d->lock);
+	jbuf_end_array(b);
+	jbuf_end_object(b);
+	free(st);
+	return 0;
+}
+
+static const struct word_cmd objects[] = {
+	{ "map", do_map },	 { "stats", do_stats }, { "prog", do_prog },
+	{ "daemon", do_daemon }, { "port", do_port },	{ 0 },
+};
+
+int hwxdpd_dispatch(struct hwxdpd *d, int argc, const char **argv, struct jbuf *body, char *msg,
+		    size_t msglen)
+{
+	return run_words(objects, "object", d, argc, argv, body, msg, msglen);
+}

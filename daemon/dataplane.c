@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The board thread: waits on every wire socket and TAP, runs what the
+ * wires bring on the board in batches, and sends each frame where the
+ * board's verdict says: out a wire port (tx, redirect), into the ingress
+ * port's TAP (pass: a punt, or a port without a program), nowhere (drop,
+ * abort). What the host sends on a TAP goes out its port's wire as it is.
+ *
+ * It works under d->lock, and polls without it: the control thread changes
+ * ports between two rounds, bumps the generation and wakes it, and the
+ * thread then polls the new set of descriptors.
+ */
+#include <errno.h>
+#include <linux/bpf.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "daemon/internal.h"
+#include "daemon/wire.h"
+#include "device/device.h"
+#include "hwmap/hxu.h"
+
+#define POLL_MS 200
+
+struct tx_queue {
+	const uint8_t *data[WIRE_BATCH];
+	uint32_t len[WIRE_BATCH];
+	int n;
+};
+
+struct dataplane {
+	struct hwxdpd *d;
+	struct wire_frame rx[WIRE_BATCH];
+	struct hwxdp_device_frame f[WIRE_BATCH];
+	uint8_t (*out)[HXU_WINDOW_SIZE];
+	uint8_t (*host)[HXU_FRAME_MAX];
+	struct tx_queue *txq; /* one per port slot */
+};
+
+static struct port *port_by_ifindex(struct hwxdpd *d, uint32_t ifindex)
+{
+	for (int i = 0; i < HWXDPD_PORTS_MAX; i++)
+		if (d->ports[i].used && d->ports[i].ifindex == ifindex)
+			return &d->ports[i];
+	return NULL;
+}
+
+static void flush(struct dataplane *dp, struct port *p)
+{
+	struct tx_queue *q = &dp->txq[p->index];
+	int sent;
+
+	if (!q->n)
+		return;
+	sent = wire_tx(p->wire, q->data, q->len, q->n);
+	for (int i = 0; i < sent; i++) {
+		p->c.tx++;
+		p->c.tx_bytes += q->len[i];
+	}
+	p->c.errors += (uint64_t)(q->n - sent);
+	q->n = 0;
+}
+
+static void queue(struct dataplane *dp, struct port *p, const uint8_t *data, uint32_t len)
+{
+	struct tx_queue *q = &dp->txq[p->index];
+
+	if (q->n == WIRE_BATCH)
+		flush(dp, p);
+	q->data[q->n] = data;
+	q->len[q->n++] = len;
+}
+
+static void to_host(struct port *p, const uint8_t *data, uint32_t len)
+{
+	if (write(p->tap_fd, data, len) == (ssize_t)len)
+		p->c.punted++;
+	else
+		p->c.errors++;
+}
+
+/* One batch from p's wire through the board. */
+static int wire_round(struct dataplane *dp, struct port *p)
+{
+	struct hwxdpd *d = dp->d;
+	int n = wire_rx(p->wire, dp->rx, WIRE_BATCH), got = n;
+
+	if (n <= 0)
+		return 0;
+	for (int i = 0; i < n; i++) {
+		p->c.rx++;
+		p->c.rx_bytes += dp->rx[i].len;
+		dp->f[i] = (struct hwxdp_device_frame){
+			.data = dp->rx[i].data,
+			.len = dp->rx[i].len,
+			.port = p->ifindex,
+			.out = dp->out[i],
+			.out_cap = HXU_WINDOW_SIZE,
+		};
+	}
+	if (hwxdp_device__run_batch(d->board, dp->f, (size_t)n)) {
+		p->c.errors += (uint64_t)n;
+		n = 0;
+	}
+	for (int i = 0; i < n; i++) {
+		struct hwxdp_device_frame *f = &dp->f[i];
+		struct port *egress;
+
+		if (f->prog == HWXDP_DEVICE_PROG_NONE && f->error != -EINVAL) {
+			to_host(p, f->data, f->len);
+			continue;
+		}
+		if (f->error || f->out_len > f->out_cap) {
+			p->c.dropped++;
+			continue;
+		}
+		switch (f->verdict) {
+		case XDP_PASS:
+			to_host(p, f->out, f->out_len);
+			break;
+		case XDP_TX:
+			queue(dp, p, f->out, f->out_len);
+			break;
+		case XDP_REDIRECT:
+			egress = port_by_ifindex(d, f->egress);
+			if (egress)
+				queue(dp, egress, f->out, f->out_len);
+			else
+				p->c.dropped++;
+			break;
+		default:
+			p->c.dropped++;
+		}
+	}
+	/* The out buffers are queued: they go before the next batch. */
+	for (int i = 0; i < HWXDPD_PORTS_MAX; i++)
+		if (d->ports[i].used)
+			flush(dp, &d->ports[i]);
+	/* Every buffer rx gave goes back, whether the board ran it or not. */
+	wire_rx_done(p->wire, dp->rx, got);
+	return got;
+}
+
+static int host_round(struct dataplane *dp, struct port *p)
+{
+	int n = 0;
+
+	while (n < WIRE_BATCH) {
+		ssize_t len = read(p->tap_fd, dp->host[n], HXU_FRAME_MAX);
+
+		if (len <= 0)
+			break;
+		queue(dp, p, dp->host[n], (uint32_t)len);
+		p->c.host_tx++;
+		n++;
+	}
+	flush(dp, p);
+	return n;
+}
+
+static void *dataplane_main(void *arg)
+{
+	struct dataplane *dp = arg;
+	struct hwxdpd *d = dp->d;
+	struct pollfd pfd[1 + 2 * HWXDPD_PORTS_MAX];
+	uint32_t built = UINT32_MAX;
+	int n = 0;
+
+	while (!atomic_load(&d->dp_stop)) {
+		uint64_t v;
+		int busy = 0;
+
+		if (built != atomic_load(&d->generation)) {
+			pthread_mutex_lock(&d->lock);
+			built = atomic_load(&d->generation);
+			n = 0;
+			pfd[n++] = (struct pollfd){ .fd = d->dp_wake_fd, .events = POLLIN };
+			for (int i = 0; i < HWXDPD_PORTS_MAX; i++) {
+				struct port *p = &d->ports[i];
+
+				if (!p->used)
+					continue;
+				pfd[n++] =
+					(struct pollfd){ .fd = wire_fd(p->wire), .events = POLLIN };
+				pfd[n++] = (struct pollfd){ .fd = p->tap_fd, .events = POLLIN };
+			}
+			pthread_mutex_unlock(&d->lock);
+		}
+		if (poll(pfd, (nfds_t)n, POLL_MS) < 0 && errno != EINTR)
+			break;
+		if (pfd[0].revents && read(d->dp_wake_fd, &v, sizeof(v)) < 0)
+			v = 0;
+		pthread_mutex_lock(&d->lock);
+		if (built == atomic_load(&d->generation)) {
+			/* Every port, not only the ready ones: a round is cheap,
+			 * and AF_XDP rings fill without the fd saying so. */
+			for (int i = 0; i < HWXDPD_PORTS_MAX; i++) {
+				struct port *p = &d->ports[i];
+
+				if (!p->used)
+					continue;
+				busy += wire_round(dp, p);
+				busy += host_round(dp, p);
+			}
+		}
+		pthread_mutex_unlock(&d->lock);
+		(void)busy;
+	}
+	return NULL;
+}
+
+int dataplane_start(struct hwxdpd *d)
+{
+	struct dataplane *dp;
+	int err;
+
+	if (d->dp_started)
+		return 0;
+	dp = calloc(1, sizeof(*dp));
+	if (!dp)
+		return -ENOMEM;
+	dp->d = d;
+	dp->out = calloc(WIRE_BATCH, sizeof(*dp->out));
+	dp->host = calloc(WIRE_BATCH, sizeof(*dp->host));
+	dp->txq = calloc(HWXDPD_PORTS_MAX, sizeof(*dp->txq));
+	if (!dp->out || !dp->host || !dp->txq) {
+		err = -ENOMEM;
+		goto fail;
+	}
+	atomic_store(&d->dp_stop, false);
+	err = -pthread_create(&d->dp_thread, NULL, dataplane_main, dp);
+	if (err)
+		goto fail;
+	d->dp = dp;
+	d->dp_started = true;
+	return 0;
+fail:
+	free(dp->out);
+	free(dp->host);
+	free(dp->txq);
+	free(dp);
+	return err;
+}
+
+void dataplane_changed(struct hwxdpd *d)
+{
+	uint64_t one = 1;
+
+	atomic_fetch_add(&d->generation, 1);
+	if (write(d->dp_wake_fd, &one, sizeof(one)) < 0)
+		return;
+}
+
+void dataplane_stop(struct hwxdpd *d)
+{
+	struct dataplane *dp = d->dp;
+
+	if (!d->dp_started)
+		return;
+	atomic_store(&d->dp_stop, true);
+	dataplane_changed(d);
+	pthread_join(d->dp_thread, NULL);
+	d->dp_started = false;
+	if (dp) {
+		free(dp->out);
+		free(dp->host);
+		free(dp->txq);
+		free(dp);
+		d->dp = NULL;
+	}
+}

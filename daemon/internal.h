@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* The daemon's state, shared by its files; nothing outside daemon/ sees it. */
+#ifndef HWXDP_DAEMON_INTERNAL_H
+#define HWXDP_DAEMON_INTERNAL_H
+
+#include <limits.h>
+#include <net/if.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "daemon/daemon.h"
+#include "daemon/jbuf.h"
+#include "daemon/proto.h"
+
+#define HWXDPD_CONNS_MAX 32
+#define HWXDPD_PORTS_MAX 64
+#define HWXDPD_PROGS_MAX 16
+#define HWXDPD_NAME_MAX	 32
+
+struct wire;
+struct bpf_object;
+struct bpf_link;
+struct hwxdp_device;
+struct dataplane;
+
+enum conn_state {
+	CONN_FREE,
+	CONN_READING,
+	CONN_WRITING,
+};
+
+struct conn {
+	enum conn_state state;
+	int fd;
+	uint32_t uid;
+	struct hwxdp_ctl_hdr hdr;
+	size_t got; /* bytes of header then payload so far */
+	uint8_t *payload;
+	uint8_t *out; /* the reply being written */
+	size_t out_len, out_done;
+	bool close_after; /* the reply reports a framing error */
+	int64_t deadline_ms;
+};
+
+struct port_counters {
+	_Atomic uint64_t rx, rx_bytes; /* from the wire */
+	_Atomic uint64_t tx, tx_bytes; /* to the wire, from the board */
+	_Atomic uint64_t punted;       /* to the TAP, from the board */
+	_Atomic uint64_t dropped;      /* XDP_DROP, XDP_ABORTED, redirects nowhere */
+	_Atomic uint64_t host_tx;      /* from the TAP to the wire */
+	_Atomic uint64_t errors;       /* frames a socket or the TAP refused */
+};
+
+struct port {
+	bool used;
+	uint32_t index; /* N of hx<N> */
+	char name[HWXDPD_NAME_MAX];
+	char dev[IF_NAMESIZE];
+	uint32_t ifindex; /* the wire netdev's: the board's port number */
+	uint8_t mac[6];
+	uint32_t mtu;
+	struct wire *wire;
+	int tap_fd;
+	char tap[IF_NAMESIZE];
+	uint32_t tap_ifindex;
+	int prog;	       /* index into progs, -1 for none */
+	struct bpf_link *link; /* the host copy on the TAP */
+	struct port_counters c;
+};
+
+struct prog {
+	bool used;
+	char name[HWXDPD_NAME_MAX];
+	char path[PATH_MAX];
+	uint32_t device_id;
+	struct bpf_object *host;
+	char pin_dir[PATH_MAX];
+	uint32_t insns, words;
+};
+
+struct hwxdpd {
+	char socket_path[PATH_MAX];
+	char socket_dir[PATH_MAX];
+	bool made_dir;
+	char pin_root[PATH_MAX];
+	bool made_pin_root;
+	int listen_fd;
+	int stop_fd; /* eventfd: hwxdpd__stop */
+	uint32_t frame_ms, idle_ms;
+	bool allow_any_uid;
+	struct conn conns[HWXDPD_CONNS_MAX];
+	uint32_t engines;
+	int64_t started; /* time(NULL) at hwxdpd__new */
+
+	/* Ports and programs: the control thread changes them under lock,
+	 * the board thread reads them under it. */
+	pthread_mutex_t lock;
+	struct hwxdp_device *board;
+	struct port ports[HWXDPD_PORTS_MAX];
+	struct prog progs[HWXDPD_PROGS_MAX];
+	/* The board thread: started with the first port. */
+	pthread_t dp_thread;
+	struct dataplane *dp;
+	bool dp_started;
+	atomic_bool dp_stop;
+	int dp_wake_fd;		     /* eventfd: the port set changed */
+	_Atomic uint32_t generation; /* bumped at each change of the port set */
+};
+
+/* The one parser of the command words: status (0 or -errno), a one-line
+ * message, a JSON body. Runs with d->lock not held. */
+int hwxdpd_dispatch(struct hwxdpd *d, int argc, const char **argv, struct jbuf *body, char *msg,
+		    size_t msglen);
+
+/* Ports (daemon/port.c) and programs (daemon/prog.c); called with the lock
+ * held. */
+int port_add(struct hwxdpd *d, const char *name, const char *dev, const char *mode, char *msg,
+	     size_t msglen);
+int port_del(struct hwxdpd *d, struct port *p, char *msg, size_t msglen);
+struct port *port_by_name(struct hwxdpd *d, const char *name);
+void port_json(struct hwxdpd *d, const struct port *p, struct jbuf *b);
+void ports_free(struct hwxdpd *d);
+
+int prog_load(struct hwxdpd *d, const char *path, const char *name, const char **ports,
+	      int port_cnt, struct jbuf *body, char *msg, size_t msglen);
+int prog_detach(struct hwxdpd *d, struct port *p, char *msg, size_t msglen);
+int prog_unload(struct hwxdpd *d, struct prog *pr, char *msg, size_t msglen);
+struct prog *prog_by_name(struct hwxdpd *d, const char *name);
+void prog_json(struct hwxdpd *d, const struct prog *pr, struct jbuf *b);
+void progs_free(struct hwxdpd *d);
+
+/* The board thread (daemon/dataplane.c). */
+int dataplane_start(struct hwxdpd *d);
+void dataplane_stop(struct hwxdpd *d);
+void dataplane_changed(struct hwxdpd *d);
+
+#endif /* HWXDP_DAEMON_INTERNAL_H */

@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Programs on ports. One object, two copies: the microcode on the board
+ * (verified and translated by the loader, in the slots of its ports) and
+ * the host copy in the kernel (hwxdp_target = HOST), attached to the ports'
+ * TAPs through bpf_links so that a new program replaces an old one
+ * atomically. The host copy's maps are pinned under PIN_ROOT/NAME/ with
+ * their BTF. The device's tables and the kernel's maps are two contents
+ * for now (docs/daemon.md, "What is left").
+ */
+#include <errno.h>
+#include <libgen.h>
+#include <linux/magic.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "daemon/internal.h"
+#include "device/device.h"
+#include "loader/device.h"
+#include "loader/host.h"
+#include "loader/log.h"
+#include "hwxdp/object.h"
+
+/* The verifier's log of a load, for the reply. Loads run on the control
+ * thread only, one at a time. */
+#define LOG_MAX (60 * 1024)
+static char load_log[LOG_MAX];
+static size_t load_log_len;
+
+static int capture_print(enum hwxdp_print_level level, const char *fmt, va_list args)
+{
+	int n;
+
+	(void)level;
+	if (load_log_len >= LOG_MAX - 1)
+		return 0;
+	n = vsnprintf(load_log + load_log_len, LOG_MAX - load_log_len, fmt, args);
+	if (n > 0)
+		load_log_len +=
+			(size_t)n < LOG_MAX - load_log_len ? (size_t)n : LOG_MAX - 1 - load_log_len;
+	return n;
+}
+
+struct prog *prog_by_name(struct hwxdpd *d, const char *name)
+{
+	for (int i = 0; i < HWXDPD_PROGS_MAX; i++)
+		if (d->progs[i].used && !strcmp(d->progs[i].name, name))
+			return &d->progs[i];
+	return NULL;
+}
+
+/* fwd.bpf.o -> fwd */
+static void default_name(const char *path, char *name, size_t len)
+{
+	char copy[PATH_MAX], *base, *dot;
+
+	snprintf(copy, sizeof(copy), "%s", path);
+	base = basename(copy);
+	dot = strstr(base, ".bpf.o");
+	if (!dot)
+		dot = strrchr(base, '.');
+	if (dot && dot != base)
+		*dot = '\0';
+	snprintf(name, len, "%s", base);
+}
+
+static bool name_ok(const char *name)
+{
+	size_t len = strlen(name);
+
+	return len >= 1 && len < HWXDPD_NAME_MAX && name[0] != '.' &&
+	       strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") ==
+		       len;
+}
+
+/* bpffs under pin_root, mounted at /sys/fs/bpf when nothing is there. */
+static int pin_root_ready(struct hwxdpd *d, char *msg, size_t msglen)
+{
+	char copy[PATH_MAX], parent[PATH_MAX];
+	struct statfs fs;
+
+	snprintf(copy, sizeof(copy), "%s", d->pin_root);
+	snprintf(parent, sizeof(parent), "%s", dirname(copy));
+	if (statfs(parent, &fs) || fs.f_type != BPF_FS_MAGIC) {
+		if (!strcmp(parent, "/sys/fs/bpf") &&
+		    !mount("bpf", "/sys/fs/bpf", "bpf", 0, "mode=0700") && !statfs(parent, &fs) &&
+		    fs.f_type == BPF_FS_MAGIC)
+			goto mkdir_root;
+		snprintf(msg, msglen, "%s is not a BPF filesystem (mount -t bpf bpf %s)", parent,
+			 parent);
+		return -ENOTSUP;
+	}
+mkdir_root:
+	if (!mkdir(d->pin_root, 0700))
+		d->made_pin_root = true;
+	else if (errno != EEXIST) {
+		int err = -errno;
+
+		snprintf(msg, msglen, "cannot make %s: %s", d->pin_root, strerror(errno));
+		return err;
+	}
+	return 0;
+}
+
+static void unpin(struct prog *pr)
+{
+	struct bpf_map *map;
+
+	if (!pr->host || !pr->pin_dir[0])
+		return;
+	bpf_object__for_each_map(map, pr->host) if (bpf_map__is_pinned(map))
+		bpf_map__unpin(map, NULL);
+	rmdir(pr->pin_dir);
+}
+
+static int pin(struct hwxdpd *d, struct prog *pr, char *msg, size_t msglen)
+{
+	struct bpf_map *map;
+	int err;
+
+	err = pin_root_ready(d, msg, msglen);
+	if (err)
+		return err;
+	if (snprintf(pr->pin_dir, sizeof(pr->pin_dir), "%s/%s", d->pin_root, pr->name) >=
+	    (int)sizeof(pr->pin_dir)) {
+		snprintf(msg, msglen, "pin path %s/%s is too long", d->pin_root, pr->name);
+		pr->pin_dir[0] = '\0';
+		return -ENAMETOOLONG;
+	}
+	if (mkdir(pr->pin_dir, 0700)) {
+		err = -errno;
+		snprintf(msg, msglen, "cannot make %s: %s%s", pr->pin_dir, strerror(errno),
+			 errno == EEXIST ? " (left by another daemon? remove it)" : "");
+		pr->pin_dir[0] = '\0';
+		return err;
+	}
+	bpf_object__for_each_map(map, pr->host)
+	{
+		char path[PATH_MAX];
+
+		/* .rodata and friends: the object's own, not the user's. */
+		if (bpf_map__is_internal(map))
+			continue;
+		if (snprintf(path, sizeof(path), "%s/%s", pr->pin_dir, bpf_map__name(map)) >=
+		    (int)sizeof(path))
+			err = -ENAMETOOLONG;
+		else
+			err = bpf_map__pin(map, path);
+		if (err) {
+			snprintf(msg, msglen, "cannot pin map %s at %s: %s", bpf_map__name(map),
+				 path, strerror(-err));
+			unpin(pr);
+			pr->pin_dir[0] = '\0';
+			return err;
+		}
+	}
+	return 0;
+}
+
+/* Puts pr on p: its microcode in the slot, its host copy on the TAP; an
+ * old program's link is updated in place, so the TAP is never without. */
+static int attach(struct hwxdpd *d, struct prog *pr, struct port *p, char *msg, size_t msglen)
+{
+	struct bpf_program *prog = hwxdp_host_xdp_program(pr->host);
+	int err;
+
+	if (p->link) {
+		err = bpf_link__update_program(p->link, prog);
+	} else {
+		p->link = bpf_program__attach_xdp(prog, (int)p->tap_ifindex);
+		err = p->link ? 0 : -errno;
+		if (err)
+			p->link = NULL;
+	}
+	if (err) {
+		snprintf(msg, msglen, "cannot attach %s to %s in the kernel: %s", pr->name, p->tap,
+			 strerror(-err));
+		return err;
+	}
+	err = hwxdp_device__attach(d->board, p->ifindex, pr->device_id);
+	if (err) {
+		snprintf(msg, msglen, "cannot attach %s to port %s on the board: %s", pr->name,
+			 p->name, strerror(-err));
+		return err;
+	}
+	p->prog = (int)(pr - d->progs);
+	return 0;
+}
+
+int prog_detach(struct hwxdpd *d, struct port *p, char *msg, size_t msglen)
+{
+	if (p->prog < 0) {
+		snprintf(msg, msglen, "port %s has no program", p->name);
+		return -ENOENT;
+	}
+	hwxdp_device__detach(d->board, p->ifindex);
+	bpf_link__destroy(p->link);
+	p->link = NULL;
+	snprintf(msg, msglen, "%s detached from port %s", d->progs[p->prog].name, p->name);
+	p->prog = -1;
+	return 0;
+}
+
+static void prog_release(struct hwxdpd *d, struct prog *pr)
+{
+	if (pr->device_id != HWXDP_DEVICE_PROG_NONE)
+		hwxdp_device__unload(d->board, pr->device_id);
+	unpin(pr);
+	bpf_object__close(pr->host);
+	memset(pr, 0, sizeof(*pr));
+	pr->device_id = HWXDP_DEVICE_PROG_NONE;
+}
+
+int prog_unload(struct hwxdpd *d, struct prog *pr, char *msg, size_t msglen)
+{
+	char name[HWXDPD_NAME_MAX];
+
+	for (int i = 0; i < HWXDPD_PORTS_MAX; i++)
+		if (d->ports[i].used && d->ports[i].prog == pr - d->progs)
+			prog_detach(d, &d->ports[i], msg, msglen);
+	snprintf(name, sizeof(name), "%s", pr->name);
+	prog_release(d, pr);
+	snprintf(msg, msglen, "%s unloaded, its pins removed", name);
+	return 0;
+}
+
+void progs_free(struct hwxdpd *d)
+{
+	char msg[256];
+
+	for (int i = 0; i < HWXDPD_PROGS_MAX; i++)
+		if (d->progs[i].used)
+			prog_unload(d, &d->progs[i], msg, sizeof(msg));
+}
+
+static void log_body(struct jbuf *b)
+{
+	jbuf_reset(b);
+	jbuf_start_object(b);
+	jbuf_string_field(b, "log", load_log);
+	jbuf_end_object(b);
+}
+
+int prog_load(struct hwxdpd *d, const char *path, const char *name_arg, const char **ports,
+	      int port_cnt, struct jbuf *body, char *msg, size_t msglen)
+{
+	struct hwxdp_device_load_opts lopts = { .sz = sizeof(lopts) };
+	char name[HWXDPD_NAME_MAX * 2];
+	struct prog *pr = NULL, tmp;
+	hwxdp_print_fn_t old;
+	int err, id;
+
+	if (name_arg)
+		snprintf(name, sizeof(name), "%s", name_arg);
+	else
+		default_name(path, name, sizeof(name));
+	if (!name_ok(name)) {
+		snprintf(msg, msglen,
+			 "program name '%s': 1 to %d letters, digits, '-', '_' or '.' expected "
+			 "(give one with `name NAME`)",
+			 name, HWXDPD_NAME_MAX - 1);
+		return -EINVAL;
+	}
+	if (access(path, R_OK)) {
+		err = -errno;
+		snprintf(msg, msglen, "%s: %s", path, strerror(errno));
+		return err;
+	}
+	pthread_mutex_lock(&d->lock);
+	err = prog_by_name(d, name) ? -EEXIST : 0;
+	for (int i = 0; !err && i < port_cnt; i++)
+		if (!port_by_name(d, ports[i]))
+			err = -ENOENT, snprintf(msg, msglen, "no port '%s'", ports[i]);
+	for (int i = 0; !err && i < HWXDPD_PROGS_MAX && !pr; i++)
+		if (!d->progs[i].used)
+			pr = &d->progs[i];
+	pthread_mutex_unlock(&d->lock);
+	if (err == -EEXIST)
+		snprintf(msg, msglen, "a program %s is loaded already (prog unload %s first)", name,
+			 name);
+	if (err)
+		return err;
+	if (!pr) {
+		snprintf(msg, msglen, "%d programs are loaded, the most the daemon holds",
+			 HWXDPD_PROGS_MAX);
+		return -ENOSPC;
+	}
+
+	/* Verified, translated, loaded on both targets before any port sees
+	 * it; the lock is not held meanwhile: frames keep flowing. */
+	memset(&tmp, 0, sizeof(tmp));
+	snprintf(tmp.name, sizeof(tmp.name), "%s", name);
+	snprintf(tmp.path, sizeof(tmp.path), "%s", path);
+	tmp.device_id = HWXDP_DEVICE_PROG_NONE;
+	load_log_len = 0;
+	load_log[0] = '\0';
+	old = hwxdp_set_print(capture_print);
+	id = hwxdp_device__load(d->board, path, &lopts, msg, msglen);
+	if (id >= 0) {
+		tmp.device_id = (uint32_t)id;
+		tmp.host = hwxdp_host_load(path);
+		if (!tmp.host) {
+			err = -errno;
+			snprintf(msg, msglen, "%s: the kernel refused the host copy: %s", path,
+				 strerror(errno));
+		}
+	} else {
+		err = id;
+	}
+	hwxdp_set_print(old);
+	if (err) {
+		log_body(body);
+		if (tmp.device_id != HWXDP_DEVICE_PROG_NONE)
+			hwxdp_device__unload(d->board, tmp.device_id);
+		return err;
+	}
+	{
+		struct hwxdp_device_prog *dp = hwxdp_device__prog(d->board, tmp.device_id);
+
+		tmp.insns = dp && dp->prog ? (uint32_t)dp->prog->insn_cnt : 0;
+		tmp.words = hwxdp_device__prog_words(d->board, tmp.device_id);
+	}
+	pthread_mutex_lock(&d->lock);
+	*pr = tmp;
+	pr->used = true;
+	err = pin(d, pr, msg, msglen);
+	for (int i = 0; !err && i < port_cnt; i++) {
+		struct port *p = port_by_name(d, ports[i]);
+
+		/* Gone while the program loaded: named, not half-attached. */
+		if (!p) {
+			snprintf(msg, msglen, "port '%s' was removed meanwhile", ports[i]);
+			err = -ENOENT;
+			break;
+		}
+		err = attach(d, pr, p, msg, msglen);
+	}
+	if (err) {
+		char ignored[256];
+
+		prog_unload(d, pr, ignored, sizeof(ignored));
+		pthread_mutex_unlock(&d->lock);
+		return err;
+	}
+	prog_json(d, pr, body);
+	pthread_mutex_unlock(&d->lock);
+	snprintf(msg, msglen, "%s loaded (%u BPF instructions, %u microcode words)%s%s", name,
+		 tmp.insns, tmp.words, port_cnt ? " on " : "", port_cnt ? ports[0] : "");
+	if (port_cnt > 1) {
+		size_t len = strlen(msg);
+
+		for (int i = 1; i < port_cnt && len < msglen; i++)
+			len += (size_t)snprintf(msg + len, msglen - len, ", %s", ports[i]);
+	}
+	return 0;
+}
+
+void prog_json(struct hwxdpd *d, const struct prog *pr, struct jbuf *b)
+{
+	struct bpf_program *prog = hwxdp_host_xdp_program(pr->host);
+	struct bpf_prog_info info = { 0 };
+	uint32_t len = sizeof(info);
+	struct bpf_map *map;
+
+	jbuf_start_object(b);
+	jbuf_string_field(b, "name", pr->name);
+	jbuf_string_field(b, "file", pr->path);
+	jbuf_uint_field(b, "device_id", pr->device_id);
+	jbuf_uint_field(b, "bpf_insns", pr->insns);
+	jbuf_uint_field(b, "microcode_words", pr->words);
+	if (prog && !bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+		jbuf_uint_field(b, "host_prog_id", info.id);
+	jbuf_string_field(b, "pinned", pr->pin_dir[0] ? pr->pin_dir : NULL);
+	jbuf_name(b, "ports");
+	jbuf_start_array(b);
+	for (int i = 0; i < HWXDPD_PORTS_MAX; i++) {
+		const struct port *p = &d->ports[i];
+
+		if (!p->used || p->prog != pr - d->progs)
+			continue;
+		jbuf_start_object(b);
+		jbuf_string_field(b, "port", p->name);
+		jbuf_string_field(b, "tap", p->tap);
+		if (p->link) {
+			struct bpf_link_info li = { 0 };
+			uint32_t li_len = sizeof(li);
+
+			if (!bpf_obj_get_info_by_fd(bpf_link__fd(p->link), &li, &li_len))
+				jbuf_uint_field(b, "link_id", li.id);
+		}
+		jbuf_end_object(b);
+	}
+	jbuf_end_array(b);
+	jbuf_name(b, "maps");
+	jbuf_start_array(b);
+	bpf_object__for_each_map(map, pr->host)
+	{
+		if (bpf_map__is_internal(map))
+			continue;
+		jbuf_start_object(b);
+		jbuf_string_field(b, "name", bpf_map__name(map));
+		jbuf_string_field(b, "pin", bpf_map__pin_path(map));
+		jbuf_uint_field(b, "max_entries", bpf_map__max_entries(map));
+		jbuf_end_object(b);
+	}
+	jbuf_end_array(b);
+	jbuf_end_object(b);
+}

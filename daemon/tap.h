@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* A port's host netdev: a TAP (IFF_TAP | IFF_NO_PI), gone when its fd closes. */
+#ifndef HWXDP_DAEMON_TAP_H
+#define HWXDP_DAEMON_TAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Makes TAP name, up, with mac and mtu; its non-blocking fd and ifindex.
+ * 0 or a negative errno with the reason in msg. */
+int tap_open(const char *name, const uint8_t mac[6], uint32_t mtu, int *fd, uint32_t *ifindex,
+	     char *msg, size_t msglen);
+
+/* A netdev's ifindex, MAC and MTU: 0 or -ENODEV. */
+int netdev_info(const char *name, uint32_t *ifindex, uint8_t mac[6], uint32_t *mtu);
+
+#endif /* HWXDP_DAEMON_TAP_H */

@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include <errno.h>
+#include <arpa/inet.h>
+#include <linux/if_ether.h>
+#include <linux/if_packet.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <xdp/libxdp.h>
+#include <xdp/xsk.h>
+
+#include "daemon/wire.h"
+
+#define XSK_FRAMES     4096
+#define XSK_FRAME_SIZE XSK_UMEM__DEFAULT_FRAME_SIZE
+#define XSK_RING       2048
+/* AF_XDP frames are one page: larger MTUs go to AF_PACKET. */
+#define XSK_MTU_MAX   3498
+#define PKT_FRAME_MAX 9216 + 64
+
+struct wire {
+	enum wire_mode mode;
+	int fd;
+	char fallback[256];
+	/* AF_XDP */
+	void *area;
+	struct xsk_umem *umem;
+	struct xsk_socket *xsk;
+	struct xsk_ring_prod fq, tx;
+	struct xsk_ring_cons cq, rx;
+	uint64_t *free_addrs; /* frames for tx */
+	uint32_t free_cnt;
+	uint32_t tx_outstanding;
+	/* AF_PACKET */
+	uint8_t (*bufs)[PKT_FRAME_MAX];
+	struct mmsghdr msgs[WIRE_BATCH];
+	struct iovec iov[WIRE_BATCH];
+};
+
+static void xsk_fini(struct wire *w)
+{
+	if (w->xsk)
+		xsk_socket__delete(w->xsk);
+	if (w->umem)
+		xsk_umem__delete(w->umem);
+	if (w->area)
+		munmap(w->area, (size_t)XSK_FRAMES * XSK_FRAME_SIZE);
+	free(w->free_addrs);
+	w->xsk = NULL;
+	w->umem = NULL;
+	w->area = NULL;
+	w->free_addrs = NULL;
+}
+
+static int xsk_open(struct wire *w, const char *ifname, char *msg, size_t msglen)
+{
+	struct xsk_umem_config ucfg = {
+		.fill_size = XSK_RING,
+		.comp_size = XSK_RING,
+		.frame_size = XSK_FRAME_SIZE,
+	};
+	struct xsk_socket_config scfg = {
+		.rx_size = XSK_RING,
+		.tx_size = XSK_RING,
+	};
+	size_t size = (size_t)XSK_FRAMES * XSK_FRAME_SIZE;
+	uint32_t idx, i;
+	int err;
+
+	w->area = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (w->area == MAP_FAILED) {
+		w->area = NULL;
+		return -errno;
+	}
+	w->free_addrs = calloc(XSK_FRAMES, sizeof(*w->free_addrs));
+	if (!w->free_addrs)
+		return -ENOMEM;
+	err = xsk_umem__create(&w->umem, w->area, size, &w->fq, &w->cq, &ucfg);
+	if (err) {
+		snprintf(msg, msglen, "AF_XDP umem: %s", strerror(-err));
+		w->umem = NULL;
+		return err;
+	}
+	err = xsk_socket__create(&w->xsk, ifname, 0, w->umem, &w->rx, &w->tx, &scfg);
+	if (err) {
+		snprintf(msg, msglen, "AF_XDP socket on %s: %s", ifname, strerror(-err));
+		w->xsk = NULL;
+		return err;
+	}
+	/* Half the frames wait in the fill ring for arrivals, half for tx. */
+	if (xsk_ring_prod__reserve(&w->fq, XSK_RING, &idx) != XSK_RING) {
+		snprintf(msg, msglen, "AF_XDP fill ring on %s", ifname);
+		return -ENOSPC;
+	}
+	for (i = 0; i < XSK_RING; i++)
+		*xsk_ring_prod__fill_addr(&w->fq, idx + i) = (uint64_t)i * XSK_FRAME_SIZE;
+	xsk_ring_prod__submit(&w->fq, XSK_RING);
+	for (i = XSK_RING; i < XSK_FRAMES; i++)
+		w->free_addrs[w->free_cnt++] = (uint64_t)i * XSK_FRAME_SIZE;
+	w->fd = xsk_socket__fd(w->xsk);
+	w->mode = WIRE_AF_XDP;
+	return 0;
+}
+
+static int packet_open(struct wire *w, uint32_t ifindex, const char *ifname, char *msg,
+		       size_t msglen)
+{
+	struct sockaddr_ll sll = {
+		.sll_family = AF_PACKET,
+		.sll_protocol = htons(ETH_P_ALL),
+		.sll_ifindex = (int)ifindex,
+	};
+	int one = 1, err;
+
+	w->bufs = calloc(WIRE_BATCH, sizeof(*w->bufs));
+	if (!w->bufs)
+		return -ENOMEM;
+	w->fd = socket(AF_PACKET, SOCK_RAW | SOCK_NONBLOCK | SOCK_CLOEXEC, htons(ETH_P_ALL));
+	if (w->fd < 0) {
+		err = -errno;
+		snprintf(msg, msglen, "AF_PACKET socket: %s", strerror(errno));
+		return err;
+	}
+	/* What the daemon sends is not read back as arriving. */
+	if (setsockopt(w->fd, SOL_PACKET, PACKET_IGNORE_OUTGOING, &one, sizeof(one)) ||
+	    bind(w->fd, (struct sockaddr *)&sll, sizeof(sll))) {
+		err = -errno;
+		snprintf(msg, msglen, "AF_PACKET on %s: %s", ifname, strerror(errno));
+		return err;
+	}
+	w->mode = WIRE_AF_PACKET;
+	return 0;
+}
+
+void wire_close(struct wire *w)
+{
+	if (!w)
+		return;
+	if (w->mode == WIRE_AF_XDP)
+		xsk_fini(w);
+	else if (w->fd >= 0)
+		close(w->fd);
+	free(w->bufs);
+	free(w);
+}
+
+int wire_open(const char *ifname, uint32_t ifindex, uint32_t mtu, enum wire_mode mode,
+	      struct wire **out, char *msg, size_t msglen)
+{
+	struct wire *w = calloc(1, sizeof(*w));
+	int err = -EOPNOTSUPP;
+
+	if (!w)
+		return -ENOMEM;
+	/* libxdp's trials (its dispatcher, then one program) are its own
+	 * business; what came of them is the port's mode and fallback. */
+	libxdp_set_print(NULL);
+	w->fd = -1;
+	if (mode == WIRE_AF_XDP || mode == WIRE_AUTO) {
+		if (mtu > XSK_MTU_MAX) {
+			snprintf(msg, msglen, "MTU %u is over AF_XDP's %u on one page", mtu,
+				 XSK_MTU_MAX);
+			err = -EMSGSIZE;
+		} else {
+			err = xsk_open(w, ifname, msg, msglen);
+		}
+		if (err) {
+			xsk_fini(w);
+			w->mode = WIRE_AUTO;
+		}
+		if (err && mode == WIRE_AUTO) {
+			snprintf(w->fallback, sizeof(w->fallback), "%s", msg);
+			msg[0] = '\0';
+		}
+	}
+	if (err && mode != WIRE_AF_XDP)
+		err = packet_open(w, ifindex, ifname, msg, msglen);
+	if (err) {
+		wire_close(w);
+		return err;
+	}
+	*out = w;
+	return 0;
+}
+
+int wire_fd(const struct wire *w)
+{
+	return w->fd;
+}
+
+const char *wire_mode_name(const struct wire *w)
+{
+	return w->mode == WIRE_AF_XDP ? "af_xdp" : "af_packet";
+}
+
+const char *wire_fallback_reason(const struct wire *w)
+{
+	return w->fallback;
+}
+
+int wire_rx(struct wire *w, struct wire_frame *f, int max)
+{
+	if (max > WIRE_BATCH)
+		max = WIRE_BATCH;
+	if (w->mode == WIRE_AF_XDP) {
+		uint32_t idx, n = xsk_ring_cons__peek(&w->rx, (uint32_t)max, &idx);
+
+		for (uint32_t i = 0; i < n; i++) {
+			const struct xdp_desc *desc = xsk_ring_cons__rx_desc(&w->rx, idx + i);
+
+			f[i].addr = desc->addr;
+			f[i].data = xsk_umem__get_data(w->area, desc->addr);
+			f[i].len = desc->len;
+		}
+		if (n)
+			xsk_ring_cons__release(&w->rx, n);
+		return (int)n;
+	}
+	for (int i = 0; i < max; i++) {
+		w->iov[i] = (struct iovec){ .iov_base = w->bufs[i], .iov_len = PKT_FRAME_MAX };
+		w->msgs[i] =
+			(struct mmsghdr){ .msg_hdr = { .msg_iov = &w->iov[i], .msg_iovlen = 1 } };
+	}
+	int n = recvmmsg(w->fd, w->msgs, (unsigned int)max, MSG_DONTWAIT, NULL);
+
+	if (n < 0)
+		return 0;
+	for (int i = 0; i < n; i++) {
+		f[i].data = w->bufs[i];
+		f[i].len = w->msgs[i].msg_len;
+		f[i].addr = (uint64_t)i;
+	}
+	return n;
+}
+
+void wire_rx_done(struct wire *w, const struct wire_frame *f, int n)
+{
+	uint32_t idx;
+
+	if (w->mode != WIRE_AF_XDP || n <= 0)
+		return;
+	/* The fill ring has room for every frame rx gave out: its size is
+	 * the number of receive buffers. Should it not, the buffers are lost
+	 * rather than the thread spinning. */
+	if (xsk_ring_prod__reserve(&w->fq, (uint32_t)n, &idx) != (uint32_t)n)
+		return;
+	for (int i = 0; i < n; i++)
+		*xsk_ring_prod__fill_addr(&w->fq, idx + (uint32_t)i) =
+			f[i].addr - f[i].addr % XSK_FRAME_SIZE;
+	xsk_ring_prod__submit(&w->fq, (uint32_t)n);
+	if (xsk_ring_prod__needs_wakeup(&w->fq))
+		recvfrom(w->fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
+}
+
+static void xsk_reap(struct wire *w)
+{
+	uint32_t idx, n = xsk_ring_cons__peek(&w->cq, XSK_RING, &idx);
+
+	for (uint32_t i = 0; i < n; i++)
+		w->free_addrs[w->free_cnt++] = *xsk_ring_cons__comp_addr(&w->cq, idx + i);
+	if (n)
+		xsk_ring_cons__release(&w->cq, n);
+	w->tx_outstanding -= n;
+}
+
+int wire_tx(struct wire *w, const uint8_t *const *data, const uint32_t *len, int n)
+{
+	int sent = 0;
+
+	if (n <= 0)
+		return 0;
+	if (w->mode == WIRE_AF_XDP) {
+		uint32_t idx, want, i;
+
+		xsk_reap(w);
+		want = (uint32_t)n < w->free_cnt ? (uint32_t)n : w->free_cnt;
+		want = xsk_ring_prod__reserve(&w->tx, want, &idx);
+		for (i = 0; i < want; i++) {
+			struct xdp_desc *desc = xsk_ring_prod__tx_desc(&w->tx, idx + i);
+			uint64_t addr = w->free_addrs[--w->free_cnt];
+			uint32_t l = len[i] > XSK_FRAME_SIZE ? XSK_FRAME_SIZE : len[i];
+
+			memcpy(xsk_umem__get_data(w->area, addr), data[i], l);
+			desc->addr = addr;
+			desc->len = l;
+		}
+		if (!want)
+			return 0;
+		xsk_ring_prod__submit(&w->tx, want);
+		w->tx_outstanding += want;
+		/* Copy mode sends only when told to. */
+		sendto(w->fd, NULL, 0, MSG_DONTWAIT, NULL, 0);
+		return (int)want;
+	}
+	{
+		struct mmsghdr msgs[WIRE_BATCH];
+		struct iovec iov[WIRE_BATCH];
+
+		while (sent < n) {
+			int m = n - sent > WIRE_BATCH ? WIRE_BATCH : n - sent, r;
+
+			for (int i = 0; i < m; i++) {
+				iov[i] = (struct iovec){ .iov_base = (void *)data[sent + i],
+							 .iov_len = len[sent + i] };
+				msgs[i] = (struct mmsghdr){ .msg_hdr = { .msg_iov = &iov[i],
+									 .msg_iovlen = 1 } };
+			}
+			r = sendmmsg(w->fd, msgs, (unsigned int)m, MSG_DONTWAIT);
+			if (r <= 0)
+				break;
+			sent += r;
+		}
+	}
+	return sent;
+}

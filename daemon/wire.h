@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A wire port's socket on a Linux netdev: AF_XDP through libxdp where the
+ * netdev takes it, AF_PACKET otherwise; frames in batches either way.
+ */
+#ifndef HWXDP_DAEMON_WIRE_H
+#define HWXDP_DAEMON_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum wire_mode {
+	WIRE_AUTO,
+	WIRE_AF_XDP,
+	WIRE_AF_PACKET,
+};
+
+/* Frames one rx call returns at most. */
+#define WIRE_BATCH 64
+
+struct wire_frame {
+	const uint8_t *data;
+	uint32_t len;
+	uint64_t addr; /* the socket's own handle on the buffer */
+};
+
+struct wire;
+
+/*
+ * Opens the socket on ifname in mode (WIRE_AUTO: AF_XDP, then AF_PACKET
+ * when AF_XDP fails, the reason kept for wire_fallback_reason). 0 or a
+ * negative errno with the reason in msg.
+ */
+int wire_open(const char *ifname, uint32_t ifindex, uint32_t mtu, enum wire_mode mode,
+	      struct wire **out, char *msg, size_t msglen);
+void wire_close(struct wire *w);
+
+int wire_fd(const struct wire *w);
+const char *wire_mode_name(const struct wire *w);
+/* Why an automatic choice is not AF_XDP, or "". */
+const char *wire_fallback_reason(const struct wire *w);
+
+/* Up to max frames received (max <= WIRE_BATCH); they stay valid until
+ * wire_rx_done. 0 when none is waiting. */
+int wire_rx(struct wire *w, struct wire_frame *f, int max);
+void wire_rx_done(struct wire *w, const struct wire_frame *f, int n);
+/* Sends n frames (copied): how many went. */
+int wire_tx(struct wire *w, const uint8_t *const *data, const uint32_t *len, int n);
+
+#endif /* HWXDP_DAEMON_WIRE_H */
