@@ -13,6 +13,7 @@
 
 #include "device/pcap.h"
 #include "loader/file.h"
+#include "loader/log.h"
 
 /* Larger than any frame the device sends, ESP growth included. */
 #define WRITER_SNAPLEN 262144
@@ -34,21 +35,6 @@ struct hwxdp_pcap_writer {
 	bool nanosecond;
 	uint64_t count;
 };
-
-static int say(char *msg, size_t msglen, int err, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int say(char *msg, size_t msglen, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (msglen) {
-		va_start(ap, fmt);
-		vsnprintf(msg, msglen, fmt, ap);
-		va_end(ap);
-	}
-	return err;
-}
 
 /* The magic numbers of pcap files whose time stamps are in nanoseconds,
  * in either byte order, and of pcapng (whose resolution is per interface,
@@ -85,25 +71,25 @@ int hwxdp_pcap_reader__open(const char *path, struct hwxdp_pcap_reader **out, ch
 		else
 			close(fd);
 		free(r);
-		return say(msg, msglen, -ENOMEM, "%s: out of memory", path);
+		return hwxdp_say(msg, msglen, -ENOMEM, "%s: out of memory", path);
 	}
 	r->nanosecond = finer_than_us(fd);
 	/* Nanoseconds whatever the file has: nothing is lost on the way. */
 	r->pcap = pcap_fopen_offline_with_tstamp_precision(f, PCAP_TSTAMP_PRECISION_NANO, errbuf);
 	if (!r->pcap) {
 		fclose(f);
-		err = say(msg, msglen, -EINVAL, "%s: not a pcap or pcapng capture (%s)", path,
-			  errbuf);
+		err = hwxdp_say(msg, msglen, -EINVAL, "%s: not a pcap or pcapng capture (%s)", path,
+				errbuf);
 		goto fail;
 	}
 	link = pcap_datalink(r->pcap);
 	if (link != DLT_EN10MB) {
 		const char *name = pcap_datalink_val_to_name(link);
 
-		err = say(msg, msglen, -EPROTONOSUPPORT,
-			  "%s: link type %s (%d); the device's ports take Ethernet (EN10MB) "
-			  "captures only",
-			  path, name ? name : "unknown", link);
+		err = hwxdp_say(msg, msglen, -EPROTONOSUPPORT,
+				"%s: link type %s (%d); the device's ports take Ethernet (EN10MB) "
+				"captures only",
+				path, name ? name : "unknown", link);
 		goto fail;
 	}
 	*out = r;
@@ -130,19 +116,19 @@ int hwxdp_pcap_reader__next(struct hwxdp_pcap_reader *r, struct hwxdp_pcap_frame
 	if (ret == PCAP_ERROR_BREAK)
 		return 0;
 	if (ret != 1)
-		return say(msg, msglen, -EIO, "%s: after frame %llu: %s", r->path,
-			   (unsigned long long)r->number, pcap_geterr(r->pcap));
+		return hwxdp_say(msg, msglen, -EIO, "%s: after frame %llu: %s", r->path,
+				 (unsigned long long)r->number, pcap_geterr(r->pcap));
 	r->number++;
 	if (hdr->caplen > hdr->len)
-		return say(msg, msglen, -EINVAL,
-			   "%s: record %llu: %u bytes captured of a %u-byte frame; a record "
-			   "cannot hold more than its frame",
-			   r->path, (unsigned long long)r->number, hdr->caplen, hdr->len);
+		return hwxdp_say(msg, msglen, -EINVAL,
+				 "%s: record %llu: %u bytes captured of a %u-byte frame; a record "
+				 "cannot hold more than its frame",
+				 r->path, (unsigned long long)r->number, hdr->caplen, hdr->len);
 	if (hdr->caplen < hdr->len)
-		return say(msg, msglen, -EMSGSIZE,
-			   "%s: frame %llu: captured %u of its %u bytes (snapshot length); "
-			   "the device needs whole frames",
-			   r->path, (unsigned long long)r->number, hdr->caplen, hdr->len);
+		return hwxdp_say(msg, msglen, -EMSGSIZE,
+				 "%s: frame %llu: captured %u of its %u bytes (snapshot length); "
+				 "the device needs whole frames",
+				 r->path, (unsigned long long)r->number, hdr->caplen, hdr->len);
 	stamp.tv_sec = hdr->ts.tv_sec;
 	stamp.tv_nsec = hdr->ts.tv_usec; /* nanoseconds, as asked at open */
 	frame->backwards = false;
@@ -202,14 +188,14 @@ int hwxdp_pcap_writer__open_opts(const char *path, const struct hwxdp_pcap_write
 	w = calloc(1, sizeof(*w));
 	if (!w || !(w->path = strdup(path ? path : ""))) {
 		free(w);
-		return say(msg, msglen, -ENOMEM, "%s: out of memory", path);
+		return hwxdp_say(msg, msglen, -ENOMEM, "%s: out of memory", path);
 	}
 	w->nanosecond = opts && opts->sz >= sizeof(*opts) && opts->nanosecond;
 	if (!set) {
 		set = w->own = hwxdp_outputs__new();
 		if (!set) {
 			writer_free(w);
-			return say(msg, msglen, -ENOMEM, "%s: out of memory", path);
+			return hwxdp_say(msg, msglen, -ENOMEM, "%s: out of memory", path);
 		}
 	}
 	fd = hwxdp_outputs__add(set, option, path, 0666, msg, msglen);
@@ -230,11 +216,11 @@ int hwxdp_pcap_writer__open_opts(const char *path, const struct hwxdp_pcap_write
 		else if (fd >= 0)
 			close(fd);
 		writer_free(w);
-		return say(msg, msglen, -ENOMEM, "%s: out of memory", path);
+		return hwxdp_say(msg, msglen, -ENOMEM, "%s: out of memory", path);
 	}
 	w->dumper = pcap_dump_fopen(w->dead, f);
 	if (!w->dumper) {
-		err = say(msg, msglen, -EIO, "%s: %s", path, pcap_geterr(w->dead));
+		err = hwxdp_say(msg, msglen, -EIO, "%s: %s", path, pcap_geterr(w->dead));
 		fclose(f);
 		writer_free(w);
 		return err;
@@ -286,8 +272,8 @@ int hwxdp_pcap_writer__commit(struct hwxdp_pcap_writer *w, char *msg, size_t msg
 	 * say whether every frame was written; the set syncs. */
 	errno = 0;
 	if (pcap_dump_flush(w->dumper) || ferror(f))
-		err = say(msg, msglen, errno ? -errno : -EIO, "%s: cannot write it: %s", w->path,
-			  strerror(errno ? errno : EIO));
+		err = hwxdp_say(msg, msglen, errno ? -errno : -EIO, "%s: cannot write it: %s",
+				w->path, strerror(errno ? errno : EIO));
 	pcap_dump_close(w->dumper);
 	w->dumper = NULL;
 	if (!err && w->own)

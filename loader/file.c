@@ -13,26 +13,12 @@
 #include <unistd.h>
 
 #include "loader/file.h"
+#include "loader/log.h"
 
 /* The name of a temporary file that has one: ".NAME" TMP_MARK "XXXXXX". */
 #define TMP_MARK     ".hwxdp-"
 #define TMP_REGISTRY 64
 #define OUTPUTS_MAX  64
-
-static int say(char *msg, size_t msglen, int err, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int say(char *msg, size_t msglen, int err, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (msglen) {
-		va_start(ap, fmt);
-		vsnprintf(msg, msglen, fmt, ap);
-		va_end(ap);
-	}
-	return err;
-}
 
 void hwxdp_file__size_text(uint64_t bytes, char *buf, size_t len)
 {
@@ -77,7 +63,8 @@ static int over_limit(const char *path, const char *kind, uint64_t size, uint64_
 
 	hwxdp_file__size_text(size, have, sizeof(have));
 	hwxdp_file__size_text(limit, max, sizeof(max));
-	return say(msg, msglen, -EFBIG, "%s: %s, over the %s limit for %s", path, have, max, kind);
+	return hwxdp_say(msg, msglen, -EFBIG, "%s: %s, over the %s limit for %s", path, have, max,
+			 kind);
 }
 
 int hwxdp_file__open_input(const char *path, const char *kind, uint64_t limit, char *msg,
@@ -87,18 +74,18 @@ int hwxdp_file__open_input(const char *path, const char *kind, uint64_t limit, c
 	int fd, flags, err;
 
 	if (!path || !*path)
-		return say(msg, msglen, -ENOENT, "an empty file name for %s", kind);
+		return hwxdp_say(msg, msglen, -ENOENT, "an empty file name for %s", kind);
 	/* O_NONBLOCK: a FIFO without a writer would block open() for ever. */
 	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
-		return say(msg, msglen, -errno, "%s: %s", path, strerror(errno));
+		return hwxdp_say(msg, msglen, -errno, "%s: %s", path, strerror(errno));
 	if (fstat(fd, &st)) {
-		err = say(msg, msglen, -errno, "%s: %s", path, strerror(errno));
+		err = hwxdp_say(msg, msglen, -errno, "%s: %s", path, strerror(errno));
 		goto fail;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		err = say(msg, msglen, -EINVAL, "%s: %s; %s are read from regular files only", path,
-			  file_type(st.st_mode), kind);
+		err = hwxdp_say(msg, msglen, -EINVAL, "%s: %s; %s are read from regular files only",
+				path, file_type(st.st_mode), kind);
 		goto fail;
 	}
 	if (limit != HWXDP_FILE_UNLIMITED && (uint64_t)st.st_size > limit) {
@@ -107,7 +94,7 @@ int hwxdp_file__open_input(const char *path, const char *kind, uint64_t limit, c
 	}
 	flags = fcntl(fd, F_GETFL);
 	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK)) {
-		err = say(msg, msglen, -errno, "%s: %s", path, strerror(errno));
+		err = hwxdp_say(msg, msglen, -errno, "%s: %s", path, strerror(errno));
 		goto fail;
 	}
 	return fd;
@@ -130,7 +117,7 @@ int hwxdp_file__read(const char *path, const char *kind, uint64_t limit, void **
 	if (fd < 0)
 		return fd;
 	if (fstat(fd, &st)) {
-		err = say(msg, msglen, -errno, "%s: %s", path, strerror(errno));
+		err = hwxdp_say(msg, msglen, -errno, "%s: %s", path, strerror(errno));
 		close(fd);
 		return err;
 	}
@@ -140,7 +127,7 @@ int hwxdp_file__read(const char *path, const char *kind, uint64_t limit, void **
 	buf = malloc(cap);
 	if (!buf) {
 		close(fd);
-		return say(msg, msglen, -ENOMEM, "%s: out of memory", path);
+		return hwxdp_say(msg, msglen, -ENOMEM, "%s: out of memory", path);
 	}
 	for (;;) {
 		ssize_t n;
@@ -154,7 +141,7 @@ int hwxdp_file__read(const char *path, const char *kind, uint64_t limit, void **
 			}
 			more = realloc(buf, cap * 2);
 			if (!more) {
-				err = say(msg, msglen, -ENOMEM, "%s: out of memory", path);
+				err = hwxdp_say(msg, msglen, -ENOMEM, "%s: out of memory", path);
 				break;
 			}
 			buf = more;
@@ -164,7 +151,7 @@ int hwxdp_file__read(const char *path, const char *kind, uint64_t limit, void **
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			err = say(msg, msglen, -errno, "%s: %s", path, strerror(errno));
+			err = hwxdp_say(msg, msglen, -errno, "%s: %s", path, strerror(errno));
 			break;
 		}
 		if (!n)
@@ -308,15 +295,16 @@ int hwxdp_outputs__input(struct hwxdp_outputs *set, const char *path, char *msg,
 	for (size_t i = 0; i < set->cnt; i++)
 		if (set->out[i].exists && set->out[i].dev == st.st_dev &&
 		    set->out[i].ino == st.st_ino)
-			return say(msg, msglen, -EEXIST, "%s: an input, and also the output %s",
-				   path, set->out[i].path);
+			return hwxdp_say(msg, msglen, -EEXIST,
+					 "%s: an input, and also the output %s", path,
+					 set->out[i].path);
 	more = realloc(set->in, (set->in_cnt + 1) * sizeof(*more));
 	if (!more)
-		return say(msg, msglen, -ENOMEM, "out of memory");
+		return hwxdp_say(msg, msglen, -ENOMEM, "out of memory");
 	set->in = more;
 	more[set->in_cnt].path = strdup(path);
 	if (!more[set->in_cnt].path)
-		return say(msg, msglen, -ENOMEM, "out of memory");
+		return hwxdp_say(msg, msglen, -ENOMEM, "out of memory");
 	more[set->in_cnt].dev = st.st_dev;
 	more[set->in_cnt].ino = st.st_ino;
 	set->in_cnt++;
@@ -453,15 +441,15 @@ static int add_in_place(struct output *o, const char *option, const struct stat 
 	o->fd = open(o->path, O_WRONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
 	if (o->fd < 0) {
 		if (errno == ENXIO && S_ISFIFO(st->st_mode))
-			return say(msg, msglen, -ENXIO, "%s %s: a FIFO that nothing reads",
-				   opt_of(option), o->path);
-		return say(msg, msglen, -errno, "%s %s: %s", opt_of(option), o->path,
-			   strerror(errno));
+			return hwxdp_say(msg, msglen, -ENXIO, "%s %s: a FIFO that nothing reads",
+					 opt_of(option), o->path);
+		return hwxdp_say(msg, msglen, -errno, "%s %s: %s", opt_of(option), o->path,
+				 strerror(errno));
 	}
 	flags = fcntl(o->fd, F_GETFL);
 	if (flags < 0 || fcntl(o->fd, F_SETFL, flags & ~O_NONBLOCK))
-		return say(msg, msglen, -errno, "%s %s: %s", opt_of(option), o->path,
-			   strerror(errno));
+		return hwxdp_say(msg, msglen, -errno, "%s %s: %s", opt_of(option), o->path,
+				 strerror(errno));
 	o->in_place = true;
 	return 0;
 }
@@ -471,17 +459,17 @@ static int check_clash(struct hwxdp_outputs *set, const struct output *o, const 
 {
 	for (size_t i = 0; o->exists && i < set->in_cnt; i++)
 		if (set->in[i].dev == o->dev && set->in[i].ino == o->ino)
-			return say(msg, msglen, -EEXIST,
-				   "%s %s: the same file as the input %s; it would be lost",
-				   opt_of(option), o->path, set->in[i].path);
+			return hwxdp_say(msg, msglen, -EEXIST,
+					 "%s %s: the same file as the input %s; it would be lost",
+					 opt_of(option), o->path, set->in[i].path);
 	for (size_t i = 0; i < set->cnt; i++) {
 		const struct output *p = &set->out[i];
 
 		if ((o->exists && p->exists && p->dev == o->dev && p->ino == o->ino) ||
 		    (o->target && p->target && !strcmp(o->target, p->target)))
-			return say(msg, msglen, -EEXIST,
-				   "%s %s: the same file as the output %s; one would be lost",
-				   opt_of(option), o->path, p->path);
+			return hwxdp_say(msg, msglen, -EEXIST,
+					 "%s %s: the same file as the output %s; one would be lost",
+					 opt_of(option), o->path, p->path);
 	}
 	return 0;
 }
@@ -495,19 +483,19 @@ int hwxdp_outputs__add(struct hwxdp_outputs *set, const char *option, const char
 	int err, fd;
 
 	if (!path || !*path)
-		return say(msg, msglen, -EINVAL, "%s: an empty file name", opt_of(option));
+		return hwxdp_say(msg, msglen, -EINVAL, "%s: an empty file name", opt_of(option));
 	if (set->spent)
-		return say(msg, msglen, -EINVAL, "%s %s: the outputs are committed already",
-			   opt_of(option), path);
+		return hwxdp_say(msg, msglen, -EINVAL, "%s %s: the outputs are committed already",
+				 opt_of(option), path);
 	if (set->cnt == OUTPUTS_MAX)
-		return say(msg, msglen, -E2BIG, "%s %s: at most %d outputs", opt_of(option), path,
-			   OUTPUTS_MAX);
+		return hwxdp_say(msg, msglen, -E2BIG, "%s %s: at most %d outputs", opt_of(option),
+				 path, OUTPUTS_MAX);
 	o = &set->out[set->cnt];
 	memset(o, 0, sizeof(*o));
 	o->fd = o->dir_fd = o->slot = -1;
 	o->path = strdup(path);
 	if (!o->path) {
-		err = say(msg, msglen, -ENOMEM, "out of memory");
+		err = hwxdp_say(msg, msglen, -ENOMEM, "out of memory");
 		goto fail;
 	}
 	if (!stat(path, &st)) {
@@ -515,14 +503,16 @@ int hwxdp_outputs__add(struct hwxdp_outputs *set, const char *option, const char
 		o->dev = st.st_dev;
 		o->ino = st.st_ino;
 		if (S_ISDIR(st.st_mode)) {
-			err = say(msg, msglen, -EISDIR, "%s %s: a folder", opt_of(option), path);
+			err = hwxdp_say(msg, msglen, -EISDIR, "%s %s: a folder", opt_of(option),
+					path);
 			goto fail;
 		}
 		if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode)) {
-			err = say(msg, msglen, -EINVAL,
-				  "%s %s: %s; outputs are regular files, character devices or "
-				  "FIFOs",
-				  opt_of(option), path, file_type(st.st_mode));
+			err = hwxdp_say(
+				msg, msglen, -EINVAL,
+				"%s %s: %s; outputs are regular files, character devices or "
+				"FIFOs",
+				opt_of(option), path, file_type(st.st_mode));
 			goto fail;
 		}
 		err = check_clash(set, o, option, msg, msglen);
@@ -539,13 +529,14 @@ int hwxdp_outputs__add(struct hwxdp_outputs *set, const char *option, const char
 			return o->fd;
 		}
 	} else if (errno != ENOENT) {
-		err = say(msg, msglen, -errno, "%s %s: %s", opt_of(option), path, strerror(errno));
+		err = hwxdp_say(msg, msglen, -errno, "%s %s: %s", opt_of(option), path,
+				strerror(errno));
 		goto fail;
 	}
 	err = resolve_target(path, &o->target);
 	if (err) {
-		err = say(msg, msglen, err, "%s %s: %s", opt_of(option), path,
-			  err == -EISDIR ? "a folder" : strerror(-err));
+		err = hwxdp_say(msg, msglen, err, "%s %s: %s", opt_of(option), path,
+				err == -EISDIR ? "a folder" : strerror(-err));
 		goto fail;
 	}
 	if (o->exists && !strncmp(o->target, "/proc/", 6)) {
@@ -553,8 +544,8 @@ int hwxdp_outputs__add(struct hwxdp_outputs *set, const char *option, const char
 		o->target = NULL;
 		o->fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY);
 		if (o->fd < 0) {
-			err = say(msg, msglen, -errno, "%s %s: %s", opt_of(option), path,
-				  strerror(errno));
+			err = hwxdp_say(msg, msglen, -errno, "%s %s: %s", opt_of(option), path,
+					strerror(errno));
 			goto fail;
 		}
 		o->in_place = true;
@@ -566,7 +557,7 @@ int hwxdp_outputs__add(struct hwxdp_outputs *set, const char *option, const char
 		goto fail;
 	o->dir = strdup(o->target);
 	if (!o->dir) {
-		err = say(msg, msglen, -ENOMEM, "out of memory");
+		err = hwxdp_say(msg, msglen, -ENOMEM, "out of memory");
 		goto fail;
 	}
 	*strrchr(o->dir, '/') = '\0';
@@ -575,8 +566,8 @@ int hwxdp_outputs__add(struct hwxdp_outputs *set, const char *option, const char
 	base = strrchr(o->target, '/') + 1;
 	o->dir_fd = open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (o->dir_fd < 0) {
-		err = say(msg, msglen, -errno, "%s %s: %s: %s", opt_of(option), path, o->dir,
-			  strerror(errno));
+		err = hwxdp_say(msg, msglen, -errno, "%s %s: %s: %s", opt_of(option), path, o->dir,
+				strerror(errno));
 		goto fail;
 	}
 	/* A file replaced keeps its mode; a new one gets mode less the umask,
@@ -605,8 +596,8 @@ int hwxdp_outputs__add(struct hwxdp_outputs *set, const char *option, const char
 		fd = open_named_tmp(o, base, mode);
 	}
 	if (fd < 0) {
-		err = say(msg, msglen, fd, "%s %s: cannot create a file in %s: %s", opt_of(option),
-			  path, o->dir, strerror(-fd));
+		err = hwxdp_say(msg, msglen, fd, "%s %s: cannot create a file in %s: %s",
+				opt_of(option), path, o->dir, strerror(-fd));
 		goto fail;
 	}
 	o->fd = fd;
@@ -664,7 +655,7 @@ int hwxdp_outputs__commit(struct hwxdp_outputs *set, char *msg, size_t msglen)
 	int err = 0;
 
 	if (set->spent)
-		return say(msg, msglen, -EINVAL, "the outputs are committed already");
+		return hwxdp_say(msg, msglen, -EINVAL, "the outputs are committed already");
 	set->spent = true;
 	/* Every byte on disk before any file is touched. */
 	for (i = 0; i < set->cnt; i++) {
@@ -673,8 +664,8 @@ int hwxdp_outputs__commit(struct hwxdp_outputs *set, char *msg, size_t msglen)
 		if (o->in_place)
 			continue;
 		if (fsync(o->fd))
-			return say(msg, msglen, -errno, "%s: cannot write it: %s", o->path,
-				   strerror(errno));
+			return hwxdp_say(msg, msglen, -errno, "%s: cannot write it: %s", o->path,
+					 strerror(errno));
 	}
 	for (i = 0; i < set->cnt; i++) {
 		struct output *o = &set->out[i];
@@ -683,8 +674,8 @@ int hwxdp_outputs__commit(struct hwxdp_outputs *set, char *msg, size_t msglen)
 			continue;
 		err = link_unnamed(o);
 		if (err)
-			return say(msg, msglen, err, "%s: cannot put it in %s: %s", o->path, o->dir,
-				   strerror(-err));
+			return hwxdp_say(msg, msglen, err, "%s: cannot put it in %s: %s", o->path,
+					 o->dir, strerror(-err));
 	}
 	for (done = 0; done < set->cnt; done++) {
 		struct output *o = &set->out[done];
@@ -706,9 +697,9 @@ int hwxdp_outputs__commit(struct hwxdp_outputs *set, char *msg, size_t msglen)
 	for (i = 0; i < done; i++)
 		if (!set->out[i].in_place)
 			break;
-	return say(msg, msglen, err, "%s: cannot put it in place: %s%s", set->out[done].path,
-		   strerror(-err),
-		   i < done ? "; the outputs before it on the command line are written" : "");
+	return hwxdp_say(msg, msglen, err, "%s: cannot put it in place: %s%s", set->out[done].path,
+			 strerror(-err),
+			 i < done ? "; the outputs before it on the command line are written" : "");
 }
 
 void hwxdp_outputs__free(struct hwxdp_outputs *set)
@@ -747,7 +738,7 @@ int hwxdp_file__write(const char *path, const char *option, mode_t mode, const v
 	int fd, err = 0;
 
 	if (!set)
-		return say(msg, msglen, -ENOMEM, "out of memory");
+		return hwxdp_say(msg, msglen, -ENOMEM, "out of memory");
 	for (size_t i = 0; inputs && inputs[i] && !err; i++)
 		err = hwxdp_outputs__input(set, inputs[i], msg, msglen);
 	if (!err) {
@@ -755,7 +746,7 @@ int hwxdp_file__write(const char *path, const char *option, mode_t mode, const v
 		err = fd < 0 ? fd : 0;
 	}
 	if (!err && (err = write_all(fd, data, len)))
-		say(msg, msglen, err, "%s: cannot write it: %s", path, strerror(-err));
+		hwxdp_say(msg, msglen, err, "%s: cannot write it: %s", path, strerror(-err));
 	if (!err)
 		err = hwxdp_outputs__commit(set, msg, msglen);
 	hwxdp_outputs__free(set);

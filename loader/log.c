@@ -68,8 +68,9 @@ void hwxdp_print(enum hwxdp_print_level level, const char *fmt, ...)
 
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list args)
 {
-	enum hwxdp_print_level ours = level == LIBBPF_WARN ? HWXDP_WARN :
-				      level == LIBBPF_INFO ? HWXDP_INFO : HWXDP_DEBUG;
+	enum hwxdp_print_level ours = level == LIBBPF_WARN   ? HWXDP_WARN
+				      : level == LIBBPF_INFO ? HWXDP_INFO
+							     : HWXDP_DEBUG;
 
 	/* libbpf says "libbpf: " itself; keep one prefix per line. */
 	if (!print_fn || (int)ours > (int)threshold())
@@ -87,6 +88,18 @@ static _Thread_local struct {
 	int err;
 	char text[PATH_MAX + 512];
 } last_error;
+
+int hwxdp_say(char *msg, size_t msglen, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (msglen) {
+		va_start(ap, fmt);
+		vsnprintf(msg, msglen, fmt, ap);
+		va_end(ap);
+	}
+	return err;
+}
 
 int hwxdp_error(int err, const char *fmt, ...)
 {

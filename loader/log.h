@@ -22,7 +22,7 @@ typedef int (*hwxdp_print_fn_t)(enum hwxdp_print_level level, const char *fmt, v
 hwxdp_print_fn_t hwxdp_set_print(hwxdp_print_fn_t fn);
 
 __attribute__((format(printf, 2, 3))) void hwxdp_print(enum hwxdp_print_level level,
-							 const char *fmt, ...);
+						       const char *fmt, ...);
 
 #define pr_warn(fmt, ...)  hwxdp_print(HWXDP_WARN, fmt, ##__VA_ARGS__)
 #define pr_info(fmt, ...)  hwxdp_print(HWXDP_INFO, fmt, ##__VA_ARGS__)
@@ -36,6 +36,11 @@ __attribute__((format(printf, 2, 3))) void hwxdp_print(enum hwxdp_print_level le
  * hwxdp_strerror(err). A message is given back once.
  */
 __attribute__((format(printf, 2, 3))) int hwxdp_error(int err, const char *fmt, ...);
+
+/* Writes the formatted message into msg (msglen bytes, none when 0) and
+ * returns err: the one-line report of the functions that take a buffer. */
+__attribute__((format(printf, 4, 5))) int hwxdp_say(char *msg, size_t msglen, int err,
+						    const char *fmt, ...);
 const char *hwxdp_error_message(int err);
 
 /* Routes libbpf's messages through hwxdp_print (warnings only unless debug). */
