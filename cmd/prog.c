@@ -12,8 +12,11 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <arpa/inet.h>
 #include <getopt.h>
+#include <limits.h>
 #include <linux/bpf.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,10 +31,31 @@
 #include "lab/bpf_count.h"
 #include "lab/fwd.h"
 #include "lab/fwd_lab.h"
+#include "lab/pkt.h"
+#include "lab/state.h"
 #include "lab/target.h"
 #include "loader/file.h"
+#include "loader/log.h"
 #include "verifier/disasm.h"
 #include "verifier/verifier.h"
+
+/*
+ * Frames for a program that is not the forwarding program, whose lab
+ * tables it does not have: one of each common kind, arriving on ifindex 1.
+ */
+static const struct hx_lab_frame generic_frames[] = {
+	{ "ipv4-tcp", "IPv4 TCP, 32 bytes of payload", 1, 4, IPPROTO_TCP, -1, "10.0.0.1",
+	  "10.0.1.1", 32, 0 },
+	{ "ipv4-udp", "IPv4 UDP", 1, 4, IPPROTO_UDP, -1, "10.0.0.1", "10.0.1.1", 32, 0 },
+	{ "ipv4-icmp", "IPv4 ICMP echo request", 1, 4, IPPROTO_ICMP, -1, "10.0.0.1", "10.0.1.1", 32,
+	  0 },
+	{ "ipv6-tcp", "IPv6 TCP", 1, 6, IPPROTO_TCP, -1, "fd00::1", "fd00:1::1", 32, 0 },
+	{ "ipv6-udp", "IPv6 UDP", 1, 6, IPPROTO_UDP, -1, "fd00::1", "fd00:1::1", 32, 0 },
+	{ "vlan-udp", "IPv4 UDP in an 802.1Q tag, VLAN 50", 1, 4, IPPROTO_UDP, 50, "10.0.0.1",
+	  "10.0.1.1", 32, 0 },
+	{ "arp", "an ARP request", 1, 0, 0, -1, NULL, NULL, 28, 0 },
+};
+#define GENERIC_FRAMES (sizeof(generic_frames) / sizeof(generic_frames[0]))
 
 static int prog_help(int argc, char **argv)
 {
@@ -40,8 +64,12 @@ static int prog_help(int argc, char **argv)
 	fprintf(stderr,
 		"Usage: %s prog { stats | dump | translate } FILE [OPTIONS]\n"
 		"\n"
-		"  stats FILE.o [--frame KIND]   per lab frame: BPF instructions executed,\n"
-		"                                HXU operations, issue slots, cycles\n"
+		"  stats FILE.o [--frame KIND] [--maps STATE]\n"
+		"                                per frame: BPF instructions executed, HXU\n"
+		"                                operations, issue slots, cycles. The lab's\n"
+		"                                frames for the forwarding program; for any\n"
+		"                                other, or with --maps (a state file, as for\n"
+		"                                run), the generic frames on its tables\n"
 		"  dump FILE [--prog NAME]       the microcode bundle by bundle, each operation\n"
 		"                                with its BPF instruction and source line;\n"
 		"                                FILE a BPF object or an HXU image\n"
@@ -52,14 +80,17 @@ static int prog_help(int argc, char **argv)
 		bin_name);
 	for (int k = 0; k < HX_LAB__COUNT; k++)
 		fprintf(stderr, "%s%s", k ? ", " : "", hx_lab_frames[k].name);
-	fprintf(stderr, "\n");
+	fprintf(stderr, " (lab); ");
+	for (size_t k = 0; k < GENERIC_FRAMES; k++)
+		fprintf(stderr, "%s%s", k ? ", " : "", generic_frames[k].name);
+	fprintf(stderr, " (generic)\n");
 	return 0;
 }
 
 /* What a subcommand was given after its FILE. */
 struct prog_args {
 	const char *path;
-	const char *prog, *frame, *target, *output;
+	const char *prog, *frame, *target, *output, *maps;
 };
 
 enum {
@@ -67,6 +98,7 @@ enum {
 	OPT_FRAME = 1 << 1,
 	OPT_TARGET = 1 << 2,
 	OPT_OUTPUT = 1 << 3,
+	OPT_MAPS = 1 << 4,
 };
 
 /* FILE and the options of subcommand sub, which takes those in allowed.
@@ -78,6 +110,7 @@ static int parse(int argc, char **argv, const char *sub, unsigned int allowed, s
 		{ "frame", required_argument, NULL, 'F' },
 		{ "target", required_argument, NULL, 'T' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "maps", required_argument, NULL, 'M' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "pretty", no_argument, NULL, 'p' },
@@ -101,6 +134,9 @@ static int parse(int argc, char **argv, const char *sub, unsigned int allowed, s
 			break;
 		case 'o':
 			slot = &a->output, bit = OPT_OUTPUT, name = "-o/--output";
+			break;
+		case 'M':
+			slot = &a->maps, bit = OPT_MAPS, name = "--maps";
 			break;
 		case 'j':
 		case 'p':
@@ -154,19 +190,36 @@ struct frame_stats {
 	uint32_t device_action, bpf_action;
 };
 
+static size_t build_generic(const struct hx_lab_frame *f, uint8_t *buf, size_t cap)
+{
+	struct hx_frame_spec spec;
+
+	hx_frame_spec_init(&spec, f->family);
+	spec.proto = f->proto;
+	spec.vlan = f->vlan;
+	spec.payload_len = f->payload;
+	if (!f->family)
+		spec.ethertype = 0x0806;
+	if (f->src && (inet_pton(f->family == 6 ? AF_INET6 : AF_INET, f->src, spec.src) != 1 ||
+		       inet_pton(f->family == 6 ? AF_INET6 : AF_INET, f->dst, spec.dst) != 1))
+		return 0;
+	return hx_frame_build(&spec, buf, cap);
+}
+
 static int measure(struct hx_target *dev, struct hx_target *cnt, const uint32_t *ifindex,
-		   enum hx_lab_kind kind, struct frame_stats *fs)
+		   const struct hx_lab_frame *f, bool lab, struct frame_stats *fs)
 {
 	static struct hx_result r;
 	uint8_t frame[HX_PKT_MAX];
-	size_t len = hx_lab_build(kind, frame, sizeof(frame));
+	size_t len = lab ? hx_lab_build((enum hx_lab_kind)(f - hx_lab_frames), frame, sizeof(frame))
+			 : build_generic(f, frame, sizeof(frame));
 	uint32_t ingress;
 	int err;
 
 	if (!len)
 		return -EINVAL;
-	fs->frame = &hx_lab_frames[kind];
-	ingress = ifindex[fs->frame->port - 1];
+	fs->frame = f;
+	ingress = lab ? ifindex[f->port - 1] : 1;
 	err = hx_target_run(dev, ingress, frame, len, &r);
 	if (!err)
 		err = hx_target_stats(dev, &fs->device);
@@ -210,43 +263,107 @@ static void print_stats(struct json_writer *w, const struct frame_stats *fs)
 	       ratio(fs->device.cycles, fs->bpf.ops));
 }
 
+/* Both targets of prog stats, fresh. 0 or the exit status, said. */
+static int open_pair(const char *path, struct hx_target **dev, struct hx_target **cnt)
+{
+	int err;
+
+	*dev = hx_target_open("device", path);
+	if (!*dev)
+		return cmd_error("%s: cannot translate for the device: %s", path,
+				 hwxdp_error_message(-errno));
+	*cnt = hx_count_target_open(path);
+	if (!*cnt) {
+		err = errno;
+		hx_target_close(*dev);
+		*dev = NULL;
+		return cmd_error("%s: cannot open on the reference interpreter: %s", path,
+				 hwxdp_error_message(-err));
+	}
+	return 0;
+}
+
+static int state_update(void *ctx, const char *map, const void *key, const void *value)
+{
+	struct hx_target **pair = ctx;
+	int err = hx_target_map_update(pair[0], map, key, value);
+
+	return err ?: hx_target_map_update(pair[1], map, key, value);
+}
+
+/* The --maps state file's entries, into both targets. */
+static int apply_state(const char *path, const char *maps, struct hx_target *dev,
+		       struct hx_target *cnt)
+{
+	struct hx_target *pair[2] = { dev, cnt };
+	struct hx_state *state = hx_state__new();
+	struct hwxdp_object *obj = NULL;
+	char msg[PATH_MAX + 512];
+	int err;
+
+	if (!state)
+		return cmd_error("out of memory");
+	err = hx_state__load(state, maps, msg, sizeof(msg));
+	if (!err) {
+		err = hwxdp_object__open(path, &obj);
+		if (err)
+			snprintf(msg, sizeof(msg), "%s: %s", path, hwxdp_error_message(err));
+	}
+	if (!err)
+		err = hx_state__apply(state, obj, state_update, pair, msg, sizeof(msg));
+	hwxdp_object__close(obj);
+	hx_state__free(state);
+	return err ? cmd_error("%s", msg) : 0;
+}
+
 static int do_stats(int argc, char **argv)
 {
 	static const uint32_t ifindex[HX_LAB_PORTS] = { 11, 12, 13 };
 	struct hx_target *dev = NULL, *cnt = NULL;
+	const struct hx_lab_frame *frames = hx_lab_frames;
+	size_t frame_cnt = HX_LAB__COUNT;
 	struct prog_args a = {};
 	const char *path, *only;
 	struct json_writer *w = NULL;
 	struct hx_run_stats image;
-	int rc, err, k, kind = -1;
+	bool lab = true, found = false;
+	int rc, err;
 
-	rc = parse(argc, argv, "stats", OPT_FRAME, &a);
+	rc = parse(argc, argv, "stats", OPT_FRAME | OPT_MAPS, &a);
 	if (rc || !a.path)
 		return rc;
 	path = a.path;
 	only = a.frame;
 	if (is_image(path))
 		return cmd_error("%s: prog stats needs the BPF object, not an image", path);
-	for (k = 0; only && k < HX_LAB__COUNT; k++)
-		if (!strcmp(only, hx_lab_frames[k].name))
-			kind = k;
-	if (only && kind < 0)
-		return cmd_error("no lab frame '%s' (try '%s prog help')", only, bin_name);
-	dev = hx_target_open("device", path);
-	if (!dev)
-		return cmd_error("%s: cannot translate for the device: %s", path, strerror(errno));
-	cnt = hx_count_target_open(path);
-	if (!cnt) {
-		err = errno;
-		hx_target_close(dev);
-		return cmd_error("%s: cannot open on the reference interpreter: %s", path,
-				 strerror(err));
-	}
-	err = hx_lab_setup(dev, ifindex);
+	rc = open_pair(path, &dev, &cnt);
+	if (rc)
+		return rc;
+	/* the forwarding program's lab, or for any other program the generic
+	 * frames on tables as the state file (or nothing) fills them */
+	err = a.maps ? -ENOENT : hx_lab_setup(dev, ifindex);
 	if (!err)
 		err = hx_lab_setup(cnt, ifindex);
 	if (err) {
-		rc = cmd_error("%s: cannot fill the lab's tables: %s", path, strerror(-err));
+		lab = false;
+		frames = generic_frames;
+		frame_cnt = GENERIC_FRAMES;
+		hx_target_close(dev);
+		hx_target_close(cnt);
+		rc = open_pair(path, &dev, &cnt);
+		if (rc)
+			return rc;
+		if (a.maps) {
+			rc = apply_state(path, a.maps, dev, cnt);
+			if (rc)
+				goto out;
+		}
+	}
+	for (size_t k = 0; only && k < frame_cnt; k++)
+		found |= !strcmp(only, frames[k].name);
+	if (only && !found) {
+		rc = cmd_error("no %s frame '%s' (try '%s prog help')", lab ? "lab" : "generic",
+			       only, bin_name);
 		goto out;
 	}
 	hx_target_stats(dev, &image);
@@ -265,16 +382,16 @@ static int do_stats(int argc, char **argv)
 		       "ops", "slots", "cycles", "slots/BPF", "cycles/BPF");
 	}
 	rc = 0;
-	for (k = 0; k < HX_LAB__COUNT; k++) {
+	for (size_t k = 0; k < frame_cnt; k++) {
 		struct frame_stats fs = {};
 
-		if (kind >= 0 && k != kind)
+		if (only && strcmp(only, frames[k].name))
 			continue;
-		err = measure(dev, cnt, ifindex, (enum hx_lab_kind)k, &fs);
+		err = measure(dev, cnt, ifindex, &frames[k], lab, &fs);
 		if (err) {
 			json_destroy(w);
 			w = NULL;
-			rc = cmd_error("frame %s: %s", hx_lab_frames[k].name, strerror(-err));
+			rc = cmd_error("frame %s: %s", frames[k].name, hwxdp_error_message(err));
 			goto out;
 		}
 		/* The count is only the reference when both took the same path. */

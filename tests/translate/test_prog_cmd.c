@@ -221,3 +221,49 @@ Test(prog_cmd, dump_json_counts_bundles)
 	hxu_image__free(img);
 	hwxdp_object__close(obj);
 }
+
+/*
+ * Any program, not only the forwarding one: the generic frames, on tables
+ * a state file fills. lpm_route passes a frame it has no route for, and
+ * does what the route says when the state gives one; device and reference
+ * agree (the command warns when they do not).
+ */
+Test(prog_cmd, stats_takes_any_program)
+{
+	char args[8192], state[] = "/tmp/hwxdp-stats-XXXXXX";
+	const char *text =
+		"{ \"maps\": { \"routes4\": [ { \"key\": \"10000000 0a000100\", "
+		"\"value\": \"01000000 deadbeef\" } ] } }";
+	char *out;
+	int st, fd;
+
+	snprintf(args, sizeof(args), "-j prog stats %s/progs/lpm_route.bpf.o --frame ipv4-udp 2>&1",
+		 hx_build_dir());
+	out = run_cmd(args, &st);
+	cr_assert_eq(st, 0, "%s", out);
+	cr_assert_not_null(strstr(out, "\"verdict\":\"pass\""), "%s", out);
+	cr_assert_gt(member(out, "bpf_insns"), 0, "%s", out);
+	cr_assert_gt(member(out, "slots"), 0, "%s", out);
+	cr_assert_null(strstr(out, "warning"), "%s", out);
+	free(out);
+
+	fd = mkstemp(state);
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	snprintf(args, sizeof(args),
+		 "-j prog stats %s/progs/lpm_route.bpf.o --frame ipv4-udp --maps %s 2>&1",
+		 hx_build_dir(), state);
+	out = run_cmd(args, &st);
+	unlink(state);
+	cr_assert_eq(st, 0, "%s", out);
+	cr_assert_not_null(strstr(out, "\"verdict\":\"drop\""), "the route was not used: %s", out);
+	cr_assert_null(strstr(out, "warning"), "%s", out);
+	free(out);
+
+	snprintf(args, sizeof(args), "prog stats %s/progs/vlan_tag.bpf.o 2>&1", hx_build_dir());
+	out = run_cmd(args, &st);
+	cr_assert_eq(st, 0, "%s", out);
+	cr_assert_not_null(strstr(out, "vlan-udp"), "%s", out);
+	free(out);
+}
