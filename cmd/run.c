@@ -563,14 +563,14 @@ static int run_help(void)
 		"  --engines K       packet engines, one thread each (default %d, at most %d)\n"
 		"  --engine MODE     compiled (default: the microcode compiled to native code\n"
 		"                    through the host C compiler, else interpreted) or interp\n"
-		"  --table NAME=N    map NAME gets N entries on the device (default: flows=%u;\n"
-		"                    the object's size is the kernel map's)\n"
+		"  --table NAME=N    map NAME gets N entries on the device (default: what the\n"
+		"                    program asks for in hwxdp_entries_NAME, else the map's\n"
+		"                    own max_entries, the kernel map's)\n"
 		"  --sa H:SPI:KEY:SALT:SRC:DST\n"
 		"                    an AES-GCM SA in the crypto engine for `sas` entry H:\n"
 		"                    key and salt in hex (16/24/32 and 4 bytes), tunnel IPv4\n"
 		"                    source and destination\n",
-		bin_name, RUN_DEFAULT_PORT, HWXDP_DEVICE_ENGINES_DEFAULT, HWXDP_DEVICE_ENGINES_MAX,
-		HWXDP_DEVICE_FLOWS_DEFAULT);
+		bin_name, RUN_DEFAULT_PORT, HWXDP_DEVICE_ENGINES_DEFAULT, HWXDP_DEVICE_ENGINES_MAX);
 	return 0;
 }
 
@@ -704,9 +704,8 @@ int do_run(int argc, char **argv)
 	const char *in_args[RUN_INPUTS_MAX], *sa_args[HWXDP_TABLES_SA_MAX];
 	const char *object = NULL, *out_path = NULL, *punt_path = NULL;
 	const char *maps_args[RUN_INPUTS_MAX];
-	/* The board's default first; --table replaces or adds. */
-	struct hwxdp_table_size sizes[RUN_TABLES_MAX + 1] = { { "flows",
-								HWXDP_DEVICE_FLOWS_DEFAULT } };
+	/* what the user asks for; the program's own asks come first */
+	struct hwxdp_table_size sizes[RUN_TABLES_MAX + 1] = { { NULL, 0 } };
 	char *size_names[RUN_TABLES_MAX + 1] = { NULL };
 	struct hwxdp_device_opts dopts = { .sz = sizeof(dopts) };
 	struct run_port ports[RUN_PROGS_MAX];
@@ -714,7 +713,7 @@ int do_run(int argc, char **argv)
 	struct hwxdp_pcap_writer_opts wopts = { .sz = sizeof(wopts) };
 	struct hwxdp_outputs *outputs = NULL;
 	bool nanosecond = false;
-	size_t in_cnt = 0, sa_cnt = 0, maps_cnt = 0, port_cnt = 0, size_cnt = 1, i;
+	size_t in_cnt = 0, sa_cnt = 0, maps_cnt = 0, port_cnt = 0, size_cnt = 0, i;
 	struct offline_device dev = {};
 	struct run_input *inputs = NULL;
 	struct run_summary *sum = NULL;
@@ -804,7 +803,7 @@ int do_run(int argc, char **argv)
 			for (i = 0; i < size_cnt && strcmp(sizes[i].name, ts.name); i++)
 				;
 			if (i == size_cnt) {
-				if (size_cnt == RUN_TABLES_MAX + 1) {
+				if (size_cnt == RUN_TABLES_MAX) {
 					free((void *)ts.name);
 					return cmd_error("at most %d --table", RUN_TABLES_MAX);
 				}
@@ -935,7 +934,7 @@ int do_run(int argc, char **argv)
 		goto out;
 	}
 	/* A size for a map no program has is a typo, not a wish. */
-	for (i = 1; i < size_cnt; i++) {
+	for (i = 0; i < size_cnt; i++) {
 		if (!table_by_name(&dev, sizes[i].name)) {
 			cmd_error("--table %s=%u: the programs have no map \"%s\"", sizes[i].name,
 				  sizes[i].max_entries, sizes[i].name);

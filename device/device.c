@@ -435,14 +435,8 @@ int hwxdp_device__run_batch(struct hwxdp_device *d, struct hwxdp_device_frame *f
 
 static int copy_sizes(struct hwxdp_device *d, const struct hwxdp_table_size *sizes, size_t cnt)
 {
-	static const struct hwxdp_table_size board_default[] = {
-		{ "flows", HWXDP_DEVICE_FLOWS_DEFAULT },
-	};
-
-	if (!sizes) {
-		sizes = board_default;
-		cnt = sizeof(board_default) / sizeof(board_default[0]);
-	}
+	if (!sizes)
+		cnt = 0;
 	d->sizes = calloc(cnt ? cnt : 1, sizeof(*d->sizes));
 	if (!d->sizes)
 		return -ENOMEM;

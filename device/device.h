@@ -8,8 +8,8 @@
  * HXU_STORE_WORDS across every loaded program) and gives it an engine per
  * thread; its maps live in table memory of its own, or in the table memory
  * of a program loaded before it (the same maps, seen by both). A load from
- * a BPF object sizes its tables by the board (flows: 2,000,000 entries by
- * default), not by the object.
+ * a BPF object sizes its tables as the program asks (hwxdp_entries_MAP,
+ * else its maps' max_entries), or as the board's sizes say.
  *
  * Ports and slots. A port is named by its ifindex, the ingress_ifindex its
  * program sees. Attaching a program to a port writes the port's slot; an
@@ -47,8 +47,6 @@ struct hwxdp_device_prog;
 #define HWXDP_DEVICE_ENGINES_MAX     64
 #define HWXDP_DEVICE_PORTS	     256
 #define HWXDP_DEVICE_PROGS	     64
-/* The flow table's size on a board unless told otherwise. */
-#define HWXDP_DEVICE_FLOWS_DEFAULT 2000000u
 /* Punt reasons counted one by one; a reason at or above the last slot is
  * counted there ("other"). Slot 0: XDP_PASS without a reason. */
 #define HWXDP_DEVICE_REASONS 64
@@ -62,8 +60,8 @@ struct hwxdp_device_prog;
 struct hwxdp_device_opts {
 	size_t sz;	  /* sizeof(struct hwxdp_device_opts) */
 	uint32_t engines; /* 0: HWXDP_DEVICE_ENGINES_DEFAULT */
-	/* Table sizes by map name for programs loaded from objects; NULL:
-	 * flows = HWXDP_DEVICE_FLOWS_DEFAULT. Copied. */
+	/* Table sizes by map name for programs loaded from objects, over
+	 * what the programs ask for; NULL: none. Copied. */
 	const struct hwxdp_table_size *sizes;
 	size_t size_cnt;
 	/* Skip counting ops, issue slots and cycles per frame: the engines

@@ -60,6 +60,26 @@ int hwxdp_device_tables__fill(struct hwxdp_tables *tables, const struct hwxdp_ma
 static int apply_sizes(struct hwxdp_object *obj, const struct hwxdp_device_prog_opts *opts,
 		       const char *path, char *msg, size_t msglen)
 {
+	/* What the program asks for: `const volatile __u32
+	 * hwxdp_entries_MAP = N;` sizes MAP on the device, and the kernel
+	 * copy keeps the map's own max_entries (DESIGN.md, "Maps"). */
+	for (size_t i = 0; i < obj->map_cnt; i++) {
+		struct hwxdp_map_desc *m = &obj->maps[i];
+		char name[HWXDP_NAME_MAX + 16];
+		uint32_t entries;
+
+		snprintf(name, sizeof(name), "hwxdp_entries_%s", m->name);
+		if (m->origin == HWXDP_MAP_GLOBAL ||
+		    hwxdp_object__get_global(obj, name, &entries, sizeof(entries)))
+			continue;
+		if (!entries || entries > TABLE_ENTRIES_MAX) {
+			snprintf(msg, msglen, "%s: %s asks for %u entries, the device takes 1 to %u",
+				 path, name, entries, TABLE_ENTRIES_MAX);
+			return -EINVAL;
+		}
+		m->max_entries = entries;
+	}
+	/* then what the user asks for */
 	for (size_t s = 0; s < opts->size_cnt; s++) {
 		const struct hwxdp_table_size *ts = &opts->sizes[s];
 

@@ -1339,20 +1339,20 @@ void hwxdp_object__close(struct hwxdp_object *obj)
 	free(obj);
 }
 
-int hwxdp_object__set_global(struct hwxdp_object *obj, const char *name, const void *value,
-			     size_t size)
+/* Global variable name of size bytes: its map and offset. */
+static int find_global(const struct hwxdp_object *obj, const char *name, size_t size,
+		       struct hwxdp_map_desc **out, uint32_t *offset)
 {
 	const struct btf_var_secinfo *var;
 	const struct btf_type *sec;
-	struct hwxdp_map_desc *map;
-	uint8_t *image;
 	size_t m;
 	int id, i;
 
 	if (!obj || !obj->btf || !name)
 		return -ENOENT;
 	for (m = 0; m < obj->map_cnt; m++) {
-		map = &obj->maps[m];
+		struct hwxdp_map_desc *map = &obj->maps[m];
+
 		if (map->origin != HWXDP_MAP_GLOBAL)
 			continue;
 		id = btf__find_by_name_kind(obj->btf, map->section, BTF_KIND_DATASEC);
@@ -1367,18 +1367,49 @@ int hwxdp_object__set_global(struct hwxdp_object *obj, const char *name, const v
 				continue;
 			if (var->size != size || var->offset + size > map->initial_size)
 				return -EINVAL;
-			/* .bss has no image until something is written to it. */
-			if (!map->initial) {
-				image = calloc(1, map->initial_size);
-				if (!image || !keep(obj->priv, image))
-					return -ENOMEM;
-				map->initial = image;
-			}
-			memcpy((uint8_t *)map->initial + var->offset, value, size);
+			*out = map;
+			*offset = var->offset;
 			return 0;
 		}
 	}
 	return -ENOENT;
+}
+
+int hwxdp_object__get_global(const struct hwxdp_object *obj, const char *name, void *value,
+			     size_t size)
+{
+	struct hwxdp_map_desc *map;
+	uint32_t offset;
+	int err = find_global(obj, name, size, &map, &offset);
+
+	if (err)
+		return err;
+	if (map->initial)
+		memcpy(value, map->initial + offset, size);
+	else
+		memset(value, 0, size);
+	return 0;
+}
+
+int hwxdp_object__set_global(struct hwxdp_object *obj, const char *name, const void *value,
+			     size_t size)
+{
+	struct hwxdp_map_desc *map;
+	uint32_t offset;
+	uint8_t *image;
+	int err = find_global(obj, name, size, &map, &offset);
+
+	if (err)
+		return err;
+	/* .bss has no image until something is written to it. */
+	if (!map->initial) {
+		image = calloc(1, map->initial_size);
+		if (!image || !keep(obj->priv, image))
+			return -ENOMEM;
+		map->initial = image;
+	}
+	memcpy((uint8_t *)map->initial + offset, value, size);
+	return 0;
 }
 
 const struct hwxdp_prog *hwxdp_object__find_prog(const struct hwxdp_object *obj, const char *name)

@@ -66,6 +66,10 @@ struct {
 	__type(value, struct hwxdp_flow);
 } flows SEC(".maps");
 
+/* The coprocessor holds far more connections than the host copy's map:
+ * the flow table's size on the device (hwxdp_entries_MAP, loader/device.c). */
+const volatile __u32 hwxdp_entries_flows = 2000000;
+
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, HWXDP_MAX_NEXTHOPS);

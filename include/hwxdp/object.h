@@ -152,6 +152,10 @@ const struct hwxdp_prog *hwxdp_object__xdp_prog(const struct hwxdp_object *obj);
  */
 int hwxdp_object__set_global(struct hwxdp_object *obj, const char *name, const void *value,
 			     size_t size);
+/* The size bytes of global variable name's initial value, into value: 0,
+ * -ENOENT, -EINVAL as for hwxdp_object__set_global. .bss reads as zero. */
+int hwxdp_object__get_global(const struct hwxdp_object *obj, const char *name, void *value,
+			     size_t size);
 
 /* The source line of insn, or NULL. */
 const struct hwxdp_line *hwxdp_prog__line(const struct hwxdp_prog *prog, uint32_t insn);

@@ -35,7 +35,7 @@ static void flow_key(const struct hwxdp_flow_key *base, uint32_t k, struct hwxdp
 
 Test(board, full_flow_table, .timeout = 60)
 {
-	const uint32_t size = HWXDP_DEVICE_FLOWS_DEFAULT;
+	const uint32_t size = 2000000; /* fwd's hwxdp_entries_flows */
 	struct hwxdp_flow value = { .nexthop = 1 }, got;
 	struct hwxdp_device_memory mem;
 	struct hwxdp_device_stats *stats = calloc(1, sizeof(*stats));
@@ -56,7 +56,7 @@ Test(board, full_flow_table, .timeout = 60)
 	board_open_fwd(&b, 4, NULL, 0);
 	flows = board_table(&b, "flows");
 	cr_assert(flows);
-	/* The board's size, not the object's (the kernel map's). */
+	/* The size fwd asks for on the device, not its kernel map's. */
 	cr_assert_eq(flows->desc.max_entries, size);
 	for (size_t i = 0; i < hwxdp_device__prog(b.dev, b.prog)->obj->map_cnt; i++) {
 		const struct hwxdp_map_desc *m = &hwxdp_device__prog(b.dev, b.prog)->obj->maps[i];
