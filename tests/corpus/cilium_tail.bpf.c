@@ -9,11 +9,11 @@
  */
 #include "include/corpus.h"
 
-#define CILIUM_CALL_IPV4 1
-#define CILIUM_CALL_IPV6 2
+#define CILIUM_CALL_IPV4      1
+#define CILIUM_CALL_IPV6      2
 #define DROP_MISSED_TAIL_CALL 0
-#define DROP_UNKNOWN_L3 1
-#define DROP_INVALID 2
+#define DROP_UNKNOWN_L3	      1
+#define DROP_INVALID	      2
 
 struct scratch {
 	__u32 l3_off;

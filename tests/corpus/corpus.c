@@ -700,11 +700,78 @@ static uint64_t compare_percpu(struct dd_side *k, struct dd_side *d, uint64_t *e
 	return differ;
 }
 
+/* Maps small enough to copy after every punt. */
+#define SYNC_MAX_ENTRIES 4096
+
+static bool syncable(const struct dd_map *m)
+{
+	return !m->read_only && !global_data(m) && m->max_entries <= SYNC_MAX_ENTRIES &&
+	       (m->type == BPF_MAP_TYPE_ARRAY || m->type == BPF_MAP_TYPE_HASH ||
+		m->type == BPF_MAP_TYPE_LRU_HASH || m->type == BPF_MAP_TYPE_LPM_TRIE);
+}
+
+/*
+ * A punted frame is the host copy's: in the appliance it runs in the kernel
+ * on the very maps the device uses. Here the kernel's maps are apart, so
+ * what the kernel's run changed is copied to the device's tables, and the
+ * run goes on from one state. Returns false when a map is too large to copy
+ * (its comparison then means nothing and is left out).
+ */
+static bool sync_after_punt(struct dd_side *k, struct dd_side *d)
+{
+	uint8_t key[512], next[512], val[512];
+	bool whole = true;
+
+	for (size_t i = 0; i < k->map_cnt; i++) {
+		const struct dd_map *km = &k->maps[i];
+		const struct dd_map *dm = dd_side_map(d, km->name);
+		bool first = true;
+
+		if (!dm || !dm->tab || km->read_only || global_data(km) ||
+		    km->type == BPF_MAP_TYPE_PROG_ARRAY || km->type == BPF_MAP_TYPE_DEVMAP ||
+		    km->type == BPF_MAP_TYPE_DEVMAP_HASH || km->type == BPF_MAP_TYPE_XSKMAP)
+			continue;
+		if (!syncable(km) || km->key_size > sizeof(key) || km->value_size > sizeof(val)) {
+			whole = false;
+			continue;
+		}
+		/* device keys the kernel lacks go first, then the kernel's entries over */
+		while (km->type != BPF_MAP_TYPE_ARRAY &&
+		       !dd_map_next_key(dm, first ? NULL : key, next)) {
+			first = false;
+			memcpy(key, next, km->key_size);
+			if (dd_map_lookup(km, key, val) == -ENOENT) {
+				hwxdp_table__delete(dm->tab, key);
+				first = true; /* the walk restarts after a delete */
+			}
+		}
+		first = true;
+		while (!dd_map_next_key(km, first ? NULL : key, next)) {
+			first = false;
+			memcpy(key, next, km->key_size);
+			if (!dd_map_lookup(km, key, val))
+				hwxdp_table__update(dm->tab, key, val, BPF_ANY);
+		}
+	}
+	return whole;
+}
+
+static bool has_percpu(const struct dd_side *k)
+{
+	for (size_t i = 0; i < k->map_cnt; i++)
+		if (percpu(k->maps[i].type))
+			return true;
+	return false;
+}
+
 static void run_diff(const char *path, struct corpus_row *r, unsigned int frames)
 {
 	static struct hx_result rk, rd;
 	static uint8_t buf[HX_PKT_MAX];
 	struct dd_side k, d, kflat;
+	struct hwxdp_run_stats st;
+	struct hwxdp_frame f;
+	bool partial = false;
 	unsigned int shown = 0, shown_maps = 0, nmaps = 0;
 	uint64_t bundles = 0, runs = 0;
 	struct dd_map *keep;
@@ -728,27 +795,37 @@ static void run_diff(const char *path, struct corpus_row *r, unsigned int frames
 		rk.action = rd.action = 0;
 		rk.len = rd.len = 0;
 		rk.has_meta = rd.has_meta = false;
-		ek = k.target.ops->run(&k.target, INGRESS_LO, buf, len, &rk);
-		ed = d.target.ops->run(&d.target, INGRESS_LO, buf, len, &rd);
+		ek = hx_kernel_run_frame(k.prog_fd, INGRESS_LO, buf, len, &rk);
+		memset(&st, 0, sizeof(st));
+		ed = hx_device_run_frame(d.engine, d.window, INGRESS_LO, buf, len, &rd, &f, &st);
 		r->frames++;
 		if (!ed) {
-			bundles += d.last.bundles;
+			bundles += st.bundles;
 			runs++;
 		}
 		differ = ek != ed;
-		if (!differ && !ek)
+		if (!differ && !ek && f.reason) {
+			/* punted: the device leaves the frame as it came, the kernel decides */
+			r->punts++;
+			differ = rd.action != XDP_PASS || rd.len != len ||
+				 memcmp(rd.frame, buf, len);
+			if (!sync_after_punt(&k, &d))
+				partial = true;
+		} else if (!differ && !ek) {
 			differ = rk.action != rd.action || rk.len != rd.len ||
 				 memcmp(rk.frame, rd.frame, rk.len) || rk.has_meta != rd.has_meta ||
 				 (rk.has_meta && memcmp(&rk.meta, &rd.meta, sizeof(rk.meta)));
+		}
 		/* BPF_PROG_TEST_RUN does not tell where a redirect goes: the verdict only */
 		if (!ek && rk.action == XDP_REDIRECT)
 			r->redirects++;
 		if (differ) {
 			r->differ++;
 			if (shown++ < SHOW_DIFFS) {
-				fprintf(stderr, "corpus: %s/%s: frame %u (%zu bytes) differs%s\n",
+				fprintf(stderr, "corpus: %s/%s: frame %u (%zu bytes) differs%s%s\n",
 					r->object, r->prog, i, len,
-					d.fault ? " (device fault)" : "");
+					ed && ed != -EINVAL ? " (device fault)" : "",
+					f.reason ? " (device punted)" : "");
 				hx_hexdump(stderr, buf, len < 96 ? len : 96);
 				show_result("kernel", ek, &rk);
 				show_result("device", ed, &rd);
@@ -763,7 +840,8 @@ static void run_diff(const char *path, struct corpus_row *r, unsigned int frames
 		goto out;
 	}
 	for (size_t i = 0; i < k.map_cnt; i++)
-		if (!percpu(k.maps[i].type) && k.maps[i].type != BPF_MAP_TYPE_PROG_ARRAY &&
+		if (!percpu(k.maps[i].type) && (!partial || syncable(&k.maps[i])) &&
+		    k.maps[i].type != BPF_MAP_TYPE_PROG_ARRAY &&
 		    k.maps[i].type != BPF_MAP_TYPE_ARRAY_OF_MAPS &&
 		    k.maps[i].type != BPF_MAP_TYPE_HASH_OF_MAPS && !global_data(&k.maps[i]))
 			keep[nkeep++] = k.maps[i];
@@ -771,7 +849,10 @@ static void run_diff(const char *path, struct corpus_row *r, unsigned int frames
 	kflat.maps = keep;
 	kflat.map_cnt = nkeep;
 	r->map_differ += dd_compare_maps(&kflat, &d, &r->map_entries, &nmaps, 6, &shown_maps);
-	r->map_differ += compare_percpu(&k, &d, &r->map_entries);
+	/* after a punt the per-CPU sums hold the host copy's share on one side only */
+	if (!r->punts)
+		r->map_differ += compare_percpu(&k, &d, &r->map_entries);
+	r->maps_partial = partial || (r->punts && has_percpu(&k));
 	free(keep);
 out:
 	dd_side_close(&k);
@@ -932,18 +1013,19 @@ void corpus_totals(const struct corpus_row *rows, size_t cnt, struct corpus_tota
 
 void corpus_print(FILE *f, const struct corpus_row *rows, size_t cnt, const struct corpus_totals *t)
 {
-	fprintf(f, "%-22s %-22s %-4s %-4s %7s %7s %6s %-6s %8s %6s %s\n", "object", "program",
-		"kern", "host", "k-insn", "h-insn", "ratio", "device", "ops/insn", "diffs",
+	fprintf(f, "%-22s %-22s %-4s %-4s %7s %7s %6s %-6s %8s %6s %6s %s\n", "object", "program",
+		"kern", "host", "k-insn", "h-insn", "ratio", "device", "ops/insn", "punts", "diffs",
 		"reason (host / device)");
 	for (size_t i = 0; i < cnt; i++) {
 		const struct corpus_row *r = &rows[i];
 		double ratio = r->kernel_insns ? (double)r->host_insns / r->kernel_insns : 0;
 
-		fprintf(f, "%-22s %-22s %-4s %-4s %7u %7u %6.2f %-6s %8.2f %6llu %s%s%s\n",
+		fprintf(f, "%-22s %-22s %-4s %-4s %7u %7u %6.2f %-6s %8.2f %6llu %6llu %s%s%s\n",
 			r->object, r->prog, r->kernel_ok ? "yes" : "NO", r->host_ok ? "yes" : "NO",
 			r->kernel_insns, r->host_insns, ratio,
 			r->device_ok ? "yes" : (r->device_tried ? "NO" : "-"),
 			r->bpf_insns ? (double)r->image_ops / r->bpf_insns : 0,
+			(unsigned long long)r->punts,
 			(unsigned long long)(r->differ + r->map_differ),
 			r->host_ok ? "" : r->host_reason, r->host_ok || r->device_ok ? "" : " / ",
 			r->device_ok ? r->run_error : r->device_reason);
@@ -1011,11 +1093,13 @@ int corpus_write_json(const char *path, const struct corpus_row *rows, size_t cn
 		fprintf(f,
 			", \"bpf_insns\": %u, \"image_ops\": %u, \"ran\": %s, \"frames\": %llu, "
 			"\"differ\": %llu, \"map_entries\": %llu, \"map_differ\": %llu, "
-			"\"redirects\": %llu, \"bundles_per_frame\": %.2f, ",
+			"\"redirects\": %llu, \"punts\": %llu, \"maps_partial\": %s, "
+			"\"bundles_per_frame\": %.2f, ",
 			r->bpf_insns, r->image_ops, r->ran ? "true" : "false",
 			(unsigned long long)r->frames, (unsigned long long)r->differ,
 			(unsigned long long)r->map_entries, (unsigned long long)r->map_differ,
-			(unsigned long long)r->redirects, r->bundles_per_frame);
+			(unsigned long long)r->redirects, (unsigned long long)r->punts,
+			r->maps_partial ? "true" : "false", r->bundles_per_frame);
 		json_str(f, "run_error", r->run_error);
 		fprintf(f, "}%s\n", i + 1 < cnt ? "," : "");
 	}

@@ -12,7 +12,7 @@
 #include "include/corpus.h"
 
 #define RING_SIZE 64
-#define MAX_VIPS 16
+#define MAX_VIPS  16
 #define MAX_REALS 32
 
 struct vip_meta {
@@ -41,7 +41,7 @@ struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__type(key, __u32);
 	__type(value, __u32);
-	__uint(max_entries, RING_SIZE * MAX_VIPS);
+	__uint(max_entries, RING_SIZE *MAX_VIPS);
 } ch_rings SEC(".maps");
 
 struct {
@@ -128,8 +128,8 @@ static __always_inline void ipv4_csum_inline(void *iph, __u64 *csum)
 	*csum = csum_fold_helper(*csum);
 }
 
-static __always_inline int encap_v4(struct xdp_md *xdp, struct real_definition *dst,
-				    __be32 saddr, __u16 pkt_bytes)
+static __always_inline int encap_v4(struct xdp_md *xdp, struct real_definition *dst, __be32 saddr,
+				    __u16 pkt_bytes)
 {
 	void *data, *data_end;
 	struct ethhdr *new_eth, *old_eth;

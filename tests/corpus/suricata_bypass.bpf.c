@@ -94,8 +94,8 @@ static __always_inline int get_dport(void *trans_data, void *data_end, __u8 prot
 	}
 }
 
-static __always_inline int filter_ipv4(struct xdp_md *ctx, void *data, __u64 nh_off,
-				       void *data_end, __u16 vlan0, __u16 vlan1)
+static __always_inline int filter_ipv4(struct xdp_md *ctx, void *data, __u64 nh_off, void *data_end,
+				       __u16 vlan0, __u16 vlan1)
 {
 	struct iphdr *iph = data + nh_off;
 	struct flowv4_keys tuple;
@@ -133,8 +133,8 @@ static __always_inline int filter_ipv4(struct xdp_md *ctx, void *data, __u64 nh_
 	return XDP_PASS;
 }
 
-static __always_inline int filter_ipv6(struct xdp_md *ctx, void *data, __u64 nh_off,
-				       void *data_end, __u16 vlan0, __u16 vlan1)
+static __always_inline int filter_ipv6(struct xdp_md *ctx, void *data, __u64 nh_off, void *data_end,
+				       __u16 vlan0, __u16 vlan1)
 {
 	struct ipv6hdr *ip6h = data + nh_off;
 	struct flowv6_keys tuple;
