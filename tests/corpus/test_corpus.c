@@ -51,7 +51,10 @@ Test(corpus, kernel_hwxdp_device, .timeout = 600)
 			  "unsound: %s/%s: the kernel refuses it (%s), hwxdp's host verifier "
 			  "accepts it",
 			  r->object, r->prog, r->kernel_reason);
-		cr_expect(!r->device_ok || !r->kernel_ok || r->ran,
+		/* tests/devdiff/pair.c opens a device side only when every map has a
+		 * table; a map type the device lacks is reported, not failed */
+		cr_expect(!r->device_ok || !r->kernel_ok || r->ran ||
+				  !strncmp(r->run_error, "device open", 11),
 			  "%s/%s: no differential run: %s", r->object, r->prog, r->run_error);
 		cr_expect(!r->ran || r->frames >= corpus_frame_count(), "%s/%s: %llu frames run",
 			  r->object, r->prog, (unsigned long long)r->frames);
