@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <arpa/inet.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -503,6 +504,59 @@ static int put(struct dd_side *k, struct dd_side *d, const char *map, const void
 	return 0;
 }
 
+/* A per-CPU entry of zeroes on both sides: each side's own buffer size. */
+static int put_percpu(struct dd_side *k, struct dd_side *d, const char *map, const void *key)
+{
+	struct dd_map *km = dd_side_map(k, map), *dm = dd_side_map(d, map);
+	int ncpu = libbpf_num_possible_cpus();
+	uint8_t *buf;
+	int ek, ed;
+
+	if (!km || !dm || !dm->tab || ncpu <= 0)
+		return -ENOENT;
+	buf = calloc((size_t)ncpu + hwxdp_table__value_buf_size(dm->tab), 8 + km->value_size);
+	if (!buf)
+		return -ENOMEM;
+	ek = bpf_map_update_elem(km->fd, key, buf, BPF_ANY) ? -errno : 0;
+	ed = hwxdp_table__update(dm->tab, key, buf, BPF_ANY);
+	free(buf);
+	return (ek == 0) != (ed == 0) ? (ek ? ek : ed) : 0;
+}
+
+/* suricata_bypass's IPv4 flow key, laid out as clang lays it out for BPF. */
+struct corpus_flowv4 {
+	uint32_t src, dst;
+	uint16_t port16[2];
+	uint8_t ip_proto : 1;
+	uint16_t vlan0 : 15;
+	uint16_t vlan1;
+};
+
+/* Flows between the generated frames' addresses and ports, untagged. */
+static int fill_bypass(struct dd_side *k, struct dd_side *d)
+{
+	int e = 0;
+
+	for (unsigned int a = 0; a < 6 && !e; a++)
+		for (unsigned int b = 0; b < 6 && !e; b++)
+			for (unsigned int p = 0; p < 8 && !e; p++)
+				for (unsigned int q = 0; q < 8 && !e; q += 2) {
+					struct corpus_flowv4 key;
+					uint8_t addr[16];
+
+					memset(&key, 0, sizeof(key));
+					hx_ipv4_addr(addr, v4_pool[a]);
+					memcpy(&key.src, addr, 4);
+					hx_ipv4_addr(addr, v4_pool[b]);
+					memcpy(&key.dst, addr, 4);
+					key.port16[0] = htons(port_pool[p]);
+					key.port16[1] = htons(port_pool[q]);
+					key.ip_proto = (a + b) & 1;
+					e = put_percpu(k, d, "flow_table_v4", &key);
+				}
+	return e;
+}
+
 /* Keys the generated frames carry, by key size, so that lookups hit. */
 static int fill_maps(struct dd_side *k, struct dd_side *d, char *err, size_t errlen)
 {
@@ -539,6 +593,15 @@ static int fill_maps(struct dd_side *k, struct dd_side *d, char *err, size_t err
 					hx_ipv6_addr(key, v6_pool[j]);
 					pattern(val, m->value_size, j);
 					e = put(k, d, m->name, key, val);
+				}
+			} else if (m->key_size == 8) {
+				/* a MAC as a big-endian number: the frames' sources */
+				static const uint64_t macs[] = { 0x020000000002ull,
+								 0xff0000000002ull };
+
+				for (uint32_t j = 0; j < 2 && !e; j++) {
+					pattern(val, m->value_size, j);
+					e = put(k, d, m->name, &macs[j], val);
 				}
 			} else if (m->key_size == 2) {
 				for (uint32_t j = 0; j < 4 && !e; j++) {
@@ -577,6 +640,11 @@ static int fill_maps(struct dd_side *k, struct dd_side *d, char *err, size_t err
 		}
 		if (e)
 			say(err, errlen, "filling map %s: %s", m->name, strerror(-e));
+	}
+	if (!e && dd_side_map(k, "flow_table_v4") && sizeof(struct corpus_flowv4) == 16) {
+		e = fill_bypass(k, d);
+		if (e)
+			say(err, errlen, "filling map flow_table_v4: %s", strerror(-e));
 	}
 	return e;
 }
@@ -816,6 +884,8 @@ static void run_diff(const char *path, struct corpus_row *r, unsigned int frames
 				 memcmp(rk.frame, rd.frame, rk.len) || rk.has_meta != rd.has_meta ||
 				 (rk.has_meta && memcmp(&rk.meta, &rd.meta, sizeof(rk.meta)));
 		}
+		if (!ek && rk.action < 5)
+			r->actions[rk.action]++;
 		/* BPF_PROG_TEST_RUN does not tell where a redirect goes: the verdict only */
 		if (!ek && rk.action == XDP_REDIRECT)
 			r->redirects++;
@@ -1031,6 +1101,15 @@ void corpus_print(FILE *f, const struct corpus_row *rows, size_t cnt, const stru
 			r->device_ok ? r->run_error : r->device_reason);
 		if (!r->kernel_ok)
 			fprintf(f, "%46s kernel: %s\n", "", r->kernel_reason);
+		if (r->ran)
+			fprintf(f,
+				"%46s kernel verdicts: aborted %llu drop %llu pass %llu tx %llu "
+				"redirect %llu; %.1f device bundles per frame\n",
+				"", (unsigned long long)r->actions[0],
+				(unsigned long long)r->actions[1],
+				(unsigned long long)r->actions[2],
+				(unsigned long long)r->actions[3],
+				(unsigned long long)r->actions[4], r->bundles_per_frame);
 	}
 	fprintf(f,
 		"corpus: %u programs (%u written to be refused); kernel accepts %u, refuses %u; "
@@ -1100,6 +1179,12 @@ int corpus_write_json(const char *path, const struct corpus_row *rows, size_t cn
 			(unsigned long long)r->map_entries, (unsigned long long)r->map_differ,
 			(unsigned long long)r->redirects, (unsigned long long)r->punts,
 			r->maps_partial ? "true" : "false", r->bundles_per_frame);
+		fprintf(f,
+			"\"kernel_actions\": {\"aborted\": %llu, \"drop\": %llu, \"pass\": %llu, "
+			"\"tx\": %llu, \"redirect\": %llu}, ",
+			(unsigned long long)r->actions[0], (unsigned long long)r->actions[1],
+			(unsigned long long)r->actions[2], (unsigned long long)r->actions[3],
+			(unsigned long long)r->actions[4]);
 		json_str(f, "run_error", r->run_error);
 		fprintf(f, "}%s\n", i + 1 < cnt ? "," : "");
 	}

@@ -43,8 +43,9 @@ struct corpus_row {
 	bool ran;
 	char run_error[CORPUS_REASON_MAX];
 	uint64_t frames, differ, map_entries, map_differ, redirects;
-	uint64_t punts;	   /* frames the device handed to the host copy */
-	bool maps_partial; /* after punts, maps too large to resync were not compared */
+	uint64_t actions[5]; /* the kernel's verdicts: which paths the frames took */
+	uint64_t punts;	     /* frames the device handed to the host copy */
+	bool maps_partial;   /* after punts, maps too large to resync were not compared */
 	double bundles_per_frame;
 };
 
