@@ -52,6 +52,24 @@ unsigned int corpus_frame_count(void)
 	return 300;
 }
 
+/* Reasons name sources relative to the tree: the worktree's path is noise. */
+static void strip_cwd(char *buf)
+{
+	static char cwd[4096];
+	size_t n;
+	char *p;
+
+	if (!cwd[0] && !getcwd(cwd, sizeof(cwd) - 1))
+		return;
+	n = strlen(cwd);
+	if (cwd[n - 1] != '/') {
+		cwd[n++] = '/';
+		cwd[n] = 0;
+	}
+	while ((p = strstr(buf, cwd)))
+		memmove(p, p + n, strlen(p + n) + 1);
+}
+
 static void say(char *buf, size_t len, const char *fmt, ...)
 {
 	va_list ap;
@@ -59,6 +77,7 @@ static void say(char *buf, size_t len, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, len, fmt, ap);
 	va_end(ap);
+	strip_cwd(buf);
 }
 
 /* The kernel log's last figure after key ("processed ", "verification time "). */
@@ -243,9 +262,10 @@ static void hwxdp_reason(const struct hwxdp_prog *prog, const struct hwxdp_verif
 			 char *out, size_t len)
 {
 	const struct hwxdp_line *line = hwxdp_prog__line(prog, res->error_insn);
-	char msg[200], text[96] = "";
+	char msg[CORPUS_REASON_MAX], text[96] = "";
 
 	log_reason(res->log ? res->log : "", msg, sizeof(msg));
+	strip_cwd(msg);
 	if (res->error_insn < prog->insn_cnt)
 		hwxdp_disasm_insn(&prog->insns[res->error_insn], prog->insn_cnt - res->error_insn,
 				  text, sizeof(text));

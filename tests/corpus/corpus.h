@@ -14,7 +14,7 @@
 
 #include "hwxdp/object.h"
 
-#define CORPUS_REASON_MAX 320
+#define CORPUS_REASON_MAX 512
 
 /* One XDP program of one corpus object. */
 struct corpus_row {
