@@ -38,6 +38,8 @@ BPF_OBJS  := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
 CORPUS_OBJS := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/loader/corpus/*.bpf.c))
 # Objects in the manner of older toolchains and loaders (tests/loader/older).
 CORPUS_OBJS += $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/loader/older/*.bpf.c))
+# XDP programs in the styles of public code, for tests/corpus.
+CORPUS_OBJS += $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/corpus/*.bpf.c))
 
 LIB_SRCS  := $(wildcard loader/*.c lab/*.c device/*.c hwmap/*.c verifier/*.c)
 LIB_OBJS  := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS))
@@ -85,7 +87,7 @@ $(BUILD)/progs/%.bpf.o: progs/%.bpf.c $(wildcard progs/include/hwxdp/*.h)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(BUILD)/tests/%.bpf.o: tests/%.bpf.c
+$(BUILD)/tests/%.bpf.o: tests/%.bpf.c $(wildcard tests/corpus/include/*.h)
 	@mkdir -p $(@D)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
@@ -115,8 +117,12 @@ $(DAEMON): $(BUILD)/daemon/main.o $(DAEMON_LIB) $(LIB)
 $(BUILD)/tests/daemon.test: $(DAEMON_LIB)
 $(BUILD)/tests/daemon.test: TEST_LDLIBS := $(DAEMON_LIB) $(LIB) $(TEST_LDLIBS) $(DAEMON_LDLIBS)
 
+# The corpus test drives both sides of a run with tests/devdiff's pair.
+$(BUILD)/tests/corpus.test: $(BUILD)/tests/devdiff/pair.o
+$(BUILD)/tests/corpus.test: TEST_LDLIBS := $(LIB) $(TEST_LDLIBS)
+
 define test_bin
-$(BUILD)/tests/$(1).test: $(patsubst %.c,$(BUILD)/%.o,$(filter-out %_dump.c %_main.c,$(wildcard tests/$(1)/*.c))) $(TEST_COMMON) $(LIB)
+$(BUILD)/tests/$(1).test: $(patsubst %.c,$(BUILD)/%.o,$(filter-out %_dump.c %_main.c %.bpf.c,$(wildcard tests/$(1)/*.c))) $(TEST_COMMON) $(LIB)
 	$$(call msg,LINK,$$@)
 	$$(Q)$$(CC) $$(LDFLAGS) $$^ $$(TEST_LDLIBS) $$(LDLIBS) -o $$@
 endef

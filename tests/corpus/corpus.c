@@ -1,0 +1,1221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The corpus harness: for each program of each object, the kernel's verdict
+ * (the oracle), hwxdp's host verifier, the device's verifier and translator,
+ * and for a translated program a differential run of frames through the
+ * kernel (BPF_PROG_TEST_RUN) and the device with the same starting maps.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include <linux/bpf.h>
+
+#include "device/engine.h"
+#include "device/tables.h"
+#include "hwmap/hxu.h"
+#include "hwxdp/fwd.h"
+#include "hwxdp/object.h"
+#include "lab/pkt.h"
+#include "lab/target.h"
+#include "loader/device.h"
+#include "loader/log.h"
+#include "tests/corpus/corpus.h"
+#include "tests/devdiff/pair.h"
+#include "verifier/disasm.h"
+#include "verifier/verifier.h"
+
+#define KLOG_SIZE  (16u << 20)
+#define SHOW_DIFFS 3
+#define CORPUS_MAX 128
+#define INGRESS_LO 1 /* lo: an ifindex the kernel knows, no lab port */
+
+static char *klog;
+
+unsigned int corpus_frame_count(void)
+{
+	const char *n = getenv("HWXDP_CORPUS_FRAMES");
+	const char *l = getenv("HWXDP_CORPUS_LONG");
+
+	if (n && atoi(n) > 0)
+		return (unsigned int)atoi(n);
+	if (l && !strcmp(l, "1"))
+		return 3000;
+	return 300;
+}
+
+/* Reasons name sources relative to the tree: the worktree's path is noise. */
+static void strip_cwd(char *buf)
+{
+	static char cwd[4096];
+	size_t n;
+	char *p;
+
+	if (!cwd[0] && !getcwd(cwd, sizeof(cwd) - 1))
+		return;
+	n = strlen(cwd);
+	if (cwd[n - 1] != '/') {
+		cwd[n++] = '/';
+		cwd[n] = 0;
+	}
+	while ((p = strstr(buf, cwd)))
+		memmove(p, p + n, strlen(p + n) + 1);
+}
+
+static void say(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	strip_cwd(buf);
+}
+
+/* The kernel log's last figure after key ("processed ", "verification time "). */
+static uint64_t log_number(const char *log, const char *key)
+{
+	const char *p = NULL, *q = log;
+
+	while (q && (q = strstr(q, key))) {
+		p = q;
+		q += strlen(key);
+	}
+	return p ? strtoull(p + strlen(key), NULL, 10) : 0;
+}
+
+/* A rejection's reason: the log's last line that is not a statistic. */
+static void log_reason(const char *log, char *out, size_t len)
+{
+	const char *last = NULL, *p = log;
+	size_t n;
+
+	while (p && *p) {
+		const char *e = strchr(p, '\n');
+		size_t l = e ? (size_t)(e - p) : strlen(p);
+
+		if (l && strncmp(p, "processed ", 10) && strncmp(p, "verification time", 17) &&
+		    strncmp(p, "stack depth", 11) && strncmp(p, "-- END PROG LOAD LOG", 20))
+			last = p;
+		p = e ? e + 1 : NULL;
+	}
+	if (!last) {
+		say(out, len, "(no log)");
+		return;
+	}
+	n = strcspn(last, "\n");
+	say(out, len, "%.*s", (int)n, last);
+}
+
+static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	(void)level;
+	(void)fmt;
+	(void)args;
+	return 0;
+}
+
+static int quiet_hwxdp(enum hwxdp_print_level level, const char *fmt, va_list args)
+{
+	(void)level;
+	(void)fmt;
+	(void)args;
+	return 0;
+}
+
+static bool is_xdp(const struct hwxdp_prog *p)
+{
+	return p->type == BPF_PROG_TYPE_XDP;
+}
+
+/* Step 1 with libbpf: this program alone loaded, with the verifier's log. */
+static void kernel_verdict_libbpf(const char *path, struct corpus_row *r)
+{
+	struct bpf_object *bobj = bpf_object__open_file(path, NULL);
+	struct bpf_program *p, *mine = NULL;
+	int err;
+
+	if (!bobj) {
+		say(r->kernel_reason, sizeof(r->kernel_reason), "libbpf cannot open it: %s",
+		    strerror(errno));
+		return;
+	}
+	bpf_object__for_each_program(p, bobj)
+	{
+		bool me = !strcmp(bpf_program__name(p), r->prog);
+
+		bpf_program__set_autoload(p, me);
+		if (me)
+			mine = p;
+	}
+	if (!mine) {
+		say(r->kernel_reason, sizeof(r->kernel_reason), "libbpf does not see it");
+		bpf_object__close(bobj);
+		return;
+	}
+	/* old loaders took any "xdp*" or "prog" section as XDP; libbpf 1.x needs telling */
+	if (bpf_program__type(mine) != BPF_PROG_TYPE_XDP)
+		bpf_program__set_type(mine, BPF_PROG_TYPE_XDP);
+	klog[0] = 0;
+	bpf_program__set_log_buf(mine, klog, KLOG_SIZE);
+	bpf_program__set_log_level(mine, 1 | 4);
+	err = bpf_object__load(bobj);
+	r->kernel_ok = !err;
+	r->kernel_insns = (uint32_t)log_number(klog, "processed ");
+	r->kernel_usec = log_number(klog, "verification time ");
+	if (err)
+		log_reason(klog, r->kernel_reason, sizeof(r->kernel_reason));
+	bpf_object__close(bobj);
+}
+
+static int create_map(const struct hwxdp_map_desc *d)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = d->map_flags);
+	uint32_t zero = 0;
+	int fd;
+
+	fd = bpf_map_create(d->type, "corpus", d->key_size, d->value_size, d->max_entries, &opts);
+	if (fd < 0)
+		return -errno;
+	if (d->initial && d->initial_size == d->value_size &&
+	    bpf_map_update_elem(fd, &zero, d->initial, 0)) {
+		close(fd);
+		return -errno;
+	}
+	if (d->read_only && bpf_map_freeze(fd)) {
+		close(fd);
+		return -errno;
+	}
+	return fd;
+}
+
+/* Step 1 for legacy objects: the project's own loader gives the instructions,
+ * maps made from its descriptors, bpf_prog_load with the log. */
+static void kernel_verdict_raw(const struct hwxdp_object *obj, const struct hwxdp_prog *prog,
+			       struct corpus_row *r)
+{
+	struct bpf_insn *copy = calloc(prog->insn_cnt ? prog->insn_cnt : 1, sizeof(*copy));
+	int *fds = calloc(obj->map_cnt ? obj->map_cnt : 1, sizeof(*fds));
+	int fd = -1;
+
+	if (!copy || !fds) {
+		say(r->kernel_reason, sizeof(r->kernel_reason), "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < obj->map_cnt; i++)
+		fds[i] = -1;
+	for (size_t i = 0; i < obj->map_cnt; i++) {
+		if (obj->maps[i].origin == HWXDP_MAP_INNER)
+			continue;
+		fds[i] = create_map(&obj->maps[i]);
+		if (fds[i] < 0) {
+			say(r->kernel_reason, sizeof(r->kernel_reason), "map %s: %s",
+			    obj->maps[i].name, strerror(-fds[i]));
+			goto out;
+		}
+	}
+	memcpy(copy, prog->insns, prog->insn_cnt * sizeof(*copy));
+	for (size_t i = 0; i + 1 < prog->insn_cnt; i++) {
+		struct bpf_insn *in = &copy[i];
+
+		if (in->code != (BPF_LD | BPF_DW | BPF_IMM))
+			continue;
+		if ((in->src_reg == BPF_PSEUDO_MAP_FD || in->src_reg == BPF_PSEUDO_MAP_VALUE) &&
+		    in->imm >= 0 && (size_t)in->imm < obj->map_cnt)
+			in->imm = fds[in->imm];
+		i++;
+	}
+	{
+		LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = klog, .log_size = KLOG_SIZE,
+			    .log_level = 1 | 4);
+
+		klog[0] = 0;
+		fd = bpf_prog_load(BPF_PROG_TYPE_XDP, r->prog,
+				   obj->license[0] ? obj->license : "GPL", copy, prog->insn_cnt,
+				   &opts);
+	}
+	r->kernel_ok = fd >= 0;
+	r->kernel_insns = (uint32_t)log_number(klog, "processed ");
+	r->kernel_usec = log_number(klog, "verification time ");
+	if (fd < 0)
+		log_reason(klog, r->kernel_reason, sizeof(r->kernel_reason));
+out:
+	if (fd >= 0)
+		close(fd);
+	for (size_t i = 0; fds && i < obj->map_cnt; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	free(fds);
+	free(copy);
+}
+
+/* Where and why hwxdp's verifier refused: "insn N (disasm) line: message". */
+static void hwxdp_reason(const struct hwxdp_prog *prog, const struct hwxdp_verify_result *res,
+			 char *out, size_t len)
+{
+	const struct hwxdp_line *line = hwxdp_prog__line(prog, res->error_insn);
+	char msg[CORPUS_REASON_MAX], text[96] = "";
+
+	log_reason(res->log ? res->log : "", msg, sizeof(msg));
+	strip_cwd(msg);
+	if (res->error_insn < prog->insn_cnt)
+		hwxdp_disasm_insn(&prog->insns[res->error_insn], prog->insn_cnt - res->error_insn,
+				  text, sizeof(text));
+	say(out, len, "insn %u (%s) line %u: %s", res->error_insn, text, line ? line->line : 0,
+	    msg);
+}
+
+/* Step 2: hwxdp's verifier on the host target, as `hwxdp verify --target host`. */
+static void host_verdict(const char *path, struct corpus_row *r)
+{
+	static const struct hwxdp_kfunc no_kfuncs[] = { { 0 } };
+	struct hwxdp_object_open_opts oo = { .sz = sizeof(oo), .kfuncs = no_kfuncs };
+	struct hwxdp_verify_opts vo = { .sz = sizeof(vo), .device = false, .log_level = 1 };
+	struct hwxdp_verify_result *res = NULL;
+	uint32_t target = HWXDP_TARGET_HOST;
+	const struct hwxdp_prog *prog;
+	struct hwxdp_object *obj;
+	int err;
+
+	err = hwxdp_object__open_opts(path, &oo, &obj);
+	if (err) {
+		say(r->host_reason, sizeof(r->host_reason), "cannot open: %s", hwxdp_strerror(err));
+		return;
+	}
+	hwxdp_object__set_global(obj, "hwxdp_target", &target, sizeof(target));
+	prog = hwxdp_object__find_prog(obj, r->prog);
+	err = prog ? hwxdp_verify(obj, prog, &vo, &res) : -ENOENT;
+	if (err) {
+		say(r->host_reason, sizeof(r->host_reason), "the verifier could not run: %s",
+		    hwxdp_strerror(err));
+	} else {
+		r->host_ok = res->accepted;
+		r->host_insns = res->insns_processed;
+		r->host_ns = res->verify_ns;
+		if (!res->accepted)
+			hwxdp_reason(prog, res, r->host_reason, sizeof(r->host_reason));
+	}
+	hwxdp_verify_result__free(res);
+	hwxdp_object__close(obj);
+}
+
+/* Step 3: verified for the device and translated, as the loader does. */
+static void device_verdict(const char *path, struct corpus_row *r)
+{
+	struct hwxdp_verify_opts vo = { .sz = sizeof(vo), .device = true, .log_level = 1 };
+	struct hwxdp_verify_result *res = NULL;
+	uint32_t target = HWXDP_TARGET_DEVICE;
+	struct hwxdp_device_prog *dp = NULL;
+	const struct hwxdp_prog *prog;
+	struct hwxdp_object *obj;
+	char msg[CORPUS_REASON_MAX];
+	int err;
+
+	/* the device's verifier first, for the instruction and message of a refusal */
+	err = hwxdp_object__open(path, &obj);
+	if (err) {
+		say(r->device_reason, sizeof(r->device_reason), "cannot open: %s",
+		    hwxdp_strerror(err));
+		return;
+	}
+	hwxdp_object__set_global(obj, "hwxdp_target", &target, sizeof(target));
+	prog = hwxdp_object__find_prog(obj, r->prog);
+	err = prog ? hwxdp_verify(obj, prog, &vo, &res) : -ENOENT;
+	if (err || !res->accepted) {
+		if (err) {
+			say(r->device_reason, sizeof(r->device_reason),
+			    "the verifier could not run: %s", hwxdp_strerror(err));
+		} else {
+			hwxdp_reason(prog, res, msg, sizeof(msg));
+			say(r->device_reason, sizeof(r->device_reason), "device verifier: %s", msg);
+		}
+		hwxdp_verify_result__free(res);
+		hwxdp_object__close(obj);
+		return;
+	}
+	hwxdp_verify_result__free(res);
+	hwxdp_object__close(obj);
+
+	msg[0] = 0;
+	err = hwxdp_device_prog__open(path, &dp, msg, sizeof(msg));
+	if (err) {
+		say(r->device_reason, sizeof(r->device_reason), "translate: %s",
+		    msg[0] ? msg : hwxdp_strerror(err));
+		return;
+	}
+	r->device_ok = true;
+	r->bpf_insns = (uint32_t)dp->prog->insn_cnt;
+	r->image_ops = dp->img->op_cnt;
+	hwxdp_device_prog__close(dp);
+}
+
+/* ---- frames ---- */
+
+static uint64_t xs(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static const char *const v4_pool[] = { "10.0.0.1",    "10.0.1.1", "10.0.0.2",
+				       "192.168.1.1", "10.0.1.7", "172.16.0.9" };
+static const char *const v6_pool[] = { "fd00::1", "fd00:1::1", "fd00::2", "2001:db8::5" };
+static const uint16_t port_pool[] = { 80, 53, 9, 22, 443, 40000, 8080, 0 };
+
+/* One valid frame of the family, protocol, tags and sizes the seed picks. */
+static size_t valid_frame(uint64_t *s, uint8_t *buf, size_t cap)
+{
+	static const uint8_t protos[] = { 6, 17, 1, 6, 17, 1, 47, 50 };
+	static const size_t payloads[] = { 0, 1, 18, 32, 64, 100, 300, 700, 1400 };
+	struct hx_frame_spec sp;
+	uint64_t r = xs(s);
+	int family = r % 10 == 0 ? 0 : (r % 3 == 0 ? 6 : 4);
+	size_t len;
+
+	hx_frame_spec_init(&sp, family);
+	r >>= 4;
+	sp.proto = protos[r % 8];
+	if (sp.proto == 1 && family == 6)
+		sp.proto = 58;
+	r >>= 3;
+	switch (r % 5) {
+	case 0:
+	case 1:
+		sp.vlan = -1;
+		break;
+	case 2:
+	case 3:
+		sp.vlan = (int)(xs(s) % 4096);
+		break;
+	default:
+		sp.vlan = (int)(xs(s) % 4096);
+		sp.outer_tpid = (xs(s) & 1) ? 0x88a8 : 0x8100;
+		sp.outer_vid = (uint16_t)(xs(s) % 4096);
+		break;
+	}
+	r >>= 3;
+	if (family == 4) {
+		hx_ipv4_addr(sp.src, v4_pool[xs(s) % 6]);
+		hx_ipv4_addr(sp.dst, v4_pool[xs(s) % 6]);
+		if (xs(s) % 8 == 0)
+			sp.ip_options_len = (uint8_t)(4 * (xs(s) % 10));
+		if (xs(s) % 12 == 0)
+			sp.frag = (xs(s) & 1) ? 0x2000 : 0x0010;
+	} else if (family == 6) {
+		hx_ipv6_addr(sp.src, v6_pool[xs(s) % 4]);
+		hx_ipv6_addr(sp.dst, v6_pool[xs(s) % 4]);
+		if (xs(s) % 8 == 0) {
+			static const uint8_t ext[] = { 0, 43, 60, 44 };
+
+			sp.has_ipv6_ext = true;
+			sp.ipv6_ext = ext[xs(s) % 4];
+		}
+	} else {
+		static const uint16_t types[] = { 0x0806, 0x88b5, 0x8847, 0x0800, 0x86dd };
+
+		sp.ethertype = types[xs(s) % 5];
+	}
+	sp.sport = port_pool[xs(s) % 8];
+	sp.dport = port_pool[xs(s) % 8];
+	sp.ttl = (uint8_t)((xs(s) % 6 == 0) ? xs(s) % 3 : 64);
+	sp.tos = (uint8_t)(xs(s) % 4);
+	sp.ip_id = (uint16_t)xs(s);
+	sp.payload_len = payloads[xs(s) % 9];
+	if (xs(s) & 1) {
+		sp.dmac[5] = (uint8_t)(xs(s) % 4);
+		sp.smac[0] = (xs(s) % 4) ? 0x02 : 0xff;
+	}
+	len = hx_frame_build(&sp, buf, cap);
+	if (!len) {
+		hx_frame_spec_init(&sp, 4);
+		len = hx_frame_build(&sp, buf, cap);
+	}
+	return len;
+}
+
+/* Frame i of a run: valid ones, every truncation of a valid frame's first
+ * 90 bytes, random bytes behind a plausible ethertype, and mutations. */
+static size_t frame_at(uint64_t seed, unsigned int i, uint8_t *buf, size_t cap)
+{
+	uint64_t s = seed ^ ((uint64_t)(i / 100 + 1) * 0x9e3779b97f4a7c15ull);
+	unsigned int kind = i % 100;
+	size_t len;
+
+	if (!s)
+		s = 1;
+	for (int k = 0; k < 3; k++)
+		xs(&s);
+	if (kind < 40) {
+		for (unsigned int k = 0; k < kind; k++)
+			xs(&s);
+		return valid_frame(&s, buf, cap);
+	}
+	if (kind < 70) {
+		/* one base frame for the block, cut at 30 successive lengths */
+		size_t full = valid_frame(&s, buf, cap);
+		size_t cut = (size_t)(kind - 40) * 3 + (i / 100) % 3;
+
+		return cut < full ? cut : full;
+	}
+	for (unsigned int k = 0; k < kind; k++)
+		xs(&s);
+	if (kind < 80) {
+		static const uint16_t types[] = { 0x0800, 0x86dd, 0x8100, 0x88a8, 0x0806, 0x1234 };
+		uint16_t t = types[xs(&s) % 6];
+
+		len = 14 + xs(&s) % 180;
+		for (size_t k = 0; k < len; k++)
+			buf[k] = (uint8_t)xs(&s);
+		buf[12] = (uint8_t)(t >> 8);
+		buf[13] = (uint8_t)t;
+		if (t == 0x0800 && len > 14)
+			buf[14] = (uint8_t)(0x40 | (buf[14] & 0x0f));
+		return len;
+	}
+	len = valid_frame(&s, buf, cap);
+	for (unsigned int m = 0, n = 1 + xs(&s) % 3; m < n && len; m++) {
+		size_t at = xs(&s) % (len < 80 ? len : 80);
+
+		buf[at] ^= (uint8_t)(1u << (xs(&s) % 8));
+		if (xs(&s) % 4 == 0)
+			buf[at] = (uint8_t)xs(&s);
+	}
+	return len;
+}
+
+/* ---- starting state, the same on both sides ---- */
+
+static bool percpu(uint32_t type)
+{
+	return type == BPF_MAP_TYPE_PERCPU_ARRAY || type == BPF_MAP_TYPE_PERCPU_HASH ||
+	       type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+}
+
+static bool global_data(const struct dd_map *m)
+{
+	return strchr(m->name, '.') != NULL;
+}
+
+static void pattern(uint8_t *v, size_t n, uint32_t i)
+{
+	for (size_t j = 0; j < n; j++)
+		v[j] = (uint8_t)(i * 37 + j * 11 + 5);
+}
+
+static int put(struct dd_side *k, struct dd_side *d, const char *map, const void *key,
+	       const void *value)
+{
+	int ek = k->target.ops->map_update(&k->target, map, key, value);
+	int ed = d->target.ops->map_update(&d->target, map, key, value);
+
+	/* a side that takes what the other refuses would start from another state */
+	if ((ek == 0) != (ed == 0))
+		return ek ? ek : ed;
+	return 0;
+}
+
+/* A per-CPU entry of zeroes on both sides: each side's own buffer size. */
+static int put_percpu(struct dd_side *k, struct dd_side *d, const char *map, const void *key)
+{
+	struct dd_map *km = dd_side_map(k, map), *dm = dd_side_map(d, map);
+	int ncpu = libbpf_num_possible_cpus();
+	uint8_t *buf;
+	int ek, ed;
+
+	if (!km || !dm || !dm->tab || ncpu <= 0)
+		return -ENOENT;
+	buf = calloc((size_t)ncpu + hwxdp_table__value_buf_size(dm->tab), 8 + km->value_size);
+	if (!buf)
+		return -ENOMEM;
+	ek = bpf_map_update_elem(km->fd, key, buf, BPF_ANY) ? -errno : 0;
+	ed = hwxdp_table__update(dm->tab, key, buf, BPF_ANY);
+	free(buf);
+	return (ek == 0) != (ed == 0) ? (ek ? ek : ed) : 0;
+}
+
+/* suricata_bypass's IPv4 flow key, laid out as clang lays it out for BPF. */
+struct corpus_flowv4 {
+	uint32_t src, dst;
+	uint16_t port16[2];
+	uint8_t ip_proto : 1;
+	uint16_t vlan0 : 15;
+	uint16_t vlan1;
+};
+
+/* Flows between the generated frames' addresses and ports, untagged. */
+static int fill_bypass(struct dd_side *k, struct dd_side *d)
+{
+	int e = 0;
+
+	for (unsigned int a = 0; a < 6 && !e; a++)
+		for (unsigned int b = 0; b < 6 && !e; b++)
+			for (unsigned int p = 0; p < 8 && !e; p++)
+				for (unsigned int q = 0; q < 8 && !e; q += 2) {
+					struct corpus_flowv4 key;
+					uint8_t addr[16];
+
+					memset(&key, 0, sizeof(key));
+					hx_ipv4_addr(addr, v4_pool[a]);
+					memcpy(&key.src, addr, 4);
+					hx_ipv4_addr(addr, v4_pool[b]);
+					memcpy(&key.dst, addr, 4);
+					key.port16[0] = htons(port_pool[p]);
+					key.port16[1] = htons(port_pool[q]);
+					key.ip_proto = (a + b) & 1;
+					e = put_percpu(k, d, "flow_table_v4", &key);
+				}
+	return e;
+}
+
+/* Keys the generated frames carry, by key size, so that lookups hit. */
+static int fill_maps(struct dd_side *k, struct dd_side *d, char *err, size_t errlen)
+{
+	uint8_t key[64], val[256];
+	int e = 0;
+
+	for (size_t i = 0; i < k->map_cnt && !e; i++) {
+		const struct dd_map *m = &k->maps[i];
+		uint32_t n;
+
+		if (m->read_only || global_data(m) || percpu(m->type) ||
+		    m->key_size > sizeof(key) || m->value_size > sizeof(val) ||
+		    !dd_side_map(d, m->name))
+			continue;
+		memset(key, 0, sizeof(key));
+		switch (m->type) {
+		case BPF_MAP_TYPE_ARRAY:
+			n = m->max_entries < 32 ? m->max_entries : 32;
+			for (uint32_t j = 0; j < n && !e; j++) {
+				pattern(val, m->value_size, j);
+				e = put(k, d, m->name, &j, val);
+			}
+			break;
+		case BPF_MAP_TYPE_HASH:
+		case BPF_MAP_TYPE_LRU_HASH:
+			if (m->key_size == 4) {
+				for (uint32_t j = 0; j < 4 && !e; j++) {
+					hx_ipv4_addr(key, v4_pool[j]);
+					pattern(val, m->value_size, j);
+					e = put(k, d, m->name, key, val);
+				}
+			} else if (m->key_size == 16) {
+				for (uint32_t j = 0; j < 2 && !e; j++) {
+					hx_ipv6_addr(key, v6_pool[j]);
+					pattern(val, m->value_size, j);
+					e = put(k, d, m->name, key, val);
+				}
+			} else if (m->key_size == 8) {
+				/* a MAC as a big-endian number: the frames' sources */
+				static const uint64_t macs[] = { 0x020000000002ull,
+								 0xff0000000002ull };
+
+				for (uint32_t j = 0; j < 2 && !e; j++) {
+					pattern(val, m->value_size, j);
+					e = put(k, d, m->name, &macs[j], val);
+				}
+			} else if (m->key_size == 2) {
+				for (uint32_t j = 0; j < 4 && !e; j++) {
+					key[0] = (uint8_t)(port_pool[j] >> 8);
+					key[1] = (uint8_t)port_pool[j];
+					pattern(val, m->value_size, j);
+					e = put(k, d, m->name, key, val);
+				}
+			}
+			break;
+		case BPF_MAP_TYPE_LPM_TRIE:
+			if (m->key_size == 8) {
+				static const uint8_t pfx[][5] = { { 24, 10, 0, 1, 0 },
+								  { 16, 10, 0, 0, 0 },
+								  { 8, 192, 0, 0, 0 } };
+				for (uint32_t j = 0; j < 3 && !e; j++) {
+					key[0] = pfx[j][0];
+					memcpy(key + 4, &pfx[j][1], 4);
+					pattern(val, m->value_size, j);
+					e = put(k, d, m->name, key, val);
+				}
+			}
+			break;
+		case BPF_MAP_TYPE_DEVMAP:
+		case BPF_MAP_TYPE_DEVMAP_HASH:
+			for (uint32_t j = 0; j < 4 && j < m->max_entries && !e; j++) {
+				uint32_t v[2] = { INGRESS_LO, 0 };
+
+				memset(val, 0, sizeof(val));
+				memcpy(val, v, m->value_size < 8 ? m->value_size : 8);
+				e = put(k, d, m->name, &j, val);
+			}
+			break;
+		default:
+			break;
+		}
+		if (e)
+			say(err, errlen, "filling map %s: %s", m->name, strerror(-e));
+	}
+	if (!e && dd_side_map(k, "flow_table_v4") && sizeof(struct corpus_flowv4) == 16) {
+		e = fill_bypass(k, d);
+		if (e)
+			say(err, errlen, "filling map flow_table_v4: %s", strerror(-e));
+	}
+	return e;
+}
+
+/* ---- the differential run ---- */
+
+static int open_pair(const char *path, const struct corpus_row *r, struct dd_side *k,
+		     struct dd_side *d, char *msg, size_t len)
+{
+	struct hwxdp_object *obj = NULL;
+	const struct hwxdp_prog *prog;
+	int err;
+
+	err = dd_side_open_device(d, path);
+	if (err) {
+		say(msg, len, "device open: %s", hwxdp_strerror(err));
+		return err;
+	}
+	if (!r->legacy && !dd_side_open_kernel(k, path))
+		return 0;
+	/* libbpf 1.x refuses struct bpf_map_def and sections such as "xdp1": the host
+	 * copy from the project's loader, as the old loaders gave it to the kernel */
+	err = hwxdp_object__open(path, &obj);
+	if (err) {
+		say(msg, len, "cannot open: %s", hwxdp_strerror(err));
+		return err;
+	}
+	prog = hwxdp_object__xdp_prog(obj);
+	err = prog ? dd_side_open_kernel_raw(k, prog->insns, prog->insn_cnt, obj->maps,
+					     obj->map_cnt, msg, len)
+		   : -ENOENT;
+	hwxdp_object__close(obj);
+	return err;
+}
+
+static void show_result(const char *who, int err, const struct hx_result *res)
+{
+	if (err) {
+		fprintf(stderr, "    %s: error %d\n", who, err);
+		return;
+	}
+	fprintf(stderr, "    %s: action %u, %zu bytes, meta %d:", who, res->action, res->len,
+		res->has_meta);
+	for (size_t i = 0; i < res->len && i < 64; i++)
+		fprintf(stderr, " %02x", res->frame[i]);
+	fprintf(stderr, "%s\n", res->len > 64 ? " ..." : "");
+}
+
+/* Per-CPU maps by their sum over CPUs (engines): counters add up the same
+ * whichever CPU ran which frame. Lanes of 8 bytes, or of 4. */
+static uint64_t compare_percpu(struct dd_side *k, struct dd_side *d, uint64_t *entries)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	uint64_t differ = 0;
+
+	for (size_t i = 0; i < k->map_cnt; i++) {
+		const struct dd_map *km = &k->maps[i];
+		const struct dd_map *dm = dd_side_map(d, km->name);
+		size_t stride = (km->value_size + 7) & ~7u, lane = km->value_size % 8 ? 4 : 8;
+		uint8_t key[64] = { 0 }, next[64];
+		uint8_t *kv, *dv;
+		bool first = true;
+		uint32_t copies;
+
+		if (!percpu(km->type) || !dm || !dm->tab || km->key_size > sizeof(key) || ncpu <= 0)
+			continue;
+		copies = hwxdp_table__value_buf_size(dm->tab) / (uint32_t)stride;
+		kv = calloc((size_t)ncpu, stride);
+		dv = calloc(copies ? copies : 1, stride);
+		if (!kv || !dv) {
+			free(kv);
+			free(dv);
+			return differ + 1;
+		}
+		while (!dd_map_next_key(km, first ? NULL : key, next)) {
+			int rk, rd;
+
+			first = false;
+			memcpy(key, next, km->key_size);
+			(*entries)++;
+			memset(dv, 0, (size_t)copies * stride);
+			rk = dd_map_lookup(km, key, kv);
+			rd = dd_map_lookup(dm, key, dv);
+			if (rk || rd) {
+				differ += rk != rd;
+				continue;
+			}
+			for (size_t off = 0; off + lane <= km->value_size; off += lane) {
+				uint64_t sk = 0, sd = 0;
+
+				for (int c = 0; c < ncpu; c++) {
+					uint64_t x = 0;
+
+					memcpy(&x, kv + (size_t)c * stride + off, lane);
+					sk += x;
+				}
+				for (uint32_t c = 0; c < copies; c++) {
+					uint64_t x = 0;
+
+					memcpy(&x, dv + (size_t)c * stride + off, lane);
+					sd += x;
+				}
+				if (lane == 4) {
+					sk &= 0xffffffffu;
+					sd &= 0xffffffffu;
+				}
+				if (sk != sd) {
+					differ++;
+					fprintf(stderr,
+						"corpus: per-CPU map %s: lane %zu sums to %llu in "
+						"the kernel, %llu on the device\n",
+						km->name, off, (unsigned long long)sk,
+						(unsigned long long)sd);
+					break;
+				}
+			}
+		}
+		free(kv);
+		free(dv);
+	}
+	return differ;
+}
+
+/* Maps small enough to copy after every punt. */
+#define SYNC_MAX_ENTRIES 4096
+
+static bool syncable(const struct dd_map *m)
+{
+	return !m->read_only && !global_data(m) && m->max_entries <= SYNC_MAX_ENTRIES &&
+	       (m->type == BPF_MAP_TYPE_ARRAY || m->type == BPF_MAP_TYPE_HASH ||
+		m->type == BPF_MAP_TYPE_LRU_HASH || m->type == BPF_MAP_TYPE_LPM_TRIE);
+}
+
+/*
+ * A punted frame is the host copy's: in the appliance it runs in the kernel
+ * on the very maps the device uses. Here the kernel's maps are apart, so
+ * what the kernel's run changed is copied to the device's tables, and the
+ * run goes on from one state. Returns false when a map is too large to copy
+ * (its comparison then means nothing and is left out).
+ */
+static bool sync_after_punt(struct dd_side *k, struct dd_side *d)
+{
+	uint8_t key[512], next[512], val[512];
+	bool whole = true;
+
+	for (size_t i = 0; i < k->map_cnt; i++) {
+		const struct dd_map *km = &k->maps[i];
+		const struct dd_map *dm = dd_side_map(d, km->name);
+		bool first = true;
+
+		if (!dm || !dm->tab || km->read_only || global_data(km) ||
+		    km->type == BPF_MAP_TYPE_PROG_ARRAY || km->type == BPF_MAP_TYPE_DEVMAP ||
+		    km->type == BPF_MAP_TYPE_DEVMAP_HASH || km->type == BPF_MAP_TYPE_XSKMAP)
+			continue;
+		if (!syncable(km) || km->key_size > sizeof(key) || km->value_size > sizeof(val)) {
+			whole = false;
+			continue;
+		}
+		/* device keys the kernel lacks go first, then the kernel's entries over */
+		while (km->type != BPF_MAP_TYPE_ARRAY &&
+		       !dd_map_next_key(dm, first ? NULL : key, next)) {
+			first = false;
+			memcpy(key, next, km->key_size);
+			if (dd_map_lookup(km, key, val) == -ENOENT) {
+				hwxdp_table__delete(dm->tab, key);
+				first = true; /* the walk restarts after a delete */
+			}
+		}
+		first = true;
+		while (!dd_map_next_key(km, first ? NULL : key, next)) {
+			first = false;
+			memcpy(key, next, km->key_size);
+			if (!dd_map_lookup(km, key, val))
+				hwxdp_table__update(dm->tab, key, val, BPF_ANY);
+		}
+	}
+	return whole;
+}
+
+static bool has_percpu(const struct dd_side *k)
+{
+	for (size_t i = 0; i < k->map_cnt; i++)
+		if (percpu(k->maps[i].type))
+			return true;
+	return false;
+}
+
+static void run_diff(const char *path, struct corpus_row *r, unsigned int frames)
+{
+	static struct hx_result rk, rd;
+	static uint8_t buf[HX_PKT_MAX];
+	struct dd_side k, d, kflat;
+	struct hwxdp_run_stats st;
+	struct hwxdp_frame f;
+	bool partial = false;
+	unsigned int shown = 0, shown_maps = 0, nmaps = 0;
+	uint64_t bundles = 0, runs = 0;
+	struct dd_map *keep;
+	size_t nkeep = 0;
+
+	memset(&k, 0, sizeof(k));
+	memset(&d, 0, sizeof(d));
+	if (open_pair(path, r, &k, &d, r->run_error, sizeof(r->run_error))) {
+		dd_side_close(&k);
+		dd_side_close(&d);
+		return;
+	}
+	if (fill_maps(&k, &d, r->run_error, sizeof(r->run_error)))
+		goto out;
+	r->ran = true;
+	for (unsigned int i = 0; i < frames; i++) {
+		size_t len = frame_at(0xc0ffee ^ (uint64_t)strlen(r->object), i, buf, sizeof(buf));
+		int ek, ed;
+		bool differ;
+
+		rk.action = rd.action = 0;
+		rk.len = rd.len = 0;
+		rk.has_meta = rd.has_meta = false;
+		ek = hx_kernel_run_frame(k.prog_fd, INGRESS_LO, buf, len, &rk);
+		memset(&st, 0, sizeof(st));
+		ed = hx_device_run_frame(d.engine, d.window, INGRESS_LO, buf, len, &rd, &f, &st);
+		r->frames++;
+		if (!ed) {
+			bundles += st.bundles;
+			runs++;
+		}
+		differ = ek != ed;
+		if (!differ && !ek && f.reason) {
+			/* punted: the device leaves the frame as it came, the kernel decides */
+			r->punts++;
+			differ = rd.action != XDP_PASS || rd.len != len ||
+				 memcmp(rd.frame, buf, len);
+			if (!sync_after_punt(&k, &d))
+				partial = true;
+		} else if (!differ && !ek) {
+			differ = rk.action != rd.action || rk.len != rd.len ||
+				 memcmp(rk.frame, rd.frame, rk.len) || rk.has_meta != rd.has_meta ||
+				 (rk.has_meta && memcmp(&rk.meta, &rd.meta, sizeof(rk.meta)));
+		}
+		if (!ek && rk.action < 5)
+			r->actions[rk.action]++;
+		/* BPF_PROG_TEST_RUN does not tell where a redirect goes: the verdict only */
+		if (!ek && rk.action == XDP_REDIRECT)
+			r->redirects++;
+		if (differ) {
+			r->differ++;
+			if (shown++ < SHOW_DIFFS) {
+				fprintf(stderr, "corpus: %s/%s: frame %u (%zu bytes) differs%s%s\n",
+					r->object, r->prog, i, len,
+					ed && ed != -EINVAL ? " (device fault)" : "",
+					f.reason ? " (device punted)" : "");
+				hx_hexdump(stderr, buf, len < 96 ? len : 96);
+				show_result("kernel", ek, &rk);
+				show_result("device", ed, &rd);
+			}
+		}
+	}
+	r->bundles_per_frame = runs ? (double)bundles / (double)runs : 0;
+	/* dd_compare_maps reads one value per key: per-CPU maps apart */
+	keep = calloc(k.map_cnt ? k.map_cnt : 1, sizeof(*keep));
+	if (!keep) {
+		r->map_differ++;
+		goto out;
+	}
+	for (size_t i = 0; i < k.map_cnt; i++)
+		if (!percpu(k.maps[i].type) && (!partial || syncable(&k.maps[i])) &&
+		    k.maps[i].type != BPF_MAP_TYPE_PROG_ARRAY &&
+		    k.maps[i].type != BPF_MAP_TYPE_ARRAY_OF_MAPS &&
+		    k.maps[i].type != BPF_MAP_TYPE_HASH_OF_MAPS && !global_data(&k.maps[i]))
+			keep[nkeep++] = k.maps[i];
+	kflat = k;
+	kflat.maps = keep;
+	kflat.map_cnt = nkeep;
+	r->map_differ += dd_compare_maps(&kflat, &d, &r->map_entries, &nmaps, 6, &shown_maps);
+	/* after a punt the per-CPU sums hold the host copy's share on one side only */
+	if (!r->punts)
+		r->map_differ += compare_percpu(&k, &d, &r->map_entries);
+	r->maps_partial = partial || (r->punts && has_percpu(&k));
+	free(keep);
+out:
+	dd_side_close(&k);
+	dd_side_close(&d);
+}
+
+/* ---- the whole corpus ---- */
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int one_object(const char *dir, const char *file, unsigned int frames,
+		      struct corpus_row **rows, size_t *cnt, size_t *cap)
+{
+	char path[8192];
+	struct hwxdp_object *obj;
+	bool legacy = false, first = true;
+	int err;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	err = hwxdp_object__open(path, &obj);
+	if (err) {
+		fprintf(stderr, "corpus: %s: the project's loader cannot open it: %s\n", path,
+			hwxdp_strerror(err));
+		return err;
+	}
+	for (size_t i = 0; i < obj->map_cnt; i++)
+		legacy |= obj->maps[i].origin == HWXDP_MAP_LEGACY;
+	for (size_t i = 0; i < obj->prog_cnt; i++) {
+		const struct hwxdp_prog *p = &obj->progs[i];
+		struct corpus_row *r;
+
+		if (!is_xdp(p))
+			continue;
+		if (*cnt == *cap) {
+			struct corpus_row *n = realloc(*rows, (*cap + 16) * sizeof(*n));
+
+			if (!n) {
+				hwxdp_object__close(obj);
+				return -ENOMEM;
+			}
+			*rows = n;
+			*cap += 16;
+		}
+		r = &(*rows)[(*cnt)++];
+		memset(r, 0, sizeof(*r));
+		snprintf(r->object, sizeof(r->object), "%.*s", (int)(strlen(file) - 6), file);
+		snprintf(r->prog, sizeof(r->prog), "%s", p->name);
+		snprintf(r->section, sizeof(r->section), "%s", p->section);
+		r->legacy = legacy;
+		r->expect_bad = !strncmp(file, "bad_", 4);
+		if (legacy)
+			kernel_verdict_raw(obj, p, r);
+		else
+			kernel_verdict_libbpf(path, r);
+		host_verdict(path, r);
+		r->device_tried = first;
+		if (first) {
+			device_verdict(path, r);
+			if (r->device_ok && r->kernel_ok)
+				run_diff(path, r, frames);
+		} else {
+			say(r->device_reason, sizeof(r->device_reason),
+			    "not tried: the loader translates an object's first XDP program");
+		}
+		first = false;
+	}
+	hwxdp_object__close(obj);
+	return 0;
+}
+
+int corpus_run(unsigned int frames, struct corpus_row **rows, size_t *cnt)
+{
+	char dir[4096], *names[CORPUS_MAX];
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	DIR *dh;
+	int err = 0;
+
+	*rows = NULL;
+	*cnt = 0;
+	snprintf(dir, sizeof(dir), "%s/tests/corpus", hx_build_dir());
+	dh = opendir(dir);
+	if (!dh) {
+		fprintf(stderr, "corpus: %s: %s (build the corpus with make)\n", dir,
+			strerror(errno));
+		return -ENOENT;
+	}
+	while ((de = readdir(dh)) && n < CORPUS_MAX) {
+		size_t l = strlen(de->d_name);
+
+		if (l > 6 && !strcmp(de->d_name + l - 6, ".bpf.o"))
+			names[n++] = strdup(de->d_name);
+	}
+	closedir(dh);
+	qsort(names, n, sizeof(names[0]), by_name);
+	if (!klog)
+		klog = malloc(KLOG_SIZE);
+	if (!klog)
+		err = -ENOMEM;
+	libbpf_set_print(quiet_print);
+	hwxdp_set_print(quiet_hwxdp);
+	for (size_t i = 0; i < n; i++) {
+		if (!err)
+			err = one_object(dir, names[i], frames, rows, cnt, &cap);
+		free(names[i]);
+	}
+	return err;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median(double *v, size_t n)
+{
+	if (!n)
+		return 0;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+void corpus_totals(const struct corpus_row *rows, size_t cnt, struct corpus_totals *t)
+{
+	double *ri = calloc(cnt ? cnt : 1, sizeof(double));
+	double *rt = calloc(cnt ? cnt : 1, sizeof(double));
+	size_t ni = 0, nt = 0;
+
+	memset(t, 0, sizeof(*t));
+	t->rows = (unsigned int)cnt;
+	for (size_t i = 0; i < cnt; i++) {
+		const struct corpus_row *r = &rows[i];
+
+		t->kernel_ok += r->kernel_ok;
+		t->host_ok += r->host_ok;
+		t->device_ok += r->device_ok;
+		t->bad_rows += r->expect_bad;
+		t->unsound += !r->kernel_ok && r->host_ok;
+		t->host_refuses_kernel_ok += r->kernel_ok && !r->host_ok;
+		t->frames += r->frames;
+		t->differ += r->differ;
+		t->map_differ += r->map_differ;
+		if (ri && r->kernel_ok && r->host_ok && r->kernel_insns)
+			ri[ni++] = (double)r->host_insns / r->kernel_insns;
+		if (rt && r->kernel_ok && r->host_ok && r->kernel_usec)
+			rt[nt++] = (double)r->host_ns / 1000.0 / (double)r->kernel_usec;
+	}
+	t->median_insn_ratio = ri ? median(ri, ni) : 0;
+	t->median_time_ratio = rt ? median(rt, nt) : 0;
+	free(ri);
+	free(rt);
+}
+
+void corpus_print(FILE *f, const struct corpus_row *rows, size_t cnt, const struct corpus_totals *t)
+{
+	fprintf(f, "%-22s %-22s %-4s %-4s %7s %7s %6s %-6s %8s %6s %6s %s\n", "object", "program",
+		"kern", "host", "k-insn", "h-insn", "ratio", "device", "ops/insn", "punts", "diffs",
+		"reason (host / device)");
+	for (size_t i = 0; i < cnt; i++) {
+		const struct corpus_row *r = &rows[i];
+		double ratio = r->kernel_insns ? (double)r->host_insns / r->kernel_insns : 0;
+
+		fprintf(f, "%-22s %-22s %-4s %-4s %7u %7u %6.2f %-6s %8.2f %6llu %6llu %s%s%s\n",
+			r->object, r->prog, r->kernel_ok ? "yes" : "NO", r->host_ok ? "yes" : "NO",
+			r->kernel_insns, r->host_insns, ratio,
+			r->device_ok ? "yes" : (r->device_tried ? "NO" : "-"),
+			r->bpf_insns ? (double)r->image_ops / r->bpf_insns : 0,
+			(unsigned long long)r->punts,
+			(unsigned long long)(r->differ + r->map_differ),
+			r->host_ok ? "" : r->host_reason, r->host_ok || r->device_ok ? "" : " / ",
+			r->device_ok ? r->run_error : r->device_reason);
+		if (!r->kernel_ok)
+			fprintf(f, "%46s kernel: %s\n", "", r->kernel_reason);
+		if (r->ran)
+			fprintf(f,
+				"%46s kernel verdicts: aborted %llu drop %llu pass %llu tx %llu "
+				"redirect %llu; %.1f device bundles per frame\n",
+				"", (unsigned long long)r->actions[0],
+				(unsigned long long)r->actions[1],
+				(unsigned long long)r->actions[2],
+				(unsigned long long)r->actions[3],
+				(unsigned long long)r->actions[4], r->bundles_per_frame);
+	}
+	fprintf(f,
+		"corpus: %u programs (%u written to be refused); kernel accepts %u, refuses %u; "
+		"hwxdp host accepts %u, refuses %u (%u the kernel accepts); device translates "
+		"%u; unsound %u; %llu frames, %llu differ, %llu map entries differ; median "
+		"processed-insn ratio hwxdp/kernel %.2f, median verification-time ratio %.2f\n",
+		t->rows, t->bad_rows, t->kernel_ok, t->rows - t->kernel_ok, t->host_ok,
+		t->rows - t->host_ok, t->host_refuses_kernel_ok, t->device_ok, t->unsound,
+		(unsigned long long)t->frames, (unsigned long long)t->differ,
+		(unsigned long long)t->map_differ, t->median_insn_ratio, t->median_time_ratio);
+}
+
+static void json_str(FILE *f, const char *name, const char *s)
+{
+	fprintf(f, "\"%s\": \"", name);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+int corpus_write_json(const char *path, const struct corpus_row *rows, size_t cnt,
+		      const struct corpus_totals *t)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -errno;
+	fprintf(f, "{\n  \"programs\": [\n");
+	for (size_t i = 0; i < cnt; i++) {
+		const struct corpus_row *r = &rows[i];
+
+		fprintf(f, "    {");
+		json_str(f, "object", r->object);
+		fprintf(f, ", ");
+		json_str(f, "prog", r->prog);
+		fprintf(f, ", ");
+		json_str(f, "section", r->section);
+		fprintf(f,
+			", \"legacy\": %s, \"expect_bad\": %s, \"kernel_accepted\": %s, "
+			"\"kernel_insns\": %u, \"kernel_usec\": %llu, ",
+			r->legacy ? "true" : "false", r->expect_bad ? "true" : "false",
+			r->kernel_ok ? "true" : "false", r->kernel_insns,
+			(unsigned long long)r->kernel_usec);
+		json_str(f, "kernel_reason", r->kernel_reason);
+		fprintf(f, ", \"host_accepted\": %s, \"host_insns\": %u, \"host_ns\": %llu, ",
+			r->host_ok ? "true" : "false", r->host_insns,
+			(unsigned long long)r->host_ns);
+		json_str(f, "host_reason", r->host_reason);
+		fprintf(f, ", \"device_tried\": %s, \"device_translated\": %s, ",
+			r->device_tried ? "true" : "false", r->device_ok ? "true" : "false");
+		json_str(f, "device_reason", r->device_reason);
+		fprintf(f,
+			", \"bpf_insns\": %u, \"image_ops\": %u, \"ran\": %s, \"frames\": %llu, "
+			"\"differ\": %llu, \"map_entries\": %llu, \"map_differ\": %llu, "
+			"\"redirects\": %llu, \"punts\": %llu, \"maps_partial\": %s, "
+			"\"bundles_per_frame\": %.2f, ",
+			r->bpf_insns, r->image_ops, r->ran ? "true" : "false",
+			(unsigned long long)r->frames, (unsigned long long)r->differ,
+			(unsigned long long)r->map_entries, (unsigned long long)r->map_differ,
+			(unsigned long long)r->redirects, (unsigned long long)r->punts,
+			r->maps_partial ? "true" : "false", r->bundles_per_frame);
+		fprintf(f,
+			"\"kernel_actions\": {\"aborted\": %llu, \"drop\": %llu, \"pass\": %llu, "
+			"\"tx\": %llu, \"redirect\": %llu}, ",
+			(unsigned long long)r->actions[0], (unsigned long long)r->actions[1],
+			(unsigned long long)r->actions[2], (unsigned long long)r->actions[3],
+			(unsigned long long)r->actions[4]);
+		json_str(f, "run_error", r->run_error);
+		fprintf(f, "}%s\n", i + 1 < cnt ? "," : "");
+	}
+	fprintf(f,
+		"  ],\n  \"totals\": {\"programs\": %u, \"kernel_accepted\": %u, "
+		"\"host_accepted\": %u, \"host_refuses_kernel_accepted\": %u, "
+		"\"device_translated\": %u, \"unsound\": %u, \"frames\": %llu, \"differ\": %llu, "
+		"\"map_differ\": %llu, \"median_insn_ratio\": %.3f, \"median_time_ratio\": "
+		"%.3f}\n}\n",
+		t->rows, t->kernel_ok, t->host_ok, t->host_refuses_kernel_ok, t->device_ok,
+		t->unsound, (unsigned long long)t->frames, (unsigned long long)t->differ,
+		(unsigned long long)t->map_differ, t->median_insn_ratio, t->median_time_ratio);
+	return fclose(f) ? -errno : 0;
+}

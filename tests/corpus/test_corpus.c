@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * XDP programs in the styles of public code (tests/corpus/NAME.bpf.c) through
+ * the kernel, hwxdp's host verifier and the device; translated ones run
+ * against the kernel frame by frame. HWXDP_CORPUS_LONG=1 (3,000 frames per
+ * program) or HWXDP_CORPUS_FRAMES=N for a longer run.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lab/target.h"
+#include "tests/corpus/corpus.h"
+
+/* 1: hwxdp's host verifier must accept every program the kernel accepts. */
+#define CORPUS_HOST_ACCEPTS_ALL 0
+
+Test(corpus, kernel_hwxdp_device, .timeout = 600)
+{
+	struct corpus_row *rows = NULL;
+	struct corpus_totals t;
+	char path[4096];
+	size_t cnt = 0;
+	int err;
+
+	if (geteuid() != 0)
+		cr_skip_test("the kernel's verdict and BPF_PROG_TEST_RUN need root");
+	err = corpus_run(corpus_frame_count(), &rows, &cnt);
+	cr_assert_eq(err, 0, "the corpus could not run: %s", strerror(-err));
+	corpus_totals(rows, cnt, &t);
+	corpus_print(stderr, rows, cnt, &t);
+	snprintf(path, sizeof(path), "%s/corpus-report.json", hx_build_dir());
+	err = corpus_write_json(path, rows, cnt, &t);
+	cr_expect_eq(err, 0, "%s: %s", path, strerror(-err));
+
+	for (size_t i = 0; i < cnt; i++) {
+		const struct corpus_row *r = &rows[i];
+
+		/* a bad_ program the kernel accepts tests nothing */
+		cr_expect(!r->expect_bad || !r->kernel_ok,
+			  "%s/%s: written to be refused, the kernel accepts it", r->object,
+			  r->prog);
+		cr_expect(!r->expect_bad || r->kernel_ok || r->kernel_reason[0],
+			  "%s/%s: no reason for the refusal", r->object, r->prog);
+		cr_expect(r->expect_bad || r->kernel_ok,
+			  "%s/%s: meant to be valid, the kernel refuses it: %s", r->object, r->prog,
+			  r->kernel_reason);
+		cr_expect(r->kernel_ok || !r->host_ok,
+			  "unsound: %s/%s: the kernel refuses it (%s), hwxdp's host verifier "
+			  "accepts it",
+			  r->object, r->prog, r->kernel_reason);
+		/* tests/devdiff/pair.c opens a device side only when every map has a
+		 * table; a map type the device lacks is reported, not failed */
+		cr_expect(!r->device_ok || !r->kernel_ok || r->ran ||
+				  !strncmp(r->run_error, "device open", 11),
+			  "%s/%s: no differential run: %s", r->object, r->prog, r->run_error);
+		cr_expect(!r->ran || r->frames >= corpus_frame_count(), "%s/%s: %llu frames run",
+			  r->object, r->prog, (unsigned long long)r->frames);
+		cr_expect_eq(r->differ, 0,
+			     "%s/%s: %llu of %llu frames differ between kernel and device",
+			     r->object, r->prog, (unsigned long long)r->differ,
+			     (unsigned long long)r->frames);
+		cr_expect_eq(r->map_differ, 0, "%s/%s: %llu map entries differ", r->object, r->prog,
+			     (unsigned long long)r->map_differ);
+#if CORPUS_HOST_ACCEPTS_ALL
+		cr_expect(!r->kernel_ok || r->host_ok,
+			  "%s/%s: hwxdp's host verifier refuses it: %s", r->object, r->prog,
+			  r->host_reason);
+#endif
+	}
+	cr_assert_geq(cnt, 20, "only %zu corpus programs found", cnt);
+	cr_assert_geq(t.bad_rows, 3, "the corpus needs programs the kernel refuses");
+	cr_assert_eq(t.unsound, 0, "%u programs the kernel refuses are accepted by hwxdp",
+		     t.unsound);
+	free(rows);
+}
