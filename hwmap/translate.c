@@ -677,6 +677,14 @@ static int translate_helper(struct translator *t, uint32_t i, const struct bpf_i
 		return emit(t, i, mk(HXU_OP_TADJ, 0, 2, 0, 0, 0, 0), -1);
 	case BPF_FUNC_ktime_get_ns:
 		return emit(t, i, mk(HXU_OP_TIME, 0, 0, 0, 0, 0, 0), -1);
+	case BPF_FUNC_xdp_get_buff_len: {
+		/* data_end - data: the device's frames are linear, so this is
+		 * the whole frame, as the kernel counts it with its frags */
+		int err = emit(t, i, mk(HXU_OP_CTX, 0, 0, 0, 0, HXU_CTX_DATA_END, 0), -1);
+
+		err = err ?: emit(t, i, mk(HXU_OP_CTX, 1, 0, 0, 0, HXU_CTX_DATA, 0), -1);
+		return err ?: emit(t, i, mk(HXU_OP_SUB, 0, 0, 1, 0, 0, 0), -1);
+	}
 	case BPF_FUNC_get_prandom_u32:
 		return emit(t, i, mk(HXU_OP_RAND, 0, 0, 0, 0, 0, 0), -1);
 	case BPF_FUNC_get_smp_processor_id:
@@ -910,6 +918,7 @@ static uint16_t helper_uses(const struct bpf_insn *in, bool direct, bool punt)
 	case BPF_FUNC_ktime_get_ns:
 	case BPF_FUNC_get_prandom_u32:
 	case BPF_FUNC_get_smp_processor_id:
+	case BPF_FUNC_xdp_get_buff_len:
 		return 0;
 	}
 	return 0x3e;

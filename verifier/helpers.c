@@ -141,7 +141,8 @@ static const struct helper_proto protos[] = {
 	  { ARG_CONST_MAP_PTR, ARG_PTR_TO_MEM, ARG_CONST_SIZE_OR_ZERO, ARG_ANYTHING },
 	  .map_types = MAP(RINGBUF) },
 	{ BPF_FUNC_ktime_get_coarse_ns, RET_INTEGER, { 0 } },
-	{ BPF_FUNC_xdp_get_buff_len, RET_INTEGER, { ARG_PTR_TO_CTX } },
+	/* the frame is linear on the device: its length, from the context */
+	{ BPF_FUNC_xdp_get_buff_len, RET_INTEGER, { ARG_PTR_TO_CTX }, .device_op = "ctx" },
 	{ BPF_FUNC_xdp_load_bytes,
 	  RET_INTEGER,
 	  { ARG_PTR_TO_CTX, ARG_ANYTHING, ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE } },
