@@ -409,7 +409,7 @@ Test(device_helpers, exactly_those_with_a_unit)
 		{ "ktime_get_boot_ns", BPF_FUNC_ktime_get_boot_ns, true },
 		{ "ringbuf_output", BPF_FUNC_ringbuf_output, true },
 		{ "ktime_get_coarse_ns", BPF_FUNC_ktime_get_coarse_ns, true },
-		{ "xdp_get_buff_len", BPF_FUNC_xdp_get_buff_len, true },
+		{ "xdp_get_buff_len", BPF_FUNC_xdp_get_buff_len, false },
 		{ "xdp_load_bytes", BPF_FUNC_xdp_load_bytes, true },
 		{ "xdp_store_bytes", BPF_FUNC_xdp_store_bytes, true },
 	};
