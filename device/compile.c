@@ -270,6 +270,9 @@ static void put_access(struct gen *g, unsigned int space, uint32_t n, uint32_t w
 	if (space != HXU_SPACE_TM && check) {
 		put(&g->body, " if (unlikely(a > %uu)) ", limit);
 		put_fault(g, word, space_error(space));
+	} else if (space == HXU_SPACE_TM) {
+		put(&g->body, " if (unlikely(a < %uu)) ", HWXDP_TM_LOW);
+		put_fault(g, word, HWXDP_ERR_TM_ACCESS);
 	}
 	put(&g->body, " uint8_t *p = %s;",
 	    space == HXU_SPACE_PKT  ? "win + a"
@@ -751,8 +754,11 @@ char *hwxdp_compile_src__text(const struct hwxdp_compile_src *src)
 	    "HXU_ATOMIC_XOR = %d, HXU_ATOMIC_XCHG = %d, HXU_ATOMIC_CMPXCHG = %d };\n",
 	    HXU_ATOMIC_ADD, HXU_ATOMIC_AND, HXU_ATOMIC_OR, HXU_ATOMIC_XOR, HXU_ATOMIC_XCHG,
 	    HXU_ATOMIC_CMPXCHG);
-	put(&out, "enum { HWXDP_ERR_PKT_ACCESS = %d, HWXDP_ERR_LM_ACCESS = %d };\n",
-	    HWXDP_ERR_PKT_ACCESS, HWXDP_ERR_LM_ACCESS);
+	put(&out,
+	    "enum { HWXDP_ERR_PKT_ACCESS = %d, HWXDP_ERR_LM_ACCESS = %d, "
+	    "HWXDP_ERR_TM_ACCESS = %d };\n",
+	    HWXDP_ERR_PKT_ACCESS, HWXDP_ERR_LM_ACCESS, HWXDP_ERR_TM_ACCESS);
+	put(&out, "#define HWXDP_TM_LOW %uu\n", HWXDP_TM_LOW);
 	put(&out, "%s\n", XSTRINGIFY(HXO_INLINE_OPS));
 	put(&out, "%s\n", XSTRINGIFY(HXC_CTX_DECL));
 	put(&out, "__attribute__((visibility(\"default\"))) int hxc_run(struct hxc_ctx *c, "
