@@ -13,6 +13,7 @@
 
 #include <linux/bpf.h>
 
+#include "device/compile.h"
 #include "device/engine.h"
 #include "device/tables.h"
 #include "hwmap/image.h"
@@ -64,8 +65,10 @@ static void run_frames(struct hwxdp_engine *e, const char *what)
 
 		hwxdp_frame__place(&f, frame, sizeof(frame));
 		ret = hwxdp_engine__run(e, 0, &f, NULL);
-		cr_assert(ret == 0 || ret == -HWXDP_ERR_TM_ACCESS, "%s: frame %u: %d", what,
-			  ingress, ret);
+		/* exited, or aborted by one of the engine's run-time checks */
+		cr_assert(ret == 0 || (ret <= -HWXDP_ERR_PKT_ACCESS &&
+				       ret >= -HWXDP_ERR_TM_ACCESS && f.verdict == XDP_ABORTED),
+			  "%s: frame %u: %d", what, ingress, ret);
 	}
 }
 
@@ -168,6 +171,133 @@ Test(mutants, table_type_and_entries_changed)
 		}
 	}
 	cr_log_info("%u refused, %u ran", refused, ran);
+	cr_assert_gt(ran, 0);
+	hxu_image__free(orig);
+	free(bytes);
+	free(copy);
+}
+
+static uint64_t next_rand(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static unsigned long env_count(const char *name, unsigned long def)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? strtoul(v, NULL, 0) : def;
+}
+
+/* One mutation of buf: a bit flipped, a byte set, or a field of an
+ * operation or a table descriptor given a value at or beyond its range. */
+static void mutate(uint8_t *buf, size_t len, size_t ops, uint32_t table_cnt, uint64_t *rng)
+{
+	static const uint32_t imms[] = { 0,	     1,		 4,	     8,		40,
+					 255,	     256,	 4096,	     9728,	33554432,
+					 0x7fffffff, 0x80000000, 0xfffffff8, 0xffffffff };
+	static const uint32_t entries[] = { 1, 2, 3, 16, 255 };
+	uint64_t r = next_rand(rng);
+	uint32_t words = (uint32_t)((len - ops) / 8);
+	uint8_t *op = buf + ops + (size_t)(next_rand(rng) % words) * 8;
+
+	switch (r % 6) {
+	case 0: {
+		size_t at = 32 + (size_t)(next_rand(rng) % (len - 32));
+
+		buf[at] ^= (uint8_t)(1u << (next_rand(rng) % 8));
+		break;
+	}
+	case 1:
+		buf[32 + next_rand(rng) % (len - 32)] = (uint8_t)next_rand(rng);
+		break;
+	case 2: /* imm */
+		put32(op, imms[next_rand(rng) % (sizeof(imms) / sizeof(imms[0]))]);
+		break;
+	case 3: /* a register field: rd, rs or rt */
+		op[6 + (next_rand(rng) & 1)] ^= (uint8_t)(1u << (next_rand(rng) % 8));
+		break;
+	case 4: /* x: a table id, condition, atomic or ctx field */
+		op[4] = (uint8_t)next_rand(rng);
+		break;
+	default: {
+		uint8_t *desc =
+			buf + 32 + (size_t)(next_rand(rng) % (table_cnt ? table_cnt : 1)) * 88;
+		uint32_t field = (uint32_t)(next_rand(rng) % 4);
+
+		if (!table_cnt)
+			break;
+		if (field == 0)
+			put32(desc + 4, (uint32_t)(next_rand(rng) % 32));
+		else if (field == 3)
+			put32(desc + 16, entries[next_rand(rng) % 5]);
+		else
+			put32(desc + 4 + 4 * field, (uint32_t)imms[next_rand(rng) % 9]);
+	}
+	}
+}
+
+/*
+ * HWXDP_MUTANTS mutants of fwd's image (500 unless set), each with one to
+ * three mutations and its checksum fixed; every one the device accepts
+ * runs frames on the interpreted engine, and every HWXDP_MUTANTS_COMPILE-th
+ * accepted one (0, the default: none) on the compiled engine too, since
+ * compiling runs the host compiler. `make fuzz-images` is the long run.
+ */
+Test(mutants, random_mutants_of_fwd, .timeout = 0)
+{
+	unsigned long count = env_count("HWXDP_MUTANTS", 500);
+	unsigned long compile_every = env_count("HWXDP_MUTANTS_COMPILE", 0);
+	uint64_t rng = env_count("HWXDP_MUTANTS_SEED", 1);
+	unsigned long reader = 0, device = 0, ran = 0, compiled = 0;
+	struct hxu_image *orig;
+	size_t len, ops;
+	uint8_t *bytes = fwd_bytes(&len, &orig), *copy = malloc(len);
+
+	cr_assert_not_null(copy);
+	ops = len - (size_t)orig->op_cnt * 8;
+	for (unsigned long i = 0; i < count; i++) {
+		struct hwxdp_tables *tables;
+		struct hwxdp_engine *e;
+		struct hxu_image *img;
+		char err[256] = "", what[64];
+		unsigned int n = 1 + (unsigned int)(next_rand(&rng) % 3);
+
+		memcpy(copy, bytes, len);
+		for (unsigned int k = 0; k < n; k++)
+			mutate(copy, len, ops, orig->table_cnt, &rng);
+		fix_crc(copy, len);
+		snprintf(what, sizeof(what), "mutant %lu", i);
+		if (hxu_image__read_mem(copy, len, &img, err, sizeof(err))) {
+			reader++;
+			continue;
+		}
+		hxu_image__free(img);
+		e = load(copy, len, &tables, &img, err, sizeof(err));
+		if (!e) {
+			cr_assert_gt(strlen(err), 0, "%s: refused with a reason", what);
+			device++;
+		} else {
+			run_frames(e, what);
+			ran++;
+			if (compile_every && ran % compile_every == 0 &&
+			    !hwxdp_engine__set_mode(e, HWXDP_ENGINE_COMPILED) &&
+			    hwxdp_engine__mode(e) == HWXDP_ENGINE_COMPILED) {
+				run_frames(e, what);
+				compiled++;
+			}
+			hwxdp_engine__free(e);
+		}
+		hxu_image__free(img);
+		hwxdp_tables__free(tables);
+	}
+	cr_log_info("%lu mutants: %lu refused by the reader, %lu by the device, %lu ran (%lu "
+		    "compiled too)",
+		    count, reader, device, ran, compiled);
 	cr_assert_gt(ran, 0);
 	hxu_image__free(orig);
 	free(bytes);
