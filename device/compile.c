@@ -197,7 +197,8 @@ __attribute__((format(printf, 2, 3))) static void put(struct text *t, const char
 		return;
 	for (;;) {
 		va_start(ap, fmt);
-		n = vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
+		/* an empty text has no buffer, and NULL + 0 is undefined */
+		n = vsnprintf(t->s ? t->s + t->len : NULL, t->cap - t->len, fmt, ap);
 		va_end(ap);
 		if (n < 0) {
 			t->failed = true;
