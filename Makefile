@@ -53,7 +53,7 @@ TEST_BINS := $(foreach d,$(TEST_DIRS),$(BUILD)/tests/$(notdir $(patsubst %/,%,$(
 TOOL_BINS := $(foreach f,$(wildcard tests/*/*_dump.c),$(BUILD)/tests/$(notdir $(basename $(f)))) \
 	     $(BUILD)/vdiff $(BUILD)/devdiff
 
-.PHONY: all test run deps clean format bench
+.PHONY: all test run deps clean format bench fuzz-images
 all: $(BPF_OBJS) $(CORPUS_OBJS) $(LIB) $(CMD) $(TEST_BINS) $(TOOL_BINS)
 
 deps:
@@ -125,6 +125,15 @@ bench: deps
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# The long mutation run over fwd's image (tests/image/test_mutants.c):
+# 10,000 mutants, every accepted one run on the interpreted engine and every
+# 100th on the compiled one. `make BUILD=build-san SAN=1 fuzz-images` runs it
+# under the sanitizers.
+fuzz-images: deps
+	$(Q)$(MAKE) --no-print-directory $(BUILD)/tests/image.test
+	$(Q)HWXDP_MUTANTS=$${HWXDP_MUTANTS:-10000} HWXDP_MUTANTS_COMPILE=$${HWXDP_MUTANTS_COMPILE:-100} \
+		$(BUILD)/tests/image.test --filter 'mutants/random*' --jobs 1 --verbose
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
