@@ -272,7 +272,7 @@ static void put_access(struct gen *g, unsigned int space, uint32_t n, uint32_t w
 		put(&g->body, " if (unlikely(a > %uu)) ", limit);
 		put_fault(g, word, space_error(space));
 	} else if (space == HXU_SPACE_TM) {
-		put(&g->body, " if (unlikely(a < %uu)) ", HWXDP_TM_LOW);
+		put(&g->body, " if (unlikely(!HWXDP_TM_OK(a))) ");
 		put_fault(g, word, HWXDP_ERR_TM_ACCESS);
 	}
 	put(&g->body, " uint8_t *p = %s;",
@@ -759,7 +759,9 @@ char *hwxdp_compile_src__text(const struct hwxdp_compile_src *src)
 	    "enum { HWXDP_ERR_PKT_ACCESS = %d, HWXDP_ERR_LM_ACCESS = %d, "
 	    "HWXDP_ERR_TM_ACCESS = %d };\n",
 	    HWXDP_ERR_PKT_ACCESS, HWXDP_ERR_LM_ACCESS, HWXDP_ERR_TM_ACCESS);
-	put(&out, "#define HWXDP_TM_LOW %uu\n", HWXDP_TM_LOW);
+	put(&out, "#define HWXDP_TM_LOW %uull\n#define HWXDP_TM_HIGH %lluull\n", HWXDP_TM_LOW,
+	    (unsigned long long)HWXDP_TM_HIGH);
+	put(&out, "#define HWXDP_TM_OK(a) %s\n", XSTRINGIFY(HWXDP_TM_OK(a)));
 	put(&out, "%s\n", XSTRINGIFY(HXO_INLINE_OPS));
 	put(&out, "%s\n", XSTRINGIFY(HXC_CTX_DECL));
 	put(&out, "__attribute__((visibility(\"default\"))) int hxc_run(struct hxc_ctx *c, "

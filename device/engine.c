@@ -1279,7 +1279,7 @@ static void uncount_rest(const struct form *f, const struct xop *op, uint64_t *o
 	if (unlikely((a) > (uint64_t)HXU_LM_SIZE - (n)))                                           \
 	FAULT(HWXDP_ERR_LM_ACCESS)
 #define CHECK_TM(a, n)                                                                             \
-	if (unlikely((a) < HWXDP_TM_LOW))                                                          \
+	if (unlikely(!HWXDP_TM_OK(a)))                                                             \
 	FAULT(HWXDP_ERR_TM_ACCESS)
 #define CHECK_LMFP(a, n) (void)0
 #define ADDR_PKT(a)	 (win + (a))
@@ -1398,7 +1398,7 @@ static void uncount_rest(const struct form *f, const struct xop *op, uint64_t *o
 		if (HXU_SPACE_##S != HXU_SPACE_TM && unlikely(a > (uint32_t)op->imm))              \
 			FAULT(HXU_SPACE_##S == HXU_SPACE_PKT ? HWXDP_ERR_PKT_ACCESS                \
 							     : HWXDP_ERR_LM_ACCESS);               \
-		if (HXU_SPACE_##S == HXU_SPACE_TM && unlikely(a < HWXDP_TM_LOW))                   \
+		if (HXU_SPACE_##S == HXU_SPACE_TM && unlikely(!HWXDP_TM_OK(a)))                    \
 			FAULT(HWXDP_ERR_TM_ACCESS);                                                \
 		RD = (uint64_t)(uintptr_t)hwxdp_hash__lookup(op->x.tab->hash, ADDR_##S(a));        \
 		NEXT;                                                                              \
@@ -1409,7 +1409,7 @@ static void uncount_rest(const struct form *f, const struct xop *op, uint64_t *o
 		if (HXU_SPACE_##S != HXU_SPACE_TM && unlikely(a > (uint32_t)op->imm))              \
 			FAULT(HXU_SPACE_##S == HXU_SPACE_PKT ? HWXDP_ERR_PKT_ACCESS                \
 							     : HWXDP_ERR_LM_ACCESS);               \
-		if (HXU_SPACE_##S == HXU_SPACE_TM && unlikely(a < HWXDP_TM_LOW))                   \
+		if (HXU_SPACE_##S == HXU_SPACE_TM && unlikely(!HWXDP_TM_OK(a)))                    \
 			FAULT(HWXDP_ERR_TM_ACCESS);                                                \
 		RD = hwxdp_table__value_addr_cpu(op->x.tab, ADDR_##S(a), e->cpu);                  \
 		NEXT;                                                                              \

@@ -50,6 +50,11 @@ enum {
  * never start this low.
  */
 #define HWXDP_TM_LOW (1u << 21)
+/* Nor at or above this: beyond the host's user address space, with room for
+ * the largest value after it. */
+#define HWXDP_TM_HIGH ((1ull << 47) - (1ull << 21))
+/* a is a possible table memory address: one compare. */
+#define HWXDP_TM_OK(a) ((uint64_t)(a)-HWXDP_TM_LOW < HWXDP_TM_HIGH - HWXDP_TM_LOW)
 
 /* Backward branches a frame may take before the engine gives up on it: the
  * verifier proves termination, this catches a translator's mistake. */

@@ -170,7 +170,7 @@ static inline uint8_t *space_ptr(unsigned int space, uint64_t a, uint32_t n, uin
 	case HXU_SPACE_LM:                                                                         \
 		return a <= (uint64_t)HXU_LM_SIZE - n ? lm + a : (uint8_t *)0;                     \
 	default:                                                                                   \
-		return a >= HWXDP_TM_LOW ? (uint8_t *)(uintptr_t)a : (uint8_t *)0;                 \
+		return HWXDP_TM_OK(a) ? (uint8_t *)(uintptr_t)a : (uint8_t *)0;                      \
 	}                                                                                          \
 }                                                                                                  \
 static inline int tupdate_fault(unsigned int key_space, const uint8_t *key,                        \
