@@ -39,7 +39,7 @@ enum {
 	HWXDP_ERR_RET_EMPTY,	/* ret with the return stack empty */
 	HWXDP_ERR_LOOP_BUDGET,	/* more loop iterations than a frame may take */
 	HWXDP_ERR_FELL_OFF,	/* ran past the last operation of the store */
-	HWXDP_ERR_TM_ACCESS,	/* a table memory access through a null value pointer */
+	HWXDP_ERR_TM_ACCESS,	/* table memory through a null or impossible address */
 };
 
 /*
