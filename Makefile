@@ -67,7 +67,7 @@ TOOL_BINS := $(foreach f,$(wildcard tests/*/*_dump.c),$(BUILD)/tests/$(notdir $(
 # The translator with a fault put back, which the tests must catch.
 MUTANT_BINS := $(BUILD)/mutants/devdiff_combine.test
 
-.PHONY: all test run deps clean format bench fuzz-control
+.PHONY: all test run deps clean format bench fuzz-control fuzz-images
 all: $(BPF_OBJS) $(CORPUS_OBJS) $(LIB) $(DAEMON_LIB) $(DAEMON) $(CMD) $(TEST_BINS) $(TOOL_BINS) \
      $(MUTANT_BINS)
 
@@ -179,6 +179,15 @@ fuzz-control:
 		tests/fuzz/fuzz_control.c daemon/proto.c -o $(BUILD)/fuzz/fuzz_control
 	$(Q)$(BUILD)/fuzz/fuzz_control -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
 		$(BUILD)/fuzz/corpus/control
+
+# The long mutation run over fwd's image (tests/image/test_mutants.c):
+# 10,000 mutants, every accepted one run on the interpreted engine and every
+# 100th on the compiled one. `make BUILD=build-san SAN=1 fuzz-images` runs it
+# under the sanitizers.
+fuzz-images: deps
+	$(Q)$(MAKE) --no-print-directory $(BUILD)/tests/image.test
+	$(Q)HWXDP_MUTANTS=$${HWXDP_MUTANTS:-10000} HWXDP_MUTANTS_COMPILE=$${HWXDP_MUTANTS_COMPILE:-100} \
+		$(BUILD)/tests/image.test --filter 'mutants/random*' --jobs 1 --verbose
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

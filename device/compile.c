@@ -202,7 +202,8 @@ __attribute__((format(printf, 2, 3))) static void put(struct text *t, const char
 		return;
 	for (;;) {
 		va_start(ap, fmt);
-		n = vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
+		/* an empty text has no buffer, and NULL + 0 is undefined */
+		n = vsnprintf(t->s ? t->s + t->len : NULL, t->cap - t->len, fmt, ap);
 		va_end(ap);
 		if (n < 0) {
 			t->failed = true;
@@ -275,6 +276,9 @@ static void put_access(struct gen *g, unsigned int space, uint32_t n, uint32_t w
 	if (space != HXU_SPACE_TM && check) {
 		put(&g->body, " if (unlikely(a > %uu)) ", limit);
 		put_fault(g, word, space_error(space));
+	} else if (space == HXU_SPACE_TM) {
+		put(&g->body, " if (unlikely(!HWXDP_TM_OK(a))) ");
+		put_fault(g, word, HWXDP_ERR_TM_ACCESS);
 	}
 	put(&g->body, " uint8_t *p = %s;",
 	    space == HXU_SPACE_PKT  ? "win + a"
@@ -756,8 +760,13 @@ char *hwxdp_compile_src__text(const struct hwxdp_compile_src *src)
 	    "HXU_ATOMIC_XOR = %d, HXU_ATOMIC_XCHG = %d, HXU_ATOMIC_CMPXCHG = %d };\n",
 	    HXU_ATOMIC_ADD, HXU_ATOMIC_AND, HXU_ATOMIC_OR, HXU_ATOMIC_XOR, HXU_ATOMIC_XCHG,
 	    HXU_ATOMIC_CMPXCHG);
-	put(&out, "enum { HWXDP_ERR_PKT_ACCESS = %d, HWXDP_ERR_LM_ACCESS = %d };\n",
-	    HWXDP_ERR_PKT_ACCESS, HWXDP_ERR_LM_ACCESS);
+	put(&out,
+	    "enum { HWXDP_ERR_PKT_ACCESS = %d, HWXDP_ERR_LM_ACCESS = %d, "
+	    "HWXDP_ERR_TM_ACCESS = %d };\n",
+	    HWXDP_ERR_PKT_ACCESS, HWXDP_ERR_LM_ACCESS, HWXDP_ERR_TM_ACCESS);
+	put(&out, "#define HWXDP_TM_LOW %uull\n#define HWXDP_TM_HIGH %lluull\n", HWXDP_TM_LOW,
+	    (unsigned long long)HWXDP_TM_HIGH);
+	put(&out, "#define HWXDP_TM_OK(a) %s\n", XSTRINGIFY(HWXDP_TM_OK(a)));
 	put(&out, "%s\n", XSTRINGIFY(HXO_INLINE_OPS));
 	put(&out, "%s\n", XSTRINGIFY(HXC_CTX_DECL));
 	put(&out, "__attribute__((visibility(\"default\"))) int hxc_run(struct hxc_ctx *c, "

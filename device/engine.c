@@ -190,6 +190,7 @@ struct checker {
 	uint32_t op_cnt;
 	int32_t *op_at; /* word -> index in ops, -1 for a second word */
 	const struct hxu_table_desc *table_desc[HXU_TABLES];
+	uint32_t tm_value_max; /* the largest value a lookup may point to */
 };
 
 __attribute__((format(printf, 3, 4))) static int reject(struct checker *c, int64_t word,
@@ -303,6 +304,14 @@ static int check_op(struct checker *c, const struct decoded *d, struct op_effect
 		size = hxu_mem_size(op->flags);
 		flags_ok = 7;
 		fx->reads |= 1u << op->rs;
+		/* A table memory address is a value's, so an offset from it
+		 * beyond the largest value can only be a wild access. */
+		if (space == HXU_SPACE_TM &&
+		    (op->imm < 0 || (uint64_t)op->imm + size > c->tm_value_max))
+			return reject(c, d->word,
+				      "table memory offset %d for %u bytes is outside every "
+				      "value (the largest is %u bytes)",
+				      op->imm, size, c->tm_value_max);
 		switch (kind) {
 		case HXU_OP_LD:
 		case HXU_OP_LDSX:
@@ -613,6 +622,9 @@ static int check_tables(struct checker *c)
 		if (c->table_desc[d->id])
 			return reject(c, -1, "table id %u used twice", d->id);
 		c->table_desc[d->id] = d;
+		if ((keyed_table(d->type) || d->type == BPF_MAP_TYPE_DEVMAP_HASH) &&
+		    d->value_size > c->tm_value_max)
+			c->tm_value_max = d->value_size;
 		if (!c->tables)
 			continue;
 		tab = hwxdp_tables__get(c->tables, d->id);
@@ -1266,7 +1278,9 @@ static void uncount_rest(const struct form *f, const struct xop *op, uint64_t *o
 #define CHECK_LM(a, n)                                                                             \
 	if (unlikely((a) > (uint64_t)HXU_LM_SIZE - (n)))                                           \
 	FAULT(HWXDP_ERR_LM_ACCESS)
-#define CHECK_TM(a, n)	 (void)0
+#define CHECK_TM(a, n)                                                                             \
+	if (unlikely(!HWXDP_TM_OK(a)))                                                             \
+	FAULT(HWXDP_ERR_TM_ACCESS)
 #define CHECK_LMFP(a, n) (void)0
 #define ADDR_PKT(a)	 (win + (a))
 #define ADDR_LM(a)	 (lm + (a))
@@ -1384,6 +1398,8 @@ static void uncount_rest(const struct form *f, const struct xop *op, uint64_t *o
 		if (HXU_SPACE_##S != HXU_SPACE_TM && unlikely(a > (uint32_t)op->imm))              \
 			FAULT(HXU_SPACE_##S == HXU_SPACE_PKT ? HWXDP_ERR_PKT_ACCESS                \
 							     : HWXDP_ERR_LM_ACCESS);               \
+		if (HXU_SPACE_##S == HXU_SPACE_TM && unlikely(!HWXDP_TM_OK(a)))                    \
+			FAULT(HWXDP_ERR_TM_ACCESS);                                                \
 		RD = (uint64_t)(uintptr_t)hwxdp_hash__lookup(op->x.tab->hash, ADDR_##S(a));        \
 		NEXT;                                                                              \
 	}                                                                                          \
@@ -1393,6 +1409,8 @@ static void uncount_rest(const struct form *f, const struct xop *op, uint64_t *o
 		if (HXU_SPACE_##S != HXU_SPACE_TM && unlikely(a > (uint32_t)op->imm))              \
 			FAULT(HXU_SPACE_##S == HXU_SPACE_PKT ? HWXDP_ERR_PKT_ACCESS                \
 							     : HWXDP_ERR_LM_ACCESS);               \
+		if (HXU_SPACE_##S == HXU_SPACE_TM && unlikely(!HWXDP_TM_OK(a)))                    \
+			FAULT(HWXDP_ERR_TM_ACCESS);                                                \
 		RD = hwxdp_table__value_addr_cpu(op->x.tab, ADDR_##S(a), e->cpu);                  \
 		NEXT;                                                                              \
 	}                                                                                          \
@@ -1558,9 +1576,11 @@ L_ATOMIC_LM : {
 	NEXT;
 }
 L_ATOMIC_TM:
+	CHECK_TM(RS + OFF, 0);
 	do_atomic(ADDR_TM(RS + OFF), op->aux, RT, &RD);
 	NEXT;
 L_ATOMIC_ADD64_TM:
+	CHECK_TM(RS + OFF, 0);
 	__atomic_fetch_add((uint64_t *)ADDR_TM(RS + OFF), RT, __ATOMIC_SEQ_CST);
 	NEXT;
 
@@ -1638,7 +1658,9 @@ L_TDELETE : {
 	uint8_t *key = space_ptr(op->aux, RS, op->x.tab->desc.key_size, win, lm);
 
 	if (unlikely(!key))
-		FAULT(op->aux == HXU_SPACE_LM ? HWXDP_ERR_LM_ACCESS : HWXDP_ERR_PKT_ACCESS);
+		FAULT(op->aux == HXU_SPACE_LM	? HWXDP_ERR_LM_ACCESS
+		      : op->aux == HXU_SPACE_TM ? HWXDP_ERR_TM_ACCESS
+						: HWXDP_ERR_PKT_ACCESS);
 	RD = (uint64_t)(int64_t)hwxdp_table__delete(op->x.tab, key);
 	NEXT;
 }

@@ -16,7 +16,9 @@
  * Safety net: every packet access is checked against the window and every
  * local-memory access against local memory; one outside aborts the frame
  * (XDP_ABORTED, error HWXDP_ERR_PKT_ACCESS / _LM_ACCESS). Table memory
- * addresses are trusted: only the verifier's proofs make them valid.
+ * accesses have their offsets bounded at load by the largest value of the
+ * image's tables, and one through a null value pointer aborts the frame
+ * (HWXDP_ERR_TM_ACCESS).
  */
 #ifndef HWXDP_DEVICE_ENGINE_H
 #define HWXDP_DEVICE_ENGINE_H
@@ -37,7 +39,22 @@ enum {
 	HWXDP_ERR_RET_EMPTY,	/* ret with the return stack empty */
 	HWXDP_ERR_LOOP_BUDGET,	/* more loop iterations than a frame may take */
 	HWXDP_ERR_FELL_OFF,	/* ran past the last operation of the store */
+	HWXDP_ERR_TM_ACCESS,	/* table memory through a null or impossible address */
 };
+
+/*
+ * Table memory addresses below this are no value's: a lookup that found
+ * nothing gives 0, and a load-time check bounds every table memory offset
+ * by the largest value an image's tables hold (at most 1 MiB), so an access
+ * through a null pointer lands below it and aborts the frame. Host mappings
+ * never start this low.
+ */
+#define HWXDP_TM_LOW (1u << 21)
+/* Nor at or above this: beyond the host's user address space, with room for
+ * the largest value after it. */
+#define HWXDP_TM_HIGH ((1ull << 47) - (1ull << 21))
+/* a is a possible table memory address: one compare. */
+#define HWXDP_TM_OK(a) ((uint64_t)(a)-HWXDP_TM_LOW < HWXDP_TM_HIGH - HWXDP_TM_LOW)
 
 /* Backward branches a frame may take before the engine gives up on it: the
  * verifier proves termination, this catches a translator's mistake. */

@@ -170,15 +170,17 @@ static inline uint8_t *space_ptr(unsigned int space, uint64_t a, uint32_t n, uin
 	case HXU_SPACE_LM:                                                                         \
 		return a <= (uint64_t)HXU_LM_SIZE - n ? lm + a : (uint8_t *)0;                     \
 	default:                                                                                   \
-		return (uint8_t *)(uintptr_t)a;                                                    \
+		return HWXDP_TM_OK(a) ? (uint8_t *)(uintptr_t)a : (uint8_t *)0;                      \
 	}                                                                                          \
 }                                                                                                  \
 static inline int tupdate_fault(unsigned int key_space, const uint8_t *key,                        \
 				unsigned int value_space, const uint8_t *value)                    \
 {                                                                                                  \
-	return (key_space == HXU_SPACE_LM && !key) || (value_space == HXU_SPACE_LM && !value)      \
-		       ? HWXDP_ERR_LM_ACCESS                                                       \
-		       : HWXDP_ERR_PKT_ACCESS;                                                     \
+	if ((key_space == HXU_SPACE_LM && !key) || (value_space == HXU_SPACE_LM && !value))        \
+		return HWXDP_ERR_LM_ACCESS;                                                        \
+	if ((key_space == HXU_SPACE_TM && !key) || (value_space == HXU_SPACE_TM && !value))        \
+		return HWXDP_ERR_TM_ACCESS;                                                        \
+	return HWXDP_ERR_PKT_ACCESS;                                                               \
 }
 /* clang-format on */
 

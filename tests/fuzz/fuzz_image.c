@@ -9,6 +9,13 @@
  * scripts/run-fuzz.sh builds and runs it; HWXDP_FUZZ_SEEDS=DIR makes it
  * write its seeds (the images of fwd and of the loader's corpus objects the
  * device takes, from the build HWXDP_BUILD names) to DIR and exit.
+ *
+ * An image the device accepts is run: its tables are made from its
+ * descriptors (in a 64 MiB budget) and a few frames go through the
+ * interpreted engine, each exiting or aborted by one of the engine's
+ * run-time checks; every HWXDP_FUZZ_COMPILE_EVERY-th accepted image (64
+ * unless set, 0 for none) runs on the compiled engine too, since compiling
+ * invokes the host compiler.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -22,7 +29,9 @@
 
 #include <linux/bpf.h>
 
+#include "device/compile.h"
 #include "device/engine.h"
+#include "device/tables.h"
 #include "hwmap/image.h"
 #include "hwmap/translate.h"
 #include "hwxdp/fwd.h"
@@ -37,6 +46,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static int out_fd = -1;	 /* where read images are written back */
 static uint8_t *again;	 /* and read from */
 static uint8_t *patched; /* the input with its checksum made right */
+static unsigned long compile_every = 64, accepted;
+static uint8_t window[HXU_WINDOW_SIZE];
 
 static int quiet(enum hwxdp_print_level level, const char *fmt, va_list args)
 {
@@ -100,6 +111,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	hwxdp_set_print(quiet);
 	if (seeds)
 		write_seeds(seeds);
+	if (getenv("HWXDP_FUZZ_COMPILE_EVERY"))
+		compile_every = strtoul(getenv("HWXDP_FUZZ_COMPILE_EVERY"), NULL, 0);
 	out_fd = memfd_create("fuzz_image", MFD_CLOEXEC);
 	again = malloc(HXU_IMAGE_SIZE_MAX + 1);
 	patched = malloc(HXU_IMAGE_SIZE_MAX);
@@ -108,6 +121,54 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		exit(1);
 	}
 	return 0;
+}
+
+static void run_frames(struct hwxdp_engine *e, uint32_t prog_cnt)
+{
+	static const uint8_t frame[] = {
+		0x02, 0, 0,  0,	 0, 1, 0x02, 0,	   0,	 0,    0, 2, 0x08, 0x00,
+		0x45, 0, 0,  28, 0, 0, 0,    0,	   64,	 17,   0, 0, 10,   0,
+		0,    1, 10, 0,	 0, 2, 0x12, 0x34, 0x00, 0x35, 0, 8, 0,	   0,
+	};
+
+	for (uint32_t prog = 0; prog < prog_cnt && prog < 4; prog++) {
+		for (uint32_t ingress = 0; ingress < 3; ingress++) {
+			struct hwxdp_frame f = { .window = window, .ingress = ingress };
+			int ret;
+
+			hwxdp_frame__place(&f, frame, sizeof(frame));
+			ret = hwxdp_engine__run(e, prog, &f, NULL);
+			if (ret && (ret > -HWXDP_ERR_PKT_ACCESS || ret < -HWXDP_ERR_TM_ACCESS ||
+				    f.verdict != XDP_ABORTED)) {
+				fprintf(stderr, "fuzz_image: a frame ended with %d\n", ret);
+				__builtin_trap();
+			}
+		}
+	}
+}
+
+/* Runs an image the device accepts. */
+static void try_run(const struct hxu_image *img)
+{
+	struct hwxdp_tables *tables = hwxdp_tables__new();
+	struct hwxdp_engine *e;
+
+	if (!tables)
+		return;
+	hwxdp_tables__set_budget(tables, 64u << 20);
+	if (!hwxdp_tables__create_all(tables, img)) {
+		e = hwxdp_engine__new(img, tables);
+		if (e) {
+			run_frames(e, img->prog_cnt);
+			accepted++;
+			if (compile_every && accepted % compile_every == 0 &&
+			    !hwxdp_engine__set_mode(e, HWXDP_ENGINE_COMPILED) &&
+			    hwxdp_engine__mode(e) == HWXDP_ENGINE_COMPILED)
+				run_frames(e, img->prog_cnt);
+			hwxdp_engine__free(e);
+		}
+	}
+	hwxdp_tables__free(tables);
 }
 
 static void try_read(const uint8_t *data, size_t size)
@@ -127,7 +188,8 @@ static void try_read(const uint8_t *data, size_t size)
 		return;
 	}
 	/* the device's check runs on whatever the reader hands on */
-	hwxdp_engine__check(img, NULL, err, sizeof(err));
+	if (!hwxdp_engine__check(img, NULL, err, sizeof(err)))
+		try_run(img);
 	if (lseek(out_fd, 0, SEEK_SET) || ftruncate(out_fd, 0))
 		__builtin_trap();
 	ret = hxu_image__write(img, out_fd, err, sizeof(err));
