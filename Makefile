@@ -55,10 +55,13 @@ TEST_BINS := $(foreach d,$(TEST_DIRS),$(BUILD)/tests/$(notdir $(patsubst %/,%,$(
 TOOL_BINS := $(foreach f,$(wildcard tests/*/*_dump.c),$(BUILD)/tests/$(notdir $(basename $(f)))) \
 	     $(BUILD)/vdiff $(BUILD)/devdiff
 # The translator with a fault put back, which the tests must catch.
-MUTANT_BINS := $(BUILD)/mutants/devdiff_combine.test $(BUILD)/tests/prove_mutant.test
+MUTANT_BINS := $(BUILD)/mutants/devdiff_combine.test $(BUILD)/tests/prove_mutant.test \
+	       $(BUILD)/mutants/hwxdp
+# Objects `hwxdp prog prove` is tested on (tests/prove).
+PROVE_OBJS := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/prove/bpf/*.bpf.c))
 
 .PHONY: all test run deps clean format bench
-all: $(BPF_OBJS) $(CORPUS_OBJS) $(LIB) $(CMD) $(TEST_BINS) $(TOOL_BINS) $(MUTANT_BINS)
+all: $(BPF_OBJS) $(CORPUS_OBJS) $(PROVE_OBJS) $(LIB) $(CMD) $(TEST_BINS) $(TOOL_BINS) $(MUTANT_BINS)
 
 deps:
 	$(Q)scripts/install-deps.sh
@@ -129,9 +132,14 @@ $(BUILD)/mutants/tests/prove/%.o: tests/prove/%.c
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -DHWXDP_MUTANT_COMBINE_ORDER -c $< -o $@
 
-$(BUILD)/tests/prove_mutant.test: $(BUILD)/mutants/combine.o $(patsubst tests/prove/%.c,$(BUILD)/mutants/tests/prove/%.o,$(wildcard tests/prove/*.c)) $(TEST_COMMON) $(LIB)
+$(BUILD)/tests/prove_mutant.test: $(BUILD)/mutants/combine.o $(BUILD)/mutants/tests/prove/test_prove.o $(TEST_COMMON) $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(TEST_LDLIBS) $(LDLIBS) -o $@
+
+# The command on the same mutant, for `hwxdp prog prove` to refute.
+$(BUILD)/mutants/hwxdp: $(BUILD)/mutants/combine.o $(CMD_OBJS) $(LIB)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 # Frame dumpers whose output an independent implementation (scapy) checks.
 define dump_bin

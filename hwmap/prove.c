@@ -48,12 +48,14 @@ struct leaf {
 	uint32_t end; /* enum hwxdp_prove_end */
 	Z3_ast value; /* bv32 */
 	Z3_ast pkt, data, data_end;
+	Z3_ast writer; /* bv32 -> bv32: who wrote each packet byte last */
 	uint32_t last;
 };
 
 struct sym {
 	Z3_ast r[HXU_REGS];
 	Z3_ast pkt, lm;
+	Z3_ast writer;
 	Z3_ast data, data_end, data_meta;
 	Z3_ast cond;
 	uint32_t pc;
@@ -72,7 +74,7 @@ struct prover {
 	Z3_sort bv8, bv32, bv64, mem;
 	Z3_ast len; /* bv32: the frame's length */
 	Z3_ast ingress, rx_queue;
-	Z3_ast pkt0, lm0;
+	Z3_ast pkt0, lm0, writer0;
 	struct hwxdp_prove_result *res;
 	uint64_t checks;
 	bool z3_error;
@@ -334,6 +336,16 @@ static Z3_ast store(struct prover *p, Z3_ast mem, Z3_ast addr, unsigned int n, Z
 	return mem;
 }
 
+/* Bytes addr .. addr + n - 1 of the packet were last written at pc. */
+static Z3_ast mark(struct prover *p, Z3_ast writer, Z3_ast addr, unsigned int n, uint32_t pc)
+{
+	Z3_ast idx = lo32(p, addr), who = num(p, pc, p->bv32);
+
+	for (unsigned int i = 0; i < n; i++)
+		writer = Z3_mk_store(p->z, writer, Z3_mk_bvadd(p->z, idx, num(p, i, p->bv32)), who);
+	return writer;
+}
+
 static enum step add_leaf(struct prover *p, const struct sym *st, Z3_ast cond, uint32_t end,
 			  Z3_ast value, uint32_t last)
 {
@@ -347,6 +359,7 @@ static enum step add_leaf(struct prover *p, const struct sym *st, Z3_ast cond, u
 	l->end = end;
 	l->value = value;
 	l->pkt = st->pkt;
+	l->writer = st->writer;
 	l->data = st->data;
 	l->data_end = st->data_end;
 	l->last = last;
@@ -512,6 +525,8 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 			v = cls == BPF_STX ? st->r[in->src_reg]
 					   : u64(p, (uint64_t)(int64_t)in->imm);
 			*mem = store(p, *mem, addr, n, v, false);
+			if (mem == &st->pkt)
+				st->writer = mark(p, st->writer, addr, n, pc);
 		}
 		st->pc++;
 		return STEP_NEXT;
@@ -669,6 +684,8 @@ static enum step hxu_step(struct prover *p, struct sym *st, struct fork *fk)
 		} else {
 			v = kind == HXU_OP_STI ? u64(p, (uint64_t)(int64_t)(int32_t)o.ext) : rt;
 			*mem = store(p, *mem, addr, n, v, be);
+			if (mem == &st->pkt)
+				st->writer = mark(p, st->writer, addr, n, pc);
 		}
 		st->pc += words;
 		return STEP_NEXT;
@@ -750,6 +767,7 @@ static void sym_init(struct prover *p, struct sym *st, const char *side, uint32_
 	st->r[HXU_REG_FP] = u64(p, LM_FP);
 	st->pkt = p->pkt0;
 	st->lm = p->lm0;
+	st->writer = p->writer0;
 	st->data = u64(p, PKT_BASE);
 	st->data_meta = st->data;
 	st->data_end = Z3_mk_bvadd(p->z, st->data, zext(p, p->len, 64));
@@ -900,6 +918,16 @@ static void outcome_of(struct prover *p, Z3_model m, const struct leaf *l,
 			p, m, Z3_mk_select(p->z, l->pkt, lo32(p, u64(p, data + i))));
 }
 
+static int32_t writer_of(struct prover *p, Z3_model m, const struct leaf *l, int32_t byte)
+{
+	uint64_t data = eval_u64(p, m, l->data), w;
+
+	if (byte < 0)
+		return -1;
+	w = eval_u64(p, m, Z3_mk_select(p->z, l->writer, lo32(p, u64(p, data + (uint32_t)byte))));
+	return w == UINT32_MAX ? -1 : (int32_t)w;
+}
+
 static uint32_t insn_of_op(const struct hxu_image *img, uint32_t op)
 {
 	uint32_t insn = 0;
@@ -930,6 +958,8 @@ static void counterexample(struct prover *p, Z3_model m)
 			res->diff_byte = (int32_t)i;
 			break;
 		}
+	res->bpf.writer = writer_of(p, m, taken(p, m, &p->bpf), res->diff_byte);
+	res->hxu.writer = writer_of(p, m, taken(p, m, &p->hxu), res->diff_byte);
 	if (b->end != h->end || b->value != h->value)
 		snprintf(res->reason, sizeof(res->reason),
 			 "BPF ends at insn %u with %s %u, the microcode at op %u (insn %u) with %s "
@@ -949,11 +979,11 @@ static void counterexample(struct prover *p, Z3_model m)
 			 b->len, b->last, h->len, h->last);
 	else
 		snprintf(res->reason, sizeof(res->reason),
-			 "output byte %d: BPF 0x%02x (exit at insn %u), microcode 0x%02x (op %u, "
-			 "insn %u)",
+			 "output byte %d: BPF 0x%02x (written by insn %d), microcode 0x%02x "
+			 "(written by op %d, from insn %d)",
 			 res->diff_byte, res->diff_byte >= 0 ? b->frame[res->diff_byte] : 0,
-			 b->last, res->diff_byte >= 0 ? h->frame[res->diff_byte] : 0, h->last,
-			 res->diff_hxu_insn);
+			 b->writer, res->diff_byte >= 0 ? h->frame[res->diff_byte] : 0, h->writer,
+			 h->writer >= 0 ? (int32_t)insn_of_op(p->img, (uint32_t)h->writer) : -1);
 }
 
 static int compare(struct prover *p)
@@ -1054,6 +1084,7 @@ int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_ver
 	p.rx_queue = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "rx_queue"), p.bv32);
 	p.pkt0 = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "window"), p.mem);
 	p.lm0 = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "local_memory"), p.mem);
+	p.writer0 = Z3_mk_const_array(p.z, p.bv32, num(&p, UINT32_MAX, p.bv32));
 	Z3_solver_assert(p.z, p.s, Z3_mk_bvuge(p.z, p.len, num(&p, LEN_MIN, p.bv32)));
 	Z3_solver_assert(p.z, p.s, Z3_mk_bvule(p.z, p.len, num(&p, max_len, p.bv32)));
 	if (opts && opts->ingress) {

@@ -54,6 +54,9 @@ struct hwxdp_prove_outcome {
 	uint32_t len; /* the frame's length on the way out */
 	uint8_t frame[HWXDP_PROVE_LEN_MAX];
 	uint32_t last; /* BPF: the insn that ended it; HXU: the op */
+	/* the insn (BPF) or op (HXU) that wrote the first output byte that
+	 * differs; -1: the frame's own byte, or no byte differs */
+	int32_t writer;
 };
 
 struct hwxdp_prove_result {
