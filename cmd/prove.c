@@ -154,6 +154,22 @@ static void replay(const struct prove_ctx *c, const struct hwxdp_prove_result *r
 			 t[0] ? "device" : "reference interpreter");
 		goto out;
 	}
+	/* the entries the frame needs, on both */
+	for (uint32_t e = 0; e < res->entry_cnt; e++) {
+		const struct hwxdp_prove_entry *en = &res->entries[e];
+		const char *map = c->obj->maps[en->map].name;
+
+		for (int i = 0; i < 2 && !en->absent; i++) {
+			int err = hx_target_map_update(t[i], map, en->key, en->value);
+
+			if (err) {
+				snprintf(rp->why, sizeof(rp->why), "the %s cannot fill map %s: %s",
+					 i ? "device" : "reference interpreter", map,
+					 strerror(-err));
+				goto out;
+			}
+		}
+	}
 	for (int i = 0; i < 2; i++)
 		rp->err[i] = hx_target_run(t[i], res->ingress, res->frame, res->len, &rp->run[i]);
 	/* the interpreter runs no host-only helper: the host's part of a punt */
@@ -231,6 +247,42 @@ static void print_outcome(struct json_writer *w, const char *name,
 		printf("            out (%u bytes): %s\n", o->len, buf);
 }
 
+/* The map entries the counterexample needs. */
+static void print_entries(struct json_writer *w, const struct prove_ctx *c,
+			  const struct hwxdp_prove_result *res)
+{
+	char key[2 * HWXDP_PROVE_KEY_MAX + 1], value[2 * HWXDP_PROVE_VALUE_MAX + 1];
+
+	if (w) {
+		json_name(w, "entries");
+		json_start_array(w);
+	}
+	for (uint32_t i = 0; i < res->entry_cnt; i++) {
+		const struct hwxdp_prove_entry *e = &res->entries[i];
+		const struct hwxdp_map_desc *m = &c->obj->maps[e->map];
+
+		hex(key, sizeof(key), e->key, m->key_size);
+		hex(value, sizeof(value), e->value, e->absent ? 0 : m->value_size);
+		if (w) {
+			json_start_object(w);
+			json_string_field(w, "map", m->name);
+			json_string_field(w, "key", key);
+			if (e->absent) {
+				json_name(w, "value");
+				json_null(w);
+			} else {
+				json_string_field(w, "value", value);
+			}
+			json_end_object(w);
+		} else {
+			printf("  map %s: key %s %s%s\n", m->name, key,
+			       e->absent ? "absent" : "value ", e->absent ? "" : value);
+		}
+	}
+	if (w)
+		json_end_array(w);
+}
+
 /* Where the first differing output byte was written, on each side. */
 static void print_writers(const struct prove_ctx *c, const struct hwxdp_prove_result *res)
 {
@@ -306,6 +358,7 @@ static int report(const struct prove_ctx *c, const struct hwxdp_prove_result *re
 			json_uint_field(w, "ingress", res->ingress);
 			json_uint_field(w, "rx_queue", res->rx_queue);
 			json_int_field(w, "diff_byte", res->diff_byte);
+			print_entries(w, c, res);
 			print_outcome(w, "bpf", &res->bpf, "insn", res->bpf.last, bt);
 			print_outcome(w, "hxu", &res->hxu, "op", res->hxu.last, ht);
 			json_uint_field(w, "hxu_insn", res->diff_hxu_insn);
@@ -317,6 +370,7 @@ static int report(const struct prove_ctx *c, const struct hwxdp_prove_result *re
 			printf("counterexample: %s\n", res->reason);
 			printf("  frame (%u bytes, ingress %u, rx queue %u): %s\n", res->len,
 			       res->ingress, res->rx_queue, buf);
+			print_entries(NULL, c, res);
 			print_outcome(NULL, "BPF", &res->bpf, "insn", res->bpf.last, bt);
 			print_outcome(NULL, "microcode", &res->hxu, "op", res->hxu.last, ht);
 			if (res->diff_byte >= 0)
@@ -401,7 +455,8 @@ int do_prog_prove(int argc, char **argv)
 		rc = cmd_error("%s", strerror(ENOMEM));
 		goto out;
 	}
-	err = hwxdp_prove(c.prog->insns, c.prog->insn_cnt, c.facts, c.img, 0, &opts, res);
+	err = hwxdp_prove(c.prog->insns, c.prog->insn_cnt, c.obj->maps, c.obj->map_cnt, c.facts,
+			  c.img, 0, &opts, res);
 	if (err) {
 		rc = cmd_error("%s: %s: the prover could not run: %s", c.path, c.prog->name,
 			       strerror(-err));

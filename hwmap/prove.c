@@ -36,12 +36,22 @@
 #define BPF_MEMSX 0x80 /* sign-extending loads; older uapi headers lack it */
 #endif
 
-#define STEP_MAX 20000 /* instructions on one path: beyond, a loop */
-#define LEAF_MAX 4096  /* paths of one side */
-#define PKT_BASE HXU_HEADROOM
-#define LEN_MIN	 HXU_ETH_HLEN
-#define CTX_ADDR 0
-#define LM_FP	 HXU_LM_FRAME
+#define STEP_MAX   20000 /* instructions on one path: beyond, a loop */
+#define LEAF_MAX   4096	 /* paths of one side */
+#define PKT_BASE   HXU_HEADROOM
+#define LEN_MIN	   HXU_ETH_HLEN
+#define CTX_ADDR   0
+#define LM_FP	   HXU_LM_FRAME
+#define LOOKUP_MAX 32 /* map lookups on one path */
+/* Where map m's values live in the model's table memory: apart from every
+ * other map's, so that no two maps share a byte. */
+#define MAP_BASE(m) ((uint64_t)((m) + 1) << 48)
+
+/* A map lookup on a path: the key, little-endian bytes as one bit-vector. */
+struct lookup {
+	uint32_t map;
+	Z3_ast key;
+};
 
 struct leaf {
 	Z3_ast cond;
@@ -49,15 +59,21 @@ struct leaf {
 	Z3_ast value; /* bv32 */
 	Z3_ast pkt, data, data_end;
 	Z3_ast writer; /* bv32 -> bv32: who wrote each packet byte last */
+	Z3_ast tm;
 	uint32_t last;
+	struct lookup lk[LOOKUP_MAX];
+	uint32_t lk_cnt;
 };
 
 struct sym {
 	Z3_ast r[HXU_REGS];
 	Z3_ast pkt, lm;
 	Z3_ast writer;
+	Z3_ast tm; /* table memory: bv64 -> bv8 */
 	Z3_ast data, data_end, data_meta;
 	Z3_ast cond;
+	struct lookup lk[LOOKUP_MAX];
+	uint32_t lk_cnt;
 	uint32_t pc;
 	uint32_t steps;
 	int32_t back_edge; /* the last backward jump's source, or -1 */
@@ -74,7 +90,12 @@ struct prover {
 	Z3_sort bv8, bv32, bv64, mem;
 	Z3_ast len; /* bv32: the frame's length */
 	Z3_ast ingress, rx_queue;
-	Z3_ast pkt0, lm0, writer0;
+	Z3_ast pkt0, lm0, writer0, tm0;
+	Z3_sort tmem;
+	const struct hwxdp_map_desc *maps;
+	size_t map_cnt;
+	Z3_func_decl present[HXU_TABLES], slot[HXU_TABLES];
+	Z3_ast tm_diff;
 	struct hwxdp_prove_result *res;
 	uint64_t checks;
 	bool z3_error;
@@ -307,15 +328,39 @@ static Z3_ast cmp(struct prover *p, unsigned int op, Z3_ast a, Z3_ast b, bool w3
 	return NULL;
 }
 
+/* The index of byte addr + i of mem: the packet and local memory take 32-bit
+ * offsets, table memory 64-bit addresses. */
+static Z3_ast cell(struct prover *p, Z3_ast mem, Z3_ast addr, unsigned int i)
+{
+	Z3_sort dom = Z3_get_array_sort_domain(p->z, Z3_get_sort(p->z, mem));
+
+	if (Z3_get_bv_sort_size(p->z, dom) == 64)
+		return Z3_mk_bvadd(p->z, addr, u64(p, i));
+	return Z3_mk_bvadd(p->z, lo32(p, addr), num(p, i, p->bv32));
+}
+
+/* n bytes at addr as one little-endian bit-vector of 8n bits. */
+static Z3_ast read_bytes(struct prover *p, Z3_ast mem, Z3_ast addr, unsigned int n, bool be)
+{
+	Z3_ast v = NULL;
+
+	for (unsigned int i = 0; i < n; i++) {
+		Z3_ast b = Z3_mk_select(p->z, mem, cell(p, mem, addr, i));
+
+		/* little-endian: byte i is above the ones before it */
+		v = !v ? b : be ? Z3_mk_concat(p->z, v, b) : Z3_mk_concat(p->z, b, v);
+	}
+	return v;
+}
+
 /* n bytes at addr of mem, in memory (little-endian) or network order,
  * zero-extended to 64 bits. */
 static Z3_ast load(struct prover *p, Z3_ast mem, Z3_ast addr, unsigned int n, bool be)
 {
-	Z3_ast idx = lo32(p, addr), v = NULL;
+	Z3_ast v = NULL;
 
 	for (unsigned int i = 0; i < n; i++) {
-		Z3_ast at = Z3_mk_bvadd(p->z, idx, num(p, i, p->bv32));
-		Z3_ast b = Z3_mk_select(p->z, mem, at);
+		Z3_ast b = Z3_mk_select(p->z, mem, cell(p, mem, addr, i));
 
 		/* little-endian: byte i is above the ones before it */
 		v = !v ? b : be ? Z3_mk_concat(p->z, v, b) : Z3_mk_concat(p->z, b, v);
@@ -325,15 +370,106 @@ static Z3_ast load(struct prover *p, Z3_ast mem, Z3_ast addr, unsigned int n, bo
 
 static Z3_ast store(struct prover *p, Z3_ast mem, Z3_ast addr, unsigned int n, Z3_ast val, bool be)
 {
-	Z3_ast idx = lo32(p, addr);
-
 	for (unsigned int i = 0; i < n; i++) {
 		unsigned int at = be ? n - 1 - i : i;
 		Z3_ast b = Z3_mk_extract(p->z, 8 * i + 7, 8 * i, val);
 
-		mem = Z3_mk_store(p->z, mem, Z3_mk_bvadd(p->z, idx, num(p, at, p->bv32)), b);
+		mem = Z3_mk_store(p->z, mem, cell(p, mem, addr, at), b);
 	}
 	return mem;
+}
+
+/*
+ * The value address a lookup of key (little-endian bytes) in map m finds,
+ * or 0: an array's element when the index is in range, for the maps whose
+ * contents are the control plane's a free choice per key, made by the same
+ * functions on both sides (present: the key has an entry; slot: where its
+ * value is). NULL for a map type not modelled.
+ */
+static Z3_ast lookup(struct prover *p, struct sym *st, uint32_t m, Z3_ast key)
+{
+	const struct hwxdp_map_desc *d;
+	Z3_context z = p->z;
+	Z3_ast base, off, hit;
+	char name[HWXDP_NAME_MAX + 16];
+
+	if (m >= p->map_cnt || m >= HXU_TABLES)
+		return NULL;
+	d = &p->maps[m];
+	base = u64(p, MAP_BASE(m));
+	if (st->lk_cnt < LOOKUP_MAX)
+		st->lk[st->lk_cnt++] = (struct lookup){ m, key };
+	if (d->type == BPF_MAP_TYPE_ARRAY) {
+		Z3_ast idx = zext(p, Z3_mk_extract(z, 31, 0, key), 64);
+
+		hit = Z3_mk_bvult(z, idx, u64(p, d->max_entries));
+		off = Z3_mk_bvmul(z, idx, u64(p, d->value_size));
+		return Z3_mk_ite(z, hit, Z3_mk_bvadd(z, base, off), u64(p, 0));
+	}
+	if (d->type != BPF_MAP_TYPE_HASH && d->type != BPF_MAP_TYPE_LRU_HASH &&
+	    d->type != BPF_MAP_TYPE_LPM_TRIE)
+		return NULL;
+	if (!p->present[m]) {
+		Z3_sort ks = Z3_get_sort(z, key);
+
+		snprintf(name, sizeof(name), "present_%s", d->name);
+		p->present[m] = Z3_mk_func_decl(z, Z3_mk_string_symbol(z, name), 1, &ks,
+						Z3_mk_bool_sort(z));
+		snprintf(name, sizeof(name), "slot_%s", d->name);
+		p->slot[m] = Z3_mk_func_decl(z, Z3_mk_string_symbol(z, name), 1, &ks, p->bv32);
+	}
+	hit = Z3_mk_app(z, p->present[m], 1, &key);
+	off = Z3_mk_bvmul(z, zext(p, Z3_mk_app(z, p->slot[m], 1, &key), 64), u64(p, d->value_size));
+	return Z3_mk_ite(z, hit, Z3_mk_bvadd(z, base, off), u64(p, 0));
+}
+
+/*
+ * bpf_xdp_adjust_head and hadj (docs/isa.md 4.4, the kernel's limits): data
+ * moves by the low 32 bits of delta, signed, unless it would fall below
+ * the 40 bytes of struct xdp_frame plus the metadata or within 14 bytes of
+ * data_end; 0 or -EINVAL.
+ */
+static Z3_ast adjust_head(struct prover *p, struct sym *st, Z3_ast delta)
+{
+	Z3_context z = p->z;
+	Z3_ast d = sext(p, lo32(p, delta), 64);
+	Z3_ast to = Z3_mk_bvadd(z, st->data, d);
+	Z3_ast meta = Z3_mk_bvsub(z, st->data, st->data_meta);
+	Z3_ast low = Z3_mk_bvadd(z, u64(p, HXU_FRAME_RESERVED), meta);
+	Z3_ast bad = or2(p, Z3_mk_bvslt(z, to, low),
+			 Z3_mk_bvsgt(z, to, Z3_mk_bvsub(z, st->data_end, u64(p, HXU_ETH_HLEN))));
+
+	st->data = Z3_mk_ite(z, bad, st->data, to);
+	st->data_meta = Z3_mk_ite(z, bad, st->data_meta, Z3_mk_bvadd(z, st->data_meta, d));
+	return Z3_mk_ite(z, bad, u64(p, (uint64_t)-EINVAL), u64(p, 0));
+}
+
+/* An atomic read-modify-write of n bytes (one frame runs at a time: no
+ * other writer in between); the old value, zero-extended. */
+static Z3_ast atomic_rmw(struct prover *p, Z3_ast *mem, Z3_ast addr, unsigned int n,
+			 unsigned int op, Z3_ast src)
+{
+	Z3_context z = p->z;
+	Z3_ast old = load(p, *mem, addr, n, false), v;
+
+	switch (op) {
+	case BPF_ADD:
+		v = Z3_mk_bvadd(z, old, src);
+		break;
+	case BPF_AND:
+		v = Z3_mk_bvand(z, old, src);
+		break;
+	case BPF_OR:
+		v = Z3_mk_bvor(z, old, src);
+		break;
+	case BPF_XOR:
+		v = Z3_mk_bvxor(z, old, src);
+		break;
+	default: /* xchg */
+		v = src;
+	}
+	*mem = store(p, *mem, addr, n, v, false);
+	return old;
 }
 
 /* Bytes addr .. addr + n - 1 of the packet were last written at pc. */
@@ -360,6 +496,9 @@ static enum step add_leaf(struct prover *p, const struct sym *st, Z3_ast cond, u
 	l->value = value;
 	l->pkt = st->pkt;
 	l->writer = st->writer;
+	l->tm = st->tm;
+	memcpy(l->lk, st->lk, sizeof(l->lk));
+	l->lk_cnt = st->lk_cnt;
 	l->data = st->data;
 	l->data_end = st->data_end;
 	l->last = last;
@@ -480,9 +619,22 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 	case BPF_LD:
 		if (in->code != (BPF_LD | BPF_IMM | BPF_DW))
 			return not_proven(p, "insn %u: legacy packet load (ld_abs/ld_ind)", pc);
-		if (in->src_reg)
-			return not_proven(p, "insn %u: ld_imm64 of a map or other object", pc);
-		*dst = u64(p, (uint64_t)(uint32_t)in[1].imm << 32 | (uint32_t)in->imm);
+		if (in->src_reg == BPF_PSEUDO_MAP_FD || in->src_reg == BPF_PSEUDO_MAP_IDX) {
+			/* a map only reaches helpers, which name it by the facts */
+			*dst = u64(p, (uint32_t)in->imm);
+		} else if (in->src_reg == BPF_PSEUDO_MAP_VALUE ||
+			   in->src_reg == BPF_PSEUDO_MAP_IDX_VALUE) {
+			if ((uint32_t)in->imm >= p->map_cnt ||
+			    p->maps[in->imm].type != BPF_MAP_TYPE_ARRAY)
+				return not_proven(p, "insn %u: address in map %d, not an array", pc,
+						  in->imm);
+			*dst = u64(p, MAP_BASE((uint32_t)in->imm) + (uint32_t)in[1].imm);
+		} else if (in->src_reg) {
+			return not_proven(p, "insn %u: ld_imm64 of kind %u not modelled", pc,
+					  in->src_reg);
+		} else {
+			*dst = u64(p, (uint64_t)(uint32_t)in[1].imm << 32 | (uint32_t)in->imm);
+		}
 		st->pc += 2;
 		return STEP_NEXT;
 	case BPF_LDX:
@@ -494,10 +646,9 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 		uint8_t mode = BPF_MODE(in->code);
 		Z3_ast *mem;
 
-		if (mode != BPF_MEM && !(cls == BPF_LDX && mode == BPF_MEMSX))
-			return not_proven(p, "insn %u: %s", pc,
-					  mode == BPF_ATOMIC ? "atomic operation"
-							     : "memory mode not modelled");
+		if (mode != BPF_MEM && !(cls == BPF_LDX && mode == BPF_MEMSX) &&
+		    !(cls == BPF_STX && mode == BPF_ATOMIC))
+			return not_proven(p, "insn %u: memory mode not modelled", pc);
 		addr = Z3_mk_bvadd(p->z, st->r[base], u64(p, (uint64_t)(int64_t)in->off));
 		if (type == HWXDP_REG_PTR_TO_CTX) {
 			uint64_t off;
@@ -513,10 +664,24 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 			mem = &st->pkt;
 		else if (type == HWXDP_REG_PTR_TO_STACK)
 			mem = &st->lm;
+		else if (type == HWXDP_REG_PTR_TO_MAP_VALUE)
+			mem = &st->tm;
 		else
 			return not_proven(p, "insn %u: access to %s not modelled yet", pc,
 					  type_name(type));
-		if (cls == BPF_LDX) {
+		if (mode == BPF_ATOMIC) {
+			unsigned int aop = (unsigned int)in->imm & ~BPF_FETCH;
+
+			if (n < 4 || mem == &st->pkt ||
+			    (aop != BPF_ADD && aop != BPF_AND && aop != BPF_OR && aop != BPF_XOR &&
+			     in->imm != BPF_XCHG))
+				return not_proven(p, "insn %u: atomic operation 0x%x not modelled",
+						  pc, in->imm);
+			v = atomic_rmw(p, mem, addr, n, in->imm == BPF_XCHG ? 0 : aop,
+				       st->r[in->src_reg]);
+			if (in->imm & BPF_FETCH)
+				st->r[in->src_reg] = v;
+		} else if (cls == BPF_LDX) {
 			v = load(p, *mem, addr, n, false);
 			if (mode == BPF_MEMSX)
 				v = sext(p, Z3_mk_extract(p->z, 8 * n - 1, 0, v), 64);
@@ -552,9 +717,42 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 						num(p, HWXDP_PUNT_HOST_ONLY, p->bv32), pc);
 			if (in->src_reg == BPF_PSEUDO_CALL)
 				return not_proven(p, "insn %u: BPF-to-BPF call", pc);
-			return not_proven(p, "insn %u: %s %d not modelled yet", pc,
-					  in->src_reg == BPF_PSEUDO_KFUNC_CALL ? "kfunc" : "helper",
-					  in->imm);
+			if (in->src_reg || (in->imm != BPF_FUNC_map_lookup_elem &&
+					    in->imm != BPF_FUNC_xdp_adjust_head))
+				return not_proven(p, "insn %u: %s %d not modelled yet", pc,
+						  in->src_reg == BPF_PSEUDO_KFUNC_CALL ? "kfunc"
+										       : "helper",
+						  in->imm);
+			if (in->imm == BPF_FUNC_xdp_adjust_head) {
+				v = adjust_head(p, st, st->r[2]);
+			} else {
+				const struct hwxdp_map_desc *d;
+				uint8_t kt = f->regs[2].type;
+				Z3_ast mem;
+
+				if (!f->map_known || f->map_index >= p->map_cnt)
+					return not_proven(p, "insn %u: lookup in a map not known",
+							  pc);
+				d = &p->maps[f->map_index];
+				mem = kt == HWXDP_REG_PTR_TO_STACK	 ? st->lm
+				      : kt == HWXDP_REG_PTR_TO_MAP_VALUE ? st->tm
+				      : kt == HWXDP_REG_PTR_TO_PACKET	 ? st->pkt
+									 : NULL;
+				if (!mem || !d->key_size || d->key_size > HWXDP_PROVE_KEY_MAX)
+					return not_proven(p, "insn %u: map key in %s", pc,
+							  type_name(kt));
+				v = lookup(p, st, f->map_index,
+					   read_bytes(p, mem, st->r[2], d->key_size, false));
+				if (!v)
+					return not_proven(p, "insn %u: lookup in map %s of type %u",
+							  pc, d->name, d->type);
+			}
+			/* the call clobbers r1..r5: nothing may read them again */
+			for (int i = 1; i <= 5; i++)
+				st->r[i] = Z3_mk_fresh_const(p->z, "clobbered", p->bv64);
+			st->r[0] = v;
+			st->pc++;
+			return STEP_NEXT;
 		}
 		src = BPF_SRC(in->code) == BPF_X ? st->r[in->src_reg]
 		      : w32			 ? u64(p, (uint32_t)in->imm)
@@ -663,20 +861,33 @@ static enum step hxu_step(struct prover *p, struct sym *st, struct fork *fk)
 		unsigned int n = hxu_mem_size(o.flags);
 		bool be = kind != HXU_OP_ATOMIC && (o.flags & HXU_F_BE);
 		Z3_ast addr = Z3_mk_bvadd(p->z, rs, u64(p, (uint64_t)(int64_t)o.imm));
-		Z3_ast *mem = space == HXU_SPACE_PKT ? &st->pkt : &st->lm;
+		Z3_ast *mem = space == HXU_SPACE_PKT  ? &st->pkt
+			      : space == HXU_SPACE_LM ? &st->lm
+						      : &st->tm;
 		bool fp = space == HXU_SPACE_LM && o.rs == HXU_REG_FP && o.imm >= -HXU_LM_FRAME &&
 			  o.imm <= -(int32_t)n;
 
-		if (kind == HXU_OP_ATOMIC)
-			return not_proven(p, "op %u: atomic operation not modelled yet", pc);
-		if (space == HXU_SPACE_TM)
-			return not_proven(p, "op %u: table memory not modelled yet", pc);
-		/* frame-relative local memory is not checked: r10 keeps it inside */
-		if (!fp && space_check(p, st, addr, n,
-				       space == HXU_SPACE_PKT ? HXU_WINDOW_SIZE : HXU_LM_SIZE) ==
-				   STEP_FAIL)
+		/* frame-relative local memory is not checked: r10 keeps it inside;
+		 * nor is table memory: the verifier proves its addresses */
+		if (!fp && space != HXU_SPACE_TM &&
+		    space_check(p, st, addr, n,
+				space == HXU_SPACE_PKT ? HXU_WINDOW_SIZE : HXU_LM_SIZE) ==
+			    STEP_FAIL)
 			return STEP_FAIL;
-		if (kind == HXU_OP_LD || kind == HXU_OP_LDSX) {
+		if (kind == HXU_OP_ATOMIC) {
+			static const uint8_t aops[] = {
+				[HXU_ATOMIC_ADD] = BPF_ADD, [HXU_ATOMIC_AND] = BPF_AND,
+				[HXU_ATOMIC_OR] = BPF_OR,   [HXU_ATOMIC_XOR] = BPF_XOR,
+				[HXU_ATOMIC_XCHG] = 0,
+			};
+
+			if (o.x > HXU_ATOMIC_XCHG || space == HXU_SPACE_PKT)
+				return not_proven(p, "op %u: atomic operation %u not modelled", pc,
+						  o.x);
+			v = atomic_rmw(p, mem, addr, n, aops[o.x], rt);
+			if ((o.flags & HXU_F_FETCH) || o.x == HXU_ATOMIC_XCHG)
+				*rd = v;
+		} else if (kind == HXU_OP_LD || kind == HXU_OP_LDSX) {
 			v = load(p, *mem, addr, n, be);
 			if (kind == HXU_OP_LDSX)
 				v = sext(p, Z3_mk_extract(p->z, 8 * n - 1, 0, v), 64);
@@ -747,6 +958,46 @@ static enum step hxu_step(struct prover *p, struct sym *st, struct fork *fk)
 			st->pc += words;
 			return STEP_NEXT;
 		}
+		if (o.opcode == HXU_OP_HADJ) {
+			*rd = adjust_head(p, st, rs);
+			st->pc += words;
+			return STEP_NEXT;
+		}
+		if (o.opcode == HXU_OP_TINDEX || o.opcode == HXU_OP_TLOOKUP) {
+			const struct hwxdp_map_desc *d = o.x < p->map_cnt ? &p->maps[o.x] : NULL;
+			unsigned int space = o.flags & 3;
+			Z3_ast mem, key;
+
+			if (!d)
+				return not_proven(p, "op %u: table %u has no map", pc, o.x);
+			if (o.opcode == HXU_OP_TINDEX) {
+				if (d->type != BPF_MAP_TYPE_ARRAY)
+					return not_proven(p,
+							  "op %u: tindex on map %s, not an array",
+							  pc, d->name);
+				key = lo32(p, rs);
+			} else {
+				uint32_t ks = d->type == BPF_MAP_TYPE_ARRAY ? 4 : d->key_size;
+
+				if (space >= HXU_SPACE__MAX || ks > HWXDP_PROVE_KEY_MAX)
+					return not_proven(p, "op %u: key space %u", pc, space);
+				mem = space == HXU_SPACE_PKT  ? st->pkt
+				      : space == HXU_SPACE_LM ? st->lm
+							      : st->tm;
+				if (space != HXU_SPACE_TM &&
+				    space_check(p, st, rs, ks,
+						space == HXU_SPACE_PKT ? HXU_WINDOW_SIZE
+								       : HXU_LM_SIZE) == STEP_FAIL)
+					return STEP_FAIL;
+				key = read_bytes(p, mem, rs, ks, false);
+			}
+			*rd = lookup(p, st, o.x, key);
+			if (!*rd)
+				return not_proven(p, "op %u: lookup in map %s of type %u", pc,
+						  d->name, d->type);
+			st->pc += words;
+			return STEP_NEXT;
+		}
 		return not_proven(p, "op %u: unit operation 0x%02x not modelled yet", pc, o.opcode);
 	default:
 		return not_proven(p, "op %u: opcode 0x%02x", pc, o.opcode);
@@ -768,6 +1019,8 @@ static void sym_init(struct prover *p, struct sym *st, const char *side, uint32_
 	st->pkt = p->pkt0;
 	st->lm = p->lm0;
 	st->writer = p->writer0;
+	st->tm = p->tm0;
+	st->lk_cnt = 0;
 	st->data = u64(p, PKT_BASE);
 	st->data_meta = st->data;
 	st->data_end = Z3_mk_bvadd(p->z, st->data, zext(p, p->len, 64));
@@ -849,7 +1102,7 @@ static int explore(struct prover *p, struct side *sd, const struct sym *init,
 
 /* A side's outputs, one term each: ite over its leaves. */
 struct outputs {
-	Z3_ast end, value, pkt, data, len;
+	Z3_ast end, value, pkt, data, len, tm;
 };
 
 static void fold(struct prover *p, const struct side *sd, struct outputs *o)
@@ -860,7 +1113,7 @@ static void fold(struct prover *p, const struct side *sd, struct outputs *o)
 		Z3_ast len = lo32(p, Z3_mk_bvsub(p->z, l->data_end, l->data));
 
 		if (i == (int32_t)sd->leaf_cnt - 1) {
-			*o = (struct outputs){ end, l->value, l->pkt, l->data, len };
+			*o = (struct outputs){ end, l->value, l->pkt, l->data, len, l->tm };
 			continue;
 		}
 		o->end = Z3_mk_ite(p->z, l->cond, end, o->end);
@@ -868,6 +1121,7 @@ static void fold(struct prover *p, const struct side *sd, struct outputs *o)
 		o->pkt = Z3_mk_ite(p->z, l->cond, l->pkt, o->pkt);
 		o->data = Z3_mk_ite(p->z, l->cond, l->data, o->data);
 		o->len = Z3_mk_ite(p->z, l->cond, len, o->len);
+		o->tm = Z3_mk_ite(p->z, l->cond, l->tm, o->tm);
 	}
 }
 
@@ -928,6 +1182,43 @@ static int32_t writer_of(struct prover *p, Z3_model m, const struct leaf *l, int
 	return w == UINT32_MAX ? -1 : (int32_t)w;
 }
 
+/* The map entries the lookups of leaf l need, as the model has them: an
+ * array's element, a hash entry's presence and value. */
+static void entries_of(struct prover *p, Z3_model m, const struct leaf *l)
+{
+	struct hwxdp_prove_result *res = p->res;
+
+	for (uint32_t i = 0; i < l->lk_cnt && res->entry_cnt < HWXDP_PROVE_ENTRY_MAX; i++) {
+		const struct hwxdp_map_desc *d = &p->maps[l->lk[i].map];
+		struct hwxdp_prove_entry e = { .map = l->lk[i].map };
+		uint32_t ks = Z3_get_bv_sort_size(p->z, Z3_get_sort(p->z, l->lk[i].key)) / 8;
+		uint64_t addr;
+		bool dup = false;
+
+		if (d->value_size > HWXDP_PROVE_VALUE_MAX || ks > HWXDP_PROVE_KEY_MAX)
+			continue;
+		for (uint32_t b = 0; b < ks; b++)
+			e.key[b] = (uint8_t)eval_u64(
+				p, m, Z3_mk_extract(p->z, 8 * b + 7, 8 * b, l->lk[i].key));
+		for (uint32_t j = 0; j < res->entry_cnt && !dup; j++)
+			dup = res->entries[j].map == e.map &&
+			      !memcmp(res->entries[j].key, e.key, ks);
+		if (dup)
+			continue;
+		addr = eval_u64(
+			p, m,
+			lookup(p, &(struct sym){ .lk_cnt = LOOKUP_MAX }, e.map, l->lk[i].key));
+		e.absent = !addr;
+		for (uint32_t b = 0; !e.absent && b < d->value_size; b++)
+			e.value[b] = (uint8_t)eval_u64(
+				p, m, Z3_mk_select(p->z, p->tm0, u64(p, addr + b)));
+		/* an array's elements always exist: one out of range is no entry */
+		if (e.absent && d->type == BPF_MAP_TYPE_ARRAY)
+			continue;
+		res->entries[res->entry_cnt++] = e;
+	}
+}
+
 static uint32_t insn_of_op(const struct hxu_image *img, uint32_t op)
 {
 	uint32_t insn = 0;
@@ -958,6 +1249,8 @@ static void counterexample(struct prover *p, Z3_model m)
 			res->diff_byte = (int32_t)i;
 			break;
 		}
+	entries_of(p, m, taken(p, m, &p->bpf));
+	entries_of(p, m, taken(p, m, &p->hxu));
 	res->bpf.writer = writer_of(p, m, taken(p, m, &p->bpf), res->diff_byte);
 	res->hxu.writer = writer_of(p, m, taken(p, m, &p->hxu), res->diff_byte);
 	if (b->end != h->end || b->value != h->value)
@@ -973,7 +1266,20 @@ static void counterexample(struct prover *p, Z3_model m)
 			 : h->end == HWXDP_PROVE_END_PUNT ? "punt"
 							  : "fault",
 			 h->value);
-	else if (b->len != h->len)
+	else if (b->len == h->len && res->diff_byte < 0) {
+		uint64_t a = eval_u64(p, m, p->tm_diff), map = (a >> 48) - 1;
+
+		snprintf(res->reason, sizeof(res->reason),
+			 "map %s, byte %llu of its values: BPF leaves 0x%02x, the microcode 0x%02x "
+			 "(exits at insn %u and op %u)",
+			 map < p->map_cnt ? p->maps[map].name : "?",
+			 (unsigned long long)(a & ((1ull << 48) - 1)),
+			 (unsigned int)eval_u64(
+				 p, m, Z3_mk_select(p->z, taken(p, m, &p->bpf)->tm, p->tm_diff)),
+			 (unsigned int)eval_u64(
+				 p, m, Z3_mk_select(p->z, taken(p, m, &p->hxu)->tm, p->tm_diff)),
+			 b->last, h->last);
+	} else if (b->len != h->len)
 		snprintf(res->reason, sizeof(res->reason),
 			 "output length: BPF %u bytes (exit at insn %u), microcode %u (op %u)",
 			 b->len, b->last, h->len, h->last);
@@ -999,12 +1305,17 @@ static int compare(struct prover *p)
 	bytes = and2(p, Z3_mk_bvult(z, k, b.len),
 		     ne(p, Z3_mk_select(z, b.pkt, Z3_mk_bvadd(z, lo32(p, b.data), k)),
 			Z3_mk_select(z, h.pkt, Z3_mk_bvadd(z, lo32(p, h.data), k))));
+	p->tm_diff = Z3_mk_const(z, Z3_mk_string_symbol(z, "diff_table_byte"), p->bv64);
 	{
-		Z3_ast any[3] = { ne(p, b.end, h.end), ne(p, b.value, h.value),
-				  and2(p, leaves_frame(p, &b),
-				       or2(p, ne(p, b.len, h.len), bytes)) };
+		Z3_ast any[4] = {
+			ne(p, b.end, h.end),
+			ne(p, b.value, h.value),
+			and2(p, leaves_frame(p, &b), or2(p, ne(p, b.len, h.len), bytes)),
+			/* what a map holds afterwards, whatever the verdict */
+			ne(p, Z3_mk_select(z, b.tm, p->tm_diff), Z3_mk_select(z, h.tm, p->tm_diff)),
+		};
 
-		differ = Z3_mk_or(z, 3, any);
+		differ = Z3_mk_or(z, 4, any);
 	}
 	Z3_solver_push(z, p->s);
 	Z3_solver_assert(z, p->s, differ);
@@ -1033,14 +1344,21 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_verify_result *facts,
+int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map_desc *maps,
+		size_t map_cnt, const struct hwxdp_verify_result *facts,
 		const struct hxu_image *img, uint32_t prog_index,
 		const struct hwxdp_prove_opts *opts, struct hwxdp_prove_result *res)
 {
 	uint32_t max_len = opts && opts->max_len ? opts->max_len : 128;
 	uint32_t timeout = opts && opts->timeout_ms ? opts->timeout_ms : 10000;
 	uint64_t start = now_ms();
-	struct prover p = { .res = res, .insns = insns, .cnt = cnt, .facts = facts, .img = img };
+	struct prover p = { .res = res,
+			    .insns = insns,
+			    .cnt = cnt,
+			    .facts = facts,
+			    .img = img,
+			    .maps = maps,
+			    .map_cnt = map_cnt };
 	struct sym init;
 	Z3_config cfg;
 	Z3_params params;
@@ -1048,7 +1366,7 @@ int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_ver
 	int err = 0;
 
 	if (!insns || !cnt || !facts || facts->fact_cnt != cnt || !facts->accepted || !img ||
-	    prog_index >= img->prog_cnt || !res || max_len < LEN_MIN ||
+	    prog_index >= img->prog_cnt || !res || max_len < LEN_MIN || (map_cnt && !maps) ||
 	    max_len > HWXDP_PROVE_LEN_MAX)
 		return -EINVAL;
 	memset(res, 0, sizeof(*res));
@@ -1085,6 +1403,21 @@ int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_ver
 	p.pkt0 = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "window"), p.mem);
 	p.lm0 = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "local_memory"), p.mem);
 	p.writer0 = Z3_mk_const_array(p.z, p.bv32, num(&p, UINT32_MAX, p.bv32));
+	p.tmem = Z3_mk_array_sort(p.z, p.bv64, p.bv8);
+	p.tm0 = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "table_memory"), p.tmem);
+	/* read-only global data is what the object says; every other map's
+	 * contents are free */
+	for (size_t m = 0; m < map_cnt && m < HXU_TABLES; m++) {
+		const struct hwxdp_map_desc *d = &maps[m];
+
+		if (!d->read_only || !d->initial || d->type != BPF_MAP_TYPE_ARRAY)
+			continue;
+		for (size_t i = 0; i < d->initial_size; i++)
+			Z3_solver_assert(
+				p.z, p.s,
+				Z3_mk_eq(p.z, Z3_mk_select(p.z, p.tm0, u64(&p, MAP_BASE(m) + i)),
+					 num(&p, d->initial[i], p.bv8)));
+	}
 	Z3_solver_assert(p.z, p.s, Z3_mk_bvuge(p.z, p.len, num(&p, LEN_MIN, p.bv32)));
 	Z3_solver_assert(p.z, p.s, Z3_mk_bvule(p.z, p.len, num(&p, max_len, p.bv32)));
 	if (opts && opts->ingress) {

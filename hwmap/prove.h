@@ -21,9 +21,13 @@
 #include <linux/bpf.h>
 
 #include "hwmap/hxu.h"
+#include "hwxdp/object.h"
 #include "verifier/verifier.h"
 
-#define HWXDP_PROVE_LEN_MAX 512 /* the largest max_len */
+#define HWXDP_PROVE_LEN_MAX	 512 /* the largest max_len */
+#define HWXDP_PROVE_ENTRY_MAX	 16  /* map entries a counterexample names */
+#define HWXDP_PROVE_KEY_MAX	 64
+#define HWXDP_PROVE_VALUE_MAX	 256
 
 struct hwxdp_prove_opts {
 	size_t sz;	     /* sizeof(struct hwxdp_prove_opts) */
@@ -59,6 +63,14 @@ struct hwxdp_prove_outcome {
 	int32_t writer;
 };
 
+/* A map entry the counterexample needs (present or, with absent, not). */
+struct hwxdp_prove_entry {
+	uint32_t map; /* index in the maps given */
+	bool absent;
+	uint8_t key[HWXDP_PROVE_KEY_MAX];
+	uint8_t value[HWXDP_PROVE_VALUE_MAX];
+};
+
 struct hwxdp_prove_result {
 	uint32_t status; /* enum hwxdp_prove_status */
 	char reason[256];
@@ -66,6 +78,8 @@ struct hwxdp_prove_result {
 	uint8_t frame[HWXDP_PROVE_LEN_MAX];
 	uint32_t len;
 	uint32_t ingress, rx_queue;
+	struct hwxdp_prove_entry entries[HWXDP_PROVE_ENTRY_MAX];
+	uint32_t entry_cnt;
 	struct hwxdp_prove_outcome bpf, hxu;
 	int32_t diff_byte;	/* first output byte that differs, or -1 */
 	uint32_t diff_hxu_insn; /* the BPF insn of the HXU op that ended */
@@ -77,12 +91,16 @@ struct hwxdp_prove_result {
 
 /*
  * Proves image program prog_index of img equal to the cnt instructions at
- * insns, of which facts is the accepted device verification. Returns 0 with
+ * insns, of which facts is the accepted device verification against the
+ * map_cnt maps at maps (the translator's: table i is maps[i]). Map
+ * contents are free but for read-only global data, whose initial bytes
+ * are the contents. Returns 0 with
  * *res filled (status PROVEN, NOT_PROVEN or COUNTEREXAMPLE), -EINVAL for
  * arguments that do not fit together, or -ENOMEM.
  */
-int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_verify_result *facts,
-		const struct hxu_image *img, uint32_t prog_index,
-		const struct hwxdp_prove_opts *opts, struct hwxdp_prove_result *res);
+int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map_desc *maps,
+		size_t map_cnt, const struct hwxdp_verify_result *facts, const struct hxu_image *img,
+		uint32_t prog_index, const struct hwxdp_prove_opts *opts,
+		struct hwxdp_prove_result *res);
 
 #endif /* HWXDP_HWMAP_PROVE_H */

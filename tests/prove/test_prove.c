@@ -27,6 +27,7 @@
 #include "hwmap/translate.h"
 #include "hwxdp/object.h"
 #include "lab/target.h"
+#include "loader/device.h"
 #include "verifier/verifier.h"
 
 #define MAX_INSNS 96
@@ -127,7 +128,7 @@ static int prove(const struct prog *p, const struct built *b, struct hwxdp_prove
 		.sz = sizeof(opts), .max_len = 64, .timeout_ms = TIMEOUT, .ingress = 1
 	};
 
-	return hwxdp_prove(p->insns, p->cnt, b->facts, b->img, 0, &opts, res);
+	return hwxdp_prove(p->insns, p->cnt, NULL, 0, b->facts, b->img, 0, &opts, res);
 }
 
 /* The verdict a run of the predicted outcome hands the kernel's API. */
@@ -239,8 +240,8 @@ Test(prove, assembled_u32_in_every_order, .timeout = 300)
 				if (geteuid() == 0)
 					replay(&p, &b, &res);
 				if (!refuted++)
-					cr_log_info("order %d%d%d%d: %s, in %llu ms", perm[0], perm[1],
-						    perm[2], perm[3], res.reason,
+					cr_log_info("order %d%d%d%d: %s, in %llu ms", perm[0],
+						    perm[1], perm[2], perm[3], res.reason,
 						    (unsigned long long)res.elapsed_ms);
 			}
 #else
@@ -432,5 +433,102 @@ Test(prove, helper_call_not_proven)
 	cr_assert_eq(res.status, HWXDP_PROVE_NOT_PROVEN, "status %u: %s", res.status, res.reason);
 	cr_assert(strstr(res.reason, "not modelled"), "%s", res.reason);
 	built_free(&b);
+}
+
+/*
+ * A translated object with a map, made wrong by hand: vlan_tag's VLAN id
+ * mask 0xfff made 0xffe. The counterexample must name push_vid's entry it
+ * needs, and with that entry the kernel and the device must differ as the
+ * model says.
+ */
+Test(prove, refutes_vlan_tag_with_its_map_entry)
+{
+	struct hwxdp_verify_opts vopts = { .sz = sizeof(vopts), .device = true };
+	struct hwxdp_prove_opts opts = {
+		.sz = sizeof(opts), .max_len = 64, .timeout_ms = TIMEOUT, .ingress = 1
+	};
+	static struct hx_result kr, dr;
+	struct hwxdp_prove_result res;
+	const struct hwxdp_prog *prog = NULL;
+	struct hwxdp_verify_result *facts;
+	struct hwxdp_object *obj;
+	struct hxu_image *img;
+	struct hwxdp_tables *tables;
+	struct hwxdp_engine *engine;
+	struct hx_target *kernel;
+	struct hwxdp_run_stats st = {};
+	struct hwxdp_frame f;
+	uint64_t *w = NULL;
+	uint8_t *window;
+	char msg[512];
+	int err;
+
+	cr_assert_eq(hwxdp_object__open(hx_object_path("vlan_tag"), &obj), 0);
+	for (size_t i = 0; i < obj->prog_cnt; i++)
+		if (obj->progs[i].type == BPF_PROG_TYPE_XDP)
+			prog = &obj->progs[i];
+	cr_assert_not_null(prog);
+	cr_assert_eq(hwxdp_verify(obj, prog, &vopts, &facts), 0);
+	cr_assert(facts->accepted);
+	cr_assert_eq(hwxdp_translate(obj, prog, facts, &img, msg, sizeof(msg)), 0, "%s", msg);
+	err = hwxdp_prove(prog->insns, prog->insn_cnt, obj->maps, obj->map_cnt, facts, img, 0,
+			  &opts, &res);
+	cr_assert_eq(err, 0);
+	cr_assert_eq(res.status, HWXDP_PROVE_PROVEN, "%s", res.reason);
+
+	for (uint32_t i = 0; i < img->op_cnt && !w;) {
+		struct hxu_op o;
+		unsigned int n = hxu_decode_at(&img->ops[i], img->op_cnt - i, &o);
+
+		cr_assert_neq(n, 0);
+		if (o.opcode == HXU_OP_AND && (o.flags & HXU_F_K) && o.imm == 0xfff)
+			w = (uint64_t *)&img->ops[i];
+		i += n;
+	}
+	cr_assert_not_null(w, "no and with 0xfff in vlan_tag's microcode");
+	*w ^= 1; /* imm 0xffe */
+	err = hwxdp_prove(prog->insns, prog->insn_cnt, obj->maps, obj->map_cnt, facts, img, 0,
+			  &opts, &res);
+	cr_assert_eq(err, 0);
+	cr_assert_eq(res.status, HWXDP_PROVE_COUNTEREXAMPLE, "%s", res.reason);
+	cr_assert_eq(res.entry_cnt, 1, "%u entries", res.entry_cnt);
+	cr_assert_eq(res.entries[0].map, 0);
+	cr_assert(!res.entries[0].absent);
+	cr_assert(res.entries[0].value[0] & 1, "the VLAN id's low bit must be set to show");
+	cr_assert_eq(res.diff_byte, 15, "%s", res.reason);
+
+	tables = hwxdp_tables__new();
+	cr_assert_not_null(tables);
+	cr_assert_eq(hwxdp_tables__create_all(tables, img), 0);
+	cr_assert_eq(hwxdp_device_tables__fill(tables, obj->maps, obj->map_cnt), 0);
+	cr_assert_eq(hwxdp_table__update(hwxdp_tables__get(tables, 0), res.entries[0].key,
+					 res.entries[0].value, BPF_ANY),
+		     0);
+	engine = hwxdp_engine__new(img, tables);
+	cr_assert_not_null(engine);
+	window = calloc(1, HXU_WINDOW_SIZE);
+	cr_assert_not_null(window);
+	err = hx_device_run_frame(engine, window, res.ingress, res.frame, res.len, &dr, &f, &st);
+	cr_assert_eq(err, 0);
+	cr_assert(result_is(&dr, &res.hxu), "the device does not do what the model says");
+	hwxdp_engine__free(engine);
+	hwxdp_tables__free(tables);
+	free(window);
+
+	if (geteuid() == 0) {
+		/* vlan_tag reads no hwxdp_target: the kernel's copy is the device's */
+		kernel = hx_target_open("kernel", hx_object_path("vlan_tag"));
+		cr_assert_not_null(kernel);
+		cr_assert_eq(hx_target_map_update(kernel, "push_vid", res.entries[0].key,
+						  res.entries[0].value),
+			     0);
+		cr_assert_eq(hx_target_run(kernel, res.ingress, res.frame, res.len, &kr), 0);
+		hx_target_close(kernel);
+		cr_assert(result_is(&kr, &res.bpf), "the kernel does not do what the model says");
+		cr_assert(kr.frame[15] != dr.frame[15]);
+	}
+	hxu_image__free(img);
+	hwxdp_verify_result__free(facts);
+	hwxdp_object__close(obj);
 }
 #endif
