@@ -26,7 +26,7 @@ ifeq ($(SAN),1)
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer
 LDFLAGS += -fsanitize=address,undefined
 endif
-LDLIBS := $(shell $(PKG_CONFIG) --libs libbpf libelf zlib libcrypto libpcap 2>/dev/null || echo -lbpf -lelf -lz -lcrypto -lpcap)
+LDLIBS := $(shell $(PKG_CONFIG) --libs libbpf libelf zlib libcrypto libpcap z3 2>/dev/null || echo -lbpf -lelf -lz -lcrypto -lpcap -lz3)
 TEST_LDLIBS := $(shell $(PKG_CONFIG) --libs criterion 2>/dev/null || echo -lcriterion)
 
 BPF_CFLAGS := -g -O2 -target bpf -Wall -Werror -Iprogs/include \
@@ -65,11 +65,14 @@ TEST_BINS := $(foreach d,$(TEST_DIRS),$(BUILD)/tests/$(notdir $(patsubst %/,%,$(
 TOOL_BINS := $(foreach f,$(wildcard tests/*/*_dump.c),$(BUILD)/tests/$(notdir $(basename $(f)))) \
 	     $(BUILD)/vdiff $(BUILD)/devdiff
 # The translator with a fault put back, which the tests must catch.
-MUTANT_BINS := $(BUILD)/mutants/devdiff_combine.test
+MUTANT_BINS := $(BUILD)/mutants/devdiff_combine.test $(BUILD)/tests/prove_mutant.test \
+	       $(BUILD)/mutants/hwxdp
+# Objects `hwxdp prog prove` is tested on (tests/prove).
+PROVE_OBJS := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/prove/bpf/*.bpf.c))
 
 .PHONY: all test run deps clean format bench fuzz-control fuzz-images
-all: $(BPF_OBJS) $(CORPUS_OBJS) $(LIB) $(DAEMON_LIB) $(DAEMON) $(CMD) $(TEST_BINS) $(TOOL_BINS) \
-     $(MUTANT_BINS)
+all: $(BPF_OBJS) $(CORPUS_OBJS) $(PROVE_OBJS) $(LIB) $(DAEMON_LIB) $(DAEMON) $(CMD) $(TEST_BINS) \
+     $(TOOL_BINS) $(MUTANT_BINS)
 
 deps:
 	$(Q)scripts/install-deps.sh
@@ -148,6 +151,22 @@ $(BUILD)/mutants/combine.o: hwmap/combine.c
 $(BUILD)/mutants/devdiff_combine.test: $(BUILD)/mutants/combine.o $(patsubst %.c,$(BUILD)/%.o,$(filter-out %_dump.c %_main.c,$(wildcard tests/devdiff/*.c))) $(TEST_COMMON) $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(TEST_LDLIBS) $(LDLIBS) -o $@
+
+# The prover's tests on the same mutant, built to expect its counterexamples;
+# in build/tests/ so that every test run runs it.
+$(BUILD)/mutants/tests/prove/%.o: tests/prove/%.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -DHWXDP_MUTANT_COMBINE_ORDER -c $< -o $@
+
+$(BUILD)/tests/prove_mutant.test: $(BUILD)/mutants/combine.o $(BUILD)/mutants/tests/prove/test_prove.o $(TEST_COMMON) $(LIB)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ $(TEST_LDLIBS) $(LDLIBS) -o $@
+
+# The command on the same mutant, for `hwxdp prog prove` to refute.
+$(BUILD)/mutants/hwxdp: $(BUILD)/mutants/combine.o $(CMD_OBJS) $(DAEMON_LIB) $(LIB)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 # Frame dumpers whose output an independent implementation (scapy) checks.
 define dump_bin

@@ -42,6 +42,7 @@ __attribute__((format(printf, 2, 3))) int cmd_error_code(int code, const char *f
 int do_conformance(int argc, char **argv);
 int do_lab(int argc, char **argv);
 int do_prog(int argc, char **argv);
+int do_prog_prove(int argc, char **argv);
 int do_run(int argc, char **argv);
 int do_verify(int argc, char **argv);
 

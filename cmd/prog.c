@@ -62,7 +62,7 @@ static int prog_help(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	fprintf(stderr,
-		"Usage: %s prog { stats | dump | translate } FILE [OPTIONS]\n"
+		"Usage: %s prog { stats | dump | translate | prove } FILE [OPTIONS]\n"
 		"\n"
 		"  stats FILE.o [--frame KIND] [--maps STATE]\n"
 		"                                per frame: BPF instructions executed, HXU\n"
@@ -746,6 +746,7 @@ int do_prog(int argc, char **argv)
 		{ "stats", do_stats, "issue slots and cycles per lab frame against BPF" },
 		{ "dump", do_dump, "the microcode with BPF instructions and source lines" },
 		{ "translate", do_translate, "the device's microcode as an image file" },
+		{ "prove", do_prog_prove, "prove the microcode equal to the program (Z3)" },
 		{ "help", prog_help, "this help" },
 		{ 0 },
 	};

@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * hwxdp prog prove FILE.o [--prog NAME] [--max-len N] [--timeout-ms T]:
+ * proves the device's translation of an XDP program equal to the program
+ * (hwmap/prove.h), or prints the frame that tells them apart. A
+ * counterexample is run on the BPF reference interpreter (lab/bpf_count.h,
+ * the device's copy of the program) and on the device model before it is
+ * printed; one on which they do not differ as the model says is the
+ * prover's own fault, reported as an internal error.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <linux/bpf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/main.h"
+#include "hwmap/hxu_text.h"
+#include "hwmap/prove.h"
+#include "hwmap/translate.h"
+#include "hwxdp/fwd.h"
+#include "hwxdp/object.h"
+#include "lab/bpf_count.h"
+#include "lab/target.h"
+#include "verifier/disasm.h"
+#include "verifier/verifier.h"
+
+/* The ingress ifindex the counterexample's frame arrives on: loopback, which
+ * every host has, so that the kernel could replay it too. */
+#define PROVE_INGRESS 1
+/* The prover's own fault: a counterexample that does not replay (sysexits'
+ * EX_SOFTWARE). */
+#define EXIT_INTERNAL 70
+
+static void prove_help(void)
+{
+	fprintf(stderr,
+		"Usage: %s prog prove FILE.o [--prog NAME] [--max-len N] [--timeout-ms T] [-j]\n"
+		"\n"
+		"Proves that the device's microcode for the program does what the program does,\n"
+		"for every frame of 14 to N bytes (default 128, at most %d): the same verdict or\n"
+		"punt, and the same frame on the way out. Prints \"proven\", \"not proven: "
+		"REASON\"\n"
+		"for what the prover does not model yet, or a counterexample: a frame, replayed "
+		"on\n"
+		"the BPF reference interpreter and on the device.\n"
+		"Exit status: 0 proven, 1 counterexample or not proven, %d internal error.\n",
+		bin_name, HWXDP_PROVE_LEN_MAX, EXIT_INTERNAL);
+}
+
+static int parse_u32(const char *what, const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 0);
+	if (errno || !*s || *end || v < lo || v > hi)
+		return cmd_error_code(HWXDP_EXIT_USAGE, "%s '%s': a number from %u to %u", what, s,
+				      lo, hi);
+	*out = (uint32_t)v;
+	return 0;
+}
+
+struct prove_ctx {
+	const char *path;
+	struct hwxdp_object *obj;
+	const struct hwxdp_prog *prog;
+	struct hwxdp_verify_result *facts;
+	struct hxu_image *img;
+};
+
+static int open_and_translate(struct prove_ctx *c, const char *name)
+{
+	struct hwxdp_verify_opts vopts = { .sz = sizeof(vopts), .device = true };
+	uint32_t device = HWXDP_TARGET_DEVICE;
+	char msg[512];
+	int err;
+
+	err = hwxdp_object__open(c->path, &c->obj);
+	if (err)
+		return cmd_error_code(HWXDP_EXIT_FAILED, "%s: cannot open: %s", c->path,
+				      hwxdp_strerror(err));
+	err = hwxdp_object__set_global(c->obj, "hwxdp_target", &device, sizeof(device));
+	if (err && err != -ENOENT)
+		return cmd_error("%s: hwxdp_target is not a 4-byte global", c->path);
+	for (size_t i = 0; i < c->obj->prog_cnt && !c->prog; i++)
+		if (name ? !strcmp(c->obj->progs[i].name, name)
+			 : c->obj->progs[i].type == BPF_PROG_TYPE_XDP)
+			c->prog = &c->obj->progs[i];
+	if (!c->prog)
+		return cmd_error(name ? "%s: no program named '%s'" : "%s: no XDP program%s",
+				 c->path, name ? name : "");
+	vopts.expected_attach_type = c->prog->expected_attach_type;
+	err = hwxdp_verify(c->obj, c->prog, &vopts, &c->facts);
+	if (err)
+		return cmd_error("%s: %s: the verifier could not run: %s", c->path, c->prog->name,
+				 strerror(-err));
+	if (!c->facts->accepted)
+		return cmd_error(
+			"%s: %s: rejected by the verifier for the device (see '%s verify')",
+			c->path, c->prog->name, bin_name);
+	err = hwxdp_translate(c->obj, c->prog, c->facts, &c->img, msg, sizeof(msg));
+	if (err)
+		return cmd_error("%s: %s: cannot be translated: %s", c->path, c->prog->name,
+				 err == -HWXDP_ERR_TRANSLATE ? msg : strerror(-err));
+	return 0;
+}
+
+static const char *end_name(uint32_t end)
+{
+	return end == HWXDP_PROVE_END_EXIT   ? "exit"
+	       : end == HWXDP_PROVE_END_PUNT ? "punt"
+					     : "fault";
+}
+
+static bool forwards(const struct hwxdp_prove_outcome *o)
+{
+	return o->end == HWXDP_PROVE_END_PUNT ||
+	       (o->end == HWXDP_PROVE_END_EXIT && o->value >= XDP_PASS && o->value <= XDP_REDIRECT);
+}
+
+/* Whether a target's run is what the model predicts for its side. */
+static bool run_matches(int err, const struct hx_result *r, const struct hwxdp_prove_outcome *o)
+{
+	if (o->end == HWXDP_PROVE_END_FAULT)
+		return err != 0;
+	if (err)
+		return false;
+	if (r->action != (o->end == HWXDP_PROVE_END_PUNT ? (uint32_t)XDP_PASS : o->value))
+		return false;
+	return !forwards(o) || (r->len == o->len && !memcmp(r->frame, o->frame, o->len));
+}
+
+struct replay {
+	int err[2]; /* reference, device */
+	struct hx_result run[2];
+	bool ok;
+	char why[160];
+};
+
+/* The counterexample on the BPF reference and on the device. */
+static void replay(const struct prove_ctx *c, const struct hwxdp_prove_result *res,
+		   struct replay *rp)
+{
+	struct hx_target *t[2];
+
+	t[0] = hx_count_target_open(c->path);
+	t[1] = hx_target_open("device", c->path);
+	if (!t[0] || !t[1]) {
+		snprintf(rp->why, sizeof(rp->why), "the %s cannot open the object",
+			 t[0] ? "device" : "reference interpreter");
+		goto out;
+	}
+	/* the entries the frame needs, on both */
+	for (uint32_t e = 0; e < res->entry_cnt; e++) {
+		const struct hwxdp_prove_entry *en = &res->entries[e];
+		const char *map = c->obj->maps[en->map].name;
+
+		for (int i = 0; i < 2 && !en->absent; i++) {
+			int err = hx_target_map_update(t[i], map, en->key, en->value);
+
+			if (err) {
+				snprintf(rp->why, sizeof(rp->why), "the %s cannot fill map %s: %s",
+					 i ? "device" : "reference interpreter", map,
+					 strerror(-err));
+				goto out;
+			}
+		}
+	}
+	for (int i = 0; i < 2; i++)
+		rp->err[i] = hx_target_run(t[i], res->ingress, res->frame, res->len, &rp->run[i]);
+	/* the interpreter runs no host-only helper: the host's part of a punt */
+	if (res->bpf.end == HWXDP_PROVE_END_PUNT && rp->err[0] == -ENOTSUP)
+		rp->ok = true;
+	else
+		rp->ok = run_matches(rp->err[0], &rp->run[0], &res->bpf);
+	if (!rp->ok) {
+		snprintf(rp->why, sizeof(rp->why),
+			 "the reference interpreter does not do what the model says BPF does");
+		goto out;
+	}
+	rp->ok = run_matches(rp->err[1], &rp->run[1], &res->hxu);
+	if (!rp->ok)
+		snprintf(rp->why, sizeof(rp->why),
+			 "the device does not do what the model says the microcode does");
+out:
+	hx_target_close(t[0]);
+	hx_target_close(t[1]);
+}
+
+static void hex(char *buf, size_t len, const uint8_t *bytes, uint32_t n)
+{
+	size_t at = 0;
+
+	buf[0] = 0;
+	for (uint32_t i = 0; i < n && at + 3 < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%02x", bytes[i]);
+}
+
+static void insn_text(const struct prove_ctx *c, uint32_t insn, char *buf, size_t len)
+{
+	const struct hwxdp_line *l;
+	char text[128];
+
+	if (insn >= c->prog->insn_cnt) {
+		snprintf(buf, len, "?");
+		return;
+	}
+	hwxdp_disasm_insn(&c->prog->insns[insn], c->prog->insn_cnt - insn, text, sizeof(text));
+	l = hwxdp_prog__line(c->prog, insn);
+	if (l && l->file)
+		snprintf(buf, len, "%s (%s:%u)", text, l->file, l->line);
+	else
+		snprintf(buf, len, "%s", text);
+}
+
+static void op_text(const struct prove_ctx *c, uint32_t op, char *buf, size_t len)
+{
+	if (op >= c->img->op_cnt || !hxu_disasm_op(c->img->ops + op, c->img->op_cnt - op, buf, len))
+		snprintf(buf, len, "?");
+}
+
+static void print_outcome(struct json_writer *w, const char *name,
+			  const struct hwxdp_prove_outcome *o, const char *where, uint32_t at,
+			  const char *text)
+{
+	char buf[2 * HWXDP_PROVE_LEN_MAX + 1];
+
+	hex(buf, sizeof(buf), o->frame, forwards(o) ? o->len : 0);
+	if (w) {
+		json_name(w, name);
+		json_start_object(w);
+		json_string_field(w, "end", end_name(o->end));
+		json_uint_field(w, o->end == HWXDP_PROVE_END_PUNT ? "reason" : "verdict", o->value);
+		json_uint_field(w, where, at);
+		json_string_field(w, "text", text);
+		if (forwards(o))
+			json_string_field(w, "frame", buf);
+		json_end_object(w);
+		return;
+	}
+	printf("  %-9s %s %u at %s %u: %s\n", name, end_name(o->end), o->value, where, at, text);
+	if (forwards(o))
+		printf("            out (%u bytes): %s\n", o->len, buf);
+}
+
+/* The map entries the counterexample needs. */
+static void print_entries(struct json_writer *w, const struct prove_ctx *c,
+			  const struct hwxdp_prove_result *res)
+{
+	char key[2 * HWXDP_PROVE_KEY_MAX + 1], value[2 * HWXDP_PROVE_VALUE_MAX + 1];
+
+	if (w) {
+		json_name(w, "entries");
+		json_start_array(w);
+	}
+	for (uint32_t i = 0; i < res->entry_cnt; i++) {
+		const struct hwxdp_prove_entry *e = &res->entries[i];
+		const struct hwxdp_map_desc *m = &c->obj->maps[e->map];
+
+		hex(key, sizeof(key), e->key, m->key_size);
+		hex(value, sizeof(value), e->value, e->absent ? 0 : m->value_size);
+		if (w) {
+			json_start_object(w);
+			json_string_field(w, "map", m->name);
+			json_string_field(w, "key", key);
+			if (e->absent) {
+				json_name(w, "value");
+				json_null(w);
+			} else {
+				json_string_field(w, "value", value);
+			}
+			json_end_object(w);
+		} else {
+			printf("  map %s: key %s %s%s\n", m->name, key,
+			       e->absent ? "absent" : "value ", e->absent ? "" : value);
+		}
+	}
+	if (w)
+		json_end_array(w);
+}
+
+/* Where the first differing output byte was written, on each side. */
+static void print_writers(const struct prove_ctx *c, const struct hwxdp_prove_result *res)
+{
+	char text[256];
+
+	printf("  output byte %d written by\n", res->diff_byte);
+	if (res->bpf.writer >= 0) {
+		insn_text(c, (uint32_t)res->bpf.writer, text, sizeof(text));
+		printf("    BPF       insn %d: %s\n", res->bpf.writer, text);
+	} else {
+		printf("    BPF       nothing: the frame's own byte\n");
+	}
+	if (res->hxu.writer >= 0) {
+		uint32_t insn = 0;
+
+		for (uint32_t i = 0;
+		     i < c->img->line_cnt && c->img->lines[i].op <= (uint32_t)res->hxu.writer; i++)
+			insn = c->img->lines[i].insn;
+		op_text(c, (uint32_t)res->hxu.writer, text, sizeof(text));
+		printf("    microcode op %d: %s\n", res->hxu.writer, text);
+		insn_text(c, insn, text, sizeof(text));
+		printf("              from insn %u: %s\n", insn, text);
+	} else {
+		printf("    microcode nothing: the frame's own byte\n");
+	}
+}
+
+static int report(const struct prove_ctx *c, const struct hwxdp_prove_result *res, uint32_t max_len)
+{
+	struct json_writer *w = json_output ? json_new(stdout, pretty_output) : NULL;
+	static const char *const names[] = { "proven", "not proven", "counterexample" };
+	char buf[2 * HWXDP_PROVE_LEN_MAX + 1], bt[256], ht[256];
+	struct replay rp = {};
+	int rc = res->status == HWXDP_PROVE_PROVEN ? HWXDP_EXIT_OK : HWXDP_EXIT_REJECTED;
+
+	if (res->status == HWXDP_PROVE_COUNTEREXAMPLE) {
+		replay(c, res, &rp);
+		if (!rp.ok) {
+			if (w)
+				json_destroy(w);
+			return cmd_error_code(EXIT_INTERNAL,
+					      "%s: %s: internal error: a counterexample that does "
+					      "not replay: %s (%s)",
+					      c->path, c->prog->name, rp.why, res->reason);
+		}
+	}
+	if (w) {
+		json_start_object(w);
+		json_string_field(w, "object", c->path);
+		json_string_field(w, "prog", c->prog->name);
+		json_string_field(w, "status", names[res->status]);
+		if (res->status != HWXDP_PROVE_PROVEN)
+			json_string_field(w, "reason", res->reason);
+		json_uint_field(w, "max_len", max_len);
+		json_uint_field(w, "bpf_paths", res->bpf_paths);
+		json_uint_field(w, "hxu_paths", res->hxu_paths);
+		json_uint_field(w, "solver_checks", res->solver_checks);
+		json_uint_field(w, "ms", res->elapsed_ms);
+	} else if (res->status == HWXDP_PROVE_PROVEN) {
+		printf("proven: %s, every frame of 14 to %u bytes (%u BPF paths, %u microcode "
+		       "paths, %llu ms)\n",
+		       c->prog->name, max_len, res->bpf_paths, res->hxu_paths,
+		       (unsigned long long)res->elapsed_ms);
+	} else if (res->status == HWXDP_PROVE_NOT_PROVEN) {
+		printf("not proven: %s\n", res->reason);
+	}
+	if (res->status == HWXDP_PROVE_COUNTEREXAMPLE) {
+		hex(buf, sizeof(buf), res->frame, res->len);
+		insn_text(c, res->bpf.last, bt, sizeof(bt));
+		op_text(c, res->hxu.last, ht, sizeof(ht));
+		if (w) {
+			json_string_field(w, "frame", buf);
+			json_uint_field(w, "ingress", res->ingress);
+			json_uint_field(w, "rx_queue", res->rx_queue);
+			json_int_field(w, "diff_byte", res->diff_byte);
+			print_entries(w, c, res);
+			print_outcome(w, "bpf", &res->bpf, "insn", res->bpf.last, bt);
+			print_outcome(w, "hxu", &res->hxu, "op", res->hxu.last, ht);
+			json_uint_field(w, "hxu_insn", res->diff_hxu_insn);
+			json_int_field(w, "bpf_writer", res->bpf.writer);
+			json_int_field(w, "hxu_writer", res->hxu.writer);
+			json_name(w, "replayed");
+			json_bool(w, true);
+		} else {
+			printf("counterexample: %s\n", res->reason);
+			printf("  frame (%u bytes, ingress %u, rx queue %u): %s\n", res->len,
+			       res->ingress, res->rx_queue, buf);
+			print_entries(NULL, c, res);
+			print_outcome(NULL, "BPF", &res->bpf, "insn", res->bpf.last, bt);
+			print_outcome(NULL, "microcode", &res->hxu, "op", res->hxu.last, ht);
+			if (res->diff_byte >= 0)
+				print_writers(c, res);
+			printf("  replayed: the reference interpreter and the device differ as "
+			       "shown\n");
+		}
+	}
+	if (w) {
+		json_end_object(w);
+		json_destroy(w);
+	}
+	return rc;
+}
+
+int do_prog_prove(int argc, char **argv)
+{
+	const struct option options[] = {
+		{ "prog", required_argument, NULL, 'P' },
+		{ "max-len", required_argument, NULL, 'L' },
+		{ "timeout-ms", required_argument, NULL, 'T' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "pretty", no_argument, NULL, 'p' },
+		{ 0 },
+	};
+	struct hwxdp_prove_opts opts = {
+		.sz = sizeof(opts), .max_len = 128, .timeout_ms = 10000, .ingress = PROVE_INGRESS
+	};
+	struct hwxdp_prove_result *res = NULL;
+	struct prove_ctx c = {};
+	const char *name = NULL;
+	int opt, rc, err;
+
+	/* argv[0] is FILE or an option: getopt wants a program name first */
+	argc++;
+	argv--;
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "hjp", options, NULL)) >= 0) {
+		switch (opt) {
+		case 'P':
+			name = optarg;
+			break;
+		case 'L':
+			rc = parse_u32("--max-len", optarg, 14, HWXDP_PROVE_LEN_MAX, &opts.max_len);
+			if (rc)
+				return rc;
+			break;
+		case 'T':
+			rc = parse_u32("--timeout-ms", optarg, 1, 3600000, &opts.timeout_ms);
+			if (rc)
+				return rc;
+			break;
+		case 'j':
+		case 'p':
+			cmd_output_option(opt);
+			break;
+		case 'h':
+			prove_help();
+			return 0;
+		default:
+			prove_help();
+			return HWXDP_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc)
+		return cmd_error_code(HWXDP_EXIT_USAGE,
+				      "prog prove needs a FILE.o (try '%s prog "
+				      "prove --help')",
+				      bin_name);
+	if (optind + 1 < argc)
+		return cmd_error_code(HWXDP_EXIT_USAGE, "unexpected argument '%s'",
+				      argv[optind + 1]);
+	c.path = argv[optind];
+	if (access(c.path, R_OK))
+		return cmd_error_code(HWXDP_EXIT_FAILED, "%s: %s", c.path, strerror(errno));
+	rc = open_and_translate(&c, name);
+	if (rc)
+		goto out;
+	res = malloc(sizeof(*res));
+	if (!res) {
+		rc = cmd_error("%s", strerror(ENOMEM));
+		goto out;
+	}
+	err = hwxdp_prove(c.prog->insns, c.prog->insn_cnt, c.obj->maps, c.obj->map_cnt, c.facts,
+			  c.img, 0, &opts, res);
+	if (err) {
+		rc = cmd_error("%s: %s: the prover could not run: %s", c.path, c.prog->name,
+			       strerror(-err));
+		goto out;
+	}
+	rc = report(&c, res, opts.max_len);
+out:
+	free(res);
+	hxu_image__free(c.img);
+	hwxdp_verify_result__free(c.facts);
+	hwxdp_object__close(c.obj);
+	return rc;
+}

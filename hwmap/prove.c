@@ -1,0 +1,1456 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Translation validation with Z3 (hwmap/prove.h, docs/prove.md).
+ *
+ * Both programs run on one symbolic machine state: the packet window and
+ * local memory as arrays (bv32 offset -> bv8), the frame's data, data_end
+ * and data_meta as bv64 window offsets, registers as bv64 terms. The BPF
+ * program's pointers are given the device's values (ctx 0, the packet at
+ * window offset 256, r10 = 512 in local memory): BPF only compares packet
+ * pointers with each other and adds scalars to them, so the offsets behave
+ * as the kernel's addresses do, and both programs then read and write the
+ * same array cells for the same bytes.
+ *
+ * Each side is explored path by path; a branch whose both directions are
+ * satisfiable under the path condition forks. Every path ends in a leaf:
+ * its condition, how it ends, and the memory it ends with. The leaves of a
+ * side, mutually exclusive and covering every input, fold into one term per
+ * output (nested ite), and the solver is asked for an input on which the
+ * two sides' outputs differ: unsat is the proof.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <z3.h>
+
+#include "hwmap/prove.h"
+#include "hwxdp/fwd.h"
+
+#ifndef BPF_MEMSX
+#define BPF_MEMSX 0x80 /* sign-extending loads; older uapi headers lack it */
+#endif
+
+#define STEP_MAX   20000 /* instructions on one path: beyond, a loop */
+#define LEAF_MAX   4096	 /* paths of one side */
+#define PKT_BASE   HXU_HEADROOM
+#define LEN_MIN	   HXU_ETH_HLEN
+#define CTX_ADDR   0
+#define LM_FP	   HXU_LM_FRAME
+#define LOOKUP_MAX 32 /* map lookups on one path */
+/* Where map m's values live in the model's table memory: apart from every
+ * other map's, so that no two maps share a byte. */
+#define MAP_BASE(m) ((uint64_t)((m) + 1) << 48)
+
+/* A map lookup on a path: the key, little-endian bytes as one bit-vector. */
+struct lookup {
+	uint32_t map;
+	Z3_ast key;
+};
+
+struct leaf {
+	Z3_ast cond;
+	uint32_t end; /* enum hwxdp_prove_end */
+	Z3_ast value; /* bv32 */
+	Z3_ast pkt, data, data_end;
+	Z3_ast writer; /* bv32 -> bv32: who wrote each packet byte last */
+	Z3_ast tm;
+	uint32_t last;
+	struct lookup lk[LOOKUP_MAX];
+	uint32_t lk_cnt;
+};
+
+struct sym {
+	Z3_ast r[HXU_REGS];
+	Z3_ast pkt, lm;
+	Z3_ast writer;
+	Z3_ast tm; /* table memory: bv64 -> bv8 */
+	Z3_ast data, data_end, data_meta;
+	Z3_ast cond;
+	struct lookup lk[LOOKUP_MAX];
+	uint32_t lk_cnt;
+	uint32_t pc;
+	uint32_t steps;
+	int32_t back_edge; /* the last backward jump's source, or -1 */
+};
+
+struct side {
+	struct leaf *leaves;
+	uint32_t leaf_cnt;
+};
+
+struct prover {
+	Z3_context z;
+	Z3_solver s;
+	Z3_sort bv8, bv32, bv64, mem;
+	Z3_ast len; /* bv32: the frame's length */
+	Z3_ast ingress, rx_queue;
+	Z3_ast pkt0, lm0, writer0, tm0;
+	Z3_sort tmem;
+	const struct hwxdp_map_desc *maps;
+	size_t map_cnt;
+	Z3_func_decl present[HXU_TABLES], slot[HXU_TABLES];
+	Z3_ast tm_diff;
+	struct hwxdp_prove_result *res;
+	uint64_t checks;
+	bool z3_error;
+	/* the BPF side */
+	const struct bpf_insn *insns;
+	size_t cnt;
+	const struct hwxdp_verify_result *facts;
+	/* the HXU side */
+	const struct hxu_image *img;
+	struct side bpf, hxu;
+	struct side *cur;
+};
+
+enum step { STEP_NEXT, STEP_FORK, STEP_LEAF, STEP_FAIL };
+
+/* A fork: to target when cond holds, else to fall. */
+struct fork {
+	Z3_ast cond;
+	uint32_t target, fall;
+};
+
+static __thread struct prover *error_prover;
+
+static void on_z3_error(Z3_context z, Z3_error_code code)
+{
+	(void)z;
+	(void)code;
+	if (error_prover)
+		error_prover->z3_error = true;
+}
+
+__attribute__((format(printf, 2, 3))) static enum step not_proven(struct prover *p, const char *fmt,
+								  ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(p->res->reason, sizeof(p->res->reason), fmt, ap);
+	va_end(ap);
+	p->res->status = HWXDP_PROVE_NOT_PROVEN;
+	return STEP_FAIL;
+}
+
+static Z3_ast num(struct prover *p, uint64_t v, Z3_sort s)
+{
+	return Z3_mk_unsigned_int64(p->z, v, s);
+}
+
+static Z3_ast u64(struct prover *p, uint64_t v)
+{
+	return num(p, v, p->bv64);
+}
+
+static Z3_ast lo32(struct prover *p, Z3_ast a)
+{
+	return Z3_mk_extract(p->z, 31, 0, a);
+}
+
+static Z3_ast zext(struct prover *p, Z3_ast a, unsigned int to)
+{
+	unsigned int from = Z3_get_bv_sort_size(p->z, Z3_get_sort(p->z, a));
+
+	return from == to ? a : Z3_mk_zero_ext(p->z, to - from, a);
+}
+
+static Z3_ast sext(struct prover *p, Z3_ast a, unsigned int to)
+{
+	unsigned int from = Z3_get_bv_sort_size(p->z, Z3_get_sort(p->z, a));
+
+	return from == to ? a : Z3_mk_sign_ext(p->z, to - from, a);
+}
+
+static Z3_ast and2(struct prover *p, Z3_ast a, Z3_ast b)
+{
+	Z3_ast v[2] = { a, b };
+
+	return Z3_mk_and(p->z, 2, v);
+}
+
+static Z3_ast or2(struct prover *p, Z3_ast a, Z3_ast b)
+{
+	Z3_ast v[2] = { a, b };
+
+	return Z3_mk_or(p->z, 2, v);
+}
+
+static Z3_ast ne(struct prover *p, Z3_ast a, Z3_ast b)
+{
+	return Z3_mk_not(p->z, Z3_mk_eq(p->z, a, b));
+}
+
+/* The low n bits of a reversed byte by byte, zero-extended to 64. */
+static Z3_ast bswap(struct prover *p, Z3_ast a, unsigned int bits)
+{
+	Z3_ast v = Z3_mk_extract(p->z, 7, 0, a);
+
+	for (unsigned int i = 8; i < bits; i += 8)
+		v = Z3_mk_concat(p->z, v, Z3_mk_extract(p->z, i + 7, i, a));
+	return zext(p, v, 64);
+}
+
+static bool is_true(struct prover *p, Z3_ast a)
+{
+	return Z3_get_bool_value(p->z, a) == Z3_L_TRUE;
+}
+
+static bool is_false(struct prover *p, Z3_ast a)
+{
+	return Z3_get_bool_value(p->z, a) == Z3_L_FALSE;
+}
+
+/* Whether cond can hold; a timeout counts as yes, so that no path is
+ * dropped on a guess. */
+static bool feasible(struct prover *p, Z3_ast cond)
+{
+	Z3_lbool r;
+
+	cond = Z3_simplify(p->z, cond);
+	if (is_false(p, cond))
+		return false;
+	if (is_true(p, cond))
+		return true;
+	Z3_solver_push(p->z, p->s);
+	Z3_solver_assert(p->z, p->s, cond);
+	r = Z3_solver_check(p->z, p->s);
+	Z3_solver_pop(p->z, p->s, 1);
+	p->checks++;
+	return r != Z3_L_FALSE;
+}
+
+/*
+ * rd = a op b, BPF's semantics (docs/isa.md 4.1 has the same for HXU):
+ * 32-bit operations work on the low halves and zero-extend, shifts are
+ * masked, division by zero gives 0 and modulo by zero the dividend, the
+ * most negative value divided by -1 itself and its modulo 0.
+ */
+static Z3_ast alu(struct prover *p, unsigned int op, bool sign, Z3_ast a, Z3_ast b, bool w32)
+{
+	Z3_context z = p->z;
+	unsigned int bits = w32 ? 32 : 64;
+	Z3_sort s = w32 ? p->bv32 : p->bv64;
+	Z3_ast zero = num(p, 0, s), r;
+
+	if (w32) {
+		a = lo32(p, a);
+		b = lo32(p, b);
+	}
+	switch (op) {
+	case BPF_ADD:
+		r = Z3_mk_bvadd(z, a, b);
+		break;
+	case BPF_SUB:
+		r = Z3_mk_bvsub(z, a, b);
+		break;
+	case BPF_MUL:
+		r = Z3_mk_bvmul(z, a, b);
+		break;
+	case BPF_DIV:
+		/* bvsdiv truncates as C does; MIN / -1 wraps to MIN in two's
+		 * complement, which is BPF's answer */
+		r = Z3_mk_ite(z, Z3_mk_eq(z, b, zero), zero,
+			      sign ? Z3_mk_bvsdiv(z, a, b) : Z3_mk_bvudiv(z, a, b));
+		break;
+	case BPF_MOD:
+		r = Z3_mk_ite(z, Z3_mk_eq(z, b, zero), a,
+			      sign ? Z3_mk_bvsrem(z, a, b) : Z3_mk_bvurem(z, a, b));
+		break;
+	case BPF_OR:
+		r = Z3_mk_bvor(z, a, b);
+		break;
+	case BPF_AND:
+		r = Z3_mk_bvand(z, a, b);
+		break;
+	case BPF_XOR:
+		r = Z3_mk_bvxor(z, a, b);
+		break;
+	case BPF_LSH:
+		r = Z3_mk_bvshl(z, a, Z3_mk_bvand(z, b, num(p, bits - 1, s)));
+		break;
+	case BPF_RSH:
+		r = Z3_mk_bvlshr(z, a, Z3_mk_bvand(z, b, num(p, bits - 1, s)));
+		break;
+	case BPF_ARSH:
+		r = Z3_mk_bvashr(z, a, Z3_mk_bvand(z, b, num(p, bits - 1, s)));
+		break;
+	case BPF_NEG:
+		r = Z3_mk_bvneg(z, a);
+		break;
+	case BPF_MOV:
+		r = b;
+		break;
+	default:
+		return NULL;
+	}
+	return zext(p, r, 64);
+}
+
+static Z3_ast cmp(struct prover *p, unsigned int op, Z3_ast a, Z3_ast b, bool w32)
+{
+	Z3_context z = p->z;
+
+	if (w32) {
+		a = lo32(p, a);
+		b = lo32(p, b);
+	}
+	switch (op) {
+	case BPF_JEQ:
+		return Z3_mk_eq(z, a, b);
+	case BPF_JNE:
+		return ne(p, a, b);
+	case BPF_JGT:
+		return Z3_mk_bvugt(z, a, b);
+	case BPF_JGE:
+		return Z3_mk_bvuge(z, a, b);
+	case BPF_JLT:
+		return Z3_mk_bvult(z, a, b);
+	case BPF_JLE:
+		return Z3_mk_bvule(z, a, b);
+	case BPF_JSGT:
+		return Z3_mk_bvsgt(z, a, b);
+	case BPF_JSGE:
+		return Z3_mk_bvsge(z, a, b);
+	case BPF_JSLT:
+		return Z3_mk_bvslt(z, a, b);
+	case BPF_JSLE:
+		return Z3_mk_bvsle(z, a, b);
+	case BPF_JSET:
+		return ne(p, Z3_mk_bvand(z, a, b), num(p, 0, Z3_get_sort(z, a)));
+	}
+	return NULL;
+}
+
+/* The index of byte addr + i of mem: the packet and local memory take 32-bit
+ * offsets, table memory 64-bit addresses. */
+static Z3_ast cell(struct prover *p, Z3_ast mem, Z3_ast addr, unsigned int i)
+{
+	Z3_sort dom = Z3_get_array_sort_domain(p->z, Z3_get_sort(p->z, mem));
+
+	if (Z3_get_bv_sort_size(p->z, dom) == 64)
+		return Z3_mk_bvadd(p->z, addr, u64(p, i));
+	return Z3_mk_bvadd(p->z, lo32(p, addr), num(p, i, p->bv32));
+}
+
+/* n bytes at addr as one little-endian bit-vector of 8n bits. */
+static Z3_ast read_bytes(struct prover *p, Z3_ast mem, Z3_ast addr, unsigned int n, bool be)
+{
+	Z3_ast v = NULL;
+
+	for (unsigned int i = 0; i < n; i++) {
+		Z3_ast b = Z3_mk_select(p->z, mem, cell(p, mem, addr, i));
+
+		/* little-endian: byte i is above the ones before it */
+		v = !v ? b : be ? Z3_mk_concat(p->z, v, b) : Z3_mk_concat(p->z, b, v);
+	}
+	return v;
+}
+
+/* n bytes at addr of mem, in memory (little-endian) or network order,
+ * zero-extended to 64 bits. */
+static Z3_ast load(struct prover *p, Z3_ast mem, Z3_ast addr, unsigned int n, bool be)
+{
+	Z3_ast v = NULL;
+
+	for (unsigned int i = 0; i < n; i++) {
+		Z3_ast b = Z3_mk_select(p->z, mem, cell(p, mem, addr, i));
+
+		/* little-endian: byte i is above the ones before it */
+		v = !v ? b : be ? Z3_mk_concat(p->z, v, b) : Z3_mk_concat(p->z, b, v);
+	}
+	return zext(p, v, 64);
+}
+
+static Z3_ast store(struct prover *p, Z3_ast mem, Z3_ast addr, unsigned int n, Z3_ast val, bool be)
+{
+	for (unsigned int i = 0; i < n; i++) {
+		unsigned int at = be ? n - 1 - i : i;
+		Z3_ast b = Z3_mk_extract(p->z, 8 * i + 7, 8 * i, val);
+
+		mem = Z3_mk_store(p->z, mem, cell(p, mem, addr, at), b);
+	}
+	return mem;
+}
+
+/*
+ * The value address a lookup of key (little-endian bytes) in map m finds,
+ * or 0: an array's element when the index is in range, for the maps whose
+ * contents are the control plane's a free choice per key, made by the same
+ * functions on both sides (present: the key has an entry; slot: where its
+ * value is). NULL for a map type not modelled.
+ */
+static Z3_ast lookup(struct prover *p, struct sym *st, uint32_t m, Z3_ast key)
+{
+	const struct hwxdp_map_desc *d;
+	Z3_context z = p->z;
+	Z3_ast base, off, hit;
+	char name[HWXDP_NAME_MAX + 16];
+
+	if (m >= p->map_cnt || m >= HXU_TABLES)
+		return NULL;
+	d = &p->maps[m];
+	base = u64(p, MAP_BASE(m));
+	if (st->lk_cnt < LOOKUP_MAX)
+		st->lk[st->lk_cnt++] = (struct lookup){ m, key };
+	if (d->type == BPF_MAP_TYPE_ARRAY) {
+		Z3_ast idx = zext(p, Z3_mk_extract(z, 31, 0, key), 64);
+
+		hit = Z3_mk_bvult(z, idx, u64(p, d->max_entries));
+		off = Z3_mk_bvmul(z, idx, u64(p, d->value_size));
+		return Z3_mk_ite(z, hit, Z3_mk_bvadd(z, base, off), u64(p, 0));
+	}
+	if (d->type != BPF_MAP_TYPE_HASH && d->type != BPF_MAP_TYPE_LRU_HASH &&
+	    d->type != BPF_MAP_TYPE_LPM_TRIE)
+		return NULL;
+	if (!p->present[m]) {
+		Z3_sort ks = Z3_get_sort(z, key);
+
+		snprintf(name, sizeof(name), "present_%s", d->name);
+		p->present[m] = Z3_mk_func_decl(z, Z3_mk_string_symbol(z, name), 1, &ks,
+						Z3_mk_bool_sort(z));
+		snprintf(name, sizeof(name), "slot_%s", d->name);
+		p->slot[m] = Z3_mk_func_decl(z, Z3_mk_string_symbol(z, name), 1, &ks, p->bv32);
+	}
+	hit = Z3_mk_app(z, p->present[m], 1, &key);
+	off = Z3_mk_bvmul(z, zext(p, Z3_mk_app(z, p->slot[m], 1, &key), 64), u64(p, d->value_size));
+	return Z3_mk_ite(z, hit, Z3_mk_bvadd(z, base, off), u64(p, 0));
+}
+
+/*
+ * bpf_xdp_adjust_head and hadj (docs/isa.md 4.4, the kernel's limits): data
+ * moves by the low 32 bits of delta, signed, unless it would fall below
+ * the 40 bytes of struct xdp_frame plus the metadata or within 14 bytes of
+ * data_end; 0 or -EINVAL.
+ */
+static Z3_ast adjust_head(struct prover *p, struct sym *st, Z3_ast delta)
+{
+	Z3_context z = p->z;
+	Z3_ast d = sext(p, lo32(p, delta), 64);
+	Z3_ast to = Z3_mk_bvadd(z, st->data, d);
+	Z3_ast meta = Z3_mk_bvsub(z, st->data, st->data_meta);
+	Z3_ast low = Z3_mk_bvadd(z, u64(p, HXU_FRAME_RESERVED), meta);
+	Z3_ast bad = or2(p, Z3_mk_bvslt(z, to, low),
+			 Z3_mk_bvsgt(z, to, Z3_mk_bvsub(z, st->data_end, u64(p, HXU_ETH_HLEN))));
+
+	st->data = Z3_mk_ite(z, bad, st->data, to);
+	st->data_meta = Z3_mk_ite(z, bad, st->data_meta, Z3_mk_bvadd(z, st->data_meta, d));
+	return Z3_mk_ite(z, bad, u64(p, (uint64_t)-EINVAL), u64(p, 0));
+}
+
+/* An atomic read-modify-write of n bytes (one frame runs at a time: no
+ * other writer in between); the old value, zero-extended. */
+static Z3_ast atomic_rmw(struct prover *p, Z3_ast *mem, Z3_ast addr, unsigned int n,
+			 unsigned int op, Z3_ast src)
+{
+	Z3_context z = p->z;
+	Z3_ast old = load(p, *mem, addr, n, false), v;
+
+	switch (op) {
+	case BPF_ADD:
+		v = Z3_mk_bvadd(z, old, src);
+		break;
+	case BPF_AND:
+		v = Z3_mk_bvand(z, old, src);
+		break;
+	case BPF_OR:
+		v = Z3_mk_bvor(z, old, src);
+		break;
+	case BPF_XOR:
+		v = Z3_mk_bvxor(z, old, src);
+		break;
+	default: /* xchg */
+		v = src;
+	}
+	*mem = store(p, *mem, addr, n, v, false);
+	return old;
+}
+
+/* Bytes addr .. addr + n - 1 of the packet were last written at pc. */
+static Z3_ast mark(struct prover *p, Z3_ast writer, Z3_ast addr, unsigned int n, uint32_t pc)
+{
+	Z3_ast idx = lo32(p, addr), who = num(p, pc, p->bv32);
+
+	for (unsigned int i = 0; i < n; i++)
+		writer = Z3_mk_store(p->z, writer, Z3_mk_bvadd(p->z, idx, num(p, i, p->bv32)), who);
+	return writer;
+}
+
+static enum step add_leaf(struct prover *p, const struct sym *st, Z3_ast cond, uint32_t end,
+			  Z3_ast value, uint32_t last)
+{
+	struct side *sd = p->cur;
+	struct leaf *l;
+
+	if (sd->leaf_cnt == LEAF_MAX)
+		return not_proven(p, "more than %d paths", LEAF_MAX);
+	l = &sd->leaves[sd->leaf_cnt++];
+	l->cond = cond;
+	l->end = end;
+	l->value = value;
+	l->pkt = st->pkt;
+	l->writer = st->writer;
+	l->tm = st->tm;
+	memcpy(l->lk, st->lk, sizeof(l->lk));
+	l->lk_cnt = st->lk_cnt;
+	l->data = st->data;
+	l->data_end = st->data_end;
+	l->last = last;
+	return STEP_LEAF;
+}
+
+/* The device aborts an access outside its space: a leaf when that can
+ * happen on this path; the path goes on where it cannot. */
+static enum step space_check(struct prover *p, struct sym *st, Z3_ast addr, unsigned int n,
+			     uint32_t limit)
+{
+	Z3_ast out = Z3_mk_bvugt(p->z, addr, u64(p, limit - n));
+	Z3_ast c = and2(p, st->cond, out);
+
+	if (!feasible(p, c))
+		return STEP_NEXT;
+	if (add_leaf(p, st, c, HWXDP_PROVE_END_FAULT, num(p, st->pc, p->bv32), st->pc) == STEP_FAIL)
+		return STEP_FAIL;
+	st->cond = and2(p, st->cond, Z3_mk_not(p->z, out));
+	return STEP_NEXT;
+}
+
+static const char *const type_names[] = {
+	[HWXDP_REG_NOT_INIT] = "an uninitialised register",
+	[HWXDP_REG_SCALAR] = "a scalar",
+	[HWXDP_REG_PTR_TO_CTX] = "the context",
+	[HWXDP_REG_CONST_PTR_TO_MAP] = "a map",
+	[HWXDP_REG_PTR_TO_MAP_VALUE] = "a map value",
+	[HWXDP_REG_PTR_TO_MAP_VALUE_OR_NULL] = "a map value or NULL",
+	[HWXDP_REG_PTR_TO_STACK] = "the stack",
+	[HWXDP_REG_PTR_TO_PACKET_META] = "packet metadata",
+	[HWXDP_REG_PTR_TO_PACKET] = "the packet",
+	[HWXDP_REG_PTR_TO_PACKET_END] = "the packet's end",
+	[HWXDP_REG_KFUNC_ADDR] = "a kfunc",
+	[HWXDP_REG_CONST_PTR_TO_MAP_OR_NULL] = "a map or NULL",
+	[HWXDP_REG_PTR_TO_MEM] = "a function argument",
+	[HWXDP_REG_PTR_TO_MEM_OR_NULL] = "a function argument or NULL",
+};
+
+static const char *type_name(uint8_t t)
+{
+	return t < sizeof(type_names) / sizeof(type_names[0]) && type_names[t]
+		       ? type_names[t]
+		       : "pointers of several kinds";
+}
+
+static bool const_of(struct prover *p, Z3_ast a, uint64_t *v)
+{
+	a = Z3_simplify(p->z, a);
+	return Z3_is_numeral_ast(p->z, a) && Z3_get_numeral_uint64(p->z, a, v);
+}
+
+static Z3_ast ctx_field(struct prover *p, const struct sym *st, uint64_t off)
+{
+	switch (off) {
+	case offsetof(struct xdp_md, data):
+		return st->data;
+	case offsetof(struct xdp_md, data_end):
+		return st->data_end;
+	case offsetof(struct xdp_md, data_meta):
+		return st->data_meta;
+	case offsetof(struct xdp_md, ingress_ifindex):
+		return zext(p, p->ingress, 64);
+	case offsetof(struct xdp_md, rx_queue_index):
+		return zext(p, p->rx_queue, 64);
+	case offsetof(struct xdp_md, egress_ifindex):
+		return u64(p, 0);
+	}
+	return NULL;
+}
+
+static const unsigned int bpf_sizes[4] = { 4, 2, 1, 8 }; /* BPF_W, H, B, DW >> 3 */
+
+/* One BPF instruction. */
+static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
+{
+	const struct bpf_insn *in = &p->insns[st->pc];
+	const struct hwxdp_insn_fact *f = &p->facts->facts[st->pc];
+	uint8_t cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
+	uint32_t pc = st->pc;
+	Z3_ast *dst = &st->r[in->dst_reg], src, addr, v;
+
+	if (!f->reachable)
+		return not_proven(p, "insn %u: reached, but the verifier found it unreachable", pc);
+	switch (cls) {
+	case BPF_ALU:
+	case BPF_ALU64: {
+		bool w32 = cls == BPF_ALU;
+
+		src = BPF_SRC(in->code) == BPF_X ? st->r[in->src_reg]
+		      : w32			 ? u64(p, (uint32_t)in->imm)
+						 : u64(p, (uint64_t)(int64_t)in->imm);
+		if (op == BPF_END) {
+			bool swap = cls == BPF_ALU64 || BPF_SRC(in->code) == BPF_TO_BE;
+
+			if (in->imm != 16 && in->imm != 32 && in->imm != 64)
+				return not_proven(p, "insn %u: byte swap of %d bits", pc, in->imm);
+			*dst = swap ? bswap(p, *dst, (unsigned int)in->imm)
+			       : in->imm == 64
+				       ? *dst
+				       : zext(p, Z3_mk_extract(p->z, in->imm - 1, 0, *dst), 64);
+		} else if (op == BPF_MOV && in->off) {
+			Z3_ast x;
+
+			if (in->off != 8 && in->off != 16 && (in->off != 32 || w32))
+				return not_proven(p, "insn %u: movsx of %d bits", pc, in->off);
+			x = sext(p, Z3_mk_extract(p->z, in->off - 1, 0, src), w32 ? 32 : 64);
+			*dst = zext(p, x, 64);
+		} else {
+			v = alu(p, op, in->off == 1, *dst, src, w32);
+			if (!v)
+				return not_proven(p, "insn %u: ALU operation 0x%02x", pc, in->code);
+			*dst = v;
+		}
+		st->pc++;
+		return STEP_NEXT;
+	}
+	case BPF_LD:
+		if (in->code != (BPF_LD | BPF_IMM | BPF_DW))
+			return not_proven(p, "insn %u: legacy packet load (ld_abs/ld_ind)", pc);
+		if (in->src_reg == BPF_PSEUDO_MAP_FD || in->src_reg == BPF_PSEUDO_MAP_IDX) {
+			/* a map only reaches helpers, which name it by the facts */
+			*dst = u64(p, (uint32_t)in->imm);
+		} else if (in->src_reg == BPF_PSEUDO_MAP_VALUE ||
+			   in->src_reg == BPF_PSEUDO_MAP_IDX_VALUE) {
+			if ((uint32_t)in->imm >= p->map_cnt ||
+			    p->maps[in->imm].type != BPF_MAP_TYPE_ARRAY)
+				return not_proven(p, "insn %u: address in map %d, not an array", pc,
+						  in->imm);
+			*dst = u64(p, MAP_BASE((uint32_t)in->imm) + (uint32_t)in[1].imm);
+		} else if (in->src_reg) {
+			return not_proven(p, "insn %u: ld_imm64 of kind %u not modelled", pc,
+					  in->src_reg);
+		} else {
+			*dst = u64(p, (uint64_t)(uint32_t)in[1].imm << 32 | (uint32_t)in->imm);
+		}
+		st->pc += 2;
+		return STEP_NEXT;
+	case BPF_LDX:
+	case BPF_ST:
+	case BPF_STX: {
+		unsigned int n = bpf_sizes[BPF_SIZE(in->code) >> 3];
+		uint8_t base = cls == BPF_LDX ? in->src_reg : in->dst_reg;
+		uint8_t type = f->regs[base].type;
+		uint8_t mode = BPF_MODE(in->code);
+		Z3_ast *mem;
+
+		if (mode != BPF_MEM && !(cls == BPF_LDX && mode == BPF_MEMSX) &&
+		    !(cls == BPF_STX && mode == BPF_ATOMIC))
+			return not_proven(p, "insn %u: memory mode not modelled", pc);
+		addr = Z3_mk_bvadd(p->z, st->r[base], u64(p, (uint64_t)(int64_t)in->off));
+		if (type == HWXDP_REG_PTR_TO_CTX) {
+			uint64_t off;
+
+			if (cls != BPF_LDX || !const_of(p, addr, &off) ||
+			    !(v = ctx_field(p, st, off)))
+				return not_proven(p, "insn %u: context access not modelled", pc);
+			*dst = v;
+			st->pc++;
+			return STEP_NEXT;
+		}
+		if (type == HWXDP_REG_PTR_TO_PACKET || type == HWXDP_REG_PTR_TO_PACKET_META)
+			mem = &st->pkt;
+		else if (type == HWXDP_REG_PTR_TO_STACK)
+			mem = &st->lm;
+		else if (type == HWXDP_REG_PTR_TO_MAP_VALUE)
+			mem = &st->tm;
+		else
+			return not_proven(p, "insn %u: access to %s not modelled yet", pc,
+					  type_name(type));
+		if (mode == BPF_ATOMIC) {
+			unsigned int aop = (unsigned int)in->imm & ~BPF_FETCH;
+
+			if (n < 4 || mem == &st->pkt ||
+			    (aop != BPF_ADD && aop != BPF_AND && aop != BPF_OR && aop != BPF_XOR &&
+			     in->imm != BPF_XCHG))
+				return not_proven(p, "insn %u: atomic operation 0x%x not modelled",
+						  pc, in->imm);
+			v = atomic_rmw(p, mem, addr, n, in->imm == BPF_XCHG ? 0 : aop,
+				       st->r[in->src_reg]);
+			if (in->imm & BPF_FETCH)
+				st->r[in->src_reg] = v;
+		} else if (cls == BPF_LDX) {
+			v = load(p, *mem, addr, n, false);
+			if (mode == BPF_MEMSX)
+				v = sext(p, Z3_mk_extract(p->z, 8 * n - 1, 0, v), 64);
+			*dst = v;
+		} else {
+			v = cls == BPF_STX ? st->r[in->src_reg]
+					   : u64(p, (uint64_t)(int64_t)in->imm);
+			*mem = store(p, *mem, addr, n, v, false);
+			if (mem == &st->pkt)
+				st->writer = mark(p, st->writer, addr, n, pc);
+		}
+		st->pc++;
+		return STEP_NEXT;
+	}
+	case BPF_JMP:
+	case BPF_JMP32: {
+		bool w32 = cls == BPF_JMP32;
+
+		if (op == BPF_JA) {
+			int64_t t = (int64_t)pc + 1 + (w32 ? in->imm : in->off);
+
+			if (t <= pc)
+				st->back_edge = (int32_t)pc;
+			st->pc = (uint32_t)t;
+			return STEP_NEXT;
+		}
+		if (op == BPF_EXIT)
+			return add_leaf(p, st, st->cond, HWXDP_PROVE_END_EXIT, lo32(p, st->r[0]),
+					pc);
+		if (op == BPF_CALL) {
+			if (f->punt_point)
+				return add_leaf(p, st, st->cond, HWXDP_PROVE_END_PUNT,
+						num(p, HWXDP_PUNT_HOST_ONLY, p->bv32), pc);
+			if (in->src_reg == BPF_PSEUDO_CALL)
+				return not_proven(p, "insn %u: BPF-to-BPF call", pc);
+			if (in->src_reg || (in->imm != BPF_FUNC_map_lookup_elem &&
+					    in->imm != BPF_FUNC_xdp_adjust_head))
+				return not_proven(p, "insn %u: %s %d not modelled yet", pc,
+						  in->src_reg == BPF_PSEUDO_KFUNC_CALL ? "kfunc"
+										       : "helper",
+						  in->imm);
+			if (in->imm == BPF_FUNC_xdp_adjust_head) {
+				v = adjust_head(p, st, st->r[2]);
+			} else {
+				const struct hwxdp_map_desc *d;
+				uint8_t kt = f->regs[2].type;
+				Z3_ast mem;
+
+				if (!f->map_known || f->map_index >= p->map_cnt)
+					return not_proven(p, "insn %u: lookup in a map not known",
+							  pc);
+				d = &p->maps[f->map_index];
+				mem = kt == HWXDP_REG_PTR_TO_STACK	 ? st->lm
+				      : kt == HWXDP_REG_PTR_TO_MAP_VALUE ? st->tm
+				      : kt == HWXDP_REG_PTR_TO_PACKET	 ? st->pkt
+									 : NULL;
+				if (!mem || !d->key_size || d->key_size > HWXDP_PROVE_KEY_MAX)
+					return not_proven(p, "insn %u: map key in %s", pc,
+							  type_name(kt));
+				v = lookup(p, st, f->map_index,
+					   read_bytes(p, mem, st->r[2], d->key_size, false));
+				if (!v)
+					return not_proven(p, "insn %u: lookup in map %s of type %u",
+							  pc, d->name, d->type);
+			}
+			/* the call clobbers r1..r5: nothing may read them again */
+			for (int i = 1; i <= 5; i++)
+				st->r[i] = Z3_mk_fresh_const(p->z, "clobbered", p->bv64);
+			st->r[0] = v;
+			st->pc++;
+			return STEP_NEXT;
+		}
+		src = BPF_SRC(in->code) == BPF_X ? st->r[in->src_reg]
+		      : w32			 ? u64(p, (uint32_t)in->imm)
+						 : u64(p, (uint64_t)(int64_t)in->imm);
+		fk->cond = cmp(p, op, st->r[in->dst_reg], src, w32);
+		if (!fk->cond)
+			return not_proven(p, "insn %u: jump 0x%02x", pc, in->code);
+		fk->target = (uint32_t)((int64_t)pc + 1 + in->off);
+		fk->fall = pc + 1;
+		if (fk->target <= pc)
+			st->back_edge = (int32_t)pc;
+		return STEP_FORK;
+	}
+	}
+	return not_proven(p, "insn %u: instruction 0x%02x", pc, in->code);
+}
+
+static const uint8_t cc_ops[HXU_CC__MAX] = {
+	[HXU_CC_EQ] = BPF_JEQ,	 [HXU_CC_NE] = BPF_JNE,	  [HXU_CC_GT] = BPF_JGT,
+	[HXU_CC_GE] = BPF_JGE,	 [HXU_CC_LT] = BPF_JLT,	  [HXU_CC_LE] = BPF_JLE,
+	[HXU_CC_SGT] = BPF_JSGT, [HXU_CC_SGE] = BPF_JSGE, [HXU_CC_SLT] = BPF_JSLT,
+	[HXU_CC_SLE] = BPF_JSLE, [HXU_CC_SET] = BPF_JSET,
+};
+
+static Z3_ast hxu_imm(struct prover *p, int32_t imm, bool w32)
+{
+	return u64(p, w32 ? (uint64_t)(uint32_t)imm : (uint64_t)(int64_t)imm);
+}
+
+/* One HXU operation, as device/engine.c runs it. */
+static enum step hxu_step(struct prover *p, struct sym *st, struct fork *fk)
+{
+	struct hxu_op o;
+	uint32_t pc = st->pc, words;
+	bool w32, k;
+	Z3_ast *rd, rs, rt, v;
+
+	if (pc >= p->img->op_cnt)
+		return not_proven(p, "op %u: outside the microcode", pc);
+	words = hxu_decode_at(&p->img->ops[pc], p->img->op_cnt - pc, &o);
+	if (!words)
+		return not_proven(p, "op %u: cannot be decoded", pc);
+	w32 = o.flags & HXU_F_W32;
+	k = o.flags & HXU_F_K;
+	rd = &st->r[o.rd];
+	rs = st->r[o.rs];
+	rt = st->r[o.rt];
+	switch (hxu_opcode_class(o.opcode)) {
+	case HXU_CLASS_A: {
+		static const uint8_t alu_ops[] = {
+			[HXU_OP_ADD] = BPF_ADD,	  [HXU_OP_SUB] = BPF_SUB, [HXU_OP_MUL] = BPF_MUL,
+			[HXU_OP_DIV] = BPF_DIV,	  [HXU_OP_MOD] = BPF_MOD, [HXU_OP_SDIV] = BPF_DIV,
+			[HXU_OP_SMOD] = BPF_MOD,  [HXU_OP_AND] = BPF_AND, [HXU_OP_OR] = BPF_OR,
+			[HXU_OP_XOR] = BPF_XOR,	  [HXU_OP_LSH] = BPF_LSH, [HXU_OP_RSH] = BPF_RSH,
+			[HXU_OP_ARSH] = BPF_ARSH,
+		};
+		Z3_ast b = k ? hxu_imm(p, o.imm, w32) : rt;
+
+		switch (o.opcode) {
+		case HXU_OP_NEG:
+			v = alu(p, BPF_NEG, false, rs, rs, w32);
+			break;
+		case HXU_OP_MOV:
+			v = k ? hxu_imm(p, o.imm, w32) : w32 ? zext(p, lo32(p, rs), 64) : rs;
+			break;
+		case HXU_OP_MOVI:
+			v = u64(p, hxu_movi_value(&o));
+			break;
+		case HXU_OP_MOVSX8:
+		case HXU_OP_MOVSX16:
+		case HXU_OP_MOVSX32: {
+			unsigned int bits = o.opcode == HXU_OP_MOVSX8	 ? 8
+					    : o.opcode == HXU_OP_MOVSX16 ? 16
+									 : 32;
+
+			v = zext(p, sext(p, Z3_mk_extract(p->z, bits - 1, 0, rs), w32 ? 32 : 64),
+				 64);
+			break;
+		}
+		case HXU_OP_BSWAP16:
+			v = bswap(p, rs, 16);
+			break;
+		case HXU_OP_BSWAP32:
+			v = bswap(p, rs, 32);
+			break;
+		case HXU_OP_BSWAP64:
+			v = bswap(p, rs, 64);
+			break;
+		case HXU_OP_ZEXT16:
+			v = zext(p, Z3_mk_extract(p->z, 15, 0, rs), 64);
+			break;
+		case HXU_OP_ZEXT32:
+			v = zext(p, lo32(p, rs), 64);
+			break;
+		default:
+			v = alu(p, alu_ops[o.opcode],
+				o.opcode == HXU_OP_SDIV || o.opcode == HXU_OP_SMOD, rs, b, w32);
+		}
+		*rd = v;
+		st->pc += words;
+		return STEP_NEXT;
+	}
+	case HXU_CLASS_M: {
+		uint8_t kind = hxu_mem_kind(o.opcode);
+		enum hxu_space space = hxu_mem_space(o.opcode);
+		unsigned int n = hxu_mem_size(o.flags);
+		bool be = kind != HXU_OP_ATOMIC && (o.flags & HXU_F_BE);
+		Z3_ast addr = Z3_mk_bvadd(p->z, rs, u64(p, (uint64_t)(int64_t)o.imm));
+		Z3_ast *mem = space == HXU_SPACE_PKT  ? &st->pkt
+			      : space == HXU_SPACE_LM ? &st->lm
+						      : &st->tm;
+		bool fp = space == HXU_SPACE_LM && o.rs == HXU_REG_FP && o.imm >= -HXU_LM_FRAME &&
+			  o.imm <= -(int32_t)n;
+
+		/* frame-relative local memory is not checked: r10 keeps it inside;
+		 * nor is table memory: the verifier proves its addresses */
+		if (!fp && space != HXU_SPACE_TM &&
+		    space_check(p, st, addr, n,
+				space == HXU_SPACE_PKT ? HXU_WINDOW_SIZE : HXU_LM_SIZE) ==
+			    STEP_FAIL)
+			return STEP_FAIL;
+		if (kind == HXU_OP_ATOMIC) {
+			static const uint8_t aops[] = {
+				[HXU_ATOMIC_ADD] = BPF_ADD, [HXU_ATOMIC_AND] = BPF_AND,
+				[HXU_ATOMIC_OR] = BPF_OR,   [HXU_ATOMIC_XOR] = BPF_XOR,
+				[HXU_ATOMIC_XCHG] = 0,
+			};
+
+			if (o.x > HXU_ATOMIC_XCHG || space == HXU_SPACE_PKT)
+				return not_proven(p, "op %u: atomic operation %u not modelled", pc,
+						  o.x);
+			v = atomic_rmw(p, mem, addr, n, aops[o.x], rt);
+			if ((o.flags & HXU_F_FETCH) || o.x == HXU_ATOMIC_XCHG)
+				*rd = v;
+		} else if (kind == HXU_OP_LD || kind == HXU_OP_LDSX) {
+			v = load(p, *mem, addr, n, be);
+			if (kind == HXU_OP_LDSX)
+				v = sext(p, Z3_mk_extract(p->z, 8 * n - 1, 0, v), 64);
+			*rd = v;
+		} else {
+			v = kind == HXU_OP_STI ? u64(p, (uint64_t)(int64_t)(int32_t)o.ext) : rt;
+			*mem = store(p, *mem, addr, n, v, be);
+			if (mem == &st->pkt)
+				st->writer = mark(p, st->writer, addr, n, pc);
+		}
+		st->pc += words;
+		return STEP_NEXT;
+	}
+	case HXU_CLASS_C:
+		switch (o.opcode) {
+		case HXU_OP_BR:
+		case HXU_OP_BRI:
+			if (o.x >= HXU_CC__MAX)
+				return not_proven(p, "op %u: condition %u", pc, o.x);
+			fk->cond = cmp(
+				p, cc_ops[o.x], rs,
+				o.opcode == HXU_OP_BRI ? hxu_imm(p, (int32_t)o.ext, w32) : rt, w32);
+			fk->target = (uint32_t)o.imm;
+			fk->fall = pc + words;
+			if (fk->target <= pc)
+				st->back_edge = (int32_t)pc;
+			return STEP_FORK;
+		case HXU_OP_LCHK: {
+			Z3_ast base = o.flags & HXU_F_LCHK_REG ? rs : st->data;
+			Z3_ast end =
+				Z3_mk_bvadd(p->z, base, u64(p, (uint64_t)(int64_t)(int32_t)o.ext));
+
+			fk->cond = Z3_mk_bvugt(p->z, end, st->data_end);
+			fk->target = (uint32_t)o.imm;
+			fk->fall = pc + words;
+			if (fk->target <= pc)
+				st->back_edge = (int32_t)pc;
+			return STEP_FORK;
+		}
+		case HXU_OP_JMP:
+			if ((uint32_t)o.imm <= pc)
+				st->back_edge = (int32_t)pc;
+			st->pc = (uint32_t)o.imm;
+			return STEP_NEXT;
+		case HXU_OP_EXIT:
+			return add_leaf(p, st, st->cond, HWXDP_PROVE_END_EXIT, lo32(p, st->r[0]),
+					pc);
+		}
+		return not_proven(p, "op %u: %s not modelled yet", pc,
+				  o.opcode == HXU_OP_TCALL ? "tail call" : "call and return");
+	case HXU_CLASS_U:
+		if (o.opcode == HXU_OP_PUNT)
+			return add_leaf(p, st, st->cond, HWXDP_PROVE_END_PUNT,
+					num(p, (uint32_t)o.imm, p->bv32), pc);
+		if (o.opcode == HXU_OP_CTX) {
+			static const uint32_t offs[HXU_CTX__MAX] = {
+				[HXU_CTX_DATA] = offsetof(struct xdp_md, data),
+				[HXU_CTX_DATA_END] = offsetof(struct xdp_md, data_end),
+				[HXU_CTX_DATA_META] = offsetof(struct xdp_md, data_meta),
+				[HXU_CTX_INGRESS] = offsetof(struct xdp_md, ingress_ifindex),
+				[HXU_CTX_RX_QUEUE] = offsetof(struct xdp_md, rx_queue_index),
+				[HXU_CTX_EGRESS] = offsetof(struct xdp_md, egress_ifindex),
+			};
+
+			if (o.x >= HXU_CTX__MAX)
+				return not_proven(p, "op %u: ctx field %u", pc, o.x);
+			*rd = ctx_field(p, st, offs[o.x]);
+			st->pc += words;
+			return STEP_NEXT;
+		}
+		if (o.opcode == HXU_OP_HADJ) {
+			*rd = adjust_head(p, st, rs);
+			st->pc += words;
+			return STEP_NEXT;
+		}
+		if (o.opcode == HXU_OP_TINDEX || o.opcode == HXU_OP_TLOOKUP) {
+			const struct hwxdp_map_desc *d = o.x < p->map_cnt ? &p->maps[o.x] : NULL;
+			unsigned int space = o.flags & 3;
+			Z3_ast mem, key;
+
+			if (!d)
+				return not_proven(p, "op %u: table %u has no map", pc, o.x);
+			if (o.opcode == HXU_OP_TINDEX) {
+				if (d->type != BPF_MAP_TYPE_ARRAY)
+					return not_proven(p,
+							  "op %u: tindex on map %s, not an array",
+							  pc, d->name);
+				key = lo32(p, rs);
+			} else {
+				uint32_t ks = d->type == BPF_MAP_TYPE_ARRAY ? 4 : d->key_size;
+
+				if (space >= HXU_SPACE__MAX || ks > HWXDP_PROVE_KEY_MAX)
+					return not_proven(p, "op %u: key space %u", pc, space);
+				mem = space == HXU_SPACE_PKT  ? st->pkt
+				      : space == HXU_SPACE_LM ? st->lm
+							      : st->tm;
+				if (space != HXU_SPACE_TM &&
+				    space_check(p, st, rs, ks,
+						space == HXU_SPACE_PKT ? HXU_WINDOW_SIZE
+								       : HXU_LM_SIZE) == STEP_FAIL)
+					return STEP_FAIL;
+				key = read_bytes(p, mem, rs, ks, false);
+			}
+			*rd = lookup(p, st, o.x, key);
+			if (!*rd)
+				return not_proven(p, "op %u: lookup in map %s of type %u", pc,
+						  d->name, d->type);
+			st->pc += words;
+			return STEP_NEXT;
+		}
+		return not_proven(p, "op %u: unit operation 0x%02x not modelled yet", pc, o.opcode);
+	default:
+		return not_proven(p, "op %u: opcode 0x%02x", pc, o.opcode);
+	}
+}
+
+static void sym_init(struct prover *p, struct sym *st, const char *side, uint32_t pc)
+{
+	char name[32];
+
+	/* registers the program reads before writing them are free, and free
+	 * apart on the two sides: an output that depends on one shows */
+	for (int i = 0; i < HXU_REGS; i++) {
+		snprintf(name, sizeof(name), "%s_r%d", side, i);
+		st->r[i] = Z3_mk_const(p->z, Z3_mk_string_symbol(p->z, name), p->bv64);
+	}
+	st->r[1] = u64(p, CTX_ADDR);
+	st->r[HXU_REG_FP] = u64(p, LM_FP);
+	st->pkt = p->pkt0;
+	st->lm = p->lm0;
+	st->writer = p->writer0;
+	st->tm = p->tm0;
+	st->lk_cnt = 0;
+	st->data = u64(p, PKT_BASE);
+	st->data_meta = st->data;
+	st->data_end = Z3_mk_bvadd(p->z, st->data, zext(p, p->len, 64));
+	st->cond = Z3_mk_true(p->z);
+	st->pc = pc;
+	st->steps = 0;
+	st->back_edge = -1;
+}
+
+/* Explores every path of one side from init: 0, or STEP_FAIL's reason. */
+static int explore(struct prover *p, struct side *sd, const struct sym *init,
+		   enum step (*step)(struct prover *, struct sym *, struct fork *),
+		   const char *unit)
+{
+	struct sym *stack = malloc(sizeof(*stack) * LEAF_MAX);
+	uint32_t depth = 0;
+	int err = 0;
+
+	if (!stack)
+		return -ENOMEM;
+	p->cur = sd;
+	stack[depth++] = *init;
+	while (depth && !err) {
+		struct sym st = stack[--depth];
+
+		for (;;) {
+			struct fork fk;
+			enum step r;
+
+			if (++st.steps > STEP_MAX) {
+				not_proven(p, "loop at %s %d: not done after %u steps", unit,
+					   st.back_edge, STEP_MAX);
+				err = 1;
+				break;
+			}
+			r = step(p, &st, &fk);
+			if (p->z3_error) {
+				not_proven(p, "%s %u: the solver refused a term", unit, st.pc);
+				err = 1;
+				break;
+			}
+			if (r == STEP_FAIL) {
+				err = 1;
+				break;
+			}
+			if (r == STEP_LEAF)
+				break;
+			if (r == STEP_FORK) {
+				Z3_ast c = Z3_simplify(p->z, fk.cond);
+				bool t = !is_false(p, c) && feasible(p, and2(p, st.cond, c));
+				bool f = !is_true(p, c) &&
+					 feasible(p, and2(p, st.cond, Z3_mk_not(p->z, c)));
+
+				if (t && f) {
+					if (depth == LEAF_MAX) {
+						not_proven(p, "more than %d open paths", LEAF_MAX);
+						err = 1;
+						break;
+					}
+					stack[depth] = st;
+					stack[depth].cond = and2(p, st.cond, Z3_mk_not(p->z, c));
+					stack[depth].pc = fk.fall;
+					depth++;
+					st.cond = and2(p, st.cond, c);
+					st.pc = fk.target;
+				} else if (t) {
+					st.pc = fk.target;
+				} else if (f) {
+					st.pc = fk.fall;
+				} else {
+					break; /* this path cannot happen at all */
+				}
+			}
+		}
+	}
+	free(stack);
+	return err;
+}
+
+/* A side's outputs, one term each: ite over its leaves. */
+struct outputs {
+	Z3_ast end, value, pkt, data, len, tm;
+};
+
+static void fold(struct prover *p, const struct side *sd, struct outputs *o)
+{
+	for (int32_t i = (int32_t)sd->leaf_cnt - 1; i >= 0; i--) {
+		const struct leaf *l = &sd->leaves[i];
+		Z3_ast end = num(p, l->end, p->bv32);
+		Z3_ast len = lo32(p, Z3_mk_bvsub(p->z, l->data_end, l->data));
+
+		if (i == (int32_t)sd->leaf_cnt - 1) {
+			*o = (struct outputs){ end, l->value, l->pkt, l->data, len, l->tm };
+			continue;
+		}
+		o->end = Z3_mk_ite(p->z, l->cond, end, o->end);
+		o->value = Z3_mk_ite(p->z, l->cond, l->value, o->value);
+		o->pkt = Z3_mk_ite(p->z, l->cond, l->pkt, o->pkt);
+		o->data = Z3_mk_ite(p->z, l->cond, l->data, o->data);
+		o->len = Z3_mk_ite(p->z, l->cond, len, o->len);
+		o->tm = Z3_mk_ite(p->z, l->cond, l->tm, o->tm);
+	}
+}
+
+/* Whether a run that ends so hands its frame on: the bytes then count. */
+static Z3_ast leaves_frame(struct prover *p, const struct outputs *o)
+{
+	Z3_context z = p->z;
+	Z3_ast exit = Z3_mk_eq(z, o->end, num(p, HWXDP_PROVE_END_EXIT, p->bv32));
+	Z3_ast punt = Z3_mk_eq(z, o->end, num(p, HWXDP_PROVE_END_PUNT, p->bv32));
+	Z3_ast fwd = and2(p, Z3_mk_bvuge(z, o->value, num(p, XDP_PASS, p->bv32)),
+			  Z3_mk_bvule(z, o->value, num(p, XDP_REDIRECT, p->bv32)));
+
+	return or2(p, punt, and2(p, exit, fwd));
+}
+
+static uint64_t eval_u64(struct prover *p, Z3_model m, Z3_ast a)
+{
+	Z3_ast v;
+	uint64_t x = 0;
+
+	if (Z3_model_eval(p->z, m, a, true, &v))
+		Z3_get_numeral_uint64(p->z, v, &x);
+	return x;
+}
+
+static const struct leaf *taken(struct prover *p, Z3_model m, const struct side *sd)
+{
+	for (uint32_t i = 0; i < sd->leaf_cnt; i++) {
+		Z3_ast v;
+
+		if (Z3_model_eval(p->z, m, sd->leaves[i].cond, true, &v) && is_true(p, v))
+			return &sd->leaves[i];
+	}
+	return sd->leaf_cnt ? &sd->leaves[sd->leaf_cnt - 1] : NULL;
+}
+
+static void outcome_of(struct prover *p, Z3_model m, const struct leaf *l,
+		       struct hwxdp_prove_outcome *out)
+{
+	uint64_t data = eval_u64(p, m, l->data);
+
+	out->end = l->end;
+	out->value = (uint32_t)eval_u64(p, m, l->value);
+	out->len = (uint32_t)(eval_u64(p, m, l->data_end) - data);
+	out->last = l->last;
+	for (uint32_t i = 0; i < out->len && i < HWXDP_PROVE_LEN_MAX; i++)
+		out->frame[i] = (uint8_t)eval_u64(
+			p, m, Z3_mk_select(p->z, l->pkt, lo32(p, u64(p, data + i))));
+}
+
+static int32_t writer_of(struct prover *p, Z3_model m, const struct leaf *l, int32_t byte)
+{
+	uint64_t data = eval_u64(p, m, l->data), w;
+
+	if (byte < 0)
+		return -1;
+	w = eval_u64(p, m, Z3_mk_select(p->z, l->writer, lo32(p, u64(p, data + (uint32_t)byte))));
+	return w == UINT32_MAX ? -1 : (int32_t)w;
+}
+
+/* The map entries the lookups of leaf l need, as the model has them: an
+ * array's element, a hash entry's presence and value. */
+static void entries_of(struct prover *p, Z3_model m, const struct leaf *l)
+{
+	struct hwxdp_prove_result *res = p->res;
+
+	for (uint32_t i = 0; i < l->lk_cnt && res->entry_cnt < HWXDP_PROVE_ENTRY_MAX; i++) {
+		const struct hwxdp_map_desc *d = &p->maps[l->lk[i].map];
+		struct hwxdp_prove_entry e = { .map = l->lk[i].map };
+		uint32_t ks = Z3_get_bv_sort_size(p->z, Z3_get_sort(p->z, l->lk[i].key)) / 8;
+		uint64_t addr;
+		bool dup = false;
+
+		if (d->value_size > HWXDP_PROVE_VALUE_MAX || ks > HWXDP_PROVE_KEY_MAX)
+			continue;
+		for (uint32_t b = 0; b < ks; b++)
+			e.key[b] = (uint8_t)eval_u64(
+				p, m, Z3_mk_extract(p->z, 8 * b + 7, 8 * b, l->lk[i].key));
+		for (uint32_t j = 0; j < res->entry_cnt && !dup; j++)
+			dup = res->entries[j].map == e.map &&
+			      !memcmp(res->entries[j].key, e.key, ks);
+		if (dup)
+			continue;
+		addr = eval_u64(
+			p, m,
+			lookup(p, &(struct sym){ .lk_cnt = LOOKUP_MAX }, e.map, l->lk[i].key));
+		e.absent = !addr;
+		for (uint32_t b = 0; !e.absent && b < d->value_size; b++)
+			e.value[b] = (uint8_t)eval_u64(
+				p, m, Z3_mk_select(p->z, p->tm0, u64(p, addr + b)));
+		/* an array's elements always exist: one out of range is no entry */
+		if (e.absent && d->type == BPF_MAP_TYPE_ARRAY)
+			continue;
+		res->entries[res->entry_cnt++] = e;
+	}
+}
+
+static uint32_t insn_of_op(const struct hxu_image *img, uint32_t op)
+{
+	uint32_t insn = 0;
+
+	for (uint32_t i = 0; i < img->line_cnt && img->lines[i].op <= op; i++)
+		insn = img->lines[i].insn;
+	return insn;
+}
+
+static void counterexample(struct prover *p, Z3_model m)
+{
+	struct hwxdp_prove_result *res = p->res;
+	const struct hwxdp_prove_outcome *b = &res->bpf, *h = &res->hxu;
+
+	res->status = HWXDP_PROVE_COUNTEREXAMPLE;
+	res->len = (uint32_t)eval_u64(p, m, p->len);
+	res->ingress = (uint32_t)eval_u64(p, m, p->ingress);
+	res->rx_queue = (uint32_t)eval_u64(p, m, p->rx_queue);
+	for (uint32_t i = 0; i < res->len && i < HWXDP_PROVE_LEN_MAX; i++)
+		res->frame[i] = (uint8_t)eval_u64(
+			p, m, Z3_mk_select(p->z, p->pkt0, num(p, PKT_BASE + i, p->bv32)));
+	outcome_of(p, m, taken(p, m, &p->bpf), &res->bpf);
+	outcome_of(p, m, taken(p, m, &p->hxu), &res->hxu);
+	res->diff_hxu_insn = insn_of_op(p->img, h->last);
+	res->diff_byte = -1;
+	for (uint32_t i = 0; i < b->len && i < h->len && i < HWXDP_PROVE_LEN_MAX; i++)
+		if (b->frame[i] != h->frame[i]) {
+			res->diff_byte = (int32_t)i;
+			break;
+		}
+	entries_of(p, m, taken(p, m, &p->bpf));
+	entries_of(p, m, taken(p, m, &p->hxu));
+	res->bpf.writer = writer_of(p, m, taken(p, m, &p->bpf), res->diff_byte);
+	res->hxu.writer = writer_of(p, m, taken(p, m, &p->hxu), res->diff_byte);
+	if (b->end != h->end || b->value != h->value)
+		snprintf(res->reason, sizeof(res->reason),
+			 "BPF ends at insn %u with %s %u, the microcode at op %u (insn %u) with %s "
+			 "%u",
+			 b->last,
+			 b->end == HWXDP_PROVE_END_EXIT	  ? "verdict"
+			 : b->end == HWXDP_PROVE_END_PUNT ? "punt"
+							  : "fault",
+			 b->value, h->last, res->diff_hxu_insn,
+			 h->end == HWXDP_PROVE_END_EXIT	  ? "verdict"
+			 : h->end == HWXDP_PROVE_END_PUNT ? "punt"
+							  : "fault",
+			 h->value);
+	else if (b->len == h->len && res->diff_byte < 0) {
+		uint64_t a = eval_u64(p, m, p->tm_diff), map = (a >> 48) - 1;
+
+		snprintf(res->reason, sizeof(res->reason),
+			 "map %s, byte %llu of its values: BPF leaves 0x%02x, the microcode 0x%02x "
+			 "(exits at insn %u and op %u)",
+			 map < p->map_cnt ? p->maps[map].name : "?",
+			 (unsigned long long)(a & ((1ull << 48) - 1)),
+			 (unsigned int)eval_u64(
+				 p, m, Z3_mk_select(p->z, taken(p, m, &p->bpf)->tm, p->tm_diff)),
+			 (unsigned int)eval_u64(
+				 p, m, Z3_mk_select(p->z, taken(p, m, &p->hxu)->tm, p->tm_diff)),
+			 b->last, h->last);
+	} else if (b->len != h->len)
+		snprintf(res->reason, sizeof(res->reason),
+			 "output length: BPF %u bytes (exit at insn %u), microcode %u (op %u)",
+			 b->len, b->last, h->len, h->last);
+	else
+		snprintf(res->reason, sizeof(res->reason),
+			 "output byte %d: BPF 0x%02x (written by insn %d), microcode 0x%02x "
+			 "(written by op %d, from insn %d)",
+			 res->diff_byte, res->diff_byte >= 0 ? b->frame[res->diff_byte] : 0,
+			 b->writer, res->diff_byte >= 0 ? h->frame[res->diff_byte] : 0, h->writer,
+			 h->writer >= 0 ? (int32_t)insn_of_op(p->img, (uint32_t)h->writer) : -1);
+}
+
+static int compare(struct prover *p)
+{
+	Z3_context z = p->z;
+	struct outputs b, h;
+	Z3_ast k = Z3_mk_const(z, Z3_mk_string_symbol(z, "diff_byte"), p->bv32);
+	Z3_ast bytes, differ;
+	Z3_lbool r;
+
+	fold(p, &p->bpf, &b);
+	fold(p, &p->hxu, &h);
+	bytes = and2(p, Z3_mk_bvult(z, k, b.len),
+		     ne(p, Z3_mk_select(z, b.pkt, Z3_mk_bvadd(z, lo32(p, b.data), k)),
+			Z3_mk_select(z, h.pkt, Z3_mk_bvadd(z, lo32(p, h.data), k))));
+	p->tm_diff = Z3_mk_const(z, Z3_mk_string_symbol(z, "diff_table_byte"), p->bv64);
+	{
+		Z3_ast any[4] = {
+			ne(p, b.end, h.end),
+			ne(p, b.value, h.value),
+			and2(p, leaves_frame(p, &b), or2(p, ne(p, b.len, h.len), bytes)),
+			/* what a map holds afterwards, whatever the verdict */
+			ne(p, Z3_mk_select(z, b.tm, p->tm_diff), Z3_mk_select(z, h.tm, p->tm_diff)),
+		};
+
+		differ = Z3_mk_or(z, 4, any);
+	}
+	Z3_solver_push(z, p->s);
+	Z3_solver_assert(z, p->s, differ);
+	r = Z3_solver_check(z, p->s);
+	p->checks++;
+	if (r == Z3_L_FALSE) {
+		p->res->status = HWXDP_PROVE_PROVEN;
+	} else if (r == Z3_L_TRUE) {
+		Z3_model m = Z3_solver_get_model(z, p->s);
+
+		Z3_model_inc_ref(z, m);
+		counterexample(p, m);
+		Z3_model_dec_ref(z, m);
+	} else {
+		not_proven(p, "the solver gave up: %s", Z3_solver_get_reason_unknown(z, p->s));
+	}
+	Z3_solver_pop(z, p->s, 1);
+	return 0;
+}
+
+static uint64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map_desc *maps,
+		size_t map_cnt, const struct hwxdp_verify_result *facts,
+		const struct hxu_image *img, uint32_t prog_index,
+		const struct hwxdp_prove_opts *opts, struct hwxdp_prove_result *res)
+{
+	uint32_t max_len = opts && opts->max_len ? opts->max_len : 128;
+	uint32_t timeout = opts && opts->timeout_ms ? opts->timeout_ms : 10000;
+	uint64_t start = now_ms();
+	struct prover p = { .res = res,
+			    .insns = insns,
+			    .cnt = cnt,
+			    .facts = facts,
+			    .img = img,
+			    .maps = maps,
+			    .map_cnt = map_cnt };
+	struct sym init;
+	Z3_config cfg;
+	Z3_params params;
+	char tmo[16];
+	int err = 0;
+
+	if (!insns || !cnt || !facts || facts->fact_cnt != cnt || !facts->accepted || !img ||
+	    prog_index >= img->prog_cnt || !res || max_len < LEN_MIN || (map_cnt && !maps) ||
+	    max_len > HWXDP_PROVE_LEN_MAX)
+		return -EINVAL;
+	memset(res, 0, sizeof(*res));
+	res->diff_byte = -1;
+	p.bpf.leaves = calloc(LEAF_MAX, sizeof(struct leaf));
+	p.hxu.leaves = calloc(LEAF_MAX, sizeof(struct leaf));
+	if (!p.bpf.leaves || !p.hxu.leaves) {
+		err = -ENOMEM;
+		goto out_free;
+	}
+
+	cfg = Z3_mk_config();
+	snprintf(tmo, sizeof(tmo), "%u", timeout);
+	Z3_set_param_value(cfg, "timeout", tmo);
+	p.z = Z3_mk_context(cfg);
+	Z3_del_config(cfg);
+	error_prover = &p;
+	Z3_set_error_handler(p.z, on_z3_error);
+	p.s = Z3_mk_simple_solver(p.z);
+	Z3_solver_inc_ref(p.z, p.s);
+	params = Z3_mk_params(p.z);
+	Z3_params_inc_ref(p.z, params);
+	Z3_params_set_uint(p.z, params, Z3_mk_string_symbol(p.z, "timeout"), timeout);
+	Z3_solver_set_params(p.z, p.s, params);
+	Z3_params_dec_ref(p.z, params);
+
+	p.bv8 = Z3_mk_bv_sort(p.z, 8);
+	p.bv32 = Z3_mk_bv_sort(p.z, 32);
+	p.bv64 = Z3_mk_bv_sort(p.z, 64);
+	p.mem = Z3_mk_array_sort(p.z, p.bv32, p.bv8);
+	p.len = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "frame_len"), p.bv32);
+	p.ingress = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "ingress"), p.bv32);
+	p.rx_queue = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "rx_queue"), p.bv32);
+	p.pkt0 = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "window"), p.mem);
+	p.lm0 = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "local_memory"), p.mem);
+	p.writer0 = Z3_mk_const_array(p.z, p.bv32, num(&p, UINT32_MAX, p.bv32));
+	p.tmem = Z3_mk_array_sort(p.z, p.bv64, p.bv8);
+	p.tm0 = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "table_memory"), p.tmem);
+	/* read-only global data is what the object says; every other map's
+	 * contents are free */
+	for (size_t m = 0; m < map_cnt && m < HXU_TABLES; m++) {
+		const struct hwxdp_map_desc *d = &maps[m];
+
+		if (!d->read_only || !d->initial || d->type != BPF_MAP_TYPE_ARRAY)
+			continue;
+		for (size_t i = 0; i < d->initial_size; i++)
+			Z3_solver_assert(
+				p.z, p.s,
+				Z3_mk_eq(p.z, Z3_mk_select(p.z, p.tm0, u64(&p, MAP_BASE(m) + i)),
+					 num(&p, d->initial[i], p.bv8)));
+	}
+	Z3_solver_assert(p.z, p.s, Z3_mk_bvuge(p.z, p.len, num(&p, LEN_MIN, p.bv32)));
+	Z3_solver_assert(p.z, p.s, Z3_mk_bvule(p.z, p.len, num(&p, max_len, p.bv32)));
+	if (opts && opts->ingress) {
+		Z3_solver_assert(p.z, p.s,
+				 Z3_mk_eq(p.z, p.ingress, num(&p, opts->ingress, p.bv32)));
+		Z3_solver_assert(p.z, p.s, Z3_mk_eq(p.z, p.rx_queue, num(&p, 0, p.bv32)));
+	}
+
+	res->status = HWXDP_PROVE_NOT_PROVEN;
+	sym_init(&p, &init, "bpf", 0);
+	if (explore(&p, &p.bpf, &init, bpf_step, "insn"))
+		goto out;
+	sym_init(&p, &init, "hxu", img->progs[prog_index].entry);
+	if (explore(&p, &p.hxu, &init, hxu_step, "op"))
+		goto out;
+	if (!p.bpf.leaf_cnt || !p.hxu.leaf_cnt) {
+		not_proven(&p, "%s has no path to an exit",
+			   p.bpf.leaf_cnt ? "the microcode" : "BPF");
+		goto out;
+	}
+	compare(&p);
+	if (p.z3_error)
+		not_proven(&p, "the solver refused a term");
+out:
+	res->bpf_paths = p.bpf.leaf_cnt;
+	res->hxu_paths = p.hxu.leaf_cnt;
+	res->solver_checks = p.checks;
+	Z3_solver_dec_ref(p.z, p.s);
+	Z3_del_context(p.z);
+	error_prover = NULL;
+out_free:
+	free(p.bpf.leaves);
+	free(p.hxu.leaves);
+	res->elapsed_ms = now_ms() - start;
+	return err;
+}

@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The proof that a translation is right: a verified BPF program and the HXU
+ * image made of it, each executed symbolically into Z3 terms over every
+ * frame of 14 to max_len bytes and every ingress port and rx queue, and the
+ * two compared for all of them: the exit kind (verdict, punt, fault), the
+ * verdict or punt reason, and for a frame that leaves (PASS, TX, REDIRECT,
+ * punt) its length and every byte of it. docs/prove.md says what is
+ * modelled and what is not.
+ *
+ * A construct the model does not cover yet (map helpers, calls, tail calls,
+ * head adjustments, ...) or a loop that does not end within the unrolling
+ * bound makes the answer "not proven" with the reason, never "proven".
+ */
+#ifndef HWXDP_HWMAP_PROVE_H
+#define HWXDP_HWMAP_PROVE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/bpf.h>
+
+#include "hwmap/hxu.h"
+#include "hwxdp/object.h"
+#include "verifier/verifier.h"
+
+#define HWXDP_PROVE_LEN_MAX	 512 /* the largest max_len */
+#define HWXDP_PROVE_ENTRY_MAX	 16  /* map entries a counterexample names */
+#define HWXDP_PROVE_KEY_MAX	 64
+#define HWXDP_PROVE_VALUE_MAX	 256
+
+struct hwxdp_prove_opts {
+	size_t sz;	     /* sizeof(struct hwxdp_prove_opts) */
+	uint32_t max_len;    /* frames up to this length; 0: 128 */
+	uint32_t timeout_ms; /* per solver query; 0: 10000 */
+	/* Not 0: the frame arrives on this ingress ifindex and rx queue 0,
+	 * a context BPF_PROG_TEST_RUN can replay; 0: any of them. */
+	uint32_t ingress;
+};
+
+enum hwxdp_prove_status {
+	HWXDP_PROVE_PROVEN,
+	HWXDP_PROVE_NOT_PROVEN,	   /* reason says why */
+	HWXDP_PROVE_COUNTEREXAMPLE /* the frame below tells the two apart */
+};
+
+/* How a run ends. */
+enum hwxdp_prove_end {
+	HWXDP_PROVE_END_EXIT,  /* value: the verdict */
+	HWXDP_PROVE_END_PUNT,  /* value: the punt reason (verdict XDP_PASS) */
+	HWXDP_PROVE_END_FAULT, /* the device aborts the frame; value: the op */
+};
+
+/* One side's run on the counterexample, as the model predicts it. */
+struct hwxdp_prove_outcome {
+	uint32_t end; /* enum hwxdp_prove_end */
+	uint32_t value;
+	uint32_t len; /* the frame's length on the way out */
+	uint8_t frame[HWXDP_PROVE_LEN_MAX];
+	uint32_t last; /* BPF: the insn that ended it; HXU: the op */
+	/* the insn (BPF) or op (HXU) that wrote the first output byte that
+	 * differs; -1: the frame's own byte, or no byte differs */
+	int32_t writer;
+};
+
+/* A map entry the counterexample needs (present or, with absent, not). */
+struct hwxdp_prove_entry {
+	uint32_t map; /* index in the maps given */
+	bool absent;
+	uint8_t key[HWXDP_PROVE_KEY_MAX];
+	uint8_t value[HWXDP_PROVE_VALUE_MAX];
+};
+
+struct hwxdp_prove_result {
+	uint32_t status; /* enum hwxdp_prove_status */
+	char reason[256];
+	/* the counterexample */
+	uint8_t frame[HWXDP_PROVE_LEN_MAX];
+	uint32_t len;
+	uint32_t ingress, rx_queue;
+	struct hwxdp_prove_entry entries[HWXDP_PROVE_ENTRY_MAX];
+	uint32_t entry_cnt;
+	struct hwxdp_prove_outcome bpf, hxu;
+	int32_t diff_byte;	/* first output byte that differs, or -1 */
+	uint32_t diff_hxu_insn; /* the BPF insn of the HXU op that ended */
+	/* what it took */
+	uint32_t bpf_paths, hxu_paths;
+	uint64_t solver_checks;
+	uint64_t elapsed_ms;
+};
+
+/*
+ * Proves image program prog_index of img equal to the cnt instructions at
+ * insns, of which facts is the accepted device verification against the
+ * map_cnt maps at maps (the translator's: table i is maps[i]). Map
+ * contents are free but for read-only global data, whose initial bytes
+ * are the contents. Returns 0 with
+ * *res filled (status PROVEN, NOT_PROVEN or COUNTEREXAMPLE), -EINVAL for
+ * arguments that do not fit together, or -ENOMEM.
+ */
+int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map_desc *maps,
+		size_t map_cnt, const struct hwxdp_verify_result *facts, const struct hxu_image *img,
+		uint32_t prog_index, const struct hwxdp_prove_opts *opts,
+		struct hwxdp_prove_result *res);
+
+#endif /* HWXDP_HWMAP_PROVE_H */

@@ -1,0 +1,534 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The prover (hwmap/prove.h) on raw programs: translations it must prove,
+ * images with a fault it must refute with a frame that replays, and
+ * constructs it must call "not proven".
+ *
+ * Built twice: as build/tests/prove.test with the translator as it is, and
+ * as build/tests/prove_mutant.test with the fault HWXDP_MUTANT_COMBINE_ORDER
+ * puts back into hwmap/combine.c (u32s assembled from packet bytes in any
+ * order made one load). The same test then expects a proof from the first
+ * and, from the second, a counterexample on which the kernel and the
+ * device really differ.
+ */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <linux/bpf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+
+#include "device/engine.h"
+#include "device/tables.h"
+#include "hwmap/prove.h"
+#include "hwmap/translate.h"
+#include "hwxdp/object.h"
+#include "lab/target.h"
+#include "loader/device.h"
+#include "verifier/verifier.h"
+
+#define MAX_INSNS 96
+#define OUT_OFF	  40
+#define TIMEOUT	  20000 /* ms per solver query: the programs here take well under 1 s */
+
+struct prog {
+	struct bpf_insn insns[MAX_INSNS];
+	size_t cnt;
+};
+
+/* A raw program verified for the device and translated. */
+struct built {
+	struct hwxdp_verify_result *facts;
+	struct hxu_image *img;
+};
+
+static void emit(struct prog *p, uint8_t code, uint8_t dst, uint8_t src, int16_t off, int32_t imm)
+{
+	cr_assert_lt(p->cnt, MAX_INSNS);
+	p->insns[p->cnt++] = (struct bpf_insn){
+		.code = code, .dst_reg = dst, .src_reg = src, .off = off, .imm = imm
+	};
+}
+
+/* r2 = data, r3 = data_end; dropped unless OUT_OFF + 8 bytes are there. */
+static void prologue(struct prog *p)
+{
+	emit(p, BPF_LDX | BPF_MEM | BPF_W, 2, 1, offsetof(struct xdp_md, data), 0);
+	emit(p, BPF_LDX | BPF_MEM | BPF_W, 3, 1, offsetof(struct xdp_md, data_end), 0);
+	emit(p, BPF_ALU64 | BPF_MOV | BPF_X, 4, 2, 0, 0);
+	emit(p, BPF_ALU64 | BPF_ADD | BPF_K, 4, 0, 0, OUT_OFF + 8);
+	emit(p, BPF_JMP | BPF_JGT | BPF_X, 4, 3, 0, 0); /* to the drop: patched */
+}
+
+/* Stores r0 at OUT_OFF and passes; the short frame's drop at the end. */
+static void epilogue(struct prog *p, uint8_t size)
+{
+	emit(p, BPF_STX | BPF_MEM | size, 2, 0, OUT_OFF, 0);
+	emit(p, BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, XDP_PASS);
+	emit(p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	p->insns[4].off = (int16_t)(p->cnt - 5);
+	emit(p, BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, XDP_DROP);
+	emit(p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+}
+
+/* r0 = bytes 4..7 of the frame, the byte at 4 + i put at byte perm[i]. */
+static void assemble(struct prog *p, const int *perm, bool alu32)
+{
+	uint8_t cls = alu32 ? BPF_ALU : BPF_ALU64;
+
+	for (int i = 0; i < 4; i++) {
+		uint8_t dst = i ? 5 : 0;
+
+		emit(p, BPF_LDX | BPF_MEM | BPF_B, dst, 2, (int16_t)(4 + i), 0);
+		if (perm[i])
+			emit(p, cls | BPF_LSH | BPF_K, dst, 0, 0, perm[i] * 8);
+		if (i)
+			emit(p, cls | BPF_OR | BPF_X, 0, 5, 0, 0);
+	}
+}
+
+static int build(const struct prog *p, struct built *b, char *msg, size_t msglen)
+{
+	struct hwxdp_verify_opts vopts = { .sz = sizeof(vopts), .device = true };
+	uint32_t subprog_start = 0;
+	struct hwxdp_prog prog = {
+		.name = "prove",
+		.type = BPF_PROG_TYPE_XDP,
+		.insns = (struct bpf_insn *)p->insns,
+		.insn_cnt = p->cnt,
+		.subprog_start = &subprog_start,
+		.subprog_cnt = 1,
+	};
+	struct hwxdp_object obj = { .progs = &prog, .prog_cnt = 1 };
+	int err;
+
+	memset(b, 0, sizeof(*b));
+	err = hwxdp_verify_insns(p->insns, p->cnt, NULL, 0, &vopts, &b->facts);
+	if (err)
+		return err;
+	if (!b->facts->accepted) {
+		snprintf(msg, msglen, "refused: %s", b->facts->log);
+		return -EACCES;
+	}
+	return hwxdp_translate(&obj, &prog, b->facts, &b->img, msg, msglen);
+}
+
+static void built_free(struct built *b)
+{
+	hxu_image__free(b->img);
+	hwxdp_verify_result__free(b->facts);
+}
+
+static int prove(const struct prog *p, const struct built *b, struct hwxdp_prove_result *res)
+{
+	struct hwxdp_prove_opts opts = {
+		.sz = sizeof(opts), .max_len = 64, .timeout_ms = TIMEOUT, .ingress = 1
+	};
+
+	return hwxdp_prove(p->insns, p->cnt, NULL, 0, b->facts, b->img, 0, &opts, res);
+}
+
+/* The verdict a run of the predicted outcome hands the kernel's API. */
+static uint32_t action_of(const struct hwxdp_prove_outcome *o)
+{
+	return o->end == HWXDP_PROVE_END_PUNT ? XDP_PASS : o->value;
+}
+
+static bool result_is(const struct hx_result *r, const struct hwxdp_prove_outcome *o)
+{
+	bool fwd = o->end == HWXDP_PROVE_END_PUNT ||
+		   (o->value >= XDP_PASS && o->value <= XDP_REDIRECT);
+
+	if (r->action != action_of(o))
+		return false;
+	return !fwd || (r->len == o->len && !memcmp(r->frame, o->frame, o->len));
+}
+
+/*
+ * The counterexample through the kernel and the device: each must do what
+ * the model predicts for its side, and the two must differ.
+ */
+static void replay(const struct prog *p, const struct built *b,
+		   const struct hwxdp_prove_result *res)
+{
+	static struct hx_result kr, dr;
+	struct hwxdp_tables *tables;
+	struct hwxdp_engine *engine;
+	struct hwxdp_frame f;
+	struct hwxdp_run_stats st = {};
+	uint8_t *window;
+	int fd, err;
+
+	fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "prove", "GPL", p->insns, p->cnt, NULL);
+	cr_assert_geq(fd, 0, "the kernel refuses the program: %s", strerror(errno));
+	err = hx_kernel_run_frame(fd, res->ingress, res->frame, res->len, &kr);
+	close(fd);
+	cr_assert_eq(err, 0, "the kernel's run: %s", strerror(-err));
+
+	tables = hwxdp_tables__new();
+	cr_assert_not_null(tables);
+	cr_assert_eq(hwxdp_tables__create_all(tables, b->img), 0);
+	engine = hwxdp_engine__new(b->img, tables);
+	cr_assert_not_null(engine, "the engine refuses the image");
+	window = calloc(1, HXU_WINDOW_SIZE);
+	cr_assert_not_null(window);
+	err = hx_device_run_frame(engine, window, res->ingress, res->frame, res->len, &dr, &f, &st);
+	hwxdp_engine__free(engine);
+	hwxdp_tables__free(tables);
+	free(window);
+
+	cr_assert(result_is(&kr, &res->bpf), "the kernel does not do what the model says BPF does");
+	if (res->hxu.end == HWXDP_PROVE_END_FAULT)
+		cr_assert_neq(err, 0, "the model says the device aborts, the device does not");
+	else
+		cr_assert(!err && result_is(&dr, &res->hxu),
+			  "the device does not do what the model says the microcode does");
+	cr_assert(err || kr.action != dr.action || kr.len != dr.len ||
+			  memcmp(kr.frame, dr.frame, kr.len),
+		  "the counterexample does not tell the kernel and the device apart");
+}
+
+static void next_permutation(int *a, int n)
+{
+	int i = n - 2, j = n - 1, t;
+
+	while (i >= 0 && a[i] >= a[i + 1])
+		i--;
+	if (i < 0)
+		return;
+	while (a[j] <= a[i])
+		j--;
+	t = a[i], a[i] = a[j], a[j] = t;
+	for (i++, j = n - 1; i < j; i++, j--)
+		t = a[i], a[i] = a[j], a[j] = t;
+}
+
+/* A u32 from four packet bytes in each of the 24 orders, with 32-bit and
+ * 64-bit operations: proven on the translator as it is; on the mutant,
+ * every order but memory and network order is a counterexample that
+ * replays. */
+Test(prove, assembled_u32_in_every_order, .timeout = 300)
+{
+	int perm[4] = { 0, 1, 2, 3 }, refuted = 0, proven = 0;
+	char msg[512];
+
+	for (int k = 0; k < 24; k++, next_permutation(perm, 4)) {
+		bool in_order = (perm[0] == 0 && perm[1] == 1 && perm[2] == 2 && perm[3] == 3) ||
+				(perm[0] == 3 && perm[1] == 2 && perm[2] == 1 && perm[3] == 0);
+
+		for (int alu32 = 0; alu32 < 2; alu32++) {
+			struct hwxdp_prove_result res;
+			struct prog p = { .cnt = 0 };
+			struct built b;
+
+			prologue(&p);
+			assemble(&p, perm, alu32);
+			epilogue(&p, BPF_W);
+			cr_assert_eq(build(&p, &b, msg, sizeof(msg)), 0, "%s", msg);
+			cr_assert_eq(prove(&p, &b, &res), 0);
+#ifdef HWXDP_MUTANT_COMBINE_ORDER
+			if (in_order) {
+				cr_expect_eq(res.status, HWXDP_PROVE_PROVEN, "order %d%d%d%d: %s",
+					     perm[0], perm[1], perm[2], perm[3], res.reason);
+			} else {
+				cr_assert_eq(res.status, HWXDP_PROVE_COUNTEREXAMPLE,
+					     "order %d%d%d%d alu32 %d on the mutant: %s", perm[0],
+					     perm[1], perm[2], perm[3], alu32, res.reason);
+				if (geteuid() == 0)
+					replay(&p, &b, &res);
+				if (!refuted++)
+					cr_log_info("order %d%d%d%d: %s, in %llu ms", perm[0],
+						    perm[1], perm[2], perm[3], res.reason,
+						    (unsigned long long)res.elapsed_ms);
+			}
+#else
+			(void)in_order;
+			cr_expect_eq(res.status, HWXDP_PROVE_PROVEN, "order %d%d%d%d alu32 %d: %s",
+				     perm[0], perm[1], perm[2], perm[3], alu32, res.reason);
+			proven += res.status == HWXDP_PROVE_PROVEN;
+#endif
+			built_free(&b);
+		}
+	}
+#ifdef HWXDP_MUTANT_COMBINE_ORDER
+	cr_assert_eq(refuted, 44, "%d of the 44 odd orders refuted", refuted);
+	(void)proven;
+	if (geteuid() != 0)
+		cr_log_warn("counterexamples not replayed: the kernel side needs root");
+#else
+	cr_assert_eq(proven, 48);
+	(void)refuted;
+#endif
+}
+
+#ifndef HWXDP_MUTANT_COMBINE_ORDER
+/* ALU operations with the edge cases BPF defines: division and modulo by
+ * zero, the most negative value by -1, shifts by more than the width, byte
+ * swaps; inputs from the packet so that all of them are symbolic. */
+Test(prove, alu_edge_cases)
+{
+	static const struct {
+		uint8_t op;
+		int16_t off; /* 1: signed division */
+	} ops[] = {
+		{ BPF_ADD, 0 }, { BPF_SUB, 0 }, { BPF_MUL, 0 },	 { BPF_DIV, 0 }, { BPF_MOD, 0 },
+		{ BPF_DIV, 1 }, { BPF_MOD, 1 }, { BPF_AND, 0 },	 { BPF_OR, 0 },	 { BPF_XOR, 0 },
+		{ BPF_LSH, 0 }, { BPF_RSH, 0 }, { BPF_ARSH, 0 }, { BPF_NEG, 0 },
+	};
+	char msg[512];
+
+	for (size_t i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
+		for (int cls = 0; cls < 2; cls++) {
+			uint8_t c = cls ? BPF_ALU64 : BPF_ALU;
+			struct hwxdp_prove_result res;
+			struct prog p = { .cnt = 0 };
+			struct built b;
+
+			prologue(&p);
+			emit(&p, BPF_LDX | BPF_MEM | BPF_DW, 0, 2, 8, 0);
+			emit(&p, BPF_LDX | BPF_MEM | BPF_DW, 5, 2, 16, 0);
+			if (ops[i].op == BPF_NEG)
+				emit(&p, c | BPF_NEG | BPF_K, 0, 0, 0, 0);
+			else
+				emit(&p, c | ops[i].op | BPF_X, 0, 5, ops[i].off, 0);
+			emit(&p, BPF_ALU | BPF_END | BPF_TO_BE, 0, 0, 0, 32);
+			emit(&p, BPF_JMP | BPF_JSGT | BPF_K, 0, 0, 1, -5);
+			emit(&p, BPF_ALU64 | BPF_ARSH | BPF_K, 0, 0, 0, 3);
+			epilogue(&p, BPF_DW);
+			cr_assert_eq(build(&p, &b, msg, sizeof(msg)), 0, "%s", msg);
+			cr_assert_eq(prove(&p, &b, &res), 0);
+			cr_expect_eq(res.status, HWXDP_PROVE_PROVEN,
+				     "op 0x%02x off %d class %d: %s", ops[i].op, ops[i].off, cls,
+				     res.reason);
+			built_free(&b);
+		}
+	}
+}
+
+/* The word of the first operation with this opcode in the image. */
+static uint64_t *find_op(struct hxu_image *img, uint8_t opcode)
+{
+	for (uint32_t i = 0; i < img->op_cnt;) {
+		struct hxu_op o;
+		unsigned int n = hxu_decode_at(&img->ops[i], img->op_cnt - i, &o);
+
+		cr_assert_neq(n, 0);
+		if (o.opcode == opcode)
+			return (uint64_t *)&img->ops[i];
+		i += n;
+	}
+	return NULL;
+}
+
+/* A wrong image, made by hand from a right one: the length check one byte
+ * short. The prover must find the frame where it shows (a frame of exactly
+ * OUT_OFF + 7 bytes then passes on the device, and faults or writes past
+ * the end), and that frame must replay. */
+Test(prove, refutes_a_wrong_length_check)
+{
+	static const int perm[4] = { 0, 1, 2, 3 };
+	struct hwxdp_prove_result res;
+	struct prog p = { .cnt = 0 };
+	struct built b;
+	char msg[512];
+	uint64_t *w;
+
+	prologue(&p);
+	assemble(&p, perm, false);
+	epilogue(&p, BPF_W);
+	cr_assert_eq(build(&p, &b, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(prove(&p, &b, &res), 0);
+	cr_assert_eq(res.status, HWXDP_PROVE_PROVEN, "%s", res.reason);
+	w = find_op(b.img, HXU_OP_LCHK);
+	cr_assert_not_null(w, "the bound check is not an lchk");
+	w[1] -= 1; /* data + 47 > data_end instead of data + 48 */
+	cr_assert_eq(prove(&p, &b, &res), 0);
+	cr_assert_eq(res.status, HWXDP_PROVE_COUNTEREXAMPLE, "%s", res.reason);
+	cr_assert_eq(res.len, OUT_OFF + 7, "frame of %u bytes", res.len);
+	cr_assert_eq(res.bpf.value, XDP_DROP);
+	if (geteuid() == 0)
+		replay(&p, &b, &res);
+	built_free(&b);
+}
+
+/* A wrong constant stored: the prover names the byte. */
+Test(prove, refutes_a_wrong_store)
+{
+	struct hwxdp_prove_result res;
+	struct prog p = { .cnt = 0 };
+	struct built b;
+	char msg[512];
+	uint64_t *w;
+
+	prologue(&p);
+	emit(&p, BPF_ST | BPF_MEM | BPF_H, 2, 0, 12, 0x1234);
+	emit(&p, BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0x77);
+	epilogue(&p, BPF_B);
+	cr_assert_eq(build(&p, &b, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(prove(&p, &b, &res), 0);
+	cr_assert_eq(res.status, HWXDP_PROVE_PROVEN, "%s", res.reason);
+	w = find_op(b.img, HXU_OP_STI + HXU_SPACE_PKT);
+	cr_assert_not_null(w, "no sti.pkt in the image");
+	w[1] ^= 0x100; /* 0x1334 */
+	cr_assert_eq(prove(&p, &b, &res), 0);
+	cr_assert_eq(res.status, HWXDP_PROVE_COUNTEREXAMPLE, "%s", res.reason);
+	cr_assert_eq(res.diff_byte, 13, "%s", res.reason);
+	cr_assert_eq(res.bpf.frame[13], 0x12);
+	cr_assert_eq(res.hxu.frame[13], 0x13);
+	if (geteuid() == 0)
+		replay(&p, &b, &res);
+	built_free(&b);
+}
+
+/* A bounded loop is unrolled: here 8 rounds over the packet. */
+Test(prove, bounded_loop_unrolled)
+{
+	struct hwxdp_prove_result res;
+	struct prog p = { .cnt = 0 };
+	struct built b;
+	char msg[512];
+
+	prologue(&p);
+	emit(&p, BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
+	emit(&p, BPF_ALU64 | BPF_MOV | BPF_K, 6, 0, 0, 0);
+	/* loop: r0 += byte at data + r6; r6++; if r6 < 8 goto loop */
+	emit(&p, BPF_ALU64 | BPF_MOV | BPF_X, 7, 2, 0, 0);
+	emit(&p, BPF_ALU64 | BPF_ADD | BPF_X, 7, 6, 0, 0);
+	emit(&p, BPF_LDX | BPF_MEM | BPF_B, 8, 7, 0, 0);
+	emit(&p, BPF_ALU64 | BPF_ADD | BPF_X, 0, 8, 0, 0);
+	emit(&p, BPF_ALU64 | BPF_ADD | BPF_K, 6, 0, 0, 1);
+	emit(&p, BPF_JMP | BPF_JLT | BPF_K, 6, 0, -6, 8);
+	epilogue(&p, BPF_H);
+	cr_assert_eq(build(&p, &b, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(prove(&p, &b, &res), 0);
+	cr_expect_eq(res.status, HWXDP_PROVE_PROVEN, "%s", res.reason);
+	built_free(&b);
+}
+
+/* What is not modelled is said, not assumed: a helper call. */
+Test(prove, helper_call_not_proven)
+{
+	struct hwxdp_prove_result res;
+	struct prog p = { .cnt = 0 };
+	struct built b;
+	char msg[512];
+
+	emit(&p, BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0); /* the call clobbers r1 */
+	emit(&p, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_prandom_u32);
+	emit(&p, BPF_LDX | BPF_MEM | BPF_W, 2, 6, offsetof(struct xdp_md, data), 0);
+	emit(&p, BPF_LDX | BPF_MEM | BPF_W, 3, 6, offsetof(struct xdp_md, data_end), 0);
+	emit(&p, BPF_ALU64 | BPF_MOV | BPF_X, 4, 2, 0, 0);
+	emit(&p, BPF_ALU64 | BPF_ADD | BPF_K, 4, 0, 0, OUT_OFF + 8);
+	emit(&p, BPF_JMP | BPF_JGT | BPF_X, 4, 3, 3, 0);
+	emit(&p, BPF_STX | BPF_MEM | BPF_W, 2, 0, OUT_OFF, 0);
+	emit(&p, BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, XDP_PASS);
+	emit(&p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	emit(&p, BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, XDP_DROP);
+	emit(&p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	cr_assert_eq(build(&p, &b, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(prove(&p, &b, &res), 0);
+	cr_assert_eq(res.status, HWXDP_PROVE_NOT_PROVEN, "status %u: %s", res.status, res.reason);
+	cr_assert(strstr(res.reason, "not modelled"), "%s", res.reason);
+	built_free(&b);
+}
+
+/*
+ * A translated object with a map, made wrong by hand: vlan_tag's VLAN id
+ * mask 0xfff made 0xffe. The counterexample must name push_vid's entry it
+ * needs, and with that entry the kernel and the device must differ as the
+ * model says.
+ */
+Test(prove, refutes_vlan_tag_with_its_map_entry)
+{
+	struct hwxdp_verify_opts vopts = { .sz = sizeof(vopts), .device = true };
+	struct hwxdp_prove_opts opts = {
+		.sz = sizeof(opts), .max_len = 64, .timeout_ms = TIMEOUT, .ingress = 1
+	};
+	static struct hx_result kr, dr;
+	struct hwxdp_prove_result res;
+	const struct hwxdp_prog *prog = NULL;
+	struct hwxdp_verify_result *facts;
+	struct hwxdp_object *obj;
+	struct hxu_image *img;
+	struct hwxdp_tables *tables;
+	struct hwxdp_engine *engine;
+	struct hx_target *kernel;
+	struct hwxdp_run_stats st = {};
+	struct hwxdp_frame f;
+	uint64_t *w = NULL;
+	uint8_t *window;
+	char msg[512];
+	int err;
+
+	cr_assert_eq(hwxdp_object__open(hx_object_path("vlan_tag"), &obj), 0);
+	for (size_t i = 0; i < obj->prog_cnt; i++)
+		if (obj->progs[i].type == BPF_PROG_TYPE_XDP)
+			prog = &obj->progs[i];
+	cr_assert_not_null(prog);
+	cr_assert_eq(hwxdp_verify(obj, prog, &vopts, &facts), 0);
+	cr_assert(facts->accepted);
+	cr_assert_eq(hwxdp_translate(obj, prog, facts, &img, msg, sizeof(msg)), 0, "%s", msg);
+	err = hwxdp_prove(prog->insns, prog->insn_cnt, obj->maps, obj->map_cnt, facts, img, 0,
+			  &opts, &res);
+	cr_assert_eq(err, 0);
+	cr_assert_eq(res.status, HWXDP_PROVE_PROVEN, "%s", res.reason);
+
+	for (uint32_t i = 0; i < img->op_cnt && !w;) {
+		struct hxu_op o;
+		unsigned int n = hxu_decode_at(&img->ops[i], img->op_cnt - i, &o);
+
+		cr_assert_neq(n, 0);
+		if (o.opcode == HXU_OP_AND && (o.flags & HXU_F_K) && o.imm == 0xfff)
+			w = (uint64_t *)&img->ops[i];
+		i += n;
+	}
+	cr_assert_not_null(w, "no and with 0xfff in vlan_tag's microcode");
+	*w ^= 1; /* imm 0xffe */
+	err = hwxdp_prove(prog->insns, prog->insn_cnt, obj->maps, obj->map_cnt, facts, img, 0,
+			  &opts, &res);
+	cr_assert_eq(err, 0);
+	cr_assert_eq(res.status, HWXDP_PROVE_COUNTEREXAMPLE, "%s", res.reason);
+	cr_assert_eq(res.entry_cnt, 1, "%u entries", res.entry_cnt);
+	cr_assert_eq(res.entries[0].map, 0);
+	cr_assert(!res.entries[0].absent);
+	cr_assert(res.entries[0].value[0] & 1, "the VLAN id's low bit must be set to show");
+	cr_assert_eq(res.diff_byte, 15, "%s", res.reason);
+
+	tables = hwxdp_tables__new();
+	cr_assert_not_null(tables);
+	cr_assert_eq(hwxdp_tables__create_all(tables, img), 0);
+	cr_assert_eq(hwxdp_device_tables__fill(tables, obj->maps, obj->map_cnt), 0);
+	cr_assert_eq(hwxdp_table__update(hwxdp_tables__get(tables, 0), res.entries[0].key,
+					 res.entries[0].value, BPF_ANY),
+		     0);
+	engine = hwxdp_engine__new(img, tables);
+	cr_assert_not_null(engine);
+	window = calloc(1, HXU_WINDOW_SIZE);
+	cr_assert_not_null(window);
+	err = hx_device_run_frame(engine, window, res.ingress, res.frame, res.len, &dr, &f, &st);
+	cr_assert_eq(err, 0);
+	cr_assert(result_is(&dr, &res.hxu), "the device does not do what the model says");
+	hwxdp_engine__free(engine);
+	hwxdp_tables__free(tables);
+	free(window);
+
+	if (geteuid() == 0) {
+		/* vlan_tag reads no hwxdp_target: the kernel's copy is the device's */
+		kernel = hx_target_open("kernel", hx_object_path("vlan_tag"));
+		cr_assert_not_null(kernel);
+		cr_assert_eq(hx_target_map_update(kernel, "push_vid", res.entries[0].key,
+						  res.entries[0].value),
+			     0);
+		cr_assert_eq(hx_target_run(kernel, res.ingress, res.frame, res.len, &kr), 0);
+		hx_target_close(kernel);
+		cr_assert(result_is(&kr, &res.bpf), "the kernel does not do what the model says");
+		cr_assert(kr.frame[15] != dr.frame[15]);
+	}
+	hxu_image__free(img);
+	hwxdp_verify_result__free(facts);
+	hwxdp_object__close(obj);
+}
+#endif
