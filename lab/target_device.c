@@ -109,6 +109,9 @@ int hx_device_run_frame(struct hwxdp_engine *engine, uint8_t *window, uint32_t i
 	if (f->data_end - f->data > sizeof(result->frame))
 		return -EMSGSIZE;
 	result->action = f->verdict;
+	/* a result buffer is reused frame after frame: no metadata is no metadata */
+	result->has_meta = false;
+	memset(&result->meta, 0, sizeof(result->meta));
 	meta_len = f->data - f->data_meta;
 	if (meta_len >= sizeof(result->meta)) {
 		memcpy(&result->meta, window + f->data - sizeof(result->meta),

@@ -109,6 +109,9 @@ int hx_kernel_run_frame(int prog_fd, uint32_t ingress_ifindex, const uint8_t *fr
 	if (meta_len > opts.data_size_out || opts.data_size_out - meta_len > sizeof(result->frame))
 		return -EMSGSIZE;
 	result->action = opts.retval;
+	/* a result buffer is reused frame after frame: no metadata is no metadata */
+	result->has_meta = false;
+	memset(&result->meta, 0, sizeof(result->meta));
 	if (meta_len >= sizeof(result->meta)) {
 		memcpy(&result->meta, out + meta_len - sizeof(result->meta), sizeof(result->meta));
 		result->has_meta = true;
