@@ -57,9 +57,10 @@ struct leaf {
 	Z3_ast cond;
 	uint32_t end; /* enum hwxdp_prove_end */
 	Z3_ast value; /* bv32 */
-	Z3_ast pkt, data, data_end;
+	Z3_ast pkt, data, data_end, data_meta;
 	Z3_ast writer; /* bv32 -> bv32: who wrote each packet byte last */
 	Z3_ast tm;
+	Z3_ast egress;
 	uint32_t last;
 	struct lookup lk[LOOKUP_MAX];
 	uint32_t lk_cnt;
@@ -69,7 +70,8 @@ struct sym {
 	Z3_ast r[HXU_REGS];
 	Z3_ast pkt, lm;
 	Z3_ast writer;
-	Z3_ast tm; /* table memory: bv64 -> bv8 */
+	Z3_ast tm;     /* table memory: bv64 -> bv8 */
+	Z3_ast egress; /* bv64: map << 32 | key of the last redirect, or ~0 */
 	Z3_ast data, data_end, data_meta;
 	Z3_ast cond;
 	struct lookup lk[LOOKUP_MAX];
@@ -95,6 +97,12 @@ struct prover {
 	const struct hwxdp_map_desc *maps;
 	size_t map_cnt;
 	Z3_func_decl present[HXU_TABLES], slot[HXU_TABLES];
+	/* the explorer's open paths, and the one a split of this step made */
+	struct sym *stack;
+	uint32_t depth;
+	struct sym *alt;
+	Z3_ast alt_r;
+	bool overflow;
 	Z3_ast tm_diff;
 	struct hwxdp_prove_result *res;
 	uint64_t checks;
@@ -328,6 +336,12 @@ static Z3_ast cmp(struct prover *p, unsigned int op, Z3_ast a, Z3_ast b, bool w3
 	return NULL;
 }
 
+static bool const_of(struct prover *p, Z3_ast a, uint64_t *v)
+{
+	a = Z3_simplify(p->z, a);
+	return Z3_is_numeral_ast(p->z, a) && Z3_get_numeral_uint64(p->z, a, v);
+}
+
 /* The index of byte addr + i of mem: the packet and local memory take 32-bit
  * offsets, table memory 64-bit addresses. */
 static Z3_ast cell(struct prover *p, Z3_ast mem, Z3_ast addr, unsigned int i)
@@ -386,48 +400,101 @@ static Z3_ast store(struct prover *p, Z3_ast mem, Z3_ast addr, unsigned int n, Z
  * functions on both sides (present: the key has an entry; slot: where its
  * value is). NULL for a map type not modelled.
  */
-static Z3_ast lookup(struct prover *p, struct sym *st, uint32_t m, Z3_ast key)
+/*
+ * Splits st where a helper's result depends on c: st goes on with c, and a
+ * copy with !c waits to be explored (p->alt, which the caller finishes as
+ * the instruction ends there). Returns whether st is on c's side: when
+ * only one side can hold, st takes it and there is no copy. Results stay
+ * plain terms on each path instead of ite over every later access.
+ */
+static bool split(struct prover *p, struct sym *st, Z3_ast c)
+{
+	Z3_ast yes = and2(p, st->cond, c), no = and2(p, st->cond, Z3_mk_not(p->z, c));
+	bool t = feasible(p, yes), f = feasible(p, no);
+
+	p->alt = NULL;
+	if (t && f && p->depth < LEAF_MAX) {
+		p->alt = &p->stack[p->depth++];
+		*p->alt = *st;
+		p->alt->cond = no;
+		st->cond = yes;
+		return true;
+	}
+	if (t && f) { /* no room to fork: the explorer gives up */
+		p->overflow = true;
+		return true;
+	}
+	st->cond = t ? yes : no;
+	return t;
+}
+
+/*
+ * The value address a lookup of key (little-endian bytes) in map m finds,
+ * or 0, as one term: an array's element when the index is in range; for
+ * the maps whose contents are the control plane's, a free choice per key
+ * made by the same functions on both sides (present: the key has an
+ * entry; slot: where its value is). NULL for a map type not modelled.
+ */
+static Z3_ast lookup_term(struct prover *p, uint32_t m, Z3_ast key, Z3_ast *hit, Z3_ast *addr)
 {
 	const struct hwxdp_map_desc *d;
 	Z3_context z = p->z;
-	Z3_ast base, off, hit;
+	Z3_ast base, off;
 	char name[HWXDP_NAME_MAX + 16];
 
 	if (m >= p->map_cnt || m >= HXU_TABLES)
 		return NULL;
 	d = &p->maps[m];
 	base = u64(p, MAP_BASE(m));
-	if (st->lk_cnt < LOOKUP_MAX)
-		st->lk[st->lk_cnt++] = (struct lookup){ m, key };
 	if (d->type == BPF_MAP_TYPE_ARRAY) {
 		Z3_ast idx = zext(p, Z3_mk_extract(z, 31, 0, key), 64);
 
-		hit = Z3_mk_bvult(z, idx, u64(p, d->max_entries));
+		*hit = Z3_mk_bvult(z, idx, u64(p, d->max_entries));
 		off = Z3_mk_bvmul(z, idx, u64(p, d->value_size));
-		return Z3_mk_ite(z, hit, Z3_mk_bvadd(z, base, off), u64(p, 0));
-	}
-	if (d->type != BPF_MAP_TYPE_HASH && d->type != BPF_MAP_TYPE_LRU_HASH &&
-	    d->type != BPF_MAP_TYPE_LPM_TRIE)
-		return NULL;
-	if (!p->present[m]) {
-		Z3_sort ks = Z3_get_sort(z, key);
+	} else if (d->type == BPF_MAP_TYPE_HASH || d->type == BPF_MAP_TYPE_LRU_HASH ||
+		   d->type == BPF_MAP_TYPE_LPM_TRIE || d->type == BPF_MAP_TYPE_DEVMAP ||
+		   d->type == BPF_MAP_TYPE_DEVMAP_HASH) {
+		if (!p->present[m]) {
+			Z3_sort ks = Z3_get_sort(z, key);
 
-		snprintf(name, sizeof(name), "present_%s", d->name);
-		p->present[m] = Z3_mk_func_decl(z, Z3_mk_string_symbol(z, name), 1, &ks,
-						Z3_mk_bool_sort(z));
-		snprintf(name, sizeof(name), "slot_%s", d->name);
-		p->slot[m] = Z3_mk_func_decl(z, Z3_mk_string_symbol(z, name), 1, &ks, p->bv32);
+			snprintf(name, sizeof(name), "present_%s", d->name);
+			p->present[m] = Z3_mk_func_decl(z, Z3_mk_string_symbol(z, name), 1, &ks,
+							Z3_mk_bool_sort(z));
+			snprintf(name, sizeof(name), "slot_%s", d->name);
+			p->slot[m] =
+				Z3_mk_func_decl(z, Z3_mk_string_symbol(z, name), 1, &ks, p->bv32);
+		}
+		*hit = Z3_mk_app(z, p->present[m], 1, &key);
+		off = Z3_mk_bvmul(z, zext(p, Z3_mk_app(z, p->slot[m], 1, &key), 64),
+				  u64(p, d->value_size));
+	} else {
+		return NULL;
 	}
-	hit = Z3_mk_app(z, p->present[m], 1, &key);
-	off = Z3_mk_bvmul(z, zext(p, Z3_mk_app(z, p->slot[m], 1, &key), 64), u64(p, d->value_size));
-	return Z3_mk_ite(z, hit, Z3_mk_bvadd(z, base, off), u64(p, 0));
+	*addr = Z3_mk_bvadd(z, base, off);
+	return Z3_mk_ite(z, *hit, *addr, u64(p, 0));
+}
+
+/* A lookup on st's path: recorded for the counterexample, split on a hit. */
+static Z3_ast lookup(struct prover *p, struct sym *st, uint32_t m, Z3_ast key)
+{
+	Z3_ast hit, addr, v = lookup_term(p, m, key, &hit, &addr);
+
+	if (!v)
+		return NULL;
+	if (st->lk_cnt < LOOKUP_MAX)
+		st->lk[st->lk_cnt++] = (struct lookup){ m, key };
+	if (!split(p, st, hit))
+		return u64(p, 0);
+	if (p->alt)
+		p->alt_r = u64(p, 0);
+	return addr;
 }
 
 /*
  * bpf_xdp_adjust_head and hadj (docs/isa.md 4.4, the kernel's limits): data
  * moves by the low 32 bits of delta, signed, unless it would fall below
  * the 40 bytes of struct xdp_frame plus the metadata or within 14 bytes of
- * data_end; 0 or -EINVAL.
+ * data_end; 0 or -EINVAL. NULL when the metadata's length is not known.
  */
 static Z3_ast adjust_head(struct prover *p, struct sym *st, Z3_ast delta)
 {
@@ -438,10 +505,81 @@ static Z3_ast adjust_head(struct prover *p, struct sym *st, Z3_ast delta)
 	Z3_ast low = Z3_mk_bvadd(z, u64(p, HXU_FRAME_RESERVED), meta);
 	Z3_ast bad = or2(p, Z3_mk_bvslt(z, to, low),
 			 Z3_mk_bvsgt(z, to, Z3_mk_bvsub(z, st->data_end, u64(p, HXU_ETH_HLEN))));
+	uint64_t metalen;
 
-	st->data = Z3_mk_ite(z, bad, st->data, to);
-	st->data_meta = Z3_mk_ite(z, bad, st->data_meta, Z3_mk_bvadd(z, st->data_meta, d));
-	return Z3_mk_ite(z, bad, u64(p, (uint64_t)-EINVAL), u64(p, 0));
+	/* the metadata moves with data: bytes of a length known here */
+	if (!const_of(p, meta, &metalen) || metalen > HXU_META_MAX)
+		return NULL;
+	if (!split(p, st, Z3_mk_not(z, bad)))
+		return u64(p, (uint64_t)-EINVAL);
+	if (p->alt)
+		p->alt_r = u64(p, (uint64_t)-EINVAL);
+	if (metalen) {
+		Z3_ast moved = st->pkt;
+
+		for (uint64_t i = 0; i < metalen; i++) {
+			Z3_ast from = Z3_mk_bvadd(z, st->data_meta, u64(p, i));
+			Z3_ast b = Z3_mk_select(z, st->pkt, lo32(p, from));
+
+			moved = Z3_mk_store(z, moved, lo32(p, Z3_mk_bvadd(z, from, d)), b);
+		}
+		st->pkt = moved;
+	}
+	st->data = to;
+	st->data_meta = Z3_mk_bvadd(z, st->data_meta, d);
+	return u64(p, 0);
+}
+
+/*
+ * bpf_xdp_adjust_meta and madj: data_meta moves by delta unless it would
+ * fall below the 40 reserved bytes or beyond data (-EINVAL), or leave
+ * metadata that is not a multiple of 4 bytes up to 255 (-EACCES).
+ */
+static Z3_ast adjust_meta(struct prover *p, struct sym *st, Z3_ast delta)
+{
+	Z3_context z = p->z;
+	Z3_ast to = Z3_mk_bvadd(z, st->data_meta, sext(p, lo32(p, delta), 64));
+	Z3_ast len = Z3_mk_bvsub(z, st->data, to);
+	Z3_ast inval = or2(p, Z3_mk_bvslt(z, to, u64(p, HXU_FRAME_RESERVED)),
+			   Z3_mk_bvsgt(z, to, st->data));
+	Z3_ast acces = or2(p, ne(p, Z3_mk_bvand(z, len, u64(p, 3)), u64(p, 0)),
+			   Z3_mk_bvugt(z, len, u64(p, HXU_META_MAX)));
+	Z3_ast ok = and2(p, Z3_mk_not(z, inval), Z3_mk_not(z, acces));
+	Z3_ast err = Z3_mk_ite(z, inval, u64(p, (uint64_t)-EINVAL), u64(p, (uint64_t)-EACCES));
+
+	if (!split(p, st, ok))
+		return err;
+	if (p->alt)
+		p->alt_r = err;
+	st->data_meta = to;
+	return u64(p, 0);
+}
+
+/*
+ * bpf_redirect_map and redir on a port map: XDP_REDIRECT when the key has
+ * an entry (the same free choice as a lookup's), the low 2 bits of flags
+ * otherwise; the target is the entry, named by map and key. NULL for flags
+ * beyond those bits or a map not modelled.
+ */
+static Z3_ast redirect(struct prover *p, struct sym *st, uint32_t m, Z3_ast key, uint64_t flags)
+{
+	Z3_context z = p->z;
+	Z3_ast hit, addr, target;
+
+	if (flags > 3 || m >= p->map_cnt ||
+	    (p->maps[m].type != BPF_MAP_TYPE_DEVMAP && p->maps[m].type != BPF_MAP_TYPE_DEVMAP_HASH))
+		return NULL;
+	if (!lookup_term(p, m, key, &hit, &addr))
+		return NULL;
+	if (st->lk_cnt < LOOKUP_MAX)
+		st->lk[st->lk_cnt++] = (struct lookup){ m, key };
+	target = Z3_mk_concat(z, num(p, m, p->bv32), key);
+	if (!split(p, st, hit))
+		return u64(p, flags & 3);
+	if (p->alt)
+		p->alt_r = u64(p, flags & 3);
+	st->egress = target;
+	return u64(p, XDP_REDIRECT);
 }
 
 /* An atomic read-modify-write of n bytes (one frame runs at a time: no
@@ -497,10 +635,12 @@ static enum step add_leaf(struct prover *p, const struct sym *st, Z3_ast cond, u
 	l->pkt = st->pkt;
 	l->writer = st->writer;
 	l->tm = st->tm;
+	l->egress = st->egress;
 	memcpy(l->lk, st->lk, sizeof(l->lk));
 	l->lk_cnt = st->lk_cnt;
 	l->data = st->data;
 	l->data_end = st->data_end;
+	l->data_meta = st->data_meta;
 	l->last = last;
 	return STEP_LEAF;
 }
@@ -543,12 +683,6 @@ static const char *type_name(uint8_t t)
 	return t < sizeof(type_names) / sizeof(type_names[0]) && type_names[t]
 		       ? type_names[t]
 		       : "pointers of several kinds";
-}
-
-static bool const_of(struct prover *p, Z3_ast a, uint64_t *v)
-{
-	a = Z3_simplify(p->z, a);
-	return Z3_is_numeral_ast(p->z, a) && Z3_get_numeral_uint64(p->z, a, v);
 }
 
 static Z3_ast ctx_field(struct prover *p, const struct sym *st, uint64_t off)
@@ -629,6 +763,9 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 				return not_proven(p, "insn %u: address in map %d, not an array", pc,
 						  in->imm);
 			*dst = u64(p, MAP_BASE((uint32_t)in->imm) + (uint32_t)in[1].imm);
+		} else if (in->src_reg == BPF_PSEUDO_BTF_ID) {
+			/* a device kfunc's address: it exists in the device's copy */
+			*dst = u64(p, 1);
 		} else if (in->src_reg) {
 			return not_proven(p, "insn %u: ld_imm64 of kind %u not modelled", pc,
 					  in->src_reg);
@@ -718,13 +855,28 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 			if (in->src_reg == BPF_PSEUDO_CALL)
 				return not_proven(p, "insn %u: BPF-to-BPF call", pc);
 			if (in->src_reg || (in->imm != BPF_FUNC_map_lookup_elem &&
-					    in->imm != BPF_FUNC_xdp_adjust_head))
+					    in->imm != BPF_FUNC_xdp_adjust_head &&
+					    in->imm != BPF_FUNC_xdp_adjust_meta &&
+					    in->imm != BPF_FUNC_redirect_map))
 				return not_proven(p, "insn %u: %s %d not modelled yet", pc,
 						  in->src_reg == BPF_PSEUDO_KFUNC_CALL ? "kfunc"
 										       : "helper",
 						  in->imm);
 			if (in->imm == BPF_FUNC_xdp_adjust_head) {
 				v = adjust_head(p, st, st->r[2]);
+				if (!v)
+					return not_proven(p,
+							  "insn %u: head adjustment with "
+							  "metadata of a length not known",
+							  pc);
+			} else if (in->imm == BPF_FUNC_xdp_adjust_meta) {
+				v = adjust_meta(p, st, st->r[2]);
+			} else if (in->imm == BPF_FUNC_redirect_map) {
+				uint64_t flags;
+
+				if (!f->map_known || !const_of(p, st->r[3], &flags) ||
+				    !(v = redirect(p, st, f->map_index, lo32(p, st->r[2]), flags)))
+					return not_proven(p, "insn %u: redirect not modelled", pc);
 			} else {
 				const struct hwxdp_map_desc *d;
 				uint8_t kt = f->regs[2].type;
@@ -752,6 +904,11 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 				st->r[i] = Z3_mk_fresh_const(p->z, "clobbered", p->bv64);
 			st->r[0] = v;
 			st->pc++;
+			if (p->alt) {
+				memcpy(&p->alt->r[1], &st->r[1], 5 * sizeof(st->r[1]));
+				p->alt->r[0] = p->alt_r;
+				p->alt->pc++;
+			}
 			return STEP_NEXT;
 		}
 		src = BPF_SRC(in->code) == BPF_X ? st->r[in->src_reg]
@@ -780,6 +937,18 @@ static const uint8_t cc_ops[HXU_CC__MAX] = {
 static Z3_ast hxu_imm(struct prover *p, int32_t imm, bool w32)
 {
 	return u64(p, w32 ? (uint64_t)(uint32_t)imm : (uint64_t)(int64_t)imm);
+}
+
+/* A unit operation ends: on st's path, and on the split-off one's with
+ * its own result. */
+static enum step hxu_unit_done(struct prover *p, struct sym *st, uint8_t rd, uint32_t words)
+{
+	st->pc += words;
+	if (p->alt) {
+		p->alt->r[rd] = p->alt_r;
+		p->alt->pc += words;
+	}
+	return STEP_NEXT;
 }
 
 /* One HXU operation, as device/engine.c runs it. */
@@ -958,10 +1127,21 @@ static enum step hxu_step(struct prover *p, struct sym *st, struct fork *fk)
 			st->pc += words;
 			return STEP_NEXT;
 		}
-		if (o.opcode == HXU_OP_HADJ) {
-			*rd = adjust_head(p, st, rs);
-			st->pc += words;
-			return STEP_NEXT;
+		if (o.opcode == HXU_OP_HADJ || o.opcode == HXU_OP_MADJ) {
+			*rd = o.opcode == HXU_OP_HADJ ? adjust_head(p, st, rs)
+						      : adjust_meta(p, st, rs);
+			if (!*rd)
+				return not_proven(p,
+						  "op %u: head adjustment with metadata of a "
+						  "length not known",
+						  pc);
+			return hxu_unit_done(p, st, o.rd, words);
+		}
+		if (o.opcode == HXU_OP_REDIR) {
+			*rd = redirect(p, st, o.x, lo32(p, rs), (uint32_t)o.imm);
+			if (!*rd)
+				return not_proven(p, "op %u: redirect not modelled", pc);
+			return hxu_unit_done(p, st, o.rd, words);
 		}
 		if (o.opcode == HXU_OP_TINDEX || o.opcode == HXU_OP_TLOOKUP) {
 			const struct hwxdp_map_desc *d = o.x < p->map_cnt ? &p->maps[o.x] : NULL;
@@ -995,8 +1175,7 @@ static enum step hxu_step(struct prover *p, struct sym *st, struct fork *fk)
 			if (!*rd)
 				return not_proven(p, "op %u: lookup in map %s of type %u", pc,
 						  d->name, d->type);
-			st->pc += words;
-			return STEP_NEXT;
+			return hxu_unit_done(p, st, o.rd, words);
 		}
 		return not_proven(p, "op %u: unit operation 0x%02x not modelled yet", pc, o.opcode);
 	default:
@@ -1020,6 +1199,7 @@ static void sym_init(struct prover *p, struct sym *st, const char *side, uint32_
 	st->lm = p->lm0;
 	st->writer = p->writer0;
 	st->tm = p->tm0;
+	st->egress = u64(p, UINT64_MAX);
 	st->lk_cnt = 0;
 	st->data = u64(p, PKT_BASE);
 	st->data_meta = st->data;
@@ -1036,15 +1216,16 @@ static int explore(struct prover *p, struct side *sd, const struct sym *init,
 		   const char *unit)
 {
 	struct sym *stack = malloc(sizeof(*stack) * LEAF_MAX);
-	uint32_t depth = 0;
 	int err = 0;
 
 	if (!stack)
 		return -ENOMEM;
 	p->cur = sd;
-	stack[depth++] = *init;
-	while (depth && !err) {
-		struct sym st = stack[--depth];
+	p->stack = stack;
+	p->depth = 0;
+	stack[p->depth++] = *init;
+	while (p->depth && !err) {
+		struct sym st = stack[--p->depth];
 
 		for (;;) {
 			struct fork fk;
@@ -1056,7 +1237,13 @@ static int explore(struct prover *p, struct side *sd, const struct sym *init,
 				err = 1;
 				break;
 			}
+			p->alt = NULL;
 			r = step(p, &st, &fk);
+			if (p->overflow) {
+				not_proven(p, "more than %d open paths", LEAF_MAX);
+				err = 1;
+				break;
+			}
 			if (p->z3_error) {
 				not_proven(p, "%s %u: the solver refused a term", unit, st.pc);
 				err = 1;
@@ -1075,15 +1262,15 @@ static int explore(struct prover *p, struct side *sd, const struct sym *init,
 					 feasible(p, and2(p, st.cond, Z3_mk_not(p->z, c)));
 
 				if (t && f) {
-					if (depth == LEAF_MAX) {
+					if (p->depth == LEAF_MAX) {
 						not_proven(p, "more than %d open paths", LEAF_MAX);
 						err = 1;
 						break;
 					}
-					stack[depth] = st;
-					stack[depth].cond = and2(p, st.cond, Z3_mk_not(p->z, c));
-					stack[depth].pc = fk.fall;
-					depth++;
+					stack[p->depth] = st;
+					stack[p->depth].cond = and2(p, st.cond, Z3_mk_not(p->z, c));
+					stack[p->depth].pc = fk.fall;
+					p->depth++;
 					st.cond = and2(p, st.cond, c);
 					st.pc = fk.target;
 				} else if (t) {
@@ -1097,12 +1284,13 @@ static int explore(struct prover *p, struct side *sd, const struct sym *init,
 		}
 	}
 	free(stack);
+	p->stack = NULL;
 	return err;
 }
 
 /* A side's outputs, one term each: ite over its leaves. */
 struct outputs {
-	Z3_ast end, value, pkt, data, len, tm;
+	Z3_ast end, value, pkt, data, len, tm, meta, meta_len, egress;
 };
 
 static void fold(struct prover *p, const struct side *sd, struct outputs *o)
@@ -1111,11 +1299,16 @@ static void fold(struct prover *p, const struct side *sd, struct outputs *o)
 		const struct leaf *l = &sd->leaves[i];
 		Z3_ast end = num(p, l->end, p->bv32);
 		Z3_ast len = lo32(p, Z3_mk_bvsub(p->z, l->data_end, l->data));
+		Z3_ast mlen = lo32(p, Z3_mk_bvsub(p->z, l->data, l->data_meta));
 
 		if (i == (int32_t)sd->leaf_cnt - 1) {
-			*o = (struct outputs){ end, l->value, l->pkt, l->data, len, l->tm };
+			*o = (struct outputs){ end,   l->value,	    l->pkt, l->data,  len,
+					       l->tm, l->data_meta, mlen,   l->egress };
 			continue;
 		}
+		o->meta = Z3_mk_ite(p->z, l->cond, l->data_meta, o->meta);
+		o->egress = Z3_mk_ite(p->z, l->cond, l->egress, o->egress);
+		o->meta_len = Z3_mk_ite(p->z, l->cond, mlen, o->meta_len);
 		o->end = Z3_mk_ite(p->z, l->cond, end, o->end);
 		o->value = Z3_mk_ite(p->z, l->cond, l->value, o->value);
 		o->pkt = Z3_mk_ite(p->z, l->cond, l->pkt, o->pkt);
@@ -1205,9 +1398,11 @@ static void entries_of(struct prover *p, Z3_model m, const struct leaf *l)
 			      !memcmp(res->entries[j].key, e.key, ks);
 		if (dup)
 			continue;
-		addr = eval_u64(
-			p, m,
-			lookup(p, &(struct sym){ .lk_cnt = LOOKUP_MAX }, e.map, l->lk[i].key));
+		{
+			Z3_ast hit, a, v = lookup_term(p, e.map, l->lk[i].key, &hit, &a);
+
+			addr = v ? eval_u64(p, m, v) : 0;
+		}
 		e.absent = !addr;
 		for (uint32_t b = 0; !e.absent && b < d->value_size; b++)
 			e.value[b] = (uint8_t)eval_u64(
@@ -1306,6 +1501,20 @@ static int compare(struct prover *p)
 		     ne(p, Z3_mk_select(z, b.pkt, Z3_mk_bvadd(z, lo32(p, b.data), k)),
 			Z3_mk_select(z, h.pkt, Z3_mk_bvadd(z, lo32(p, h.data), k))));
 	p->tm_diff = Z3_mk_const(z, Z3_mk_string_symbol(z, "diff_table_byte"), p->bv64);
+	{
+		Z3_ast km = Z3_mk_const(z, Z3_mk_string_symbol(z, "diff_meta_byte"), p->bv32);
+		Z3_ast meta_bytes =
+			and2(p, Z3_mk_bvult(z, km, b.meta_len),
+			     ne(p, Z3_mk_select(z, b.pkt, Z3_mk_bvadd(z, lo32(p, b.meta), km)),
+				Z3_mk_select(z, h.pkt, Z3_mk_bvadd(z, lo32(p, h.meta), km))));
+
+		/* the metadata goes with the frame (struct hwxdp_meta to the host) */
+		bytes = or2(p, bytes, or2(p, ne(p, b.meta_len, h.meta_len), meta_bytes));
+		/* a redirected frame goes where its entry says */
+		bytes = or2(p, bytes,
+			    and2(p, Z3_mk_eq(z, b.value, num(p, XDP_REDIRECT, p->bv32)),
+				 ne(p, b.egress, h.egress)));
+	}
 	{
 		Z3_ast any[4] = {
 			ne(p, b.end, h.end),

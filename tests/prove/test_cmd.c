@@ -134,8 +134,8 @@ Test(prove_cmd, mutant_refuted_and_the_kernel_agrees)
 }
 
 /* The programs with maps: vlan_tag (an array, head adjustments) and
- * lpm_route (two LPM tries) proven; fwd uses what the prover does not model
- * yet, and says so rather than "proven". */
+ * lpm_route (two LPM tries). (fwd is left out: the prover takes minutes
+ * to reach what it does not model there, the ESP kfunc; docs/prove.md.) */
 Test(prove_cmd, programs_with_maps)
 {
 	static const char *const proven[] = { "vlan_tag", "lpm_route" };
@@ -150,10 +150,6 @@ Test(prove_cmd, programs_with_maps)
 		cr_expect(!strncmp(out, want, strlen(want)), "%s", out);
 		free(out);
 	}
-	out = run("hwxdp", hx_object_path("fwd"), &status);
-	cr_expect_eq(status, 1, "%s", out);
-	cr_expect(!strncmp(out, "not proven: ", 12), "%s", out);
-	free(out);
 }
 
 Test(prove_cmd, bad_input_one_clear_line)

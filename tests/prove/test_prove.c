@@ -436,19 +436,20 @@ Test(prove, helper_call_not_proven)
 }
 
 /*
- * A translated object with a map, made wrong by hand: vlan_tag's VLAN id
- * mask 0xfff made 0xffe. The counterexample must name push_vid's entry it
- * needs, and with that entry the kernel and the device must differ as the
- * model says.
+ * A translated object with maps, made wrong by hand: the first `and` with
+ * immediate from becomes one with to. The counterexample must name the map
+ * entries it needs, and with them the device (and the kernel, as root)
+ * must do what the model says each side does, which differs. Returns the
+ * counterexample.
  */
-Test(prove, refutes_vlan_tag_with_its_map_entry)
+static void refute_object(const char *name, int32_t from, int32_t to,
+			  struct hwxdp_prove_result *res)
 {
 	struct hwxdp_verify_opts vopts = { .sz = sizeof(vopts), .device = true };
 	struct hwxdp_prove_opts opts = {
 		.sz = sizeof(opts), .max_len = 64, .timeout_ms = TIMEOUT, .ingress = 1
 	};
 	static struct hx_result kr, dr;
-	struct hwxdp_prove_result res;
 	const struct hwxdp_prog *prog = NULL;
 	struct hwxdp_verify_result *facts;
 	struct hwxdp_object *obj;
@@ -463,7 +464,7 @@ Test(prove, refutes_vlan_tag_with_its_map_entry)
 	char msg[512];
 	int err;
 
-	cr_assert_eq(hwxdp_object__open(hx_object_path("vlan_tag"), &obj), 0);
+	cr_assert_eq(hwxdp_object__open(hx_object_path(name), &obj), 0);
 	for (size_t i = 0; i < obj->prog_cnt; i++)
 		if (obj->progs[i].type == BPF_PROG_TYPE_XDP)
 			prog = &obj->progs[i];
@@ -472,63 +473,95 @@ Test(prove, refutes_vlan_tag_with_its_map_entry)
 	cr_assert(facts->accepted);
 	cr_assert_eq(hwxdp_translate(obj, prog, facts, &img, msg, sizeof(msg)), 0, "%s", msg);
 	err = hwxdp_prove(prog->insns, prog->insn_cnt, obj->maps, obj->map_cnt, facts, img, 0,
-			  &opts, &res);
+			  &opts, res);
 	cr_assert_eq(err, 0);
-	cr_assert_eq(res.status, HWXDP_PROVE_PROVEN, "%s", res.reason);
+	cr_assert_eq(res->status, HWXDP_PROVE_PROVEN, "%s: %s", name, res->reason);
 
 	for (uint32_t i = 0; i < img->op_cnt && !w;) {
 		struct hxu_op o;
 		unsigned int n = hxu_decode_at(&img->ops[i], img->op_cnt - i, &o);
 
 		cr_assert_neq(n, 0);
-		if (o.opcode == HXU_OP_AND && (o.flags & HXU_F_K) && o.imm == 0xfff)
+		if (o.opcode == HXU_OP_AND && (o.flags & HXU_F_K) && o.imm == from)
 			w = (uint64_t *)&img->ops[i];
 		i += n;
 	}
-	cr_assert_not_null(w, "no and with 0xfff in vlan_tag's microcode");
-	*w ^= 1; /* imm 0xffe */
+	cr_assert_not_null(w, "no and with %d in %s's microcode", from, name);
+	*w = (*w & ~0xffffffffull) | (uint32_t)to;
 	err = hwxdp_prove(prog->insns, prog->insn_cnt, obj->maps, obj->map_cnt, facts, img, 0,
-			  &opts, &res);
+			  &opts, res);
 	cr_assert_eq(err, 0);
-	cr_assert_eq(res.status, HWXDP_PROVE_COUNTEREXAMPLE, "%s", res.reason);
-	cr_assert_eq(res.entry_cnt, 1, "%u entries", res.entry_cnt);
-	cr_assert_eq(res.entries[0].map, 0);
-	cr_assert(!res.entries[0].absent);
-	cr_assert(res.entries[0].value[0] & 1, "the VLAN id's low bit must be set to show");
-	cr_assert_eq(res.diff_byte, 15, "%s", res.reason);
+	cr_assert_eq(res->status, HWXDP_PROVE_COUNTEREXAMPLE, "%s: %s", name, res->reason);
+	cr_assert_gt(res->entry_cnt, 0, "%s: no map entry named", name);
 
 	tables = hwxdp_tables__new();
 	cr_assert_not_null(tables);
 	cr_assert_eq(hwxdp_tables__create_all(tables, img), 0);
 	cr_assert_eq(hwxdp_device_tables__fill(tables, obj->maps, obj->map_cnt), 0);
-	cr_assert_eq(hwxdp_table__update(hwxdp_tables__get(tables, 0), res.entries[0].key,
-					 res.entries[0].value, BPF_ANY),
-		     0);
+	for (uint32_t e = 0; e < res->entry_cnt; e++)
+		if (!res->entries[e].absent)
+			cr_assert_eq(hwxdp_table__update(
+					     hwxdp_tables__get(tables, res->entries[e].map),
+					     res->entries[e].key, res->entries[e].value, BPF_ANY),
+				     0);
 	engine = hwxdp_engine__new(img, tables);
 	cr_assert_not_null(engine);
 	window = calloc(1, HXU_WINDOW_SIZE);
 	cr_assert_not_null(window);
-	err = hx_device_run_frame(engine, window, res.ingress, res.frame, res.len, &dr, &f, &st);
+	err = hx_device_run_frame(engine, window, res->ingress, res->frame, res->len, &dr, &f, &st);
 	cr_assert_eq(err, 0);
-	cr_assert(result_is(&dr, &res.hxu), "the device does not do what the model says");
+	cr_assert(result_is(&dr, &res->hxu), "%s: the device does not do what the model says",
+		  name);
 	hwxdp_engine__free(engine);
 	hwxdp_tables__free(tables);
 	free(window);
 
 	if (geteuid() == 0) {
-		/* vlan_tag reads no hwxdp_target: the kernel's copy is the device's */
-		kernel = hx_target_open("kernel", hx_object_path("vlan_tag"));
+		/* these programs read no hwxdp_target: the kernel's copy is the device's */
+		kernel = hx_target_open("kernel", hx_object_path(name));
 		cr_assert_not_null(kernel);
-		cr_assert_eq(hx_target_map_update(kernel, "push_vid", res.entries[0].key,
-						  res.entries[0].value),
-			     0);
-		cr_assert_eq(hx_target_run(kernel, res.ingress, res.frame, res.len, &kr), 0);
+		for (uint32_t e = 0; e < res->entry_cnt; e++)
+			if (!res->entries[e].absent)
+				cr_assert_eq(hx_target_map_update(
+						     kernel, obj->maps[res->entries[e].map].name,
+						     res->entries[e].key, res->entries[e].value),
+					     0);
+		cr_assert_eq(hx_target_run(kernel, res->ingress, res->frame, res->len, &kr), 0);
 		hx_target_close(kernel);
-		cr_assert(result_is(&kr, &res.bpf), "the kernel does not do what the model says");
-		cr_assert(kr.frame[15] != dr.frame[15]);
+		cr_assert(result_is(&kr, &res->bpf),
+			  "%s: the kernel does not do what the model says", name);
+		cr_assert(kr.action != dr.action || kr.len != dr.len ||
+			  memcmp(kr.frame, dr.frame, kr.len));
 	}
 	hxu_image__free(img);
 	hwxdp_verify_result__free(facts);
 	hwxdp_object__close(obj);
+}
+
+/* vlan_tag's VLAN id mask 0xfff made 0xffe: push_vid's entry must have the
+ * low bit set, and the tag's byte 15 shows it. */
+Test(prove, refutes_vlan_tag_with_its_map_entry)
+{
+	struct hwxdp_prove_result res;
+
+	refute_object("vlan_tag", 0xfff, 0xffe, &res);
+	cr_assert_eq(res.entry_cnt, 1, "%u entries", res.entry_cnt);
+	cr_assert_eq(res.entries[0].map, 0);
+	cr_assert(!res.entries[0].absent);
+	cr_assert(res.entries[0].value[0] & 1, "the VLAN id's low bit must be set to show");
+	cr_assert_eq(res.diff_byte, 15, "%s", res.reason);
+}
+
+/* lpm_route's verdict mask 3 made 1: a route must be there, with bit 1 of
+ * its action set, for a frame of the family that looked it up. */
+Test(prove, refutes_lpm_route_with_a_route)
+{
+	struct hwxdp_prove_result res;
+
+	refute_object("lpm_route", 3, 1, &res);
+	cr_assert_eq(res.entry_cnt, 1, "%u entries", res.entry_cnt);
+	cr_assert(!res.entries[0].absent);
+	cr_assert(res.entries[0].value[0] & 2, "action 0x%x", res.entries[0].value[0]);
+	cr_assert_neq(res.bpf.value, res.hxu.value, "%s", res.reason);
 }
 #endif
