@@ -12,62 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tests/common/raw_prog.h"
 #include "tests/devdiff/pair.h"
 
-#define MAX_INSNS 64
-#define OUT_OFF	  40 /* where the value goes; the loads read 0..15 */
+#define OUT_OFF	  RAW_OUT_OFF /* the loads read 0..15 */
 #define FRAME_LEN 64
-
-struct prog {
-	struct bpf_insn insns[MAX_INSNS];
-	size_t cnt;
-};
-
-static void emit(struct prog *p, uint8_t code, uint8_t dst, uint8_t src, int16_t off, int32_t imm)
-{
-	cr_assert_lt(p->cnt, MAX_INSNS);
-	p->insns[p->cnt++] = (struct bpf_insn){
-		.code = code, .dst_reg = dst, .src_reg = src, .off = off, .imm = imm
-	};
-}
-
-/* r2 = data, r3 = data_end; dropped unless 48 bytes are there. */
-static void prologue(struct prog *p)
-{
-	emit(p, BPF_LDX | BPF_MEM | BPF_W, 2, 1, offsetof(struct xdp_md, data), 0);
-	emit(p, BPF_LDX | BPF_MEM | BPF_W, 3, 1, offsetof(struct xdp_md, data_end), 0);
-	emit(p, BPF_ALU64 | BPF_MOV | BPF_X, 4, 2, 0, 0);
-	emit(p, BPF_ALU64 | BPF_ADD | BPF_K, 4, 0, 0, OUT_OFF + 8);
-	emit(p, BPF_JMP | BPF_JGT | BPF_X, 4, 3, 0, 0); /* to the exit: patched */
-}
-
-static void epilogue(struct prog *p, uint8_t value_size)
-{
-	emit(p, BPF_STX | BPF_MEM | value_size, 2, 0, OUT_OFF, 0);
-	emit(p, BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, XDP_PASS);
-	emit(p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
-	p->insns[4].off = (int16_t)(p->cnt - 5); /* a short frame: dropped */
-	emit(p, BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, XDP_DROP);
-	emit(p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
-}
-
-/* r0 = the pieces at offs[i] (each `size` bytes), the i-th shifted left by
- * shift[i] bits, or'ed together with 32-bit or 64-bit operations. */
-static void assemble(struct prog *p, uint8_t size, const int16_t *offs, const int *shift, int n,
-		     bool alu32)
-{
-	uint8_t cls = alu32 ? BPF_ALU : BPF_ALU64;
-
-	for (int i = 0; i < n; i++) {
-		uint8_t dst = i ? 5 : 0;
-
-		emit(p, BPF_LDX | BPF_MEM | size, dst, 2, offs[i], 0);
-		if (shift[i])
-			emit(p, cls | BPF_LSH | BPF_K, dst, 0, 0, shift[i]);
-		if (i)
-			emit(p, cls | BPF_OR | BPF_X, 0, 5, 0, 0);
-	}
-}
 
 static void frame_of(uint8_t *frame)
 {
@@ -77,7 +26,7 @@ static void frame_of(uint8_t *frame)
 }
 
 /* 0 when both targets agree byte for byte; the description otherwise. */
-static bool agree(const struct prog *p, const char *what, char *why, size_t why_len)
+static bool agree(const struct raw_prog *p, const char *what, char *why, size_t why_len)
 {
 	static struct hx_result res[2];
 	struct dd_side k, d;
@@ -115,21 +64,6 @@ static bool agree(const struct prog *p, const char *what, char *why, size_t why_
 	return same;
 }
 
-static void next_permutation(int *a, int n)
-{
-	int i = n - 2, j = n - 1, t;
-
-	while (i >= 0 && a[i] >= a[i + 1])
-		i--;
-	if (i < 0)
-		return;
-	while (a[j] <= a[i])
-		j--;
-	t = a[i], a[i] = a[j], a[j] = t;
-	for (i++, j = n - 1; i < j; i++, j--)
-		t = a[i], a[i] = a[j], a[j] = t;
-}
-
 /* Four one-byte loads into a u32, the byte at +i going to byte perm[i]:
  * all 24 orders, with 32-bit and with 64-bit operations. */
 Test(assembled, four_bytes_in_every_order, .timeout = 120)
@@ -140,15 +74,15 @@ Test(assembled, four_bytes_in_every_order, .timeout = 120)
 
 	if (geteuid() != 0)
 		cr_skip_test("the kernel side needs root");
-	for (int k = 0; k < 24; k++, next_permutation(perm, 4)) {
+	for (int k = 0; k < 24; k++, raw_next_permutation(perm, 4)) {
 		for (int alu32 = 0; alu32 < 2; alu32++) {
-			struct prog p = { .cnt = 0 };
+			struct raw_prog p = { .cnt = 0 };
 
 			for (int i = 0; i < 4; i++)
 				shift[i] = perm[i] * 8;
-			prologue(&p);
-			assemble(&p, BPF_B, offs, shift, 4, alu32);
-			epilogue(&p, BPF_W);
+			raw_prologue(&p);
+			raw_assemble(&p, BPF_B, offs, shift, 4, alu32);
+			raw_epilogue(&p, BPF_W);
 			snprintf(what, sizeof(what), "bytes to %d%d%d%d (%s)", perm[0], perm[1],
 				 perm[2], perm[3], alu32 ? "alu32" : "alu64");
 			if (!agree(&p, what, why, sizeof(why))) {
@@ -173,19 +107,19 @@ Test(assembled, halves_in_both_orders, .timeout = 60)
 	if (geteuid() != 0)
 		cr_skip_test("the kernel side needs root");
 	for (int o = 0; o < 2; o++) {
-		struct prog p16 = { .cnt = 0 }, p32 = { .cnt = 0 };
+		struct raw_prog p16 = { .cnt = 0 }, p32 = { .cnt = 0 };
 
-		prologue(&p16);
-		assemble(&p16, BPF_H, offs16, sh16[o], 2, true);
-		epilogue(&p16, BPF_W);
+		raw_prologue(&p16);
+		raw_assemble(&p16, BPF_H, offs16, sh16[o], 2, true);
+		raw_epilogue(&p16, BPF_W);
 		if (!agree(&p16, o ? "p16[0] | p16[1] << 16" : "p16[0] << 16 | p16[1]", why,
 			   sizeof(why))) {
 			cr_log_error("%s", why);
 			wrong++;
 		}
-		prologue(&p32);
-		assemble(&p32, BPF_W, offs32, sh32[o], 2, false);
-		epilogue(&p32, BPF_DW);
+		raw_prologue(&p32);
+		raw_assemble(&p32, BPF_W, offs32, sh32[o], 2, false);
+		raw_epilogue(&p32, BPF_DW);
 		if (!agree(&p32, o ? "w[0] | w[1] << 32" : "w[0] << 32 | w[1]", why, sizeof(why))) {
 			cr_log_error("%s", why);
 			wrong++;
@@ -199,17 +133,17 @@ Test(assembled, bytes_with_a_gap, .timeout = 60)
 {
 	static const int16_t gap[2] = { 0, 2 }, same[2] = { 3, 3 };
 	static const int sh[2] = { 0, 8 };
-	struct prog p = { .cnt = 0 }, q = { .cnt = 0 };
+	struct raw_prog p = { .cnt = 0 }, q = { .cnt = 0 };
 	char why[256];
 
 	if (geteuid() != 0)
 		cr_skip_test("the kernel side needs root");
-	prologue(&p);
-	assemble(&p, BPF_B, gap, sh, 2, true);
-	epilogue(&p, BPF_H);
+	raw_prologue(&p);
+	raw_assemble(&p, BPF_B, gap, sh, 2, true);
+	raw_epilogue(&p, BPF_H);
 	cr_assert(agree(&p, "b[0] | b[2] << 8", why, sizeof(why)), "%s", why);
-	prologue(&q);
-	assemble(&q, BPF_B, same, sh, 2, false);
-	epilogue(&q, BPF_H);
+	raw_prologue(&q);
+	raw_assemble(&q, BPF_B, same, sh, 2, false);
+	raw_epilogue(&q, BPF_H);
 	cr_assert(agree(&q, "b[3] | b[3] << 8", why, sizeof(why)), "%s", why);
 }

@@ -27,17 +27,12 @@
 #include "hwmap/translate.h"
 #include "hwxdp/object.h"
 #include "lab/target.h"
+#include "tests/common/raw_prog.h"
 #include "loader/device.h"
 #include "verifier/verifier.h"
 
-#define MAX_INSNS 96
-#define OUT_OFF	  40
-#define TIMEOUT	  20000 /* ms per solver query: the programs here take well under 1 s */
-
-struct prog {
-	struct bpf_insn insns[MAX_INSNS];
-	size_t cnt;
-};
+#define OUT_OFF RAW_OUT_OFF
+#define TIMEOUT 20000 /* ms per solver query: the programs here take well under 1 s */
 
 /* A raw program verified for the device and translated. */
 struct built {
@@ -45,52 +40,18 @@ struct built {
 	struct hxu_image *img;
 };
 
-static void emit(struct prog *p, uint8_t code, uint8_t dst, uint8_t src, int16_t off, int32_t imm)
-{
-	cr_assert_lt(p->cnt, MAX_INSNS);
-	p->insns[p->cnt++] = (struct bpf_insn){
-		.code = code, .dst_reg = dst, .src_reg = src, .off = off, .imm = imm
-	};
-}
-
-/* r2 = data, r3 = data_end; dropped unless OUT_OFF + 8 bytes are there. */
-static void prologue(struct prog *p)
-{
-	emit(p, BPF_LDX | BPF_MEM | BPF_W, 2, 1, offsetof(struct xdp_md, data), 0);
-	emit(p, BPF_LDX | BPF_MEM | BPF_W, 3, 1, offsetof(struct xdp_md, data_end), 0);
-	emit(p, BPF_ALU64 | BPF_MOV | BPF_X, 4, 2, 0, 0);
-	emit(p, BPF_ALU64 | BPF_ADD | BPF_K, 4, 0, 0, OUT_OFF + 8);
-	emit(p, BPF_JMP | BPF_JGT | BPF_X, 4, 3, 0, 0); /* to the drop: patched */
-}
-
-/* Stores r0 at OUT_OFF and passes; the short frame's drop at the end. */
-static void epilogue(struct prog *p, uint8_t size)
-{
-	emit(p, BPF_STX | BPF_MEM | size, 2, 0, OUT_OFF, 0);
-	emit(p, BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, XDP_PASS);
-	emit(p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
-	p->insns[4].off = (int16_t)(p->cnt - 5);
-	emit(p, BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, XDP_DROP);
-	emit(p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
-}
-
 /* r0 = bytes 4..7 of the frame, the byte at 4 + i put at byte perm[i]. */
-static void assemble(struct prog *p, const int *perm, bool alu32)
+static void assemble(struct raw_prog *p, const int *perm, bool alu32)
 {
-	uint8_t cls = alu32 ? BPF_ALU : BPF_ALU64;
+	static const int16_t offs[4] = { 4, 5, 6, 7 };
+	int shift[4];
 
-	for (int i = 0; i < 4; i++) {
-		uint8_t dst = i ? 5 : 0;
-
-		emit(p, BPF_LDX | BPF_MEM | BPF_B, dst, 2, (int16_t)(4 + i), 0);
-		if (perm[i])
-			emit(p, cls | BPF_LSH | BPF_K, dst, 0, 0, perm[i] * 8);
-		if (i)
-			emit(p, cls | BPF_OR | BPF_X, 0, 5, 0, 0);
-	}
+	for (int i = 0; i < 4; i++)
+		shift[i] = perm[i] * 8;
+	raw_assemble(p, BPF_B, offs, shift, 4, alu32);
 }
 
-static int build(const struct prog *p, struct built *b, char *msg, size_t msglen)
+static int build(const struct raw_prog *p, struct built *b, char *msg, size_t msglen)
 {
 	struct hwxdp_verify_opts vopts = { .sz = sizeof(vopts), .device = true };
 	uint32_t subprog_start = 0;
@@ -122,7 +83,7 @@ static void built_free(struct built *b)
 	hwxdp_verify_result__free(b->facts);
 }
 
-static int prove(const struct prog *p, const struct built *b, struct hwxdp_prove_result *res)
+static int prove(const struct raw_prog *p, const struct built *b, struct hwxdp_prove_result *res)
 {
 	struct hwxdp_prove_opts opts = {
 		.sz = sizeof(opts), .max_len = 64, .timeout_ms = TIMEOUT, .ingress = 1
@@ -151,7 +112,7 @@ static bool result_is(const struct hx_result *r, const struct hwxdp_prove_outcom
  * The counterexample through the kernel and the device: each must do what
  * the model predicts for its side, and the two must differ.
  */
-static void replay(const struct prog *p, const struct built *b,
+static void replay(const struct raw_prog *p, const struct built *b,
 		   const struct hwxdp_prove_result *res)
 {
 	static struct hx_result kr, dr;
@@ -191,21 +152,6 @@ static void replay(const struct prog *p, const struct built *b,
 		  "the counterexample does not tell the kernel and the device apart");
 }
 
-static void next_permutation(int *a, int n)
-{
-	int i = n - 2, j = n - 1, t;
-
-	while (i >= 0 && a[i] >= a[i + 1])
-		i--;
-	if (i < 0)
-		return;
-	while (a[j] <= a[i])
-		j--;
-	t = a[i], a[i] = a[j], a[j] = t;
-	for (i++, j = n - 1; i < j; i++, j--)
-		t = a[i], a[i] = a[j], a[j] = t;
-}
-
 /* A u32 from four packet bytes in each of the 24 orders, with 32-bit and
  * 64-bit operations: proven on the translator as it is; on the mutant,
  * every order but memory and network order is a counterexample that
@@ -215,18 +161,18 @@ Test(prove, assembled_u32_in_every_order, .timeout = 300)
 	int perm[4] = { 0, 1, 2, 3 }, refuted = 0, proven = 0;
 	char msg[512];
 
-	for (int k = 0; k < 24; k++, next_permutation(perm, 4)) {
+	for (int k = 0; k < 24; k++, raw_next_permutation(perm, 4)) {
 		bool in_order = (perm[0] == 0 && perm[1] == 1 && perm[2] == 2 && perm[3] == 3) ||
 				(perm[0] == 3 && perm[1] == 2 && perm[2] == 1 && perm[3] == 0);
 
 		for (int alu32 = 0; alu32 < 2; alu32++) {
 			struct hwxdp_prove_result res;
-			struct prog p = { .cnt = 0 };
+			struct raw_prog p = { .cnt = 0 };
 			struct built b;
 
-			prologue(&p);
+			raw_prologue(&p);
 			assemble(&p, perm, alu32);
-			epilogue(&p, BPF_W);
+			raw_epilogue(&p, BPF_W);
 			cr_assert_eq(build(&p, &b, msg, sizeof(msg)), 0, "%s", msg);
 			cr_assert_eq(prove(&p, &b, &res), 0);
 #ifdef HWXDP_MUTANT_COMBINE_ORDER
@@ -284,20 +230,20 @@ Test(prove, alu_edge_cases)
 		for (int cls = 0; cls < 2; cls++) {
 			uint8_t c = cls ? BPF_ALU64 : BPF_ALU;
 			struct hwxdp_prove_result res;
-			struct prog p = { .cnt = 0 };
+			struct raw_prog p = { .cnt = 0 };
 			struct built b;
 
-			prologue(&p);
-			emit(&p, BPF_LDX | BPF_MEM | BPF_DW, 0, 2, 8, 0);
-			emit(&p, BPF_LDX | BPF_MEM | BPF_DW, 5, 2, 16, 0);
+			raw_prologue(&p);
+			raw_emit(&p, BPF_LDX | BPF_MEM | BPF_DW, 0, 2, 8, 0);
+			raw_emit(&p, BPF_LDX | BPF_MEM | BPF_DW, 5, 2, 16, 0);
 			if (ops[i].op == BPF_NEG)
-				emit(&p, c | BPF_NEG | BPF_K, 0, 0, 0, 0);
+				raw_emit(&p, c | BPF_NEG | BPF_K, 0, 0, 0, 0);
 			else
-				emit(&p, c | ops[i].op | BPF_X, 0, 5, ops[i].off, 0);
-			emit(&p, BPF_ALU | BPF_END | BPF_TO_BE, 0, 0, 0, 32);
-			emit(&p, BPF_JMP | BPF_JSGT | BPF_K, 0, 0, 1, -5);
-			emit(&p, BPF_ALU64 | BPF_ARSH | BPF_K, 0, 0, 0, 3);
-			epilogue(&p, BPF_DW);
+				raw_emit(&p, c | ops[i].op | BPF_X, 0, 5, ops[i].off, 0);
+			raw_emit(&p, BPF_ALU | BPF_END | BPF_TO_BE, 0, 0, 0, 32);
+			raw_emit(&p, BPF_JMP | BPF_JSGT | BPF_K, 0, 0, 1, -5);
+			raw_emit(&p, BPF_ALU64 | BPF_ARSH | BPF_K, 0, 0, 0, 3);
+			raw_epilogue(&p, BPF_DW);
 			cr_assert_eq(build(&p, &b, msg, sizeof(msg)), 0, "%s", msg);
 			cr_assert_eq(prove(&p, &b, &res), 0);
 			cr_expect_eq(res.status, HWXDP_PROVE_PROVEN,
@@ -331,14 +277,14 @@ Test(prove, refutes_a_wrong_length_check)
 {
 	static const int perm[4] = { 0, 1, 2, 3 };
 	struct hwxdp_prove_result res;
-	struct prog p = { .cnt = 0 };
+	struct raw_prog p = { .cnt = 0 };
 	struct built b;
 	char msg[512];
 	uint64_t *w;
 
-	prologue(&p);
+	raw_prologue(&p);
 	assemble(&p, perm, false);
-	epilogue(&p, BPF_W);
+	raw_epilogue(&p, BPF_W);
 	cr_assert_eq(build(&p, &b, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert_eq(prove(&p, &b, &res), 0);
 	cr_assert_eq(res.status, HWXDP_PROVE_PROVEN, "%s", res.reason);
@@ -358,15 +304,15 @@ Test(prove, refutes_a_wrong_length_check)
 Test(prove, refutes_a_wrong_store)
 {
 	struct hwxdp_prove_result res;
-	struct prog p = { .cnt = 0 };
+	struct raw_prog p = { .cnt = 0 };
 	struct built b;
 	char msg[512];
 	uint64_t *w;
 
-	prologue(&p);
-	emit(&p, BPF_ST | BPF_MEM | BPF_H, 2, 0, 12, 0x1234);
-	emit(&p, BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0x77);
-	epilogue(&p, BPF_B);
+	raw_prologue(&p);
+	raw_emit(&p, BPF_ST | BPF_MEM | BPF_H, 2, 0, 12, 0x1234);
+	raw_emit(&p, BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0x77);
+	raw_epilogue(&p, BPF_B);
 	cr_assert_eq(build(&p, &b, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert_eq(prove(&p, &b, &res), 0);
 	cr_assert_eq(res.status, HWXDP_PROVE_PROVEN, "%s", res.reason);
@@ -387,21 +333,21 @@ Test(prove, refutes_a_wrong_store)
 Test(prove, bounded_loop_unrolled)
 {
 	struct hwxdp_prove_result res;
-	struct prog p = { .cnt = 0 };
+	struct raw_prog p = { .cnt = 0 };
 	struct built b;
 	char msg[512];
 
-	prologue(&p);
-	emit(&p, BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
-	emit(&p, BPF_ALU64 | BPF_MOV | BPF_K, 6, 0, 0, 0);
+	raw_prologue(&p);
+	raw_emit(&p, BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
+	raw_emit(&p, BPF_ALU64 | BPF_MOV | BPF_K, 6, 0, 0, 0);
 	/* loop: r0 += byte at data + r6; r6++; if r6 < 8 goto loop */
-	emit(&p, BPF_ALU64 | BPF_MOV | BPF_X, 7, 2, 0, 0);
-	emit(&p, BPF_ALU64 | BPF_ADD | BPF_X, 7, 6, 0, 0);
-	emit(&p, BPF_LDX | BPF_MEM | BPF_B, 8, 7, 0, 0);
-	emit(&p, BPF_ALU64 | BPF_ADD | BPF_X, 0, 8, 0, 0);
-	emit(&p, BPF_ALU64 | BPF_ADD | BPF_K, 6, 0, 0, 1);
-	emit(&p, BPF_JMP | BPF_JLT | BPF_K, 6, 0, -6, 8);
-	epilogue(&p, BPF_H);
+	raw_emit(&p, BPF_ALU64 | BPF_MOV | BPF_X, 7, 2, 0, 0);
+	raw_emit(&p, BPF_ALU64 | BPF_ADD | BPF_X, 7, 6, 0, 0);
+	raw_emit(&p, BPF_LDX | BPF_MEM | BPF_B, 8, 7, 0, 0);
+	raw_emit(&p, BPF_ALU64 | BPF_ADD | BPF_X, 0, 8, 0, 0);
+	raw_emit(&p, BPF_ALU64 | BPF_ADD | BPF_K, 6, 0, 0, 1);
+	raw_emit(&p, BPF_JMP | BPF_JLT | BPF_K, 6, 0, -6, 8);
+	raw_epilogue(&p, BPF_H);
 	cr_assert_eq(build(&p, &b, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert_eq(prove(&p, &b, &res), 0);
 	cr_expect_eq(res.status, HWXDP_PROVE_PROVEN, "%s", res.reason);
@@ -412,22 +358,22 @@ Test(prove, bounded_loop_unrolled)
 Test(prove, helper_call_not_proven)
 {
 	struct hwxdp_prove_result res;
-	struct prog p = { .cnt = 0 };
+	struct raw_prog p = { .cnt = 0 };
 	struct built b;
 	char msg[512];
 
-	emit(&p, BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0); /* the call clobbers r1 */
-	emit(&p, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_prandom_u32);
-	emit(&p, BPF_LDX | BPF_MEM | BPF_W, 2, 6, offsetof(struct xdp_md, data), 0);
-	emit(&p, BPF_LDX | BPF_MEM | BPF_W, 3, 6, offsetof(struct xdp_md, data_end), 0);
-	emit(&p, BPF_ALU64 | BPF_MOV | BPF_X, 4, 2, 0, 0);
-	emit(&p, BPF_ALU64 | BPF_ADD | BPF_K, 4, 0, 0, OUT_OFF + 8);
-	emit(&p, BPF_JMP | BPF_JGT | BPF_X, 4, 3, 3, 0);
-	emit(&p, BPF_STX | BPF_MEM | BPF_W, 2, 0, OUT_OFF, 0);
-	emit(&p, BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, XDP_PASS);
-	emit(&p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
-	emit(&p, BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, XDP_DROP);
-	emit(&p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	raw_emit(&p, BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0); /* the call clobbers r1 */
+	raw_emit(&p, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_prandom_u32);
+	raw_emit(&p, BPF_LDX | BPF_MEM | BPF_W, 2, 6, offsetof(struct xdp_md, data), 0);
+	raw_emit(&p, BPF_LDX | BPF_MEM | BPF_W, 3, 6, offsetof(struct xdp_md, data_end), 0);
+	raw_emit(&p, BPF_ALU64 | BPF_MOV | BPF_X, 4, 2, 0, 0);
+	raw_emit(&p, BPF_ALU64 | BPF_ADD | BPF_K, 4, 0, 0, OUT_OFF + 8);
+	raw_emit(&p, BPF_JMP | BPF_JGT | BPF_X, 4, 3, 3, 0);
+	raw_emit(&p, BPF_STX | BPF_MEM | BPF_W, 2, 0, OUT_OFF, 0);
+	raw_emit(&p, BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, XDP_PASS);
+	raw_emit(&p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	raw_emit(&p, BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, XDP_DROP);
+	raw_emit(&p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
 	cr_assert_eq(build(&p, &b, msg, sizeof(msg)), 0, "%s", msg);
 	cr_assert_eq(prove(&p, &b, &res), 0);
 	cr_assert_eq(res.status, HWXDP_PROVE_NOT_PROVEN, "status %u: %s", res.status, res.reason);
