@@ -603,11 +603,16 @@ static int check_mem_access(struct verifier_env *env, uint32_t regno, int32_t in
 		return 0;
 	case PTR_TO_PACKET:
 	case PTR_TO_PACKET_META:
+	case PTR_TO_MEM: {
+		bool mem = reg->type == PTR_TO_MEM;
+
 		if (write && value && type_is_ptr(value->type) && !env->allow_ptr_leaks) {
-			verbose(env, "R%d leaks addr into packet\n", value_regno);
+			verbose(env, "R%d leaks addr into %s\n", value_regno,
+				mem ? "mem" : "packet");
 			return REJECT;
 		}
-		err = check_packet_bounds(env, regno, reg, off, size, false);
+		err = mem ? check_mem_bounds(env, regno, reg, off, size, reg->mem_size, false)
+			  : check_packet_bounds(env, regno, reg, off, size, false);
 		if (!err && write)
 			note_side_effect(env);
 		if (err || !dst)
@@ -615,21 +620,9 @@ static int check_mem_access(struct verifier_env *env, uint32_t regno, int32_t in
 		reg_mark_unknown(dst);
 		reg_coerce_size(dst, size);
 		return 0;
+	}
 	case PTR_TO_CTX:
 		return check_ctx_access(env, regno, insn_off, size, write, dst);
-	case PTR_TO_MEM:
-		if (write && value && type_is_ptr(value->type) && !env->allow_ptr_leaks) {
-			verbose(env, "R%d leaks addr into mem\n", value_regno);
-			return REJECT;
-		}
-		err = check_mem_bounds(env, regno, reg, off, size, reg->mem_size, false);
-		if (!err && write)
-			note_side_effect(env);
-		if (err || !dst)
-			return err;
-		reg_mark_unknown(dst);
-		reg_coerce_size(dst, size);
-		return 0;
 	default:
 		verbose(env, "R%u invalid mem access '%s'\n", regno, reg_type_str(reg->type));
 		return REJECT;
