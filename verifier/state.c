@@ -533,7 +533,8 @@ int state_visit(struct verifier_env *env, uint32_t insn)
 {
 	struct vstate *cur = env->cur;
 	struct explored *e, **link;
-	uint64_t hash = regs_hash(cur);
+	uint64_t hash = 0; /* regs_hash(cur), made when first wanted */
+	bool hashed = false;
 	bool in_loop = false;
 	uint32_t i;
 	int err;
@@ -542,6 +543,10 @@ int state_visit(struct verifier_env *env, uint32_t insn)
 		if (e->st.branches) {
 			/* the exact comparison only where the registers are the
 			 * same bytes: a loop's earlier iterations mostly are not */
+			if (!hashed) {
+				hash = regs_hash(cur);
+				hashed = true;
+			}
 			if (maybe_looping(e, hash, cur) &&
 			    states_equal(env, &e->st, cur, insn, true) &&
 			    is_ancestor(&e->st, cur)) {
@@ -602,7 +607,7 @@ int state_visit(struct verifier_env *env, uint32_t insn)
 	}
 	e->st.insn_idx = insn;
 	e->st.branches = 1;
-	e->regs_hash = hash;
+	e->regs_hash = hashed ? hash : regs_hash(cur);
 	cur->parent = &e->st;
 	/* a new segment of the path starts here */
 	for (i = 0; i <= cur->curframe; i++) {
