@@ -51,7 +51,7 @@ DAEMON_SRCS := $(filter-out daemon/main.c,$(wildcard daemon/*.c))
 DAEMON_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(DAEMON_SRCS))
 DAEMON_LIB  := $(BUILD)/libhwxdpd.a
 DAEMON      := $(BUILD)/hwxdpd
-DAEMON_LDLIBS := $(shell $(PKG_CONFIG) --libs libxdp 2>/dev/null || echo -lxdp) -lpthread
+DAEMON_LDLIBS := $(shell $(PKG_CONFIG) --libs libxdp libmnl 2>/dev/null || echo -lxdp -lmnl) -lpthread
 
 CMD_SRCS  := $(wildcard cmd/*.c)
 CMD_OBJS  := $(patsubst %.c,$(BUILD)/%.o,$(CMD_SRCS))

@@ -218,6 +218,50 @@ int do_map(int argc, char **argv)
 	return call("map", argc, argv);
 }
 
+static int lif_help(void)
+{
+	fprintf(stderr,
+		"Usage: %s lif { add | set | list | del | help }\n"
+		"       %s lif add PORT vlan N [mtu M] [state STATE]\n"
+		"       %s lif set PORT vlan N [mtu M] [state STATE]\n"
+		"       %s lif list [PORT]\n"
+		"       %s lif del PORT vlan N\n"
+		"       STATE := { enabled | offload-disabled | admin-disabled }\n"
+		"\n"
+		"Logical interfaces: VLAN 0 is the port itself (its TAP hx<N>); a VLAN LIF\n"
+		"1..4094 gets a TAP hx<N>.<vlan>, the host's VLAN interface, with the port's\n"
+		"MAC and the LIF's MTU (at most the port's). The board hands a VLAN's punted\n"
+		"frames to its TAP untagged and tags what the host sends there. A program\n"
+		"with fwd's maps on the port has each LIF in its lifs map: offload-disabled\n"
+		"sends the LIF's frames to the host, admin-disabled drops them (and takes\n"
+		"the TAP down).\n",
+		bin_name, bin_name, bin_name, bin_name, bin_name);
+	return 0;
+}
+
+int do_lif(int argc, char **argv)
+{
+	if (wants_help(argc, argv))
+		return lif_help();
+	return call("lif", argc, argv);
+}
+
+int do_flow(int argc, char **argv)
+{
+	if (wants_help(argc, argv)) {
+		fprintf(stderr,
+			"Usage: %s flow list\n"
+			"\n"
+			"The connections the flow maker made on the board, one microflow per\n"
+			"direction: what the host routed after a flow-miss punt, with the next\n"
+			"hop it chose. Its counters say what it made, aged, flushed (route,\n"
+			"neighbour or MTU changes) and left with the host, and why.\n",
+			bin_name);
+		return 0;
+	}
+	return call("flow", argc, argv);
+}
+
 int do_stats(int argc, char **argv)
 {
 	if (argc >= 1 && (!strcmp(argv[0], "help") || !strcmp(argv[0], "--help"))) {

@@ -19,7 +19,9 @@ static int do_version(int argc, char **argv);
 static const struct cmd commands[] = {
 	{ "conformance", do_conformance, "run a raw BPF program the way conformance suites do" },
 	{ "daemon", do_daemon, "what the hwxdpd appliance is doing" },
+	{ "flow", do_flow, "the connections hwxdpd's flow maker put on the board" },
 	{ "lab", do_lab, "run a program over the built-in lab frames on a target" },
+	{ "lif", do_lif, "hwxdpd's logical interfaces: a port's VLANs, with their TAPs" },
 	{ "map", do_map, "the maps of hwxdpd's programs: dump, lookup, update, delete" },
 	{ "port", do_port, "wire ports of hwxdpd on live netdevs, with their TAPs" },
 	{ "prog", do_prog_any,

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "daemon/flows.h"
 #include "daemon/internal.h"
 #include "daemon/map.h"
 #include "device/device.h"
@@ -519,9 +520,214 @@ static int do_stats(struct hwxdpd *d, int argc, const char **argv, struct jbuf *
 	return 0;
 }
 
+/* PORT vlan N [mtu M] [state S]: the port with the lock held, or NULL. */
+static struct port *lif_args(struct hwxdpd *d, int argc, const char **argv, const char *usage,
+			     bool options, uint32_t *vlan, int64_t *mtu, int64_t *state, char *msg,
+			     size_t msglen, int *err)
+{
+	struct port *p;
+
+	*mtu = *state = -1;
+	*err = -EINVAL;
+	if (argc < 3 || strcmp(argv[1], "vlan")) {
+		snprintf(msg, msglen, "usage: %s", usage);
+		return NULL;
+	}
+	for (int i = 2; i < argc; i += 2) {
+		const char *w = argv[i];
+		unsigned long v;
+		char *end;
+
+		if (i + 1 >= argc && i != 2) {
+			snprintf(msg, msglen, "'%s' needs a value (usage: %s)", w, usage);
+			return NULL;
+		}
+		if (i == 2) {
+			errno = 0;
+			v = strtoul(w, &end, 10);
+			if (!*w || *end || errno || v > 4095) {
+				snprintf(msg, msglen, "vlan '%s': a number from 0 to 4094 expected",
+					 w);
+				return NULL;
+			}
+			*vlan = (uint32_t)v;
+			i--; /* the options come in pairs after the VLAN */
+			continue;
+		}
+		if (!options) {
+			snprintf(msg, msglen, "unexpected '%s' (usage: %s)", w, usage);
+			return NULL;
+		}
+		if (!strcmp(w, "mtu")) {
+			errno = 0;
+			v = strtoul(argv[i + 1], &end, 10);
+			if (!*argv[i + 1] || *end || errno || v > 65535) {
+				snprintf(msg, msglen, "mtu '%s': a number of bytes expected",
+					 argv[i + 1]);
+				return NULL;
+			}
+			*mtu = (int64_t)v;
+		} else if (!strcmp(w, "state")) {
+			int st = lif_state_parse(argv[i + 1]);
+
+			if (st < 0) {
+				snprintf(msg, msglen,
+					 "state '%s': enabled, offload-disabled or admin-disabled "
+					 "expected",
+					 argv[i + 1]);
+				return NULL;
+			}
+			*state = st;
+		} else {
+			snprintf(msg, msglen, "unexpected '%s' (usage: %s)", w, usage);
+			return NULL;
+		}
+	}
+	pthread_mutex_lock(&d->lock);
+	p = port_by_name(d, argv[0]);
+	if (!p) {
+		pthread_mutex_unlock(&d->lock);
+		snprintf(msg, msglen, "no port '%s'", argv[0]);
+		*err = -ENOENT;
+	}
+	return p;
+}
+
+static int do_lif_add(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+		      size_t msglen)
+{
+	static const char usage[] =
+		"lif add PORT vlan N [mtu M] [state enabled|offload-disabled|admin-disabled]";
+	int64_t mtu, state;
+	uint32_t vlan = 0;
+	struct port *p;
+	int err;
+
+	p = lif_args(d, argc, argv, usage, true, &vlan, &mtu, &state, msg, msglen, &err);
+	if (!p)
+		return err;
+	err = lif_add(d, p, vlan, mtu, state, msg, msglen);
+	if (!err)
+		lif_json(d, p, vlan, b);
+	pthread_mutex_unlock(&d->lock);
+	return err;
+}
+
+static int do_lif_set(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+		      size_t msglen)
+{
+	static const char usage[] =
+		"lif set PORT vlan N [mtu M] [state enabled|offload-disabled|admin-disabled]";
+	int64_t mtu, state;
+	uint32_t vlan = 0;
+	struct port *p;
+	int err;
+
+	p = lif_args(d, argc, argv, usage, true, &vlan, &mtu, &state, msg, msglen, &err);
+	if (!p)
+		return err;
+	err = lif_set(d, p, vlan, mtu, state, msg, msglen);
+	if (!err)
+		lif_json(d, p, vlan, b);
+	pthread_mutex_unlock(&d->lock);
+	return err;
+}
+
+static int do_lif_del(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+		      size_t msglen)
+{
+	int64_t mtu, state;
+	uint32_t vlan = 0;
+	struct port *p;
+	int err;
+
+	(void)b;
+	p = lif_args(d, argc, argv, "lif del PORT vlan N", false, &vlan, &mtu, &state, msg, msglen,
+		     &err);
+	if (!p)
+		return err;
+	err = lif_del(d, p, vlan, msg, msglen);
+	pthread_mutex_unlock(&d->lock);
+	return err;
+}
+
+static void port_lifs_json(struct hwxdpd *d, struct port *p, struct jbuf *b)
+{
+	lif_json(d, p, 0, b);
+	for (int i = 0; i < HWXDPD_VLANS_MAX; i++)
+		if (p->vlans[i].used)
+			lif_json(d, p, p->vlans[i].vlan, b);
+}
+
+static int do_lif_list(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+		       size_t msglen)
+{
+	struct port *p = NULL;
+
+	if (argc > 1) {
+		snprintf(msg, msglen, "unexpected '%s' (usage: lif list [PORT])", argv[1]);
+		return -EINVAL;
+	}
+	pthread_mutex_lock(&d->lock);
+	if (argc == 1) {
+		p = port_by_name(d, argv[0]);
+		if (!p) {
+			pthread_mutex_unlock(&d->lock);
+			snprintf(msg, msglen, "no port '%s'", argv[0]);
+			return -ENOENT;
+		}
+	}
+	jbuf_start_object(b);
+	jbuf_name(b, "lifs");
+	jbuf_start_array(b);
+	for (int i = 0; i < HWXDPD_PORTS_MAX; i++)
+		if (d->ports[i].used && (!p || p == &d->ports[i]))
+			port_lifs_json(d, &d->ports[i], b);
+	jbuf_end_array(b);
+	jbuf_end_object(b);
+	pthread_mutex_unlock(&d->lock);
+	return 0;
+}
+
+static const struct word_cmd lif_cmds[] = {
+	{ "add", do_lif_add }, { "set", do_lif_set },	{ "list", do_lif_list },
+	{ "show", do_lif_list }, { "del", do_lif_del }, { 0 },
+};
+
+static int do_lif(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+		  size_t msglen)
+{
+	return run_words(lif_cmds, "lif command", d, argc, argv, b, msg, msglen);
+}
+
+static int do_flow_list(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+			size_t msglen)
+{
+	int err = no_more(argc, argv, "flow list", msg, msglen);
+
+	if (err)
+		return err;
+	pthread_mutex_lock(&d->lock);
+	flows_json(d, b);
+	pthread_mutex_unlock(&d->lock);
+	return 0;
+}
+
+static const struct word_cmd flow_cmds[] = {
+	{ "list", do_flow_list },
+	{ "show", do_flow_list },
+	{ 0 },
+};
+
+static int do_flow(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+		   size_t msglen)
+{
+	return run_words(flow_cmds, "flow command", d, argc, argv, b, msg, msglen);
+}
+
 static const struct word_cmd objects[] = {
-	{ "map", do_map },	 { "stats", do_stats }, { "prog", do_prog },
-	{ "daemon", do_daemon }, { "port", do_port },	{ 0 },
+	{ "map", do_map },   { "stats", do_stats },   { "prog", do_prog }, { "daemon", do_daemon },
+	{ "port", do_port }, { "lif", do_lif },	      { "flow", do_flow }, { 0 },
 };
 
 int hwxdpd_dispatch(struct hwxdpd *d, int argc, const char **argv, struct jbuf *body, char *msg,

@@ -25,6 +25,9 @@ struct hwxdpd_opts {
 	/* A request must arrive whole within frame_ms of its first byte; a
 	 * connection without a request for idle_ms is closed. 0: 5 s, 60 s. */
 	uint32_t frame_ms, idle_ms;
+	/* A made flow without frames for this long is taken off the board.
+	 * 0: 30 s. */
+	uint32_t flow_idle_ms;
 	/* Skip the uid check of peers (tests that run unprivileged). */
 	int allow_any_uid;
 };

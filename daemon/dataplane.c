@@ -2,9 +2,12 @@
 /*
  * The board thread: waits on every wire socket and TAP, runs what the
  * wires bring on the board in batches, and sends each frame where the
- * board's verdict says: out a wire port (tx, redirect), into the ingress
- * port's TAP (pass: a punt, or a port without a program), nowhere (drop,
- * abort). What the host sends on a TAP goes out its port's wire as it is.
+ * board's verdict says: out a wire port (tx, redirect), into the TAP of
+ * the ingress LIF (pass: a punt, or a port without a program) — a frame
+ * tagged with a VLAN the port has goes to that VLAN's TAP untagged, any
+ * other as it came to the port's — or nowhere (drop, abort). What the host
+ * sends on a port's TAP goes out its wire as it is, on a VLAN's TAP tagged
+ * with the VLAN. The flow maker sees the punts and what the host routes.
  *
  * It works under d->lock, and polls without it: the control thread changes
  * ports between two rounds, bumps the generation and wakes it, and the
@@ -15,12 +18,15 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
+#include "daemon/flows.h"
 #include "daemon/internal.h"
 #include "daemon/wire.h"
 #include "device/device.h"
 #include "hwmap/hxu.h"
+#include "hwxdp/fwd.h"
 
 #define POLL_MS 200
 
@@ -75,6 +81,35 @@ static void queue(struct dataplane *dp, struct port *p, const uint8_t *data, uin
 
 static void to_host(struct port *p, const uint8_t *data, uint32_t len)
 {
+	struct lif *l = NULL;
+
+	if (len >= 18 && data[12] == 0x81 && data[13] == 0x00) {
+		uint32_t vid = (uint32_t)(data[14] << 8 | data[15]) & 0xfff;
+
+		l = lif_by_vlan(p, vid);
+		if (!l && vid)
+			p->unknown_vlan++;
+		/* Priority-tagged frames are the port's, untagged. */
+		if (l || !vid) {
+			struct iovec iov[2] = {
+				{ .iov_base = (void *)data, .iov_len = 12 },
+				{ .iov_base = (void *)(data + 16), .iov_len = len - 16 },
+			};
+			int fd = l ? l->tap_fd : p->tap_fd;
+
+			if (writev(fd, iov, 2) == (ssize_t)len - 4) {
+				if (l)
+					l->punted++;
+				else
+					p->c.punted++;
+			} else if (l) {
+				l->errors++;
+			} else {
+				p->c.errors++;
+			}
+			return;
+		}
+	}
 	if (write(p->tap_fd, data, len) == (ssize_t)len)
 		p->c.punted++;
 	else
@@ -118,6 +153,8 @@ static int wire_round(struct dataplane *dp, struct port *p)
 		}
 		switch (f->verdict) {
 		case XDP_PASS:
+			if (f->reason == HWXDP_PUNT_FLOW_MISS)
+				flows_punted(d, p, f->out, f->out_len);
 			to_host(p, f->out, f->out_len);
 			break;
 		case XDP_TX:
@@ -143,17 +180,32 @@ static int wire_round(struct dataplane *dp, struct port *p)
 	return got;
 }
 
-static int host_round(struct dataplane *dp, struct port *p)
+/* What the host sends on the TAP of p's LIF vlan (l, or the port's own),
+ * out of p's wire, tagged for a VLAN. */
+static int host_round(struct dataplane *dp, struct port *p, struct lif *l)
 {
-	int n = 0;
+	int n = 0, fd = l ? l->tap_fd : p->tap_fd;
 
 	while (n < WIRE_BATCH) {
-		ssize_t len = read(p->tap_fd, dp->host[n], HXU_FRAME_MAX);
+		/* Four bytes of room in front, for the tag. */
+		uint8_t *buf = dp->host[n];
+		ssize_t len = read(fd, buf + 4, HXU_FRAME_MAX - 4);
 
 		if (len <= 0)
 			break;
-		queue(dp, p, dp->host[n], (uint32_t)len);
-		p->c.host_tx++;
+		flows_routed(dp->d, p, l ? l->vlan : 0, buf + 4, (uint32_t)len);
+		if (l && len >= 14) {
+			memmove(buf, buf + 4, 12);
+			buf[12] = 0x81;
+			buf[13] = 0x00;
+			buf[14] = (uint8_t)(l->vlan >> 8);
+			buf[15] = (uint8_t)l->vlan;
+			queue(dp, p, buf, (uint32_t)len + 4);
+			l->host_tx++;
+		} else {
+			queue(dp, p, buf + 4, (uint32_t)len);
+			p->c.host_tx++;
+		}
 		n++;
 	}
 	flush(dp, p);
@@ -164,7 +216,7 @@ static void *dataplane_main(void *arg)
 {
 	struct dataplane *dp = arg;
 	struct hwxdpd *d = dp->d;
-	struct pollfd pfd[1 + 2 * HWXDPD_PORTS_MAX];
+	struct pollfd pfd[1 + (2 + HWXDPD_VLANS_MAX) * HWXDPD_PORTS_MAX];
 	uint32_t built = UINT32_MAX;
 	int n = 0;
 
@@ -185,6 +237,12 @@ static void *dataplane_main(void *arg)
 				pfd[n++] =
 					(struct pollfd){ .fd = wire_fd(p->wire), .events = POLLIN };
 				pfd[n++] = (struct pollfd){ .fd = p->tap_fd, .events = POLLIN };
+				for (int j = 0; j < HWXDPD_VLANS_MAX; j++)
+					if (p->vlans[j].used)
+						pfd[n++] = (struct pollfd){
+							.fd = p->vlans[j].tap_fd,
+							.events = POLLIN,
+						};
 			}
 			pthread_mutex_unlock(&d->lock);
 		}
@@ -202,7 +260,10 @@ static void *dataplane_main(void *arg)
 				if (!p->used)
 					continue;
 				busy += wire_round(dp, p);
-				busy += host_round(dp, p);
+				busy += host_round(dp, p, NULL);
+				for (int j = 0; j < HWXDPD_VLANS_MAX; j++)
+					if (p->vlans[j].used)
+						busy += host_round(dp, p, &p->vlans[j]);
 			}
 		}
 		pthread_mutex_unlock(&d->lock);

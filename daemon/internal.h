@@ -14,17 +14,23 @@
 #include "daemon/daemon.h"
 #include "daemon/jbuf.h"
 #include "daemon/proto.h"
+#include "hwmap/hxu.h"
 
 #define HWXDPD_CONNS_MAX 32
 #define HWXDPD_PORTS_MAX 64
 #define HWXDPD_PROGS_MAX 16
 #define HWXDPD_NAME_MAX	 32
+#define HWXDPD_VLANS_MAX 64 /* VLAN LIFs per port */
+#define HWXDPD_MMAPS_MAX 16 /* a program's arrays shared with the kernel */
 
 struct wire;
 struct bpf_object;
 struct bpf_link;
 struct hwxdp_device;
 struct dataplane;
+struct fwd_maps;
+struct flow_maker;
+struct mirror;
 
 enum conn_state {
 	CONN_FREE,
@@ -54,6 +60,20 @@ struct port_counters {
 	_Atomic uint64_t errors;       /* frames a socket or the TAP refused */
 };
 
+/* A VLAN LIF of a port, with its TAP hx<N>.<vlan>; VLAN 0, the port
+ * itself, is the port's own TAP. */
+struct lif {
+	bool used;
+	uint16_t vlan;
+	uint32_t state; /* enum hwxdp_lif_state */
+	uint32_t mtu;
+	int tap_fd;
+	char tap[IF_NAMESIZE];
+	uint32_t tap_ifindex;
+	struct bpf_link *link; /* the host copy on the TAP */
+	_Atomic uint64_t punted, host_tx, errors;
+};
+
 struct port {
 	bool used;
 	uint32_t index; /* N of hx<N> */
@@ -68,7 +88,11 @@ struct port {
 	uint32_t tap_ifindex;
 	int prog;	       /* index into progs, -1 for none */
 	struct bpf_link *link; /* the host copy on the TAP */
+	uint32_t lif_state;    /* VLAN 0's, enum hwxdp_lif_state */
 	struct port_counters c;
+	_Atomic uint64_t unknown_vlan; /* punted tagged, no LIF: to hx<N> as they came */
+	struct lif vlans[HWXDPD_VLANS_MAX];
+	uint8_t vlan_slot[4096]; /* VID -> 1 + index into vlans, 0 for none */
 };
 
 struct prog {
@@ -79,6 +103,15 @@ struct prog {
 	struct bpf_object *host;
 	char pin_dir[PATH_MAX];
 	uint32_t insns, words;
+	/* Arrays the kernel map and the board's table share by mmap. */
+	struct {
+		void *mem;
+		size_t len;
+		char name[HXU_NAME_MAX];
+	} mm[HWXDPD_MMAPS_MAX];
+	int mm_cnt;
+	struct fwd_maps *fwd; /* fwd's maps, when the program has its layout */
+	struct mirror *mirror; /* hash maps, mirrored board <-> kernel */
 };
 
 struct hwxdpd {
@@ -90,6 +123,7 @@ struct hwxdpd {
 	int listen_fd;
 	int stop_fd; /* eventfd: hwxdpd__stop */
 	uint32_t frame_ms, idle_ms;
+	uint32_t flow_idle_ms; /* a made flow without frames this long goes */
 	bool allow_any_uid;
 	struct conn conns[HWXDPD_CONNS_MAX];
 	uint32_t engines;
@@ -108,6 +142,11 @@ struct hwxdpd {
 	atomic_bool dp_stop;
 	int dp_wake_fd;		     /* eventfd: the port set changed */
 	_Atomic uint32_t generation; /* bumped at each change of the port set */
+	/* The flow maker and the mirrors: the housekeeping thread, under lock. */
+	struct flow_maker *flows;
+	pthread_t hk_thread;
+	bool hk_started;
+	int hk_stop_fd; /* eventfd */
 };
 
 /* The one parser of the command words: status (0 or -errno), a one-line
@@ -131,6 +170,28 @@ int prog_unload(struct hwxdpd *d, struct prog *pr, char *msg, size_t msglen);
 struct prog *prog_by_name(struct hwxdpd *d, const char *name);
 void prog_json(struct hwxdpd *d, const struct prog *pr, struct jbuf *b);
 void progs_free(struct hwxdpd *d);
+
+/* LIFs (daemon/lif.c), with the lock held. */
+struct lif *lif_by_vlan(struct port *p, uint32_t vlan);
+int lif_add(struct hwxdpd *d, struct port *p, uint32_t vlan, int64_t mtu, int64_t state, char *msg,
+	    size_t msglen);
+int lif_set(struct hwxdpd *d, struct port *p, uint32_t vlan, int64_t mtu, int64_t state, char *msg,
+	    size_t msglen);
+int lif_del(struct hwxdpd *d, struct port *p, uint32_t vlan, char *msg, size_t msglen);
+void lifs_free(struct hwxdpd *d, struct port *p);
+void lif_json(struct hwxdpd *d, const struct port *p, uint32_t vlan, struct jbuf *b);
+const char *lif_state_name(uint32_t state);
+int lif_state_parse(const char *word);
+/* The state a LIF has on the wire: VLAN 0 is the port's. */
+uint32_t lif_state_of(const struct port *p, uint32_t vlan);
+
+/* The host copy on a TAP (daemon/prog.c): attaches or replaces. */
+int host_attach(struct hwxdpd *d, struct prog *pr, struct bpf_link **link, uint32_t ifindex,
+		const char *tap, char *msg, size_t msglen);
+
+/* The upkeep thread (daemon/upkeep.c). */
+int upkeep_start(struct hwxdpd *d);
+void upkeep_stop(struct hwxdpd *d);
 
 /* The board thread (daemon/dataplane.c). */
 int dataplane_start(struct hwxdpd *d);

@@ -25,7 +25,8 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: hwxdpd [--socket PATH] [--engines K] [--pin-root DIR] [--background]\n"
+		"Usage: hwxdpd [--socket PATH] [--engines K] [--pin-root DIR] [--flow-idle SEC]\n"
+		"              [--background]\n"
 		"\n"
 		"The hwxdp appliance: wire ports on Linux netdevs, a TAP per port for the\n"
 		"host, programs on the coprocessor model and in the kernel, controlled by\n"
@@ -34,6 +35,7 @@ static void usage(FILE *f)
 		"  --socket PATH     the control socket (default %s)\n"
 		"  --engines K       packet engines of the board (default %d, at most %d)\n"
 		"  --pin-root DIR    where maps are pinned (default %s)\n"
+		"  --flow-idle SEC   a made flow without frames this long goes (default 30)\n"
 		"  --background      detach once the socket is ready\n"
 		"  -h, --help        this help\n"
 		"\n"
@@ -73,6 +75,7 @@ int main(int argc, char **argv)
 	static const struct option options[] = {
 		{ "socket", required_argument, NULL, 's' },
 		{ "engines", required_argument, NULL, 'k' },
+		{ "flow-idle", required_argument, NULL, 'i' },
 		{ "pin-root", required_argument, NULL, 'r' },
 		{ "background", no_argument, NULL, 'b' },
 		{ "foreground", no_argument, NULL, 'f' },
@@ -105,6 +108,20 @@ int main(int argc, char **argv)
 				return 1;
 			}
 			opts.engines = (uint32_t)v;
+			break;
+		}
+		case 'i': {
+			char *end;
+			unsigned long v;
+
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (!*optarg || *end || errno || !v || v > 86400) {
+				fprintf(stderr, "hwxdpd: error: --flow-idle %s: 1 to 86400 seconds\n",
+					optarg);
+				return 1;
+			}
+			opts.flow_idle_ms = (uint32_t)v * 1000;
 			break;
 		}
 		case 'b':

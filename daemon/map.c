@@ -257,25 +257,6 @@ int map_show(struct hwxdpd *d, const char *spec, struct jbuf *b, char *msg, size
 	return err;
 }
 
-static bool is_devmap(const struct map_ref *ref)
-{
-	return ref->type == BPF_MAP_TYPE_DEVMAP || ref->type == BPF_MAP_TYPE_DEVMAP_HASH;
-}
-
-/* A devmap value for the kernel: a wire port's ifindex becomes its TAP's. */
-static void host_value(struct hwxdpd *d, const struct map_ref *ref, const uint8_t *in, uint8_t *out)
-{
-	uint32_t ifindex;
-
-	memcpy(out, in, ref->value_size);
-	if (!is_devmap(ref) || ref->value_size < 4)
-		return;
-	memcpy(&ifindex, in, 4);
-	for (int i = 0; i < HWXDPD_PORTS_MAX; i++)
-		if (d->ports[i].used && d->ports[i].ifindex == ifindex)
-			memcpy(out, &d->ports[i].tap_ifindex, 4);
-}
-
 static int lookup(const struct map_ref *ref, bool device, const void *key, void *value)
 {
 	if (device)
@@ -387,16 +368,57 @@ static bool is_array(const struct map_ref *ref)
 	return ref->type == BPF_MAP_TYPE_ARRAY;
 }
 
-/* The kernel first, then the board; a board that refuses takes the
- * kernel's entry back to what it was, so the two stay one. */
+int pair_update(struct hwxdpd *d, const struct map_pair *m, const void *key, const void *value,
+		uint64_t flags, bool *board)
+{
+	uint32_t vsize = bpf_map__value_size(m->map), type = (uint32_t)bpf_map__type(m->map);
+	int fd = bpf_map__fd(m->map), err;
+	uint8_t old[MAP_BYTES_MAX], hv[MAP_BYTES_MAX];
+	bool had;
+
+	*board = false;
+	if (vsize > MAP_BYTES_MAX)
+		return -E2BIG;
+	had = !bpf_map_lookup_elem(fd, key, old);
+	memcpy(hv, value, vsize);
+	if ((type == BPF_MAP_TYPE_DEVMAP || type == BPF_MAP_TYPE_DEVMAP_HASH) && vsize >= 4) {
+		uint32_t ifindex;
+
+		memcpy(&ifindex, value, 4);
+		for (int i = 0; i < HWXDPD_PORTS_MAX; i++)
+			if (d->ports[i].used && d->ports[i].ifindex == ifindex)
+				memcpy(hv, &d->ports[i].tap_ifindex, 4);
+	}
+	if (bpf_map_update_elem(fd, key, hv, flags))
+		return -errno;
+	if (!m->table)
+		return 0;
+	err = hwxdp_table__update(m->table, key, value, flags);
+	if (err) {
+		*board = true;
+		if (had)
+			bpf_map_update_elem(fd, key, old, BPF_ANY);
+		else if (type != BPF_MAP_TYPE_ARRAY)
+			bpf_map_delete_elem(fd, key);
+	}
+	return err;
+}
+
+int pair_delete(const struct map_pair *m, const void *key)
+{
+	int err = bpf_map_delete_elem(bpf_map__fd(m->map), key) ? -errno : 0;
+	int dev_err = m->table ? hwxdp_table__delete(m->table, key) : -ENOENT;
+
+	return err && dev_err ? err : 0;
+}
+
 int map_update(struct hwxdpd *d, const char *spec, int argc, const char **argv, struct jbuf *b,
 	       char *msg, size_t msglen)
 {
 	struct map_args *a = malloc(sizeof(*a));
-	uint8_t *old = NULL, *hv = NULL;
 	struct map_ref ref;
-	bool had = false;
-	int err, fd;
+	bool board;
+	int err;
 
 	(void)b;
 	if (!a)
@@ -412,38 +434,18 @@ int map_update(struct hwxdpd *d, const char *spec, int argc, const char **argv, 
 	}
 	if (err)
 		goto out;
-	old = malloc(ref.value_size);
-	hv = malloc(ref.value_size);
-	if (!old || !hv) {
-		err = -ENOMEM;
-		goto out;
-	}
-	fd = bpf_map__fd(ref.map);
-	had = !bpf_map_lookup_elem(fd, a->key, old);
-	host_value(d, &ref, a->value, hv);
-	if (bpf_map_update_elem(fd, a->key, hv, a->flags)) {
-		err = -errno;
+	err = pair_update(d, &(struct map_pair){ ref.map, ref.table }, a->key, a->value, a->flags,
+			  &board);
+	if (err && board)
+		snprintf(msg, msglen, "%s: the board refuses the update (%s); nothing changed",
+			 spec, strerror(-err));
+	else if (err)
 		snprintf(msg, msglen, "%s: the kernel refuses the update: %s", spec,
-			 strerror(errno));
-		goto out;
-	}
-	if (ref.table) {
-		err = hwxdp_table__update(ref.table, a->key, a->value, a->flags);
-		if (err) {
-			if (had)
-				bpf_map_update_elem(fd, a->key, old, BPF_ANY);
-			else if (!is_array(&ref))
-				bpf_map_delete_elem(fd, a->key);
-			snprintf(msg, msglen,
-				 "%s: the board refuses the update (%s); nothing changed", spec,
-				 strerror(-err));
-			goto out;
-		}
-	}
-	snprintf(msg, msglen, "%s updated on the host%s", spec, ref.table ? " and the board" : "");
+			 strerror(-err));
+	else
+		snprintf(msg, msglen, "%s updated on the host%s", spec,
+			 ref.table ? " and the board" : "");
 out:
-	free(old);
-	free(hv);
 	free(a);
 	return err;
 }
@@ -453,7 +455,7 @@ int map_delete(struct hwxdpd *d, const char *spec, int argc, const char **argv, 
 {
 	struct map_args *a = malloc(sizeof(*a));
 	struct map_ref ref;
-	int err, dev_err = 0;
+	int err;
 
 	(void)b;
 	if (!a)
@@ -471,11 +473,8 @@ int map_delete(struct hwxdpd *d, const char *spec, int argc, const char **argv, 
 	}
 	if (err)
 		goto out;
-	if (bpf_map_delete_elem(bpf_map__fd(ref.map), a->key))
-		err = -errno;
-	if (ref.table)
-		dev_err = hwxdp_table__delete(ref.table, a->key);
-	if (err && (!ref.table || dev_err)) {
+	err = pair_delete(&(struct map_pair){ ref.map, ref.table }, a->key);
+	if (err) {
 		snprintf(msg, msglen, "%s: %s", spec,
 			 err == -ENOENT ? "no entry for that key" : strerror(-err));
 		goto out;

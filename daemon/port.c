@@ -144,6 +144,7 @@ int port_del(struct hwxdpd *d, struct port *p, char *msg, size_t msglen)
 {
 	if (p->prog >= 0)
 		prog_detach(d, p, msg, msglen);
+	lifs_free(d, p);
 	snprintf(msg, msglen, "port %s removed, with %s", p->name, p->tap);
 	/* The board thread lets go of the port's descriptors first. */
 	p->used = false;
@@ -181,6 +182,12 @@ void port_json(struct hwxdpd *d, const struct port *p, struct jbuf *b)
 	jbuf_uint_field(b, "mtu", p->mtu);
 	jbuf_string_field(b, "tap", p->tap);
 	jbuf_uint_field(b, "tap_ifindex", p->tap_ifindex);
+	jbuf_name(b, "vlans");
+	jbuf_start_array(b);
+	for (int i = 0; i < HWXDPD_VLANS_MAX; i++)
+		if (p->vlans[i].used)
+			jbuf_uint(b, p->vlans[i].vlan);
+	jbuf_end_array(b);
 	jbuf_string_field(b, "program", p->prog >= 0 ? d->progs[p->prog].name : NULL);
 	if (wire_fallback_reason(p->wire)[0])
 		jbuf_string_field(b, "af_xdp_refused", wire_fallback_reason(p->wire));
@@ -194,6 +201,7 @@ void port_json(struct hwxdpd *d, const struct port *p, struct jbuf *b)
 	jbuf_uint_field(b, "dropped", p->c.dropped);
 	jbuf_uint_field(b, "host_tx", p->c.host_tx);
 	jbuf_uint_field(b, "errors", p->c.errors);
+	jbuf_uint_field(b, "unknown_vlan", p->unknown_vlan);
 	jbuf_end_object(b);
 	jbuf_end_object(b);
 }

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -23,8 +24,12 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "daemon/flows.h"
+#include "daemon/fwd.h"
 #include "daemon/internal.h"
+#include "daemon/mirror.h"
 #include "device/device.h"
+#include "device/tables.h"
 #include "loader/device.h"
 #include "loader/host.h"
 #include "loader/log.h"
@@ -166,30 +171,52 @@ static int pin(struct hwxdpd *d, struct prog *pr, char *msg, size_t msglen)
 	return 0;
 }
 
-/* Puts pr on p: its microcode in the slot, its host copy on the TAP; an
- * old program's link is updated in place, so the TAP is never without. */
-static int attach(struct hwxdpd *d, struct prog *pr, struct port *p, char *msg, size_t msglen)
+int host_attach(struct hwxdpd *d, struct prog *pr, struct bpf_link **link, uint32_t ifindex,
+		const char *tap, char *msg, size_t msglen)
 {
 	struct bpf_program *prog = hwxdp_host_xdp_program(pr->host);
 	int err;
 
-	if (p->link) {
-		err = bpf_link__update_program(p->link, prog);
+	(void)d;
+	if (*link) {
+		err = bpf_link__update_program(*link, prog);
 	} else {
-		p->link = bpf_program__attach_xdp(prog, (int)p->tap_ifindex);
-		err = p->link ? 0 : -errno;
+		*link = bpf_program__attach_xdp(prog, (int)ifindex);
+		err = *link ? 0 : -errno;
 		if (err)
-			p->link = NULL;
+			*link = NULL;
 	}
-	if (err) {
-		snprintf(msg, msglen, "cannot attach %s to %s in the kernel: %s", pr->name, p->tap,
+	if (err)
+		snprintf(msg, msglen, "cannot attach %s to %s in the kernel: %s", pr->name, tap,
 			 strerror(-err));
-		return err;
+	return err;
+}
+
+/* Puts pr on p: its microcode in the slot, its host copy on the TAPs, the
+ * port in its maps; an old program's links are updated in place, so a TAP
+ * is never without. */
+static int attach(struct hwxdpd *d, struct prog *pr, struct port *p, char *msg, size_t msglen)
+{
+	int err;
+
+	if (p->prog >= 0 && &d->progs[p->prog] != pr) {
+		flows_flush_port(d, p);
+		fwd_port_detach(d, &d->progs[p->prog], p);
 	}
+	err = host_attach(d, pr, &p->link, p->tap_ifindex, p->tap, msg, msglen);
+	for (int i = 0; !err && i < HWXDPD_VLANS_MAX; i++)
+		if (p->vlans[i].used)
+			err = host_attach(d, pr, &p->vlans[i].link, p->vlans[i].tap_ifindex,
+					  p->vlans[i].tap, msg, msglen);
+	if (!err)
+		err = fwd_port_attach(d, pr, p, msg, msglen);
+	if (err)
+		return err;
 	err = hwxdp_device__attach(d->board, p->ifindex, pr->device_id);
 	if (err) {
 		snprintf(msg, msglen, "cannot attach %s to port %s on the board: %s", pr->name,
 			 p->name, strerror(-err));
+		fwd_port_detach(d, pr, p);
 		return err;
 	}
 	p->prog = (int)(pr - d->progs);
@@ -198,22 +225,44 @@ static int attach(struct hwxdpd *d, struct prog *pr, struct port *p, char *msg, 
 
 int prog_detach(struct hwxdpd *d, struct port *p, char *msg, size_t msglen)
 {
+	struct prog *pr;
+
 	if (p->prog < 0) {
 		snprintf(msg, msglen, "port %s has no program", p->name);
 		return -ENOENT;
 	}
+	pr = &d->progs[p->prog];
 	hwxdp_device__detach(d->board, p->ifindex);
+	flows_flush_port(d, p);
+	fwd_port_detach(d, pr, p);
 	bpf_link__destroy(p->link);
 	p->link = NULL;
-	snprintf(msg, msglen, "%s detached from port %s", d->progs[p->prog].name, p->name);
+	for (int i = 0; i < HWXDPD_VLANS_MAX; i++) {
+		bpf_link__destroy(p->vlans[i].link);
+		p->vlans[i].link = NULL;
+	}
+	snprintf(msg, msglen, "%s detached from port %s", pr->name, p->name);
 	p->prog = -1;
 	return 0;
 }
 
+static void unmap_arrays(struct prog *pr)
+{
+	for (int i = 0; i < pr->mm_cnt; i++)
+		munmap(pr->mm[i].mem, pr->mm[i].len);
+	pr->mm_cnt = 0;
+}
+
 static void prog_release(struct hwxdpd *d, struct prog *pr)
 {
+	if (pr->used)
+		flows_flush_prog(d, pr);
+	mirror_free(pr);
+	fwd_free(pr);
 	if (pr->device_id != HWXDP_DEVICE_PROG_NONE)
 		hwxdp_device__unload(d->board, pr->device_id);
+	/* The board's tables are gone: the kernel's memory may go too. */
+	unmap_arrays(pr);
 	unpin(pr);
 	bpf_object__close(pr->host);
 	memset(pr, 0, sizeof(*pr));
@@ -250,6 +299,64 @@ static void log_body(struct jbuf *b)
 	jbuf_end_object(b);
 }
 
+/* The kernel's array for a board table, mapped: the same memory for both. */
+static void *array_memory(const struct hxu_table_desc *desc, size_t *size, void *ctx)
+{
+	struct prog *pr = ctx;
+	struct bpf_map *map = bpf_object__find_map_by_name(pr->host, desc->name);
+	size_t len;
+	void *mem;
+
+	if (!map || bpf_map__is_internal(map) || pr->mm_cnt == HWXDPD_MMAPS_MAX ||
+	    bpf_map__type(map) != BPF_MAP_TYPE_ARRAY ||
+	    !(bpf_map__map_flags(map) & BPF_F_MMAPABLE) ||
+	    bpf_map__value_size(map) != desc->value_size ||
+	    bpf_map__max_entries(map) != desc->max_entries)
+		return NULL;
+	len = (size_t)bpf_map__max_entries(map) * ((bpf_map__value_size(map) + 7) & ~7u);
+	len = (len + 4095) & ~(size_t)4095;
+	mem = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, bpf_map__fd(map), 0);
+	if (mem == MAP_FAILED)
+		return NULL;
+	pr->mm[pr->mm_cnt].mem = mem;
+	pr->mm[pr->mm_cnt].len = len;
+	snprintf(pr->mm[pr->mm_cnt].name, sizeof(pr->mm[0].name), "%s", desc->name);
+	pr->mm_cnt++;
+	*size = len;
+	return mem;
+}
+
+/*
+ * The host copy first, its arrays BPF_F_MMAPABLE, then the board's with
+ * those arrays as its tables' memory. A program the kernel refuses is also
+ * run through the device's load, whose verifier log names the source line.
+ */
+static int load_both(struct hwxdpd *d, struct prog *tmp, struct hwxdp_device_load_opts *lopts,
+		     const char *path, char *msg, size_t msglen)
+{
+	struct hwxdp_host_load_opts hopts = { .sz = sizeof(hopts), .mmapable_arrays = true };
+	int id, err;
+
+	tmp->host = hwxdp_host_load_opts(path, &hopts);
+	if (!tmp->host) {
+		err = -errno;
+		id = hwxdp_device__load(d->board, path, lopts, msg, msglen);
+		if (id < 0)
+			return id;
+		hwxdp_device__unload(d->board, (uint32_t)id);
+		snprintf(msg, msglen, "%s: the kernel refused the host copy: %s", path,
+			 strerror(-err));
+		return err;
+	}
+	lopts->array_memory = array_memory;
+	lopts->array_memory_ctx = tmp;
+	id = hwxdp_device__load(d->board, path, lopts, msg, msglen);
+	if (id < 0)
+		return id;
+	tmp->device_id = (uint32_t)id;
+	return 0;
+}
+
 int prog_load(struct hwxdpd *d, const char *path, const char *name_arg, const char **ports,
 	      int port_cnt, struct jbuf *body, char *msg, size_t msglen)
 {
@@ -257,7 +364,7 @@ int prog_load(struct hwxdpd *d, const char *path, const char *name_arg, const ch
 	char name[HWXDPD_NAME_MAX * 2];
 	struct prog *pr = NULL, tmp;
 	hwxdp_print_fn_t old;
-	int err, id;
+	int err;
 
 	if (name_arg)
 		snprintf(name, sizeof(name), "%s", name_arg);
@@ -304,23 +411,14 @@ int prog_load(struct hwxdpd *d, const char *path, const char *name_arg, const ch
 	load_log_len = 0;
 	load_log[0] = '\0';
 	old = hwxdp_set_print(capture_print);
-	id = hwxdp_device__load(d->board, path, &lopts, msg, msglen);
-	if (id >= 0) {
-		tmp.device_id = (uint32_t)id;
-		tmp.host = hwxdp_host_load(path);
-		if (!tmp.host) {
-			err = -errno;
-			snprintf(msg, msglen, "%s: the kernel refused the host copy: %s", path,
-				 strerror(errno));
-		}
-	} else {
-		err = id;
-	}
+	err = load_both(d, &tmp, &lopts, path, msg, msglen);
 	hwxdp_set_print(old);
 	if (err) {
 		log_body(body);
 		if (tmp.device_id != HWXDP_DEVICE_PROG_NONE)
 			hwxdp_device__unload(d->board, tmp.device_id);
+		unmap_arrays(&tmp);
+		bpf_object__close(tmp.host);
 		return err;
 	}
 	{
@@ -332,7 +430,15 @@ int prog_load(struct hwxdpd *d, const char *path, const char *name_arg, const ch
 	pthread_mutex_lock(&d->lock);
 	*pr = tmp;
 	pr->used = true;
-	err = pin(d, pr, msg, msglen);
+	err = fwd_detect(d, pr);
+	if (!err)
+		err = mirror_new(d, pr);
+	if (err)
+		snprintf(msg, msglen, "%s: %s", name, strerror(-err));
+	if (!err)
+		err = fwd_setup(d, pr, msg, msglen);
+	if (!err)
+		err = pin(d, pr, msg, msglen);
 	for (int i = 0; !err && i < port_cnt; i++) {
 		struct port *p = port_by_name(d, ports[i]);
 

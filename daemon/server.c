@@ -20,11 +20,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "daemon/flows.h"
 #include "daemon/internal.h"
 #include "device/device.h"
 
 #define FRAME_MS_DEFAULT 5000
 #define IDLE_MS_DEFAULT	 60000
+#define FLOW_IDLE_MS_DEFAULT 30000
 
 static int64_t now_ms(void)
 {
@@ -130,7 +132,7 @@ struct hwxdpd *hwxdpd__new(const struct hwxdpd_opts *opts, char *msg, size_t msg
 		errno = ENOMEM;
 		return NULL;
 	}
-	d->listen_fd = d->stop_fd = d->dp_wake_fd = -1;
+	d->listen_fd = d->stop_fd = d->dp_wake_fd = d->hk_stop_fd = -1;
 	pthread_mutex_init(&d->lock, NULL);
 	snprintf(d->socket_path, sizeof(d->socket_path), "%s",
 		 opts && opts->socket_path ? opts->socket_path : HWXDPD_SOCKET_DEFAULT);
@@ -138,6 +140,7 @@ struct hwxdpd *hwxdpd__new(const struct hwxdpd_opts *opts, char *msg, size_t msg
 		 opts && opts->pin_root ? opts->pin_root : HWXDPD_PIN_ROOT);
 	d->frame_ms = opts && opts->frame_ms ? opts->frame_ms : FRAME_MS_DEFAULT;
 	d->idle_ms = opts && opts->idle_ms ? opts->idle_ms : IDLE_MS_DEFAULT;
+	d->flow_idle_ms = opts && opts->flow_idle_ms ? opts->flow_idle_ms : FLOW_IDLE_MS_DEFAULT;
 	d->allow_any_uid = opts && opts->allow_any_uid;
 	d->engines = opts ? opts->engines : 0;
 	d->started = time(NULL);
@@ -145,7 +148,8 @@ struct hwxdpd *hwxdpd__new(const struct hwxdpd_opts *opts, char *msg, size_t msg
 		d->ports[i].tap_fd = -1;
 	d->stop_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	d->dp_wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-	if (d->stop_fd < 0 || d->dp_wake_fd < 0) {
+	d->hk_stop_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (d->stop_fd < 0 || d->dp_wake_fd < 0 || d->hk_stop_fd < 0) {
 		err = -errno;
 		goto fail;
 	}
@@ -156,7 +160,17 @@ struct hwxdpd *hwxdpd__new(const struct hwxdpd_opts *opts, char *msg, size_t msg
 		snprintf(msg, msglen, "cannot make the board: %s", strerror(errno));
 		goto fail;
 	}
+	d->flows = flows_new(msg, msglen);
+	if (!d->flows) {
+		err = -ENOMEM;
+		goto fail;
+	}
 	err = make_socket(d, msg, msglen);
+	if (!err) {
+		err = upkeep_start(d);
+		if (err)
+			snprintf(msg, msglen, "cannot start the upkeep thread: %s", strerror(-err));
+	}
 	if (err)
 		goto fail;
 	return d;
@@ -438,6 +452,7 @@ void hwxdpd__free(struct hwxdpd *d)
 		return;
 	for (int i = 0; i < HWXDPD_CONNS_MAX; i++)
 		conn_close(&d->conns[i]);
+	upkeep_stop(d);
 	dataplane_stop(d);
 	pthread_mutex_lock(&d->lock);
 	ports_free(d);
@@ -445,6 +460,7 @@ void hwxdpd__free(struct hwxdpd *d)
 	pthread_mutex_unlock(&d->lock);
 	if (d->made_pin_root)
 		rmdir(d->pin_root);
+	flows_free(d->flows);
 	hwxdp_device__free(d->board);
 	if (d->listen_fd >= 0) {
 		close(d->listen_fd);
@@ -456,6 +472,8 @@ void hwxdpd__free(struct hwxdpd *d)
 		close(d->stop_fd);
 	if (d->dp_wake_fd >= 0)
 		close(d->dp_wake_fd);
+	if (d->hk_stop_fd >= 0)
+		close(d->hk_stop_fd);
 	pthread_mutex_destroy(&d->lock);
 	free(d);
 }

@@ -45,6 +45,28 @@ int netdev_info(const char *name, uint32_t *ifindex, uint8_t mac[6], uint32_t *m
 	return 0;
 }
 
+int netdev_set(const char *name, uint32_t mtu, bool up)
+{
+	struct ifreq ifr = { 0 };
+	int err;
+
+	if (strlen(name) >= IFNAMSIZ)
+		return -ENODEV;
+	memcpy(ifr.ifr_name, name, strlen(name) + 1);
+	ifr.ifr_mtu = (int)mtu;
+	err = ifreq_ioctl(SIOCSIFMTU, &ifr);
+	if (!err)
+		err = ifreq_ioctl(SIOCGIFFLAGS, &ifr);
+	if (!err) {
+		if (up)
+			ifr.ifr_flags |= IFF_UP;
+		else
+			ifr.ifr_flags &= ~IFF_UP;
+		err = ifreq_ioctl(SIOCSIFFLAGS, &ifr);
+	}
+	return err;
+}
+
 int tap_open(const char *name, const uint8_t mac[6], uint32_t mtu, int *out_fd, uint32_t *ifindex,
 	     char *msg, size_t msglen)
 {

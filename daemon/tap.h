@@ -3,6 +3,7 @@
 #ifndef HWXDP_DAEMON_TAP_H
 #define HWXDP_DAEMON_TAP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -10,6 +11,9 @@
  * 0 or a negative errno with the reason in msg. */
 int tap_open(const char *name, const uint8_t mac[6], uint32_t mtu, int *fd, uint32_t *ifindex,
 	     char *msg, size_t msglen);
+
+/* A netdev's MTU and whether it is up: 0 or a negative errno. */
+int netdev_set(const char *name, uint32_t mtu, bool up);
 
 /* A netdev's ifindex, MAC and MTU: 0 or -ENODEV. */
 int netdev_info(const char *name, uint32_t *ifindex, uint8_t mac[6], uint32_t *mtu);

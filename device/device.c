@@ -685,6 +685,8 @@ int hwxdp_device__load(struct hwxdp_device *d, const char *path,
 		}
 		popts.tables = mem->tables;
 	}
+	popts.array_memory = o.array_memory;
+	popts.array_memory_ctx = o.array_memory_ctx;
 	err = hwxdp_device_prog__open_opts(path, &popts, &dp, msg, msglen);
 	if (err)
 		goto out;

@@ -76,6 +76,10 @@ struct hwxdp_device_load_opts {
 	uint32_t tables_of;
 	/* Which program of the image a slot enters (0: the first). */
 	uint32_t entry;
+	/* Memory for the ARRAY tables of a program loaded from an object
+	 * (loader/device.h, hwxdp_device_prog_opts.array_memory). */
+	void *(*array_memory)(const struct hxu_table_desc *desc, size_t *size, void *ctx);
+	void *array_memory_ctx;
 };
 
 struct hwxdp_device_frame {

@@ -146,6 +146,27 @@ static int check_shared(const struct hwxdp_device_prog *dp, const char *path, ch
 	return 0;
 }
 
+
+/* The image's tables, an ARRAY in the caller's memory where it gives some. */
+static int create_tables(struct hwxdp_tables *tables, const struct hxu_image *img,
+			 const struct hwxdp_device_prog_opts *opts)
+{
+	for (uint32_t i = 0; i < img->table_cnt; i++) {
+		const struct hxu_table_desc *desc = &img->tables[i];
+		size_t size = 0;
+		void *mem = NULL;
+		int err;
+
+		if (opts->array_memory && desc->type == BPF_MAP_TYPE_ARRAY)
+			mem = opts->array_memory(desc, &size, opts->array_memory_ctx);
+		err = mem ? hwxdp_tables__create_at(tables, desc, mem, size) :
+			    hwxdp_tables__create(tables, desc);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 static int build(struct hwxdp_device_prog *dp, const char *path,
 		 const struct hwxdp_device_prog_opts *opts, char *msg, size_t msglen)
 {
@@ -212,7 +233,7 @@ static int build(struct hwxdp_device_prog *dp, const char *path,
 		hwxdp_tables__set_seed(dp->tables, 0x6877786470ull);
 		err = opts->engines ? hwxdp_tables__set_engines(dp->tables, opts->engines) : 0;
 		if (!err)
-			err = hwxdp_tables__create_all(dp->tables, dp->img);
+			err = create_tables(dp->tables, dp->img, opts);
 		if (!err)
 			err = hwxdp_device_tables__fill(dp->tables, dp->obj->maps,
 							dp->obj->map_cnt);

@@ -50,6 +50,13 @@ struct hwxdp_device_prog_opts {
 	/* Engines that will run the program: per-CPU tables get a copy
 	 * each. 0: the tables' default. Ignored with shared tables. */
 	uint32_t engines;
+	/* Memory for an ARRAY table, such as a kernel BPF_F_MMAPABLE map's
+	 * mmap, so that both share one content: the callback returns at
+	 * least desc->max_entries * round_up(desc->value_size, 8) bytes
+	 * (its size in *size), or NULL for the device's own memory. The
+	 * memory must outlive the tables. Ignored with shared tables. */
+	void *(*array_memory)(const struct hxu_table_desc *desc, size_t *size, void *ctx);
+	void *array_memory_ctx;
 };
 
 /*

@@ -54,10 +54,41 @@ static int set_target(struct bpf_object *obj, __u32 target)
 	return 0;
 }
 
+static int set_mmapable(struct bpf_object *obj)
+{
+	struct bpf_map *map;
+
+	bpf_object__for_each_map(map, obj)
+	{
+		int err;
+
+		if (bpf_map__type(map) != BPF_MAP_TYPE_ARRAY || bpf_map__is_internal(map))
+			continue;
+		err = bpf_map__set_map_flags(map, bpf_map__map_flags(map) | BPF_F_MMAPABLE);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 struct bpf_object *hwxdp_host_load(const char *path)
 {
+	return hwxdp_host_load_opts(path, NULL);
+}
+
+struct bpf_object *hwxdp_host_load_opts(const char *path, const struct hwxdp_host_load_opts *opts)
+{
+	struct hwxdp_host_load_opts o = { .sz = sizeof(o) };
 	struct bpf_object *obj;
 	int err;
+
+	if (opts) {
+		if (opts->sz < sizeof(size_t)) {
+			errno = EINVAL;
+			return NULL;
+		}
+		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
+	}
 
 	hwxdp_route_libbpf_print();
 	obj = bpf_object__open_file(path, NULL);
@@ -71,6 +102,13 @@ struct bpf_object *hwxdp_host_load(const char *path)
 	if (err) {
 		pr_warn("%s: hwxdp_target is not a 4-byte global\n", path);
 		goto fail;
+	}
+	if (o.mmapable_arrays) {
+		err = set_mmapable(obj);
+		if (err) {
+			pr_warn("%s: cannot make its arrays mmapable: %s\n", path, strerror(-err));
+			goto fail;
+		}
 	}
 	err = bpf_object__load(obj);
 	if (err) {

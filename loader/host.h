@@ -3,6 +3,9 @@
 #ifndef HWXDP_LOADER_HOST_H
 #define HWXDP_LOADER_HOST_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #include <bpf/libbpf.h>
 
 /*
@@ -11,6 +14,15 @@
  * NULL with errno set on failure; the reason has been printed.
  */
 struct bpf_object *hwxdp_host_load(const char *path);
+
+struct hwxdp_host_load_opts {
+	size_t sz; /* sizeof(struct hwxdp_host_load_opts) */
+	/* Create the object's own ARRAY maps BPF_F_MMAPABLE, so that their
+	 * memory can be shared (the board's tables, hwxdpd). */
+	bool mmapable_arrays;
+};
+
+struct bpf_object *hwxdp_host_load_opts(const char *path, const struct hwxdp_host_load_opts *opts);
 
 /* The object's first XDP program, or NULL. */
 struct bpf_program *hwxdp_host_xdp_program(struct bpf_object *obj);

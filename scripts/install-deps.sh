@@ -5,9 +5,10 @@ set -euo pipefail
 
 packages=(
 	make gcc clang llvm pkg-config
-	libbpf-dev libelf-dev zlib1g-dev libxdp-dev
+	libbpf-dev libelf-dev zlib1g-dev libxdp-dev libmnl-dev
 	libcriterion-dev libssl-dev libpcap-dev libz3-dev
 	bpftool iproute2 iputils-ping python3-scapy python3-cryptography
+	iperf3 ethtool traceroute
 	linux-libc-dev libclang-rt-14-dev
 )
 

@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Hash maps mirrored between the board and the kernel (daemon/mirror.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "daemon/internal.h"
+#include "daemon/mirror.h"
+#include "device/device.h"
+#include "device/tables.h"
+
+/* What both sides held at the last round: an open-addressing set of
+ * key+value records, rebuilt each round (so nothing is ever deleted). */
+struct shadow {
+	uint8_t *rec; /* cap records of 1 + ks + vs bytes; first byte 1 = used */
+	size_t cap, cnt;
+};
+
+struct mirrored {
+	struct bpf_map *map;
+	struct hwxdp_table *table;
+	uint32_t ks, vs;
+	struct shadow old;
+};
+
+struct mirror {
+	struct mirrored *maps;
+	int cnt;
+	uint8_t *keys; /* a round's keys, collected before anything changes */
+	size_t keys_cap;
+	struct mirror_stats st;
+};
+
+static bool mirrored_type(enum bpf_map_type type)
+{
+	return type == BPF_MAP_TYPE_HASH || type == BPF_MAP_TYPE_LRU_HASH ||
+	       type == BPF_MAP_TYPE_LPM_TRIE;
+}
+
+int mirror_new(struct hwxdpd *d, struct prog *pr)
+{
+	struct mirror *m = calloc(1, sizeof(*m));
+	struct bpf_map *map;
+	int n = 0;
+
+	if (!m)
+		return -ENOMEM;
+	bpf_object__for_each_map(map, pr->host) n++;
+	m->maps = calloc((size_t)n + 1, sizeof(*m->maps));
+	if (!m->maps) {
+		free(m);
+		return -ENOMEM;
+	}
+	bpf_object__for_each_map(map, pr->host)
+	{
+		struct hwxdp_table *t;
+
+		if (bpf_map__is_internal(map) || !mirrored_type(bpf_map__type(map)))
+			continue;
+		t = hwxdp_device__table(d->board, pr->device_id, bpf_map__name(map));
+		if (!t || t->desc.key_size != bpf_map__key_size(map) ||
+		    t->desc.value_size != bpf_map__value_size(map))
+			continue;
+		m->maps[m->cnt++] = (struct mirrored){
+			.map = map,
+			.table = t,
+			.ks = bpf_map__key_size(map),
+			.vs = bpf_map__value_size(map),
+		};
+	}
+	pr->mirror = m;
+	return 0;
+}
+
+void mirror_free(struct prog *pr)
+{
+	struct mirror *m = pr->mirror;
+
+	if (!m)
+		return;
+	for (int i = 0; i < m->cnt; i++)
+		free(m->maps[i].old.rec);
+	free(m->maps);
+	free(m->keys);
+	free(m);
+	pr->mirror = NULL;
+}
+
+static uint64_t hash_key(const uint8_t *k, uint32_t ks)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (uint32_t i = 0; i < ks; i++)
+		h = (h ^ k[i]) * 1099511628211ull;
+	return h;
+}
+
+static size_t rec_size(const struct mirrored *mm)
+{
+	return 1 + (size_t)mm->ks + mm->vs;
+}
+
+/* The record for key in s, or NULL. */
+static uint8_t *shadow_find(const struct mirrored *mm, const struct shadow *s, const uint8_t *key)
+{
+	size_t rs = rec_size(mm);
+
+	if (!s->cap)
+		return NULL;
+	for (size_t i = hash_key(key, mm->ks) & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
+		uint8_t *r = s->rec + i * rs;
+
+		if (!r[0])
+			return NULL;
+		if (!memcmp(r + 1, key, mm->ks))
+			return r;
+	}
+}
+
+static int shadow_put(const struct mirrored *mm, struct shadow *s, const uint8_t *key,
+		      const uint8_t *value);
+
+static int shadow_grow(const struct mirrored *mm, struct shadow *s)
+{
+	struct shadow bigger = { .cap = 2 * s->cap };
+	size_t rs = rec_size(mm);
+
+	bigger.rec = calloc(bigger.cap, rs);
+	if (!bigger.rec)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->cap; i++) {
+		const uint8_t *r = s->rec + i * rs;
+
+		if (r[0])
+			shadow_put(mm, &bigger, r + 1, r + 1 + mm->ks);
+	}
+	free(s->rec);
+	*s = bigger;
+	return 0;
+}
+
+static int shadow_put(const struct mirrored *mm, struct shadow *s, const uint8_t *key,
+		      const uint8_t *value)
+{
+	size_t rs = rec_size(mm);
+	uint8_t *r;
+
+	if (2 * (s->cnt + 1) > s->cap && shadow_grow(mm, s))
+		return -ENOMEM;
+	for (size_t i = hash_key(key, mm->ks) & (s->cap - 1);; i = (i + 1) & (s->cap - 1)) {
+		r = s->rec + i * rs;
+		if (!r[0] || !memcmp(r + 1, key, mm->ks))
+			break;
+	}
+	if (!r[0])
+		s->cnt++;
+	r[0] = 1;
+	memcpy(r + 1, key, mm->ks);
+	memcpy(r + 1 + mm->ks, value, mm->vs);
+	return 0;
+}
+
+static int shadow_init(const struct mirrored *mm, struct shadow *s, size_t entries)
+{
+	size_t cap = 16;
+
+	while (cap < 2 * entries + 2)
+		cap *= 2;
+	s->rec = calloc(cap, rec_size(mm));
+	s->cap = s->rec ? cap : 0;
+	s->cnt = 0;
+	return s->rec ? 0 : -ENOMEM;
+}
+
+/* Word by word: the side that changed it since s, both changes added when
+ * both did; bytes past the last whole word from the board when both did. */
+static void merge(uint32_t vs, const uint8_t *b, const uint8_t *k, const uint8_t *s, uint8_t *out)
+{
+	uint32_t i = 0;
+
+	for (; i + 8 <= vs; i += 8) {
+		uint64_t bw, kw, sw;
+
+		memcpy(&bw, b + i, 8);
+		memcpy(&kw, k + i, 8);
+		memcpy(&sw, s + i, 8);
+		bw = bw == sw ? kw : kw == sw ? bw : bw + kw - sw;
+		memcpy(out + i, &bw, 8);
+	}
+	for (; i < vs; i++)
+		out[i] = b[i] != s[i] ? b[i] : k[i];
+}
+
+/* Collects n keys of one side into m->keys; -errno on failure. */
+static int collect(struct mirror *m, const struct mirrored *mm, bool board, size_t *n)
+{
+	uint8_t *key = NULL;
+	int fd = bpf_map__fd(mm->map);
+
+	*n = 0;
+	for (;;) {
+		uint8_t *next;
+		int err;
+
+		if ((*n + 1) * mm->ks > m->keys_cap) {
+			size_t cap = m->keys_cap ? 2 * m->keys_cap : 4096 * (size_t)mm->ks;
+			uint8_t *grown;
+
+			while (cap < (*n + 1) * mm->ks)
+				cap *= 2;
+			grown = realloc(m->keys, cap);
+			if (!grown)
+				return -ENOMEM;
+			m->keys = grown;
+			m->keys_cap = cap;
+		}
+		key = *n ? m->keys + (*n - 1) * mm->ks : NULL;
+		next = m->keys + *n * mm->ks;
+		if (board)
+			err = hwxdp_table__get_next_key(mm->table, key, next);
+		else
+			err = bpf_map_get_next_key(fd, key, next) ? -errno : 0;
+		if (err == -ENOENT)
+			return 0;
+		if (err)
+			return err;
+		(*n)++;
+	}
+}
+
+static void sync_map(struct mirror *m, struct mirrored *mm)
+{
+	int fd = bpf_map__fd(mm->map);
+	uint8_t bv[4096], kv[4096], out[4096];
+	struct shadow fresh;
+	size_t n_board, n_kernel;
+
+	if (mm->vs > sizeof(bv))
+		return;
+	if (collect(m, mm, true, &n_board))
+		return;
+	if (shadow_init(mm, &fresh, n_board))
+		return;
+	for (size_t i = 0; i < n_board; i++) {
+		const uint8_t *key = m->keys + i * mm->ks;
+		const uint8_t *s = shadow_find(mm, &mm->old, key);
+		bool has_k;
+
+		if (hwxdp_table__lookup(mm->table, key, bv))
+			continue; /* gone since it was listed */
+		has_k = !bpf_map_lookup_elem(fd, key, kv);
+		if (s)
+			s += 1 + mm->ks;
+		if (!has_k) {
+			if (s && !memcmp(bv, s, mm->vs)) {
+				/* Deleted in the kernel (bpftool). */
+				hwxdp_table__delete(mm->table, key);
+				m->st.to_board++;
+				continue;
+			}
+			if (bpf_map_update_elem(fd, key, bv, BPF_ANY)) {
+				m->st.kernel_full++;
+				continue; /* tried again next round */
+			}
+			m->st.to_kernel++;
+			shadow_put(mm, &fresh, key, bv);
+			continue;
+		}
+		if (!memcmp(bv, kv, mm->vs)) {
+			shadow_put(mm, &fresh, key, bv);
+			continue;
+		}
+		if (s && !memcmp(kv, s, mm->vs)) {
+			bpf_map_update_elem(fd, key, bv, BPF_EXIST);
+			m->st.to_kernel++;
+			shadow_put(mm, &fresh, key, bv);
+		} else if (s && !memcmp(bv, s, mm->vs)) {
+			hwxdp_table__update(mm->table, key, kv, BPF_EXIST);
+			m->st.to_board++;
+			shadow_put(mm, &fresh, key, kv);
+		} else {
+			/* Both wrote it (or it is new on both). */
+			if (s)
+				merge(mm->vs, bv, kv, s, out);
+			else
+				memcpy(out, bv, mm->vs);
+			hwxdp_table__update(mm->table, key, out, BPF_EXIST);
+			bpf_map_update_elem(fd, key, out, BPF_EXIST);
+			m->st.merged++;
+			shadow_put(mm, &fresh, key, out);
+		}
+	}
+	if (!collect(m, mm, false, &n_kernel)) {
+		for (size_t i = 0; i < n_kernel; i++) {
+			const uint8_t *key = m->keys + i * mm->ks;
+			const uint8_t *s = shadow_find(mm, &mm->old, key);
+
+			if (shadow_find(mm, &fresh, key) || bpf_map_lookup_elem(fd, key, kv))
+				continue;
+			if (!hwxdp_table__lookup(mm->table, key, bv))
+				continue; /* the board's since its listing: next round */
+			if (s && !memcmp(kv, s + 1 + mm->ks, mm->vs)) {
+				/* Deleted on the board (aged, a program's delete). */
+				bpf_map_delete_elem(fd, key);
+				m->st.to_kernel++;
+				continue;
+			}
+			if (hwxdp_table__update(mm->table, key, kv, BPF_NOEXIST))
+				continue;
+			m->st.to_board++;
+			shadow_put(mm, &fresh, key, kv);
+		}
+	}
+	free(mm->old.rec);
+	mm->old = fresh;
+}
+
+void mirror_sync(struct hwxdpd *d, struct prog *pr)
+{
+	struct mirror *m = pr->mirror;
+
+	(void)d;
+	if (!m)
+		return;
+	for (int i = 0; i < m->cnt; i++)
+		sync_map(m, &m->maps[i]);
+	m->st.rounds++;
+}
+
+void mirror_stats(const struct prog *pr, struct mirror_stats *s)
+{
+	if (pr->mirror)
+		*s = pr->mirror->st;
+	else
+		memset(s, 0, sizeof(*s));
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One map, one content, for the maps the kernel and the board cannot share
+ * by mmap: each hash map of a program (HASH, LRU_HASH) is its board table
+ * and its kernel map kept equal, with a copy of what both held at the last
+ * sync to tell who wrote what since. A key written on one side only goes to
+ * the other; deleted on one side, it goes from the other; written on both,
+ * each 8-byte word one side changed is taken from it, and a word both
+ * changed gets both changes added (counters both sides count add up).
+ * Devmaps (the daemon's own), per-CPU maps and arrays (shared by mmap) are
+ * not mirrored. docs/daemon.md, "Maps".
+ */
+#ifndef HWXDP_DAEMON_MIRROR_H
+#define HWXDP_DAEMON_MIRROR_H
+
+#include <stdint.h>
+
+struct hwxdpd;
+struct prog;
+
+int mirror_new(struct hwxdpd *d, struct prog *pr);
+void mirror_free(struct prog *pr);
+/* One round over every mirrored map of pr, with d->lock held. */
+void mirror_sync(struct hwxdpd *d, struct prog *pr);
+
+struct mirror_stats {
+	uint64_t rounds, to_kernel, to_board, merged, kernel_full;
+};
+void mirror_stats(const struct prog *pr, struct mirror_stats *s);
+
+#endif /* HWXDP_DAEMON_MIRROR_H */
