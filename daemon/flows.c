@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <linux/if_ether.h>
+#include <net/if.h>
 #include <linux/neighbour.h>
 #include <linux/rtnetlink.h>
 #include <netinet/in.h>
@@ -512,11 +513,6 @@ static bool via_neigh(const struct made *m, const void *ctx)
 	return m->out_tap == r->ifindex && !memcmp(n->v.dmac, r->lladdr, 6);
 }
 
-static bool via_tap(const struct made *m, const void *ctx)
-{
-	return m->out_tap == *(const uint32_t *)ctx;
-}
-
 static bool our_tap(struct hwxdpd *d, uint32_t ifindex)
 {
 	for (int i = 0; i < HWXDPD_PORTS_MAX; i++) {
@@ -593,18 +589,37 @@ static void neigh_event(struct hwxdpd *d, const struct nlmsghdr *nlh)
 	}
 }
 
+struct tap_ref {
+	struct flow_maker *fm;
+	uint32_t ifindex, mtu; /* mtu 0: every flow through the TAP */
+};
+
+static bool via_tap(const struct made *m, const void *ctx)
+{
+	const struct tap_ref *r = ctx;
+
+	return m->out_tap == r->ifindex &&
+	       (!r->mtu || r->fm->nh[m->prog][m->nexthop].v.mtu != r->mtu);
+}
+
+/* A TAP taken down, removed or given another MTU by hand: the flows
+ * leaving by it are made again with what the host then does. Other
+ * changes (promiscuous mode for a capture) leave them. */
 static void link_event(struct hwxdpd *d, const struct nlmsghdr *nlh)
 {
 	const struct ifinfomsg *ifi = mnl_nlmsg_get_payload(nlh);
-	uint32_t ifindex = (uint32_t)ifi->ifi_index;
+	const struct nlattr *tb[IFLA_MAX + 1] = { 0 };
+	struct tap_ref r = { d->flows, (uint32_t)ifi->ifi_index, 0 };
 
-	/* A TAP's MTU or state changed by hand: its flows are made again with
-	 * what the host then does. Flows keep made next hops, so any change
-	 * of one of ours flushes (links change rarely). */
-	if (nlh->nlmsg_type == RTM_NEWLINK && (ifi->ifi_change & ~0u) == 0)
+	if (!our_tap(d, r.ifindex))
 		return;
-	if (our_tap(d, ifindex))
-		flush_if(d, via_tap, &ifindex);
+	mnl_attr_parse(nlh, sizeof(*ifi), attr_cb, tb);
+	if (nlh->nlmsg_type == RTM_NEWLINK && (ifi->ifi_flags & IFF_UP)) {
+		if (!tb[IFLA_MTU])
+			return;
+		r.mtu = mnl_attr_get_u32(tb[IFLA_MTU]);
+	}
+	flush_if(d, via_tap, &r);
 }
 
 static int event_cb(const struct nlmsghdr *nlh, void *data)

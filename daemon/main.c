@@ -175,5 +175,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "hwxdpd: error: the control loop failed: %s\n", strerror(-err));
 	hwxdpd__free(daemon_g);
 	daemon_g = NULL;
+	/* hwxdpd__free unloads every program, which unpins its maps. */
+	fprintf(stderr,
+		"hwxdpd: stopped: ports, TAPs and links removed; every map unpinned, nothing "
+		"left pinned under %s\n",
+		opts.pin_root ? opts.pin_root : HWXDPD_PIN_ROOT);
 	return err ? 1 : 0;
 }

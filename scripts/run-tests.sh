@@ -83,6 +83,7 @@ script_check() {
 
 script_check "hwxdp run: ESP end to end against scapy" tests/esp_e2e/run.sh
 script_check "hwxdpd: partners pinging through the appliance" tests/integration/daemon_ping.sh
+script_check "hwxdpd: TCP on the device, VLAN to plain port, flows made" tests/integration/daemon_flows.sh
 
 # Checks that must fail: the translator built with a fault put back. A
 # mutant the tests pass is a hole in the tests.

@@ -1,0 +1,382 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# hwxdpd carrying TCP on the device: partner A on VLAN 50 of port p0, partner
+# B on the plain port p1, fwd on both. The first frames of a connection are
+# punted (flow-miss), Linux routes them between hx0.50 and hx1, the flow maker
+# puts both directions on the board, and the rest of the stream never reaches
+# the host. Partner A has no 802.1Q module: tc programs tag and untag its
+# frames (vlan_partner.bpf.c). What arrives at the partners is read by scapy
+# (sniff.py), the counters by bpftool on the pins.
+#
+# Prints "N passed, M failed"; exits 77 (skipped) without root, bpffs, TUN,
+# iperf3, clang, ethtool or scapy, with the reason.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+build=${BUILD:-build}
+here=tests/integration
+passed=0 failed=0
+tag=$$
+nsa=hxfa$tag nsb=hxfb$tag
+wa=hxfwa$tag wb=hxfwb$tag
+tmp=/tmp/hxftest.$tag
+sock=$tmp/ctl.sock
+pins=/sys/fs/bpf/hxftest$tag
+daemon_pid=
+forward_before= forward6_before=
+
+skip() { echo "skipped: $*"; exit 77; }
+pass() { echo "  ok: $*"; passed=$((passed + 1)); }
+fail() { echo "  FAIL: $*"; failed=$((failed + 1)); }
+finish() {
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	exit
+}
+setup_failed() {
+	echo "setup failed: $*"
+	[ -f "$tmp/hwxdpd.log" ] && sed 's/^/  hwxdpd: /' "$tmp/hwxdpd.log"
+	failed=$((failed + 1))
+	finish
+}
+cleanup() {
+	if [ -n "$daemon_pid" ]; then
+		kill -TERM "$daemon_pid" 2>/dev/null
+		wait "$daemon_pid" 2>/dev/null
+	fi
+	ip netns pids "$nsa" 2>/dev/null | xargs -r kill 2>/dev/null
+	ip netns pids "$nsb" 2>/dev/null | xargs -r kill 2>/dev/null
+	ip netns del "$nsa" 2>/dev/null
+	ip netns del "$nsb" 2>/dev/null
+	ip link del "$wa" 2>/dev/null
+	ip link del "$wb" 2>/dev/null
+	[ -n "$forward_before" ] && sysctl -qw net.ipv4.ip_forward="$forward_before"
+	[ -n "$forward6_before" ] && sysctl -qw net.ipv6.conf.all.forwarding="$forward6_before"
+	rm -rf "$pins" "$tmp"
+}
+trap cleanup EXIT
+
+[ "$(id -u)" -eq 0 ] || skip "needs root (network namespaces, TAPs, kernel BPF)"
+[ -c /dev/net/tun ] || skip "no /dev/net/tun"
+[ -x "$build/hwxdpd" ] && [ -x "$build/hwxdp" ] || skip "build first: make"
+[ -f "$build/progs/fwd.bpf.o" ] || skip "no $build/progs/fwd.bpf.o: make"
+for t in iperf3 ethtool clang tc bpftool traceroute; do
+	command -v "$t" >/dev/null || skip "no $t (scripts/install-deps.sh installs it)"
+done
+/usr/bin/python3 -c 'import scapy.all' 2>/dev/null || skip "Debian's python3-scapy is not installed"
+if ! mount | grep -q ' /sys/fs/bpf type bpf'; then
+	mount -t bpf bpf /sys/fs/bpf 2>/dev/null || skip "cannot mount bpffs at /sys/fs/bpf"
+fi
+mkdir -p "$tmp"
+
+hwxdp() { HWXDP_SOCKET=$sock "$build/hwxdp" "$@"; }
+py() { /usr/bin/python3 -c "$@"; }
+jfield() { py "import json,sys; d=json.load(sys.stdin); print($1)"; }
+A() { ip netns exec "$nsa" "$@"; }
+B() { ip netns exec "$nsb" "$@"; }
+
+# sniff NS|- IFACE SECONDS OUT [args]: a scapy capture in the background,
+# ready when it returns; sniffers waits for them all.
+sniffer_pids=()
+sniffers() {
+	for p in "${sniffer_pids[@]}"; do wait "$p"; done
+	sniffer_pids=()
+}
+sniff() {
+	local ns=$1 ifc=$2 secs=$3 out=$4 ready=$tmp/ready.$RANDOM
+	shift 4
+	if [ "$ns" = - ]; then
+		/usr/bin/python3 "$here/sniff.py" "$ifc" "$secs" "$ready" "$@" >"$out" 2>&1 &
+	else
+		ip netns exec "$ns" /usr/bin/python3 "$here/sniff.py" "$ifc" "$secs" "$ready" "$@" \
+			>"$out" 2>&1 &
+	fi
+	sniffer_pids+=($!)
+	for _ in $(seq 100); do [ -f "$ready" ] && break; sleep 0.1; done
+}
+
+# The LIF's counters as bpftool reads them on the pin: lif_counter LIF FIELD.
+lif_counter() {
+	bpftool -j map lookup pinned "$pins/fwd/lifs" key $(($1 & 255)) $((($1 >> 8) & 255)) \
+		$((($1 >> 16) & 255)) 0 2>/dev/null | jfield "d['formatted']['value']['$2'] if 'formatted' in d else d['value']['$2']"
+}
+# Frames punted for a reason (docs/programs.md, section 5), by bpftool.
+punt_count() {
+	bpftool -j map lookup pinned "$pins/fwd/punt_stats" key "$1" 0 0 0 2>/dev/null |
+		jfield "d['formatted']['value']['packets'] if 'formatted' in d else d['value']['packets']"
+}
+FLOW_MISS=13
+
+echo "== hwxdpd: TCP on the device, VLAN 50 to a plain port"
+clang -g -O2 -target bpf -I/usr/include/"$(gcc -dumpmachine)" -c "$here/vlan_partner.bpf.c" \
+	-o "$tmp/vlan_partner.o" || setup_failed "cannot build $here/vlan_partner.bpf.c"
+ip netns add "$nsa" && ip netns add "$nsb" || setup_failed "ip netns add"
+ip link add "$wa" type veth peer name eth0 netns "$nsa" || setup_failed "veth $wa"
+ip link add "$wb" type veth peer name eth0 netns "$nsb" || setup_failed "veth $wb"
+for w in "$wa" "$wb"; do
+	ip link set "$w" up || setup_failed "$w up"
+	sysctl -qw "net.ipv6.conf.$w.disable_ipv6=1"
+done
+# Checksums in software: a partial checksum does not survive the wire's XDP.
+A ethtool -K eth0 txvlan off rxvlan off tx off >/dev/null || setup_failed "ethtool in $nsa"
+B ethtool -K eth0 tx off >/dev/null || setup_failed "ethtool in $nsb"
+for ns in "$nsa" "$nsb"; do
+	ip -n "$ns" link set lo up && ip -n "$ns" link set eth0 up || setup_failed "links in $ns"
+done
+ip -n "$nsa" addr add 10.78.1.2/24 dev eth0 && ip -n "$nsa" addr add fd78:1::2/64 dev eth0 nodad &&
+	ip -n "$nsa" route add default via 10.78.1.1 &&
+	ip -n "$nsa" -6 route add default via fd78:1::1 || setup_failed "addresses in $nsa"
+ip -n "$nsb" addr add 10.78.2.2/24 dev eth0 && ip -n "$nsb" addr add fd78:2::2/64 dev eth0 nodad &&
+	ip -n "$nsb" route add default via 10.78.2.1 &&
+	ip -n "$nsb" -6 route add default via fd78:2::1 || setup_failed "addresses in $nsb"
+A tc qdisc add dev eth0 clsact &&
+	A tc filter add dev eth0 egress bpf direct-action obj "$tmp/vlan_partner.o" sec tc program tag &&
+	A tc filter add dev eth0 ingress bpf direct-action obj "$tmp/vlan_partner.o" sec tc program untag ||
+	setup_failed "VLAN 50 on $nsa's eth0 (tc)"
+amac=$(A cat /sys/class/net/eth0/address) bmac=$(B cat /sys/class/net/eth0/address)
+wamac=$(cat /sys/class/net/"$wa"/address) wbmac=$(cat /sys/class/net/"$wb"/address)
+
+"$build/hwxdpd" --socket "$sock" --engines 1 --pin-root "$pins" >"$tmp/hwxdpd.log" 2>&1 &
+daemon_pid=$!
+for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
+[ -S "$sock" ] || setup_failed "hwxdpd did not make $sock"
+out=$(hwxdp port add p0 dev "$wa" 2>&1) || setup_failed "port add p0: $out"
+out=$(hwxdp port add p1 dev "$wb" 2>&1) || setup_failed "port add p1: $out"
+out=$(hwxdp lif add p0 vlan 50 2>&1) || setup_failed "lif add p0 vlan 50: $out"
+out=$(hwxdp prog load "$build/progs/fwd.bpf.o" port p0 p1 2>&1) || setup_failed "prog load: $out"
+forward_before=$(sysctl -n net.ipv4.ip_forward)
+forward6_before=$(sysctl -n net.ipv6.conf.all.forwarding)
+sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1
+# The addresses stay when admin-disabled takes a TAP down.
+sysctl -qw net.ipv6.conf.hx0/50.keep_addr_on_down=1 net.ipv6.conf.hx1.keep_addr_on_down=1
+ip addr add 10.78.1.1/24 dev hx0.50 && ip addr add fd78:1::1/64 dev hx0.50 nodad &&
+	ip addr add 10.78.2.1/24 dev hx1 && ip addr add fd78:2::1/64 dev hx1 nodad ||
+	setup_failed "addresses on hx0.50 and hx1"
+echo "  wire modes: $(hwxdp -j port show p0 | jfield "d['mode']"), $(hwxdp -j port show p1 | jfield "d['mode']")"
+
+# Errors are one line, and change nothing.
+err=$(hwxdp lif add p0 vlan 5000 2>&1)
+rc=$?
+if [ $rc -ne 0 ] && [ "$(echo "$err" | wc -l)" -eq 1 ] && echo "$err" | grep -q "vlan '5000'" &&
+	! hwxdp lif add p0 vlan 50 2>/dev/null && ! hwxdp lif add p9 vlan 7 2>/dev/null &&
+	[ "$(hwxdp -j lif list | jfield "len(d['lifs'])")" = 3 ]; then
+	pass "bad lif commands are refused in one line, the LIFs stay three ($err)"
+else
+	fail "lif add with a bad VLAN: rc $rc, '$err'"
+fi
+
+A ping -c 2 -W 2 10.78.2.2 >/dev/null 2>&1 || A ping -c 2 -W 2 10.78.2.2 >/dev/null 2>&1 ||
+	setup_failed "no ping from $nsa to $nsb across the appliance"
+B ping -6 -c 2 -W 2 fd78:1::2 >/dev/null 2>&1 || B ping -6 -c 2 -W 2 fd78:1::2 >/dev/null 2>&1 ||
+	setup_failed "no IPv6 ping from $nsb to $nsa across the appliance"
+
+# --- 1. an IPv4 stream, 6 s
+B iperf3 -s -D -p 5201 --logfile "$tmp/iperf-server.log" || setup_failed "iperf3 -s in $nsb"
+sleep 0.5
+sniff "$nsb" eth0 5 "$tmp/at_b" --max 300 --host 10.78.1.2
+sniff "$nsa" eth0 5 "$tmp/at_a" --max 300 --host 10.78.2.2
+sniff - hx1 8 "$tmp/tap1" --host 10.78.1.2
+sniff - hx0.50 8 "$tmp/tap050" --host 10.78.2.2
+# At a rate that leaves the captures CPU on two cores.
+A iperf3 -c 10.78.2.2 -p 5201 -t 6 -b 300M -J >"$tmp/iperf1.json" 2>&1 &
+iperf=$!
+sleep 2.5
+mid=$(punt_count $FLOW_MISS)
+wait "$iperf"
+rc=$?
+end=$(punt_count $FLOW_MISS)
+sniffers
+sent=$(jfield "d['end']['sum_sent']['bytes']" <"$tmp/iperf1.json" 2>/dev/null)
+rcvd=$(jfield "d['end']['sum_received']['bytes']" <"$tmp/iperf1.json" 2>/dev/null)
+rate=$(jfield "round(d['end']['sum_received']['bits_per_second']/1e6)" <"$tmp/iperf1.json" 2>/dev/null)
+if [ $rc -eq 0 ] && [ "${rcvd:-0}" -gt 0 ]; then
+	pass "iperf3 over IPv4, VLAN 50 -> p1: $rcvd bytes received of $sent sent, $rate Mbit/s"
+else
+	fail "iperf3 over IPv4: rc $rc, $(head -c 300 "$tmp/iperf1.json")"
+fi
+flows=$(hwxdp -j flow list)
+made=$(echo "$flows" | jfield "len([f for f in d['flows'] if f['proto']=='tcp' and f['family']=='ipv4'])")
+if [ "${made:-0}" -ge 4 ]; then
+	pass "the flow maker put $made IPv4 TCP directions on the board (iperf3's control and data connections)"
+else
+	fail "flows made: ${made:-none}: $(echo "$flows" | head -c 400)"
+fi
+if [ -n "$mid" ] && [ "$mid" = "$end" ]; then
+	pass "from 2.5 s on, no frame was punted flow-miss (punt_stats by bpftool: $end, all before)"
+else
+	fail "flow-miss punts mid-stream: ${mid:-?} -> ${end:-?}"
+fi
+ontap=$(py "
+import json
+fs = [json.loads(l) for f in ('$tmp/tap1', '$tmp/tap050') for l in open(f) if l.startswith('{')]
+fs = [f for f in fs if f.get('proto') == 'tcp']
+t0 = min([f['t'] for f in fs] or [0])
+late = [f for f in fs if f['t'] > t0 + 1.0]
+print('%d %d' % (len(fs), len(late)))")
+if [ "${ontap#* }" = 0 ] && [ "${ontap% *}" -le 12 ]; then
+	pass "captures on hx1 and hx0.50 saw ${ontap% *} TCP frames of the stream, all in its first second"
+else
+	fail "the TAPs saw TCP frames of the stream (all, later than 1 s): $ontap"
+fi
+py "
+import json, sys
+def load(p):
+    return [json.loads(l) for l in open(p) if l.startswith('{')]
+b = [f for f in load('$tmp/at_b') if f.get('src') == '10.78.1.2' and f.get('proto') == 'tcp']
+a = [f for f in load('$tmp/at_a') if f.get('src') == '10.78.2.2' and f.get('proto') == 'tcp']
+bad = []
+if len(b) < 50 or len(a) < 20: bad.append('too few frames: %d at B, %d at A' % (len(b), len(a)))
+for f in b:
+    if f['ttl'] != 63 or f['vlan'] is not None or f['smac'] != '$wbmac' or f['dmac'] != '$bmac' \
+       or not f['ip_csum'] or not f['l4_csum']:
+        bad.append('at B: %s' % f); break
+for f in a:
+    if f['ttl'] != 63 or f['smac'] != '$wamac' or f['dmac'] != '$amac' or not f['ip_csum'] or not f['l4_csum']:
+        bad.append('at A: %s' % f); break
+tagged = sum(1 for f in a if f['vlan'] == 50)
+print('%d frames at B, %d at A (%d of them seen with tag 50)' % (len(b), len(a), tagged))
+if bad: print('BAD ' + '; '.join(bad)); sys.exit(1)
+" >"$tmp/fields" 2>&1
+if [ $? -eq 0 ]; then
+	pass "scapy at the partners: TTL 63, tag removed towards B, MACs of the appliance's ports, IPv4 and TCP checksums right; $(cat "$tmp/fields")"
+else
+	fail "frames at the partners: $(cat "$tmp/fields"); at B: $(head -c 300 "$tmp/at_b")"
+fi
+tagged_at_a=$(grep -c '"vlan": 50' "$tmp/at_a")
+untagged_at_a=$(grep -c '"vlan": null' "$tmp/at_a")
+if [ "$tagged_at_a" -gt 0 ] && [ "$untagged_at_a" -eq 0 ]; then
+	pass "towards A every frame carries VLAN 50 ($tagged_at_a seen)"
+else
+	fail "towards A: $tagged_at_a frames with tag 50, $untagged_at_a without"
+fi
+
+# --- 2. vlan_flows 0 while a stream runs: the host carries it; 1 again: the
+# device, within 2 s. config is an array the kernel and the board share.
+cfg_write() { # vlan_flows ipsec_flows lif_apply
+	hwxdp map update fwd/config key 0 0 0 0 value "$1" 0 0 0 "$2" 0 0 0 "$3" 0 0 0 0 0 0 0 >/dev/null
+}
+A iperf3 -c 10.78.2.2 -p 5201 -t 8 -b 200M -J >"$tmp/iperf2.json" 2>&1 &
+iperf=$!
+sleep 2
+cfg_write 0 0 1
+off0=$(punt_count 8)
+sleep 2
+off1=$(punt_count 8)
+on_at=$(date +%s.%N)
+cfg_write 1 0 1
+sleep 2
+on0=$(punt_count 8)
+sleep 1.5
+on1=$(punt_count 8)
+wait "$iperf"
+rc=$?
+rcvd=$(jfield "d['end']['sum_received']['bytes']" <"$tmp/iperf2.json" 2>/dev/null)
+sent=$(jfield "d['end']['sum_sent']['bytes']" <"$tmp/iperf2.json" 2>/dev/null)
+if [ $rc -eq 0 ] && [ "${rcvd:-0}" -gt 0 ] && [ "$((off1 - off0))" -gt 1000 ] &&
+	[ "$on0" = "$on1" ]; then
+	pass "vlan_flows 0: $((off1 - off0)) frames in 2 s went to the host (vlan-flows-off), the stream went on ($rcvd of $sent bytes); 1 again: none from 2 s on"
+else
+	fail "vlan_flows toggle: rc $rc, vlan-flows-off punts ${off0:-?} -> ${off1:-?} while off, ${on0:-?} -> ${on1:-?} after on; $(head -c 200 "$tmp/iperf2.json")"
+fi
+
+# --- 3. IPv6 TCP through the device, both ways, hop limit lowered.
+sniff "$nsb" eth0 5 "$tmp/at_b6" --max 200 --host fd78:1::2
+sniff "$nsa" eth0 5 "$tmp/at_a6" --max 200 --host fd78:2::2
+miss0=$(punt_count $FLOW_MISS)
+A iperf3 -6 -c fd78:2::2 -p 5201 -t 3 -b 200M -J >"$tmp/iperf6.json" 2>&1
+rc1=$?
+A iperf3 -6 -c fd78:2::2 -p 5201 -t 3 -b 200M -R -J >"$tmp/iperf6r.json" 2>&1
+rc2=$?
+miss1=$(punt_count $FLOW_MISS)
+sniffers
+made6=$(hwxdp -j flow list | jfield "len([f for f in d['flows'] if f['family']=='ipv6'])")
+py "
+import json, sys
+def load(p):
+    return [json.loads(l) for l in open(p) if l.startswith('{')]
+b = [f for f in load('$tmp/at_b6') if f.get('src') == 'fd78:1::2' and f.get('proto') == 'tcp']
+a = [f for f in load('$tmp/at_a6') if f.get('src') == 'fd78:2::2' and f.get('proto') == 'tcp']
+bad = [f for f in b if f['ttl'] != 63 or f['vlan'] is not None or not f['l4_csum']] + \
+      [f for f in a if f['ttl'] != 63 or not f['l4_csum']]
+print('%d frames at B, %d at A' % (len(b), len(a)))
+sys.exit(1 if bad or len(a) < 20 or len(b) < 20 else 0)
+" >"$tmp/fields6" 2>&1
+fr=$?
+if [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ "${made6:-0}" -ge 4 ] && [ $fr -eq 0 ] &&
+	[ "$((miss1 - miss0))" -le 16 ]; then
+	pass "IPv6 TCP both ways on the device: $made6 directions made, $((miss1 - miss0)) flow-miss punts in all, hop limit 63 and TCP checksums right ($(cat "$tmp/fields6"))"
+else
+	fail "IPv6: iperf3 rc $rc1/$rc2, $made6 flows, flow-miss $miss0 -> $miss1, fields: $(cat "$tmp/fields6")"
+fi
+
+# --- 4. LIF states: offload-disabled carries through the host, admin-disabled drops.
+hwxdp lif set p0 vlan 50 state offload-disabled >/dev/null
+before=$(punt_count 7)
+A ping -c 3 -i 0.2 -W 2 10.78.2.2 >/dev/null 2>&1
+prc=$?
+after=$(punt_count 7)
+if [ $prc -eq 0 ] && [ "$((after - before))" -ge 3 ]; then
+	pass "offload-disabled: ping goes on through the host ($((after - before)) frames punted lif-offload-disabled)"
+else
+	fail "offload-disabled: ping rc $prc, lif-offload-disabled punts ${before:-?} -> ${after:-?}"
+fi
+hwxdp lif set p0 vlan 50 state admin-disabled >/dev/null
+dropped0=$(sleep 0.6; lif_counter 50 rx_dropped)
+A ping -c 3 -i 0.2 -W 1 10.78.2.2 >/dev/null 2>&1
+prc=$?
+dropped1=$(sleep 1.2; lif_counter 50 rx_dropped)
+if [ $prc -ne 0 ] && [ "$((dropped1 - dropped0))" -ge 3 ]; then
+	pass "admin-disabled: ping fails, bpftool counts $((dropped1 - dropped0)) frames in rx_dropped"
+else
+	fail "admin-disabled: ping rc $prc, rx_dropped ${dropped0:-?} -> ${dropped1:-?}"
+fi
+hwxdp lif set p0 vlan 50 state enabled >/dev/null
+for _ in 1 2 3; do A ping -c 1 -W 2 10.78.2.2 >/dev/null 2>&1 && break; done
+
+# --- 5. An unknown VLAN is punted and counted; traceroute through the host.
+uv0=$(punt_count 6)
+A /usr/bin/python3 -c "
+from scapy.all import Ether, Dot1Q, IP, UDP, sendp
+sendp(Ether(dst='$wamac')/Dot1Q(vlan=77)/IP(src='10.78.1.2', dst='10.78.2.2')/UDP(dport=9), iface='eth0', count=5, verbose=False)
+" 2>/dev/null
+sleep 1
+uv1=$(punt_count 6)
+seen=$(hwxdp -j port show p0 | jfield "d['counters']['unknown_vlan']")
+if [ "$((uv1 - uv0))" -eq 5 ] && [ "${seen:-0}" -ge 5 ]; then
+	pass "5 frames on unknown VLAN 77: punt_stats[unknown-vlan] +5 (bpftool), port p0 counts $seen"
+else
+	fail "unknown VLAN: punt_stats ${uv0:-?} -> ${uv1:-?}, p0 unknown_vlan ${seen:-?}"
+fi
+trace=$(A traceroute -n -q 1 -w 2 -m 4 10.78.2.2 2>&1)
+if echo "$trace" | grep -qE '^ *1 +10\.78\.1\.1 ' && echo "$trace" | grep -qE '^ *2 +10\.78\.2\.2 '; then
+	pass "traceroute across the appliance: 10.78.1.1, then 10.78.2.2"
+else
+	fail "traceroute: $(echo "$trace" | tr '\n' '|')"
+fi
+
+# --- 6. The per-LIF counters, as bpftool reads them, are the frames forwarded.
+sleep 1.5
+stats=$(hwxdp -j stats)
+fwd_frames=$(echo "$stats" | jfield "d['verdicts']['tx'] + d['verdicts']['redirect']")
+rx=$(($(lif_counter 50 rx_packets) + $(lif_counter 4096 rx_packets)))
+tx=$(($(lif_counter 50 tx_packets) + $(lif_counter 4096 tx_packets)))
+port_rx0=$(lif_counter 0 rx_packets)
+if [ "$rx" = "$fwd_frames" ] && [ "$tx" = "$fwd_frames" ] && [ "$port_rx0" = "$(lif_counter 50 rx_packets)" ]; then
+	pass "bpftool's lifs: rx $rx and tx $tx frames, the $fwd_frames the board forwarded (lif_apply: p0's LIF has VLAN 50's)"
+else
+	fail "lifs rx $rx, tx $tx, p0 LIF rx $port_rx0, the board forwarded $fwd_frames"
+fi
+
+# --- 7. SIGTERM: TAPs and links go, and the daemon says what stays pinned.
+kill -TERM "$daemon_pid"
+wait "$daemon_pid"
+rc=$?
+daemon_pid=
+left=$(ip -o link show | grep -cE ': hx(0|1|0\.50)[@:]')
+if [ $rc -eq 0 ] && [ "$left" -eq 0 ] && [ ! -S "$sock" ] && [ ! -e "$pins/fwd" ] &&
+	grep -q 'pinned' "$tmp/hwxdpd.log"; then
+	pass "SIGTERM: exit 0, hx0, hx0.50, hx1 and their links gone; $(grep 'pinned' "$tmp/hwxdpd.log" | tail -n 1)"
+else
+	fail "SIGTERM: rc $rc, $left TAPs left, log: $(tail -n 3 "$tmp/hwxdpd.log" | tr '\n' ' ')"
+fi
+finish
