@@ -181,6 +181,7 @@ BENCH_BINS := $(patsubst bench/%.c,$(BUILD)/bench/%,$(wildcard bench/*.c))
 bench: deps
 	$(Q)$(MAKE) --no-print-directory $(BENCH_BINS)
 	$(Q)for b in $(BENCH_BINS); do echo "== $$b"; $$b || exit 1; done
+	$(Q)echo "== bench/live/appliance.sh"; bash bench/live/appliance.sh
 .SECONDARY: $(BENCH_BINS:=.o)
 
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)

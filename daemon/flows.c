@@ -19,6 +19,7 @@
 #include "daemon/flows.h"
 #include "daemon/fwd.h"
 #include "daemon/internal.h"
+#include "daemon/mirror.h"
 #include "device/tables.h"
 #include "hwxdp/fwd.h"
 
@@ -359,6 +360,8 @@ void flows_routed(struct hwxdpd *d, struct port *q, uint32_t vlan, const uint8_t
 	}
 	if (bpf_map_update_elem(bpf_map__fd(fwd->flows.map), &key, &flow, BPF_ANY))
 		fm->c.mirror_missed++;
+	else
+		mirror_written(d, fwd->flows.map, &key, &flow);
 	m = &fm->made[fm->made_cnt++];
 	*m = (struct made){
 		.key = key,

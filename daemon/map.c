@@ -21,6 +21,7 @@
 
 #include "daemon/internal.h"
 #include "daemon/map.h"
+#include "daemon/mirror.h"
 #include "device/device.h"
 #include "device/tables.h"
 
@@ -400,8 +401,10 @@ int pair_update(struct hwxdpd *d, const struct map_pair *m, const void *key, con
 			bpf_map_update_elem(fd, key, old, BPF_ANY);
 		else if (type != BPF_MAP_TYPE_ARRAY)
 			bpf_map_delete_elem(fd, key);
+		return err;
 	}
-	return err;
+	mirror_written(d, m->map, key, value);
+	return 0;
 }
 
 int pair_delete(const struct map_pair *m, const void *key)

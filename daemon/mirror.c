@@ -187,7 +187,9 @@ static void merge(uint32_t vs, const uint8_t *b, const uint8_t *k, const uint8_t
 		memcpy(&bw, b + i, 8);
 		memcpy(&kw, k + i, 8);
 		memcpy(&sw, s + i, 8);
-		bw = bw == sw ? kw : kw == sw ? bw : bw + kw - sw;
+		/* Both changed it: to one value (a write to both), or each by
+		 * its own count. */
+		bw = bw == sw ? kw : kw == sw || kw == bw ? bw : bw + kw - sw;
 		memcpy(out + i, &bw, 8);
 	}
 	for (; i < vs; i++)
@@ -328,6 +330,20 @@ void mirror_sync(struct hwxdpd *d, struct prog *pr)
 	for (int i = 0; i < m->cnt; i++)
 		sync_map(m, &m->maps[i]);
 	m->st.rounds++;
+}
+
+void mirror_written(struct hwxdpd *d, const struct bpf_map *map, const void *key,
+		    const void *value)
+{
+	for (int i = 0; i < HWXDPD_PROGS_MAX; i++) {
+		struct mirror *m = d->progs[i].mirror;
+
+		for (int j = 0; m && j < m->cnt; j++)
+			if (m->maps[j].map == map && m->maps[j].old.cap) {
+				shadow_put(&m->maps[j], &m->maps[j].old, key, value);
+				return;
+			}
+	}
 }
 
 void mirror_stats(const struct prog *pr, struct mirror_stats *s)

@@ -23,6 +23,12 @@ void mirror_free(struct prog *pr);
 /* One round over every mirrored map of pr, with d->lock held. */
 void mirror_sync(struct hwxdpd *d, struct prog *pr);
 
+/* The daemon wrote value under key on both sides (pair_update): the next
+ * round takes it as what both held, not as a change of both. */
+struct bpf_map;
+void mirror_written(struct hwxdpd *d, const struct bpf_map *map, const void *key,
+		    const void *value);
+
 struct mirror_stats {
 	uint64_t rounds, to_kernel, to_board, merged, kernel_full;
 };

@@ -283,9 +283,9 @@ fi
 sniff "$nsb" eth0 5 "$tmp/at_b6" --max 200 --host fd78:1::2
 sniff "$nsa" eth0 5 "$tmp/at_a6" --max 200 --host fd78:2::2
 miss0=$(punt_count $FLOW_MISS)
-A iperf3 -6 -c fd78:2::2 -p 5201 -t 3 -b 200M -J >"$tmp/iperf6.json" 2>&1
+A iperf3 -6 -c fd78:2::2 -p 5201 -t 3 -b 100M -J >"$tmp/iperf6.json" 2>&1
 rc1=$?
-A iperf3 -6 -c fd78:2::2 -p 5201 -t 3 -b 200M -R -J >"$tmp/iperf6r.json" 2>&1
+A iperf3 -6 -c fd78:2::2 -p 5201 -t 3 -b 100M -R -J >"$tmp/iperf6r.json" 2>&1
 rc2=$?
 miss1=$(punt_count $FLOW_MISS)
 sniffers
@@ -306,7 +306,7 @@ if [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ "${made6:-0}" -ge 4 ] && [ $fr -eq 0 ] 
 	[ "$((miss1 - miss0))" -le 16 ]; then
 	pass "IPv6 TCP both ways on the device: $made6 directions made, $((miss1 - miss0)) flow-miss punts in all, hop limit 63 and TCP checksums right ($(cat "$tmp/fields6"))"
 else
-	fail "IPv6: iperf3 rc $rc1/$rc2, $made6 flows, flow-miss $miss0 -> $miss1, fields: $(cat "$tmp/fields6")"
+	fail "IPv6: iperf3 rc $rc1/$rc2, $made6 flows, flow-miss $miss0 -> $miss1, fields: $(cat "$tmp/fields6"); at B: $(head -c 300 "$tmp/at_b6")"
 fi
 
 # --- 4. LIF states: offload-disabled carries through the host, admin-disabled drops.
@@ -332,6 +332,28 @@ else
 fi
 hwxdp lif set p0 vlan 50 state enabled >/dev/null
 for _ in 1 2 3; do A ping -c 1 -W 2 10.78.2.2 >/dev/null 2>&1 && break; done
+
+# State changes while the board counts on the LIF (a UDP stream on the
+# device): the state written is the state read back, the counters go on.
+A iperf3 -c 10.78.2.2 -p 5201 -u -b 20M -t 5 >/dev/null 2>&1 &
+iperf=$!
+sleep 1
+for st in offload-disabled enabled admin-disabled enabled; do
+	hwxdp lif set p0 vlan 50 state "$st" >/dev/null
+	sleep 0.7
+done
+wait "$iperf"
+sleep 1.2
+st=$(lif_counter 50 state)
+rx0=$(lif_counter 50 rx_packets)
+A iperf3 -c 10.78.2.2 -p 5201 -t 2 -b 100M >/dev/null 2>&1
+sleep 1.2
+rx1=$(lif_counter 50 rx_packets)
+if [ "$st" = 0 ] && [ "$((rx1 - rx0))" -gt 1000 ]; then
+	pass "LIF states changed under traffic: bpftool reads state 0 (enabled) after, and the next stream is on the device (+$((rx1 - rx0)) frames)"
+else
+	fail "after state changes under traffic: state ${st:-?}, rx_packets ${rx0:-?} -> ${rx1:-?}"
+fi
 
 # --- 5. An unknown VLAN is punted and counted; traceroute through the host.
 uv0=$(punt_count 6)
