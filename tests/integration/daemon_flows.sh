@@ -173,10 +173,13 @@ B ping -6 -c 2 -W 2 fd78:1::2 >/dev/null 2>&1 || B ping -6 -c 2 -W 2 fd78:1::2 >
 # --- 1. an IPv4 stream, 6 s
 B iperf3 -s -D -p 5201 --logfile "$tmp/iperf-server.log" || setup_failed "iperf3 -s in $nsb"
 sleep 0.5
-sniff "$nsb" eth0 5 "$tmp/at_b" --max 300 --host 10.78.1.2
-sniff "$nsa" eth0 5 "$tmp/at_a" --max 300 --host 10.78.2.2
-sniff - hx1 8 "$tmp/tap1" --host 10.78.1.2
-sniff - hx0.50 8 "$tmp/tap050" --host 10.78.2.2
+# Each capture is ready before the next starts (scapy takes seconds to load
+# on a busy machine): the TAPs' last until the stream is over, the partners'
+# stop at 300 frames.
+sniff - hx1 14 "$tmp/tap1" --host 10.78.1.2
+sniff - hx0.50 14 "$tmp/tap050" --host 10.78.2.2
+sniff "$nsb" eth0 12 "$tmp/at_b" --max 300 --host 10.78.1.2
+sniff "$nsa" eth0 12 "$tmp/at_a" --max 300 --host 10.78.2.2
 # At a rate that leaves the captures CPU on two cores.
 A iperf3 -c 10.78.2.2 -p 5201 -t 6 -b 300M -J >"$tmp/iperf1.json" 2>&1 &
 iperf=$!
@@ -280,8 +283,8 @@ else
 fi
 
 # --- 3. IPv6 TCP through the device, both ways, hop limit lowered.
-sniff "$nsb" eth0 5 "$tmp/at_b6" --max 200 --host fd78:1::2
-sniff "$nsa" eth0 5 "$tmp/at_a6" --max 200 --host fd78:2::2
+sniff "$nsb" eth0 10 "$tmp/at_b6" --max 200 --host fd78:1::2
+sniff "$nsa" eth0 10 "$tmp/at_a6" --max 200 --host fd78:2::2
 miss0=$(punt_count $FLOW_MISS)
 A iperf3 -6 -c fd78:2::2 -p 5201 -t 3 -b 100M -J >"$tmp/iperf6.json" 2>&1
 rc1=$?
