@@ -83,7 +83,7 @@ test: deps
 
 run: deps
 	$(Q)$(MAKE) --no-print-directory all
-	$(Q)$(CMD) lab --object $(BUILD)/progs/fwd.bpf.o
+	$(Q)bash scripts/appliance/live-lab.sh
 
 $(BUILD)/progs/%.bpf.o: progs/%.bpf.c $(wildcard progs/include/hwxdp/*.h)
 	@mkdir -p $(@D)

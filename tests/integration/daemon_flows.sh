@@ -7,23 +7,18 @@
 # puts both directions on the board, and the rest of the stream never reaches
 # the host. Partner A has no 802.1Q module: tc programs tag and untag its
 # frames (vlan_partner.bpf.c). What arrives at the partners is read by scapy
-# (sniff.py), the counters by bpftool on the pins.
+# (scripts/appliance/sniff.py), the counters by bpftool on the pins.
 #
 # Prints "N passed, M failed"; exits 77 (skipped) without root, bpffs, TUN,
 # iperf3, clang, ethtool or scapy, with the reason.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 build=${BUILD:-build}
-here=tests/integration
+here=scripts/appliance
 passed=0 failed=0
 tag=$$
-nsa=hxfa$tag nsb=hxfb$tag
-wa=hxfwa$tag wb=hxfwb$tag
 tmp=/tmp/hxftest.$tag
-sock=$tmp/ctl.sock
-pins=/sys/fs/bpf/hxftest$tag
-daemon_pid=
-forward_before= forward6_before=
+. scripts/appliance/topology.sh
 
 skip() { echo "skipped: $*"; exit 77; }
 pass() { echo "  ok: $*"; passed=$((passed + 1)); }
@@ -40,20 +35,10 @@ setup_failed() {
 	finish
 }
 cleanup() {
-	if [ -n "$daemon_pid" ]; then
-		kill -TERM "$daemon_pid" 2>/dev/null
-		wait "$daemon_pid" 2>/dev/null
-	fi
-	ip netns pids "$nsa" 2>/dev/null | xargs -r kill 2>/dev/null
-	ip netns pids "$nsb" 2>/dev/null | xargs -r kill 2>/dev/null
-	ip netns del "$nsa" 2>/dev/null
-	ip netns del "$nsb" 2>/dev/null
-	ip link del "$wa" 2>/dev/null
-	ip link del "$wb" 2>/dev/null
-	[ -n "$forward_before" ] && sysctl -qw net.ipv4.ip_forward="$forward_before"
-	[ -n "$forward6_before" ] && sysctl -qw net.ipv6.conf.all.forwarding="$forward6_before"
-	rm -rf "$pins" "$tmp"
+	topo_down
+	rm -rf "$tmp"
 }
+topo_failed() { setup_failed "$@"; }
 trap cleanup EXIT
 
 [ "$(id -u)" -eq 0 ] || skip "needs root (network namespaces, TAPs, kernel BPF)"
@@ -67,91 +52,10 @@ done
 if ! mount | grep -q ' /sys/fs/bpf type bpf'; then
 	mount -t bpf bpf /sys/fs/bpf 2>/dev/null || skip "cannot mount bpffs at /sys/fs/bpf"
 fi
-mkdir -p "$tmp"
 
-hwxdp() { HWXDP_SOCKET=$sock "$build/hwxdp" "$@"; }
-py() { /usr/bin/python3 -c "$@"; }
-jfield() { py "import json,sys; d=json.load(sys.stdin); print($1)"; }
-A() { ip netns exec "$nsa" "$@"; }
-B() { ip netns exec "$nsb" "$@"; }
-
-# sniff NS|- IFACE SECONDS OUT [args]: a scapy capture in the background,
-# ready when it returns; sniffers waits for them all.
-sniffer_pids=()
-sniffers() {
-	for p in "${sniffer_pids[@]}"; do wait "$p"; done
-	sniffer_pids=()
-}
-sniff() {
-	local ns=$1 ifc=$2 secs=$3 out=$4 ready=$tmp/ready.$RANDOM
-	shift 4
-	if [ "$ns" = - ]; then
-		/usr/bin/python3 "$here/sniff.py" "$ifc" "$secs" "$ready" "$@" >"$out" 2>&1 &
-	else
-		ip netns exec "$ns" /usr/bin/python3 "$here/sniff.py" "$ifc" "$secs" "$ready" "$@" \
-			>"$out" 2>&1 &
-	fi
-	sniffer_pids+=($!)
-	for _ in $(seq 100); do [ -f "$ready" ] && break; sleep 0.1; done
-}
-
-# The LIF's counters as bpftool reads them on the pin: lif_counter LIF FIELD.
-lif_counter() {
-	bpftool -j map lookup pinned "$pins/fwd/lifs" key $(($1 & 255)) $((($1 >> 8) & 255)) \
-		$((($1 >> 16) & 255)) 0 2>/dev/null | jfield "d['formatted']['value']['$2'] if 'formatted' in d else d['value']['$2']"
-}
-# Frames punted for a reason (docs/programs.md, section 5), by bpftool.
-punt_count() {
-	bpftool -j map lookup pinned "$pins/fwd/punt_stats" key "$1" 0 0 0 2>/dev/null |
-		jfield "d['formatted']['value']['packets'] if 'formatted' in d else d['value']['packets']"
-}
-FLOW_MISS=13
 
 echo "== hwxdpd: TCP on the device, VLAN 50 to a plain port"
-clang -g -O2 -target bpf -I/usr/include/"$(gcc -dumpmachine)" -c "$here/vlan_partner.bpf.c" \
-	-o "$tmp/vlan_partner.o" || setup_failed "cannot build $here/vlan_partner.bpf.c"
-ip netns add "$nsa" && ip netns add "$nsb" || setup_failed "ip netns add"
-ip link add "$wa" type veth peer name eth0 netns "$nsa" || setup_failed "veth $wa"
-ip link add "$wb" type veth peer name eth0 netns "$nsb" || setup_failed "veth $wb"
-for w in "$wa" "$wb"; do
-	ip link set "$w" up || setup_failed "$w up"
-	sysctl -qw "net.ipv6.conf.$w.disable_ipv6=1"
-done
-# Checksums in software: a partial checksum does not survive the wire's XDP.
-A ethtool -K eth0 txvlan off rxvlan off tx off >/dev/null || setup_failed "ethtool in $nsa"
-B ethtool -K eth0 tx off >/dev/null || setup_failed "ethtool in $nsb"
-for ns in "$nsa" "$nsb"; do
-	ip -n "$ns" link set lo up && ip -n "$ns" link set eth0 up || setup_failed "links in $ns"
-done
-ip -n "$nsa" addr add 10.78.1.2/24 dev eth0 && ip -n "$nsa" addr add fd78:1::2/64 dev eth0 nodad &&
-	ip -n "$nsa" route add default via 10.78.1.1 &&
-	ip -n "$nsa" -6 route add default via fd78:1::1 || setup_failed "addresses in $nsa"
-ip -n "$nsb" addr add 10.78.2.2/24 dev eth0 && ip -n "$nsb" addr add fd78:2::2/64 dev eth0 nodad &&
-	ip -n "$nsb" route add default via 10.78.2.1 &&
-	ip -n "$nsb" -6 route add default via fd78:2::1 || setup_failed "addresses in $nsb"
-A tc qdisc add dev eth0 clsact &&
-	A tc filter add dev eth0 egress bpf direct-action obj "$tmp/vlan_partner.o" sec tc program tag &&
-	A tc filter add dev eth0 ingress bpf direct-action obj "$tmp/vlan_partner.o" sec tc program untag ||
-	setup_failed "VLAN 50 on $nsa's eth0 (tc)"
-amac=$(A cat /sys/class/net/eth0/address) bmac=$(B cat /sys/class/net/eth0/address)
-wamac=$(cat /sys/class/net/"$wa"/address) wbmac=$(cat /sys/class/net/"$wb"/address)
-
-"$build/hwxdpd" --socket "$sock" --engines 1 --pin-root "$pins" >"$tmp/hwxdpd.log" 2>&1 &
-daemon_pid=$!
-for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
-[ -S "$sock" ] || setup_failed "hwxdpd did not make $sock"
-out=$(hwxdp port add p0 dev "$wa" 2>&1) || setup_failed "port add p0: $out"
-out=$(hwxdp port add p1 dev "$wb" 2>&1) || setup_failed "port add p1: $out"
-out=$(hwxdp lif add p0 vlan 50 2>&1) || setup_failed "lif add p0 vlan 50: $out"
-out=$(hwxdp prog load "$build/progs/fwd.bpf.o" port p0 p1 2>&1) || setup_failed "prog load: $out"
-forward_before=$(sysctl -n net.ipv4.ip_forward)
-forward6_before=$(sysctl -n net.ipv6.conf.all.forwarding)
-sysctl -qw net.ipv4.ip_forward=1 net.ipv6.conf.all.forwarding=1
-# The addresses stay when admin-disabled takes a TAP down.
-sysctl -qw net.ipv6.conf.hx0/50.keep_addr_on_down=1 net.ipv6.conf.hx1.keep_addr_on_down=1
-ip addr add 10.78.1.1/24 dev hx0.50 && ip addr add fd78:1::1/64 dev hx0.50 nodad &&
-	ip addr add 10.78.2.1/24 dev hx1 && ip addr add fd78:2::1/64 dev hx1 nodad ||
-	setup_failed "addresses on hx0.50 and hx1"
+topo_up
 echo "  wire modes: $(hwxdp -j port show p0 | jfield "d['mode']"), $(hwxdp -j port show p1 | jfield "d['mode']")"
 
 # Errors are one line, and change nothing.
@@ -243,7 +147,7 @@ if bad: print('BAD ' + '; '.join(bad)); sys.exit(1)
 if [ $? -eq 0 ]; then
 	pass "scapy at the partners: TTL 63, tag removed towards B, MACs of the appliance's ports, IPv4 and TCP checksums right; $(cat "$tmp/fields")"
 else
-	fail "frames at the partners: $(cat "$tmp/fields"); at B: $(head -c 300 "$tmp/at_b")"
+	fail "frames at the partners: $(cat "$tmp/fields"); at A: $(tail -n 1 "$tmp/at_a"), at B: $(tail -n 1 "$tmp/at_b")"
 fi
 tagged_at_a=$(grep -c '"vlan": 50' "$tmp/at_a")
 untagged_at_a=$(grep -c '"vlan": null' "$tmp/at_a")
@@ -309,7 +213,7 @@ if [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] && [ "${made6:-0}" -ge 4 ] && [ $fr -eq 0 ] 
 	[ "$((miss1 - miss0))" -le 16 ]; then
 	pass "IPv6 TCP both ways on the device: $made6 directions made, $((miss1 - miss0)) flow-miss punts in all, hop limit 63 and TCP checksums right ($(cat "$tmp/fields6"))"
 else
-	fail "IPv6: iperf3 rc $rc1/$rc2, $made6 flows, flow-miss $miss0 -> $miss1, fields: $(cat "$tmp/fields6"); at B: $(head -c 300 "$tmp/at_b6")"
+	fail "IPv6: iperf3 rc $rc1/$rc2, $made6 flows, flow-miss $miss0 -> $miss1, fields: $(cat "$tmp/fields6"); at A: $(head -c 300 "$tmp/at_a6") $(tail -n 1 "$tmp/at_a6")"
 fi
 
 # --- 4. LIF states: offload-disabled carries through the host, admin-disabled drops.

@@ -78,4 +78,5 @@ for p in pkts or []:
         print(json.dumps(describe(p)))
     except Exception as e:  # a frame scapy cannot take apart
         print(json.dumps({"error": str(e)}))
+print(json.dumps({"captured": len(pkts or [])}))
 sys.stdout.flush()
