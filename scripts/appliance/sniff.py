@@ -25,8 +25,14 @@ args = ap.parse_args()
 hosts = set(args.host)
 
 
+seen = {"frames": 0, "ip": 0}
+
+
 def wanted(p):
+    seen["frames"] += 1
     ip = p.getlayer(IP) or p.getlayer(IPv6)
+    if ip is not None:
+        seen["ip"] += 1
     if ip is None or not (TCP in p or UDP in p):
         return False
     return not hosts or ip.src in hosts or ip.dst in hosts
@@ -72,11 +78,15 @@ sn.start()
 deadline = time.time() + args.seconds
 while time.time() < deadline and sn.running:
     time.sleep(0.1)
-pkts = sn.stop() if sn.running else sn.results
+try:
+    pkts = sn.stop()
+except Exception:  # it stopped itself at --max: its thread sets the results
+    sn.join()
+    pkts = sn.results
 for p in pkts or []:
     try:
         print(json.dumps(describe(p)))
     except Exception as e:  # a frame scapy cannot take apart
         print(json.dumps({"error": str(e)}))
-print(json.dumps({"captured": len(pkts or [])}))
+print(json.dumps({"captured": len(pkts or []), "seen": seen}))
 sys.stdout.flush()
