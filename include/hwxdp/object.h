@@ -27,6 +27,12 @@
 
 #include <linux/bpf.h>
 
+#include "hwxdp/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct btf;
 
 #define HWXDP_NAME_MAX 64
@@ -124,40 +130,44 @@ struct hwxdp_object_open_opts {
 };
 
 /* A message for a negative error return, errno or -HWXDP_ERR_*. */
-const char *hwxdp_strerror(int err);
+HWXDP_API const char *hwxdp_strerror(int err);
 
 /* Opens path. 0 or a negative error (errno or -HWXDP_ERR_*); the reason is
  * printed through hwxdp_print. Nothing is half-filled on failure. */
-int hwxdp_object__open(const char *path, struct hwxdp_object **out);
+HWXDP_API int hwxdp_object__open(const char *path, struct hwxdp_object **out);
 /* name stands for the file in messages; as with libbpf, its base name up to
  * the first '.' prefixes the names of .rodata/.data/.bss maps. */
-int hwxdp_object__open_mem(const void *data, size_t size, const char *name,
+HWXDP_API int hwxdp_object__open_mem(const void *data, size_t size, const char *name,
 			   struct hwxdp_object **out);
-int hwxdp_object__open_opts(const char *path, const struct hwxdp_object_open_opts *opts,
+HWXDP_API int hwxdp_object__open_opts(const char *path, const struct hwxdp_object_open_opts *opts,
 			    struct hwxdp_object **out);
-int hwxdp_object__open_mem_opts(const void *data, size_t size, const char *name,
+HWXDP_API int hwxdp_object__open_mem_opts(const void *data, size_t size, const char *name,
 				const struct hwxdp_object_open_opts *opts,
 				struct hwxdp_object **out);
-void hwxdp_object__close(struct hwxdp_object *obj);
+HWXDP_API void hwxdp_object__close(struct hwxdp_object *obj);
 
-const struct hwxdp_prog *hwxdp_object__find_prog(const struct hwxdp_object *obj,
+HWXDP_API const struct hwxdp_prog *hwxdp_object__find_prog(const struct hwxdp_object *obj,
 						 const char *name);
 /* The object's first XDP program, or NULL. */
-const struct hwxdp_prog *hwxdp_object__xdp_prog(const struct hwxdp_object *obj);
+HWXDP_API const struct hwxdp_prog *hwxdp_object__xdp_prog(const struct hwxdp_object *obj);
 /*
  * Sets the global variable name (in .rodata, .data or .bss, found through
  * BTF) to size bytes of value in the object's map image, as a loader sets
  * `hwxdp_target` before a load. 0, -ENOENT without such a variable, -EINVAL
  * when size differs from the variable's, -ENOMEM.
  */
-int hwxdp_object__set_global(struct hwxdp_object *obj, const char *name, const void *value,
+HWXDP_API int hwxdp_object__set_global(struct hwxdp_object *obj, const char *name, const void *value,
 			     size_t size);
 /* The size bytes of global variable name's initial value, into value: 0,
  * -ENOENT, -EINVAL as for hwxdp_object__set_global. .bss reads as zero. */
-int hwxdp_object__get_global(const struct hwxdp_object *obj, const char *name, void *value,
+HWXDP_API int hwxdp_object__get_global(const struct hwxdp_object *obj, const char *name, void *value,
 			     size_t size);
 
 /* The source line of insn, or NULL. */
-const struct hwxdp_line *hwxdp_prog__line(const struct hwxdp_prog *prog, uint32_t insn);
+HWXDP_API const struct hwxdp_line *hwxdp_prog__line(const struct hwxdp_prog *prog, uint32_t insn);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
 
 #endif /* HWXDP_OBJECT_H */
