@@ -27,7 +27,7 @@
 #include "hwmap/image.h"
 #include "hwmap/translate.h"
 #include "hwxdp/fwd.h"
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "lab/bpf_count.h"
 #include "lab/fwd.h"
 #include "lab/fwd_lab.h"

@@ -16,13 +16,11 @@
 #include <stddef.h>
 
 #include "hwmap/hxu.h"
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "verifier/verifier.h"
 
-/* Why a program cannot be translated; above the errno range. */
-enum {
-	HWXDP_ERR_TRANSLATE = 4200,
-};
+/* HWXDP_ERR_TRANSLATE, why a program cannot be translated. */
+#include "hwxdp/log.h"
 
 /*
  * Translates prog of obj. facts must be an accepted device verification of

@@ -14,7 +14,7 @@
 #include "device/engine.h"
 #include "device/tables.h"
 #include "hwmap/hxu.h"
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "lab/target.h"
 #include "loader/device.h"
 #include "loader/log.h"

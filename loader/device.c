@@ -11,7 +11,7 @@
 #include "hwmap/hash.h"
 #include "hwmap/translate.h"
 #include "hwxdp/fwd.h"
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "loader/device.h"
 #include "loader/log.h"
 #include "verifier/verifier.h"
