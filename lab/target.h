@@ -73,6 +73,10 @@ int hx_device_run_frame(struct hwxdp_engine *engine, uint8_t *window, uint32_t i
 			const uint8_t *frame, size_t len, struct hx_result *result,
 			struct hwxdp_frame *f, struct hwxdp_run_stats *stats);
 extern const struct hx_target_ops hx_device_target;
+/* Runs the device target's frames compiled (true) or interpreted: 1 when
+ * its engine now runs compiled code, 0 when it interprets (compiled mode
+ * without a C compiler, or HWXDP_ENGINE=interp), or a negative errno. */
+int hx_device_target_set_compiled(struct hx_target *target, bool compiled);
 
 /* Opens the program at object_path on the target named name ("kernel",
  * "device").

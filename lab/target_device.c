@@ -11,6 +11,7 @@
 
 #include <linux/bpf.h>
 
+#include "device/compile.h"
 #include "device/engine.h"
 #include "device/tables.h"
 #include "hwmap/hxu.h"
@@ -151,6 +152,20 @@ static int device_stats(struct hx_target *target, struct hx_run_stats *stats)
 	stats->image_ops = dt->dp->img->line_cnt;
 	stats->bpf_insns = dt->dp->prog->insn_cnt;
 	return 0;
+}
+
+int hx_device_target_set_compiled(struct hx_target *target, bool compiled)
+{
+	struct device_target *dt = target->priv;
+	int err;
+
+	if (target->ops != &hx_device_target)
+		return -EINVAL;
+	err = hwxdp_engine__set_mode(dt->dp->engine,
+				     compiled ? HWXDP_ENGINE_COMPILED : HWXDP_ENGINE_INTERP);
+	if (err)
+		return err;
+	return hwxdp_engine__mode(dt->dp->engine) == HWXDP_ENGINE_COMPILED;
 }
 
 const struct hx_target_ops hx_device_target = {
