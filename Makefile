@@ -256,6 +256,7 @@ install: $(CMD) $(DAEMON) $(LIB) $(SOLIB) $(BUILD)/hwxdp.pc
 	$(Q)install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(INCLUDEDIR)/hwxdp/
 	$(Q)install -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man8/
 	$(Q)install -m 644 scripts/hwxdp.bash-completion $(DESTDIR)$(BASHCOMPDIR)/hwxdp
+	$(Q)$(if $(DESTDIR),,ldconfig 2>/dev/null || true)
 
 uninstall:
 	$(call msg,UNINST,$(DESTDIR)$(PREFIX))

@@ -82,8 +82,7 @@ int hwxdp_test__open(const char *path, enum hwxdp_test_target target,
 	t->hx = hx_target_open(target == HWXDP_TEST_KERNEL ? "kernel" : "device", path);
 	if (!t->hx) {
 		err = -errno;
-		pr_warn("%s: cannot open on the %s target: %s\n", path, target_names[target],
-			hwxdp_error_message(err));
+		pr_warn("%s target: %s\n", target_names[target], hwxdp_error_message(err));
 		goto fail;
 	}
 	if (target == HWXDP_TEST_COMPILED) {
