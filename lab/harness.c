@@ -337,3 +337,55 @@ bool hwxdp_test__map_equal(struct hwxdp_test *t, const char *map, const void *ke
 	free(got);
 	return false;
 }
+
+int hwxdp_test__open_all(const char *path, struct hwxdp_test *t[HWXDP_TEST__TARGETS])
+{
+	int n = 0;
+
+	for (int i = 0; i < HWXDP_TEST__TARGETS; i++) {
+		t[i] = NULL;
+		if (!hwxdp_test__open(path, (enum hwxdp_test_target)i, NULL, &t[i]))
+			n++;
+	}
+	return n;
+}
+
+void hwxdp_test__close_all(struct hwxdp_test *t[HWXDP_TEST__TARGETS])
+{
+	for (int i = 0; i < HWXDP_TEST__TARGETS; i++) {
+		hwxdp_test__close(t[i]);
+		t[i] = NULL;
+	}
+}
+
+bool hwxdp_test__agree(const struct hwxdp_test *ta, const struct hwxdp_test_result *a,
+		       const struct hwxdp_test *tb, const struct hwxdp_test_result *b, char *msg,
+		       size_t msglen)
+{
+	const char *na = target_names[ta->target], *nb = target_names[tb->target];
+	size_t n = a->len < b->len ? a->len : b->len, i;
+	char field[96];
+
+	if (a->verdict != b->verdict) {
+		char va[32];
+
+		snprintf(va, sizeof(va), "%s", hwxdp_test__verdict_name(a->verdict));
+		snprintf(msg, msglen, "the %s and %s targets disagree: verdict %s and %s", na, nb,
+			 va, hwxdp_test__verdict_name(b->verdict));
+		return false;
+	}
+	for (i = 0; i < n && a->frame[i] == b->frame[i]; i++)
+		;
+	if (i == n && a->len == b->len)
+		return true;
+	if (i < n) {
+		hwxdp_packet__field(a->frame, a->len, i, field, sizeof(field));
+		snprintf(msg, msglen,
+			 "the %s and %s targets disagree: frame byte %zu (%s) is 0x%02x and 0x%02x",
+			 na, nb, i, field, a->frame[i], b->frame[i]);
+	} else {
+		snprintf(msg, msglen, "the %s and %s targets disagree: the frame is %zu and %zu bytes",
+			 na, nb, a->len, b->len);
+	}
+	return false;
+}

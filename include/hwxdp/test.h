@@ -28,6 +28,10 @@
  * the wrong type is an error, not a silent miss. Per-CPU maps are not
  * supported yet (-EOPNOTSUPP).
  *
+ * Differentially, hwxdp_test__open_all opens the object on every target at
+ * once and hwxdp_assert_agree compares two targets' runs of a frame: the
+ * kernel's is the reference.
+ *
  * A failed assertion names the target and, for frames and map values, the
  * first byte that differs and what it is: the header field ("IPv4 TTL",
  * "UDP checksum") or the member of the value's BTF type ("bytes").
@@ -122,6 +126,20 @@ HWXDP_API bool hwxdp_test__map_equal(struct hwxdp_test *t, const char *map, cons
 				     size_t key_size, const void *want, size_t want_size,
 				     char *msg, size_t msglen);
 
+/*
+ * Differential runs. Opens path on every target this host can run: t[i]
+ * set, or NULL where the target is unavailable (or fails to open, the
+ * reason printed). Returns how many were opened.
+ */
+HWXDP_API int hwxdp_test__open_all(const char *path, struct hwxdp_test *t[HWXDP_TEST__TARGETS]);
+HWXDP_API void hwxdp_test__close_all(struct hwxdp_test *t[HWXDP_TEST__TARGETS]);
+/* Whether a (what target ta did) and b (tb) agree in verdict and bytes; if
+ * not, a message naming both targets, and the first byte that differs with
+ * its header field. */
+HWXDP_API bool hwxdp_test__agree(const struct hwxdp_test *ta, const struct hwxdp_test_result *a,
+				 const struct hwxdp_test *tb, const struct hwxdp_test_result *b,
+				 char *msg, size_t msglen);
+
 /* ---- criterion ---- */
 
 static inline struct hwxdp_test *hwxdp_test__criterion_open(const char *path,
@@ -210,6 +228,14 @@ static inline struct hwxdp_test *hwxdp_test__criterion_open(const char *path,
 		if (!hwxdp_test__map_equal((t), (map), (key), sizeof(*(key)), (want),              \
 					   sizeof(*(want)), msg_, sizeof(msg_)))                   \
 			cr_assert_fail("%s target: %s", hwxdp_test_target_name_(t), msg_);          \
+	} while (0)
+
+/* Two targets' runs of one frame agree. */
+#define hwxdp_assert_agree(ta, a, tb, b)                                                           \
+	do {                                                                                       \
+		char msg_[512];                                                                    \
+		if (!hwxdp_test__agree((ta), (a), (tb), (b), msg_, sizeof(msg_)))                  \
+			cr_assert_fail("%s", msg_);                                                \
 	} while (0)
 
 #ifdef __cplusplus

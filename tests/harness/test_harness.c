@@ -170,3 +170,59 @@ Test(harness, fields_by_offset)
 			 "IPv6 source address");
 	cr_assert_str_eq(hwxdp_packet__field(f, len, 54 + 2, name, sizeof(name)), "ICMPv6 checksum");
 }
+
+/* Every target this host has, one frame after another, against the first
+ * (the kernel, where it runs). */
+Test(harness, differential_runs_agree)
+{
+	static struct hwxdp_test_result res[HWXDP_TEST__TARGETS];
+	struct hwxdp_test *t[HWXDP_TEST__TARGETS];
+	uint8_t in[HWXDP_PACKET_MAX];
+	uint32_t zero = 0, vid = 7;
+	int first = -1;
+
+	cr_assert_geq(hwxdp_test__open_all(VLAN_TAG, t), 2);
+	for (int i = 0; i < HWXDP_TEST__TARGETS; i++)
+		if (t[i])
+			cr_assert_eq(hwxdp_test__map_update(t[i], "push_vid", &zero, sizeof(zero),
+							    &vid, sizeof(vid)),
+				     0);
+	for (int vlan = -1; vlan < 4; vlan++) {
+		size_t len = build(vlan, 30, in);
+
+		for (int i = 0; i < HWXDP_TEST__TARGETS; i++) {
+			if (!t[i])
+				continue;
+			cr_assert_eq(hwxdp_test__run(t[i], 0, in, len, &res[i]), 0);
+			if (first < 0)
+				first = i;
+			hwxdp_assert_agree(t[first], &res[first], t[i], &res[i]);
+		}
+	}
+	hwxdp_test__close_all(t);
+}
+
+Test(harness, disagreements_are_named)
+{
+	static struct hwxdp_test_result a, b;
+	struct hwxdp_test *t[HWXDP_TEST__TARGETS];
+	char msg[512];
+	int x = -1, y = -1;
+
+	hwxdp_test__open_all(VLAN_TAG, t);
+	for (int i = 0; i < HWXDP_TEST__TARGETS; i++)
+		if (t[i])
+			x < 0 ? (x = i) : (y = i);
+	cr_assert(x >= 0 && y > x);
+	a.len = b.len = build(-1, 64, a.frame);
+	memcpy(b.frame, a.frame, b.len);
+	a.verdict = b.verdict = XDP_TX;
+	cr_assert(hwxdp_test__agree(t[x], &a, t[y], &b, msg, sizeof(msg)));
+	b.frame[14 + 8] = 63;
+	cr_assert(!hwxdp_test__agree(t[x], &a, t[y], &b, msg, sizeof(msg)));
+	cr_assert(strstr(msg, "disagree: frame byte 22 (IPv4 TTL) is 0x40 and 0x3f"), "%s", msg);
+	b.verdict = XDP_DROP;
+	cr_assert(!hwxdp_test__agree(t[x], &a, t[y], &b, msg, sizeof(msg)));
+	cr_assert(strstr(msg, "disagree: verdict XDP_TX and XDP_DROP"), "%s", msg);
+	hwxdp_test__close_all(t);
+}
