@@ -142,24 +142,23 @@ static int check_map(struct hwxdp_test *t, const char *map, size_t key_size,
 	return 0;
 }
 
-int hwxdp_test__map_update(struct hwxdp_test *t, const char *map, const void *key,
-			   size_t key_size, const void *value, size_t value_size)
+int hwxdp_test__map_update(struct hwxdp_test *t, const char *map, const void *key, size_t key_size,
+			   const void *value, size_t value_size)
 {
 	int err = check_map(t, map, key_size, &value_size);
 
 	return err ? err : hx_target_map_update(t->hx, map, key, value);
 }
 
-int hwxdp_test__map_lookup(struct hwxdp_test *t, const char *map, const void *key,
-			   size_t key_size, void *value, size_t value_size)
+int hwxdp_test__map_lookup(struct hwxdp_test *t, const char *map, const void *key, size_t key_size,
+			   void *value, size_t value_size)
 {
 	int err = check_map(t, map, key_size, &value_size);
 
 	return err ? err : hx_target_map_lookup(t->hx, map, key, value);
 }
 
-int hwxdp_test__map_delete(struct hwxdp_test *t, const char *map, const void *key,
-			   size_t key_size)
+int hwxdp_test__map_delete(struct hwxdp_test *t, const char *map, const void *key, size_t key_size)
 {
 	int err = check_map(t, map, key_size, NULL);
 
@@ -205,8 +204,8 @@ const char *hwxdp_test__verdict_name(uint32_t verdict)
 	return other;
 }
 
-bool hwxdp_test__frame_equal(const struct hwxdp_test_result *res, const void *want,
-			     size_t want_len, char *msg, size_t msglen)
+bool hwxdp_test__frame_equal(const struct hwxdp_test_result *res, const void *want, size_t want_len,
+			     char *msg, size_t msglen)
 {
 	const uint8_t *w = want;
 	size_t n = res->len < want_len ? res->len : want_len, i;
@@ -227,19 +226,18 @@ bool hwxdp_test__frame_equal(const struct hwxdp_test_result *res, const void *wa
 			      field, res->frame[i]);
 	} else {
 		hwxdp_packet__field(w, want_len, i, field, sizeof(field));
-		at = snprintf(msg, msglen, "frame ends at byte %zu, expected 0x%02x (%s)", i,
-			      w[i], field);
+		at = snprintf(msg, msglen, "frame ends at byte %zu, expected 0x%02x (%s)", i, w[i],
+			      field);
 	}
 	if (res->len != want_len && at >= 0 && (size_t)at < msglen)
-		snprintf(msg + at, msglen - at, "; the frame is %zu bytes, expected %zu",
-			 res->len, want_len);
+		snprintf(msg + at, msglen - at, "; the frame is %zu bytes, expected %zu", res->len,
+			 want_len);
 	return false;
 }
 
 /* The path of the member of BTF type id at byte off ("bytes", "hops[2].mac"),
  * into buf; empty when the type says nothing finer than itself. */
-static void btf_member_path(const struct btf *btf, uint32_t id, size_t off, char *buf,
-			    size_t cap)
+static void btf_member_path(const struct btf *btf, uint32_t id, size_t off, char *buf, size_t cap)
 {
 	size_t at = 0;
 
@@ -262,7 +260,8 @@ static void btf_member_path(const struct btf *btf, uint32_t id, size_t off, char
 				if (msize <= 0 || off < moff || off >= moff + (size_t)msize)
 					continue;
 				at += snprintf(buf + at, cap > at ? cap - at : 0, "%s%s",
-					       at ? "." : "", btf__name_by_offset(btf, m->name_off));
+					       at ? "." : "",
+					       btf__name_by_offset(btf, m->name_off));
 				off -= moff;
 				id = m->type;
 				found = true;
@@ -299,9 +298,8 @@ static void hex(char *buf, size_t cap, const uint8_t *bytes, size_t n)
 		snprintf(buf + at, cap - at, " ...");
 }
 
-bool hwxdp_test__map_equal(struct hwxdp_test *t, const char *map, const void *key,
-			   size_t key_size, const void *want, size_t want_size, char *msg,
-			   size_t msglen)
+bool hwxdp_test__map_equal(struct hwxdp_test *t, const char *map, const void *key, size_t key_size,
+			   const void *want, size_t want_size, char *msg, size_t msglen)
 {
 	const struct hwxdp_map_desc *m;
 	const uint8_t *w = want;
@@ -384,8 +382,9 @@ bool hwxdp_test__agree(const struct hwxdp_test *ta, const struct hwxdp_test_resu
 			 "the %s and %s targets disagree: frame byte %zu (%s) is 0x%02x and 0x%02x",
 			 na, nb, i, field, a->frame[i], b->frame[i]);
 	} else {
-		snprintf(msg, msglen, "the %s and %s targets disagree: the frame is %zu and %zu bytes",
-			 na, nb, a->len, b->len);
+		snprintf(msg, msglen,
+			 "the %s and %s targets disagree: the frame is %zu and %zu bytes", na, nb,
+			 a->len, b->len);
 	}
 	return false;
 }

@@ -105,10 +105,17 @@ struct field {
 };
 
 static const struct field ipv4_fields[] = {
-	{ 1, "version and IHL" },  { 2, "TOS" },		{ 4, "total length" },
-	{ 6, "identification" },   { 8, "flags and fragment offset" },
-	{ 9, "TTL" },		   { 10, "protocol" },		{ 12, "header checksum" },
-	{ 16, "source address" },  { 20, "destination address" }, { 0, NULL },
+	{ 1, "version and IHL" },
+	{ 2, "TOS" },
+	{ 4, "total length" },
+	{ 6, "identification" },
+	{ 8, "flags and fragment offset" },
+	{ 9, "TTL" },
+	{ 10, "protocol" },
+	{ 12, "header checksum" },
+	{ 16, "source address" },
+	{ 20, "destination address" },
+	{ 0, NULL },
 };
 static const struct field ipv6_fields[] = {
 	{ 4, "version, traffic class and flow label" },
@@ -120,10 +127,11 @@ static const struct field ipv6_fields[] = {
 	{ 0, NULL },
 };
 static const struct field tcp_fields[] = {
-	{ 2, "source port" },  { 4, "destination port" }, { 8, "sequence number" },
-	{ 12, "acknowledgment number" }, { 13, "data offset" }, { 14, "flags" },
-	{ 16, "window" },      { 18, "checksum" },	   { 20, "urgent pointer" },
-	{ 0, NULL },
+	{ 2, "source port" },	  { 4, "destination port" },
+	{ 8, "sequence number" }, { 12, "acknowledgment number" },
+	{ 13, "data offset" },	  { 14, "flags" },
+	{ 16, "window" },	  { 18, "checksum" },
+	{ 20, "urgent pointer" }, { 0, NULL },
 };
 static const struct field udp_fields[] = {
 	{ 2, "source port" }, { 4, "destination port" }, { 6, "length" }, { 8, "checksum" },

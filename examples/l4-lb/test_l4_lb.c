@@ -156,8 +156,8 @@ HWXDP_TEST(l4_lb, the_backend_is_the_flow_hash_of_the_5_tuple, OBJECT)
 		hwxdp_assert_verdict(t, &res, XDP_REDIRECT);
 		cr_assert_eq(backend_of(&res), want,
 			     "%s target: source port %u went to backend %u, not %u",
-			     hwxdp_test_target__name(hwxdp_test__target(t)), sport, backend_of(&res),
-			     want);
+			     hwxdp_test_target__name(hwxdp_test__target(t)), sport,
+			     backend_of(&res), want);
 		hwxdp_assert_frame(t, &res, want_frame, expected_frame(&spec, want, want_frame));
 		hits[want]++;
 	}

@@ -7,8 +7,8 @@
 
 struct port_counts {
 	__u64 packets;
-	__u64 bytes;	/* Ethernet frame bytes */
-	__u64 dropped;	/* of packets, those dropped */
+	__u64 bytes;   /* Ethernet frame bytes */
+	__u64 dropped; /* of packets, those dropped */
 };
 
 #endif /* UDP_FILTER_H */

@@ -28,29 +28,29 @@ extern "C" {
 
 struct hwxdp_packet_spec {
 	uint8_t dmac[6], smac[6];
-	uint16_t outer_tpid; /* 0: none; else a first tag with this TPID (0x88a8,
-				0x8100) and outer_vid, ahead of the 802.1Q tag
-				(QinQ), alone when vlan is -1 */
-	uint16_t outer_vid;  /* 0..4095 */
-	int vlan;	     /* -1: untagged; 0..4095: an 802.1Q tag with this VID */
-	uint8_t pcp;	     /* 0..7, in the 802.1Q tag */
-	uint8_t dei;	     /* 0..1 */
-	int family;	     /* 4: IPv4, 6: IPv6, 0: ethertype below, then payload */
-	uint16_t ethertype;  /* with family 0 (0x0806 ARP, ...) */
-	uint8_t proto;	     /* IPPROTO_TCP, _UDP, _ICMP, _ICMPV6, _ESP, or any
-				other number (then payload only) */
-	uint8_t src[16], dst[16]; /* IPv4 uses the first 4 bytes */
-	uint16_t sport, dport;	  /* TCP, UDP */
-	uint8_t ttl;		  /* TTL, hop limit */
-	uint8_t tos;		  /* IPv4 TOS, IPv6 traffic class */
-	uint16_t ip_id;		  /* IPv4 identification */
-	uint16_t frag;		  /* IPv4 flags and fragment offset (0x2000 MF,
-				     0x4000 DF); a non-zero offset carries no
-				     L4 header */
-	uint8_t ip_options_len;	  /* IPv4 options, a multiple of 4, <= 40 */
-	bool has_ipv6_ext;	  /* one 8-byte IPv6 extension header, of type: */
-	uint8_t ipv6_ext;	  /* 0 hop-by-hop, 43 routing, 60 destination
-				     options, 44 fragment (atomic) */
+	uint16_t outer_tpid;	   /* 0: none; else a first tag with this TPID (0x88a8,
+				      0x8100) and outer_vid, ahead of the 802.1Q tag
+				      (QinQ), alone when vlan is -1 */
+	uint16_t outer_vid;	   /* 0..4095 */
+	int vlan;		   /* -1: untagged; 0..4095: an 802.1Q tag with this VID */
+	uint8_t pcp;		   /* 0..7, in the 802.1Q tag */
+	uint8_t dei;		   /* 0..1 */
+	int family;		   /* 4: IPv4, 6: IPv6, 0: ethertype below, then payload */
+	uint16_t ethertype;	   /* with family 0 (0x0806 ARP, ...) */
+	uint8_t proto;		   /* IPPROTO_TCP, _UDP, _ICMP, _ICMPV6, _ESP, or any
+				      other number (then payload only) */
+	uint8_t src[16], dst[16];  /* IPv4 uses the first 4 bytes */
+	uint16_t sport, dport;	   /* TCP, UDP */
+	uint8_t ttl;		   /* TTL, hop limit */
+	uint8_t tos;		   /* IPv4 TOS, IPv6 traffic class */
+	uint16_t ip_id;		   /* IPv4 identification */
+	uint16_t frag;		   /* IPv4 flags and fragment offset (0x2000 MF,
+				      0x4000 DF); a non-zero offset carries no
+				      L4 header */
+	uint8_t ip_options_len;	   /* IPv4 options, a multiple of 4, <= 40 */
+	bool has_ipv6_ext;	   /* one 8-byte IPv6 extension header, of type: */
+	uint8_t ipv6_ext;	   /* 0 hop-by-hop, 43 routing, 60 destination
+				      options, 44 fragment (atomic) */
 	uint32_t esp_spi, esp_seq; /* IPPROTO_ESP */
 	size_t payload_len;	   /* L4 payload, byte i = (uint8_t)(i * 7 + 3) */
 };
@@ -87,8 +87,8 @@ HWXDP_API int hwxdp_packet__parse(const uint8_t *frame, size_t len,
 /* The header field byte off of frame lies in, as "IPv4 TTL", "TCP
  * checksum", "VLAN tag 1 TCI", "payload byte 3" or "beyond the frame",
  * written into name (cap bytes); returns name. */
-HWXDP_API const char *hwxdp_packet__field(const uint8_t *frame, size_t len, size_t off,
-					  char *name, size_t cap);
+HWXDP_API const char *hwxdp_packet__field(const uint8_t *frame, size_t len, size_t off, char *name,
+					  size_t cap);
 
 /* RFC 1071 checksum over len bytes, folded and complemented, in host order. */
 HWXDP_API uint16_t hwxdp_packet__inet_csum(const void *data, size_t len);

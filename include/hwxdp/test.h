@@ -107,8 +107,8 @@ HWXDP_API int hwxdp_test__map_delete(struct hwxdp_test *t, const char *map, cons
 /* Runs one frame as arriving on ifindex ingress (0: the kernel's loopback;
  * the kernel target needs an ifindex that exists). 0 or a negative error:
  * -EINVAL for a frame shorter than an Ethernet header. */
-HWXDP_API int hwxdp_test__run(struct hwxdp_test *t, uint32_t ingress, const void *frame,
-			      size_t len, struct hwxdp_test_result *res);
+HWXDP_API int hwxdp_test__run(struct hwxdp_test *t, uint32_t ingress, const void *frame, size_t len,
+			      struct hwxdp_test_result *res);
 /* The cost-model cycles of the last frame on a device target;
  * -EOPNOTSUPP on the kernel. */
 HWXDP_API int hwxdp_test__cycles(struct hwxdp_test *t, uint64_t *cycles);
@@ -123,8 +123,8 @@ HWXDP_API bool hwxdp_test__frame_equal(const struct hwxdp_test_result *res, cons
 /* Whether map's value at key is want; if not (or no such key), a message
  * naming the first byte that differs and its member in the value's type. */
 HWXDP_API bool hwxdp_test__map_equal(struct hwxdp_test *t, const char *map, const void *key,
-				     size_t key_size, const void *want, size_t want_size,
-				     char *msg, size_t msglen);
+				     size_t key_size, const void *want, size_t want_size, char *msg,
+				     size_t msglen);
 
 /*
  * Differential runs. Opens path on every target this host can run: t[i]
@@ -180,8 +180,8 @@ static inline struct hwxdp_test *hwxdp_test__criterion_open(const char *path,
 	do {                                                                                       \
 		int err_ = hwxdp_test__run((t), 0, (frame), (len), (res));                         \
 		if (err_)                                                                          \
-			cr_assert_fail("%s target: the run failed: %s", hwxdp_test_target_name_(t), \
-				       hwxdp_strerror(err_));                                      \
+			cr_assert_fail("%s target: the run failed: %s",                            \
+				       hwxdp_test_target_name_(t), hwxdp_strerror(err_));          \
 	} while (0)
 
 /* Sets map[*key] = *value, sized by their types. */
@@ -218,7 +218,7 @@ static inline struct hwxdp_test *hwxdp_test__criterion_open(const char *path,
 	do {                                                                                       \
 		char msg_[512];                                                                    \
 		if (!hwxdp_test__frame_equal((res), (want), (want_len), msg_, sizeof(msg_)))       \
-			cr_assert_fail("%s target: %s", hwxdp_test_target_name_(t), msg_);          \
+			cr_assert_fail("%s target: %s", hwxdp_test_target_name_(t), msg_);         \
 	} while (0)
 
 /* map[*key] is *want. */
@@ -227,7 +227,7 @@ static inline struct hwxdp_test *hwxdp_test__criterion_open(const char *path,
 		char msg_[512];                                                                    \
 		if (!hwxdp_test__map_equal((t), (map), (key), sizeof(*(key)), (want),              \
 					   sizeof(*(want)), msg_, sizeof(msg_)))                   \
-			cr_assert_fail("%s target: %s", hwxdp_test_target_name_(t), msg_);          \
+			cr_assert_fail("%s target: %s", hwxdp_test_target_name_(t), msg_);         \
 	} while (0)
 
 /* Two targets' runs of one frame agree. */

@@ -29,7 +29,7 @@ static const char *object(const char *rel)
 	return path;
 }
 
-#define VLAN_TAG  object("progs/vlan_tag.bpf.o")
+#define VLAN_TAG   object("progs/vlan_tag.bpf.o")
 #define OFF_BY_ONE object("tests/corpus/bad_off_by_one.bpf.o")
 
 static size_t udp(int vlan, uint8_t *buf)

@@ -82,12 +82,12 @@ HWXDP_TEST(harness, map_sizes_are_checked, VLAN_TAG)
 	cr_assert_eq(hwxdp_test__map_update(t, "push_vid", &wide_key, sizeof(wide_key), &vid,
 					    sizeof(vid)),
 		     -EINVAL);
-	cr_assert_eq(hwxdp_test__map_update(t, "push_vid", &zero, sizeof(zero), &narrow,
-					    sizeof(narrow)),
-		     -EINVAL);
-	cr_assert_eq(hwxdp_test__map_update(t, "no_such_map", &zero, sizeof(zero), &vid,
-					    sizeof(vid)),
-		     -ENOENT);
+	cr_assert_eq(
+		hwxdp_test__map_update(t, "push_vid", &zero, sizeof(zero), &narrow, sizeof(narrow)),
+		-EINVAL);
+	cr_assert_eq(
+		hwxdp_test__map_update(t, "no_such_map", &zero, sizeof(zero), &vid, sizeof(vid)),
+		-ENOENT);
 }
 
 HWXDP_TEST(harness, wrong_expectations_are_reported, VLAN_TAG)
@@ -108,8 +108,8 @@ HWXDP_TEST(harness, wrong_expectations_are_reported, VLAN_TAG)
 		 "expected %zu",
 		 want_len, want_len - 1);
 	cr_assert_str_eq(msg, text);
-	cr_assert(!hwxdp_test__map_equal(t, "push_vid", &zero, sizeof(zero), &vid, sizeof(vid),
-					 msg, sizeof(msg)));
+	cr_assert(!hwxdp_test__map_equal(t, "push_vid", &zero, sizeof(zero), &vid, sizeof(vid), msg,
+					 sizeof(msg)));
 	cr_assert_str_eq(msg, "map push_vid, key 00 00 00 00: value byte 0 is 0x00, expected 0x33");
 }
 
@@ -138,7 +138,8 @@ Test(harness, fields_by_offset)
 
 	hwxdp_packet_spec__init(&spec, 4); /* TCP, no options */
 	len = hwxdp_packet__build(&spec, f, sizeof(f));
-	cr_assert_str_eq(hwxdp_packet__field(f, len, 0, name, sizeof(name)), "Ethernet destination");
+	cr_assert_str_eq(hwxdp_packet__field(f, len, 0, name, sizeof(name)),
+			 "Ethernet destination");
 	cr_assert_str_eq(hwxdp_packet__field(f, len, 11, name, sizeof(name)), "Ethernet source");
 	cr_assert_str_eq(hwxdp_packet__field(f, len, 13, name, sizeof(name)), "EtherType");
 	cr_assert_str_eq(hwxdp_packet__field(f, len, 14 + 8, name, sizeof(name)), "IPv4 TTL");
@@ -168,7 +169,8 @@ Test(harness, fields_by_offset)
 	cr_assert_str_eq(hwxdp_packet__field(f, len, 14 + 7, name, sizeof(name)), "IPv6 hop limit");
 	cr_assert_str_eq(hwxdp_packet__field(f, len, 14 + 8, name, sizeof(name)),
 			 "IPv6 source address");
-	cr_assert_str_eq(hwxdp_packet__field(f, len, 54 + 2, name, sizeof(name)), "ICMPv6 checksum");
+	cr_assert_str_eq(hwxdp_packet__field(f, len, 54 + 2, name, sizeof(name)),
+			 "ICMPv6 checksum");
 }
 
 /* Every target this host has, one frame after another, against the first
