@@ -111,6 +111,14 @@ $(LIB): $(LIB_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
+# The library's objects are rebuilt when the flags change (a tree built
+# before -fPIC cannot make the shared library from its objects).
+$(BUILD)/.cflags: FORCE
+	@mkdir -p $(@D)
+	@echo '$(CFLAGS)' | cmp -s - $@ || echo '$(CFLAGS)' >$@
+$(LIB_OBJS): $(BUILD)/.cflags
+.PHONY: FORCE
+
 $(SOLIB): $(LIB_OBJS) hwxdp.map
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=hwxdp.map \
