@@ -170,6 +170,7 @@ int hwxdp_test__run(struct hwxdp_test *t, uint32_t ingress, const void *frame, s
 {
 	int err;
 
+	_Static_assert(HWXDP_TEST_META_MAX == HX_META_MAX, "one metadata limit");
 	memset(res, 0, offsetof(struct hwxdp_test_result, frame));
 	err = hx_target_run(t->hx, ingress, frame, len, &t->result);
 	if (err)
@@ -177,6 +178,8 @@ int hwxdp_test__run(struct hwxdp_test *t, uint32_t ingress, const void *frame, s
 	if (t->result.len > sizeof(res->frame))
 		return -EMSGSIZE;
 	res->verdict = t->result.action;
+	res->meta_len = t->result.meta_len;
+	memcpy(res->meta, t->result.meta_bytes, res->meta_len);
 	res->len = t->result.len;
 	memcpy(res->frame, t->result.frame, res->len);
 	return 0;
@@ -231,6 +234,25 @@ bool hwxdp_test__frame_equal(const struct hwxdp_test_result *res, const void *wa
 	}
 	if (res->len != want_len && at >= 0 && (size_t)at < msglen)
 		snprintf(msg + at, msglen - at, "; the frame is %zu bytes, expected %zu", res->len,
+			 want_len);
+	return false;
+}
+
+bool hwxdp_test__meta_equal(const struct hwxdp_test_result *res, const void *want, size_t want_len,
+			    char *msg, size_t msglen)
+{
+	const uint8_t *w = want;
+	size_t n = res->meta_len < want_len ? res->meta_len : want_len, i;
+
+	for (i = 0; i < n && res->meta[i] == w[i]; i++)
+		;
+	if (i == n && res->meta_len == want_len)
+		return true;
+	if (i < n)
+		snprintf(msg, msglen, "metadata byte %zu is 0x%02x, expected 0x%02x", i,
+			 res->meta[i], w[i]);
+	else
+		snprintf(msg, msglen, "the metadata is %zu bytes, expected %zu", res->meta_len,
 			 want_len);
 	return false;
 }

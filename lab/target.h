@@ -15,6 +15,8 @@
 #include "hwxdp/fwd.h"
 #include "lab/pkt.h"
 
+#define HX_META_MAX 32
+
 /* What one run of the program did to one frame. */
 struct hx_result {
 	uint32_t action;            /* XDP_* verdict */
@@ -22,6 +24,10 @@ struct hx_result {
 	size_t len;
 	bool has_meta;              /* the program wrote struct hwxdp_meta */
 	struct hwxdp_meta meta;
+	/* Whatever metadata it wrote, raw: its length (the kernel allows 32
+	 * bytes at most) and its bytes, the last of them next to the frame. */
+	size_t meta_len;
+	uint8_t meta_bytes[HX_META_MAX];
 };
 
 /* What the last run cost, where a target can tell (the device). */

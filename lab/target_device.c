@@ -119,6 +119,9 @@ int hx_device_run_frame(struct hwxdp_engine *engine, uint8_t *window, uint32_t i
 		       sizeof(result->meta));
 		result->has_meta = true;
 	}
+	result->meta_len = meta_len < sizeof(result->meta_bytes) ? meta_len
+								  : sizeof(result->meta_bytes);
+	memcpy(result->meta_bytes, window + f->data - result->meta_len, result->meta_len);
 	result->len = f->data_end - f->data;
 	memcpy(result->frame, window + f->data, result->len);
 	return 0;

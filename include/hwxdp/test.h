@@ -70,10 +70,15 @@ struct hwxdp_test_open_opts {
 	size_t sz; /* sizeof(struct hwxdp_test_open_opts) */
 };
 
+/* XDP metadata a program may put in front of a frame: the kernel's limit. */
+#define HWXDP_TEST_META_MAX 32
+
 /* What one run did. */
 struct hwxdp_test_result {
 	uint32_t verdict; /* XDP_* */
-	size_t len;	  /* the frame as the program left it */
+	size_t meta_len;  /* the metadata the program left in front of the frame */
+	uint8_t meta[HWXDP_TEST_META_MAX];
+	size_t len; /* the frame as the program left it */
 	uint8_t frame[HWXDP_PACKET_MAX];
 };
 
@@ -120,6 +125,10 @@ HWXDP_API const char *hwxdp_test__verdict_name(uint32_t verdict);
  * first byte that differs and its header field (msglen bytes). */
 HWXDP_API bool hwxdp_test__frame_equal(const struct hwxdp_test_result *res, const void *want,
 				       size_t want_len, char *msg, size_t msglen);
+/* Whether the metadata in front of res's frame is want_len bytes of want;
+ * if not, a message naming the first byte that differs. */
+HWXDP_API bool hwxdp_test__meta_equal(const struct hwxdp_test_result *res, const void *want,
+				      size_t want_len, char *msg, size_t msglen);
 /* Whether map's value at key is want; if not (or no such key), a message
  * naming the first byte that differs and its member in the value's type. */
 HWXDP_API bool hwxdp_test__map_equal(struct hwxdp_test *t, const char *map, const void *key,
@@ -218,6 +227,14 @@ static inline struct hwxdp_test *hwxdp_test__criterion_open(const char *path,
 	do {                                                                                       \
 		char msg_[512];                                                                    \
 		if (!hwxdp_test__frame_equal((res), (want), (want_len), msg_, sizeof(msg_)))       \
+			cr_assert_fail("%s target: %s", hwxdp_test_target_name_(t), msg_);         \
+	} while (0)
+
+/* The metadata in front of the frame is *want (a struct of the program's). */
+#define hwxdp_assert_meta(t, res, want)                                                            \
+	do {                                                                                       \
+		char msg_[512];                                                                    \
+		if (!hwxdp_test__meta_equal((res), (want), sizeof(*(want)), msg_, sizeof(msg_)))   \
 			cr_assert_fail("%s target: %s", hwxdp_test_target_name_(t), msg_);         \
 	} while (0)
 

@@ -12,6 +12,7 @@
 #include <netinet/in.h>
 #include <string.h>
 
+#include "hwxdp/fwd.h"
 #include "hwxdp/packet.h"
 #include "hwxdp/test.h"
 #include "lab/target.h"
@@ -127,6 +128,38 @@ HWXDP_TEST(harness, device_targets_tell_the_cost, VLAN_TAG)
 	}
 	cr_assert_eq(hwxdp_test__cycles(t, &cycles), 0);
 	cr_assert_gt(cycles, 0);
+}
+
+/* fwd, with no ports configured, punts every frame and says why in its
+ * metadata (docs/programs.md); vlan_tag writes none. */
+HWXDP_TEST(harness, metadata_is_read, hx_object_path("fwd"))
+{
+	static struct hwxdp_test_result res;
+	struct hwxdp_meta want = { .reason = HWXDP_PUNT_UNKNOWN_PORT }, wrong = want;
+	uint8_t in[HWXDP_PACKET_MAX];
+	size_t len = build(-1, 64, in);
+	char msg[256];
+
+	hwxdp_test_run(t, in, len, &res);
+	hwxdp_assert_verdict(t, &res, XDP_PASS);
+	hwxdp_assert_meta(t, &res, &want);
+	hwxdp_assert_frame(t, &res, in, len);
+	wrong.reason = HWXDP_PUNT_UNKNOWN_VLAN;
+	cr_assert(!hwxdp_test__meta_equal(&res, &wrong, sizeof(wrong), msg, sizeof(msg)));
+	cr_assert_str_eq(msg, "metadata byte 8 is 0x02, expected 0x06");
+}
+
+HWXDP_TEST(harness, no_metadata_is_none, VLAN_TAG)
+{
+	static struct hwxdp_test_result res;
+	uint8_t in[HWXDP_PACKET_MAX];
+	size_t len = build(60, 9, in);
+	char msg[256];
+
+	hwxdp_test_run(t, in, len, &res);
+	cr_assert_eq(res.meta_len, 0);
+	cr_assert(!hwxdp_test__meta_equal(&res, "x", 1, msg, sizeof(msg)));
+	cr_assert_str_eq(msg, "the metadata is 0 bytes, expected 1");
 }
 
 Test(harness, fields_by_offset)

@@ -49,6 +49,22 @@ HWXDP_TEST(wrong, verdict, VLAN_TAG)
 	hwxdp_assert_verdict(t, &res, XDP_DROP);
 }
 
+/* fwd without ports punts for an unknown port (2), not an unknown VLAN
+ * (6): its struct hwxdp_meta holds the reason at byte 8. */
+HWXDP_TEST(wrong, metadata, FWD)
+{
+	static struct hwxdp_test_result res;
+	uint8_t in[HWXDP_PACKET_MAX];
+	size_t len = udp(-1, 64, 80, in);
+	struct {
+		uint32_t lif, egress_port;
+		uint16_t reason, pad;
+	} want = { .reason = 6 };
+
+	hwxdp_test_run(t, in, len, &res);
+	hwxdp_assert_meta(t, &res, &want);
+}
+
 /* The filter counts the frame's bytes, not one more. */
 HWXDP_TEST(wrong, counter, UDP_FILTER)
 {

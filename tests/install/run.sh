@@ -63,6 +63,7 @@ done
 echo "-- the harness fails where it must"
 if ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror $(pkg-config --cflags hwxdp) \
 	-DVLAN_TAG="\"$PWD/$build/progs/vlan_tag.bpf.o\"" \
+	-DFWD="\"$PWD/$build/progs/fwd.bpf.o\"" \
 	-DUDP_FILTER="\"$root/examples/udp-filter/udp_filter.bpf.o\"" \
 	tests/install/harness_fails.c $(pkg-config --libs hwxdp) -lcriterion \
 	-o "$root/harness_fails" 2>"$log"; then
@@ -72,6 +73,7 @@ if ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror $(pkg-config --cflags hwxdp) \
 	for target in $targets; do
 		for want in "frame byte 22 (IPv4 TTL) is 0x09, expected 0x08" \
 			"verdict XDP_TX, expected XDP_DROP" \
+			"metadata byte 8 is 0x02, expected 0x06" \
 			"map counts, key 50 00: value byte 8 (bytes) is 0x4a, expected 0x4b"; do
 			if grep -aqF "$target target: $want" "$log"; then
 				passed=$((passed + 1))
