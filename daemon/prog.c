@@ -28,7 +28,7 @@
 #include "loader/device.h"
 #include "loader/host.h"
 #include "loader/log.h"
-#include "loader/object.h"
+#include "hwxdp/object.h"
 
 /* The verifier's log of a load, for the reply. Loads run on the control
  * thread only, one at a time. */
