@@ -21,6 +21,7 @@ MULTIARCH := $(shell $(CC) -dumpmachine 2>/dev/null)
 
 CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers -fvisibility=hidden -MMD -MP \
+	  -fPIC \
 	  -I. -Iinclude -Iprogs/include $(shell $(PKG_CONFIG) --cflags libbpf 2>/dev/null)
 ifeq ($(SAN),1)
 CFLAGS  += -fsanitize=address,undefined -fno-omit-frame-pointer
@@ -44,6 +45,12 @@ CORPUS_OBJS += $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/corpus/*.bpf
 LIB_SRCS  := $(wildcard loader/*.c lab/*.c device/*.c hwmap/*.c verifier/*.c)
 LIB_OBJS  := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS))
 LIB       := $(BUILD)/libhwxdp.a
+# The shared library: the same objects, only the symbols of hwxdp.map (the
+# public headers' HWXDP_API functions) exported.
+LIB_VERSION := 0.1.0
+LIB_ABI     := 0
+SONAME      := libhwxdp.so.$(LIB_ABI)
+SOLIB       := $(BUILD)/libhwxdp.so.$(LIB_VERSION)
 
 # The daemon: its library (linked by its tests and by the command, the
 # client) and the hwxdpd binary.
@@ -70,8 +77,8 @@ MUTANT_BINS := $(BUILD)/mutants/devdiff_combine.test $(BUILD)/tests/prove_mutant
 # Objects `hwxdp prog prove` is tested on (tests/prove).
 PROVE_OBJS := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/prove/bpf/*.bpf.c))
 
-.PHONY: all test run deps clean format bench fuzz-control fuzz-images
-all: $(BPF_OBJS) $(CORPUS_OBJS) $(PROVE_OBJS) $(LIB) $(DAEMON_LIB) $(DAEMON) $(CMD) $(TEST_BINS) \
+.PHONY: all test run deps clean format bench fuzz-control fuzz-images install uninstall
+all: $(BPF_OBJS) $(CORPUS_OBJS) $(PROVE_OBJS) $(LIB) $(SOLIB) $(DAEMON_LIB) $(DAEMON) $(CMD) $(TEST_BINS) \
      $(TOOL_BINS) $(MUTANT_BINS)
 
 deps:
@@ -103,6 +110,20 @@ $(BUILD)/%.o: %.c
 $(LIB): $(LIB_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+# The library's objects are rebuilt when the flags change (a tree built
+# before -fPIC cannot make the shared library from its objects).
+$(BUILD)/.cflags: FORCE
+	@mkdir -p $(@D)
+	@echo '$(CFLAGS)' | cmp -s - $@ || echo '$(CFLAGS)' >$@
+$(LIB_OBJS): $(BUILD)/.cflags
+.PHONY: FORCE
+
+$(SOLIB): $(LIB_OBJS) hwxdp.map
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--version-script=hwxdp.map \
+		-Wl,--no-undefined $(LIB_OBJS) $(LDLIBS) -lpthread -o $@
+	$(Q)ln -sf $(notdir $@) $(BUILD)/$(SONAME) && ln -sf $(SONAME) $(BUILD)/libhwxdp.so
 
 $(CMD): $(CMD_OBJS) $(DAEMON_LIB) $(LIB)
 	$(call msg,LINK,$@)
@@ -208,6 +229,54 @@ fuzz-images: deps
 	$(Q)$(MAKE) --no-print-directory $(BUILD)/tests/image.test
 	$(Q)HWXDP_MUTANTS=$${HWXDP_MUTANTS:-10000} HWXDP_MUTANTS_COMPILE=$${HWXDP_MUTANTS_COMPILE:-100} \
 		$(BUILD)/tests/image.test --filter 'mutants/random*' --jobs 1 --verbose
+
+# Installed as libraries of the field are: PREFIX (default /usr/local),
+# DESTDIR for a staging root. `make uninstall` removes what this installs.
+PREFIX     ?= /usr/local
+BINDIR     ?= $(PREFIX)/bin
+SBINDIR    ?= $(PREFIX)/sbin
+LIBDIR     ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+MANDIR     ?= $(PREFIX)/share/man
+UNITDIR    ?= $(PREFIX)/lib/systemd/system
+PCDIR      ?= $(LIBDIR)/pkgconfig
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+PUBLIC_HEADERS := $(wildcard include/hwxdp/*.h)
+MAN_PAGES := $(wildcard docs/man/*.[1-8])
+
+$(BUILD)/hwxdp.pc: hwxdp.pc.in Makefile
+	$(call msg,GEN,$@)
+	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(LIB_VERSION)|' $< >$@
+
+install: $(CMD) $(DAEMON) $(LIB) $(SOLIB) $(BUILD)/hwxdp.pc
+	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
+	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) $(DESTDIR)$(LIBDIR) \
+		$(DESTDIR)$(PCDIR) $(DESTDIR)$(INCLUDEDIR)/hwxdp $(DESTDIR)$(MANDIR)/man8 \
+		$(DESTDIR)$(UNITDIR) $(DESTDIR)$(BASHCOMPDIR)
+	$(Q)install -m 755 $(CMD) $(DESTDIR)$(BINDIR)/hwxdp
+	$(Q)install -m 755 $(DAEMON) $(DESTDIR)$(SBINDIR)/hwxdpd
+	$(Q)install -m 644 daemon/hwxdpd.service $(DESTDIR)$(UNITDIR)/hwxdpd.service
+	$(Q)install -m 644 $(LIB) $(DESTDIR)$(LIBDIR)/libhwxdp.a
+	$(Q)install -m 755 $(SOLIB) $(DESTDIR)$(LIBDIR)/$(notdir $(SOLIB))
+	$(Q)ln -sf $(notdir $(SOLIB)) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	$(Q)ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libhwxdp.so
+	$(Q)install -m 644 $(BUILD)/hwxdp.pc $(DESTDIR)$(PCDIR)/hwxdp.pc
+	$(Q)install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(INCLUDEDIR)/hwxdp/
+	$(Q)install -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man8/
+	$(Q)install -m 644 scripts/hwxdp.bash-completion $(DESTDIR)$(BASHCOMPDIR)/hwxdp
+	$(Q)$(if $(DESTDIR),,ldconfig 2>/dev/null || true)
+
+uninstall:
+	$(call msg,UNINST,$(DESTDIR)$(PREFIX))
+	$(Q)rm -f $(DESTDIR)$(BINDIR)/hwxdp $(DESTDIR)$(SBINDIR)/hwxdpd \
+		$(DESTDIR)$(UNITDIR)/hwxdpd.service $(DESTDIR)$(LIBDIR)/libhwxdp.a \
+		$(DESTDIR)$(LIBDIR)/$(notdir $(SOLIB)) $(DESTDIR)$(LIBDIR)/$(SONAME) \
+		$(DESTDIR)$(LIBDIR)/libhwxdp.so $(DESTDIR)$(PCDIR)/hwxdp.pc \
+		$(DESTDIR)$(BASHCOMPDIR)/hwxdp \
+		$(addprefix $(DESTDIR)$(INCLUDEDIR)/hwxdp/,$(notdir $(PUBLIC_HEADERS))) \
+		$(addprefix $(DESTDIR)$(MANDIR)/man8/,$(notdir $(MAN_PAGES)))
+	$(Q)rmdir $(DESTDIR)$(INCLUDEDIR)/hwxdp 2>/dev/null || true
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

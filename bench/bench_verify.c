@@ -17,7 +17,7 @@
 #include <bpf/libbpf.h>
 
 #include "hwxdp/fwd.h"
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "verifier/verifier.h"
 
 static int cmp_double(const void *a, const void *b)

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "cmd/main.h"
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "lab/fwd.h"
 #include "lab/netlab.h"
 #include "lab/target.h"

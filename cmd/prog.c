@@ -27,7 +27,7 @@
 #include "hwmap/image.h"
 #include "hwmap/translate.h"
 #include "hwxdp/fwd.h"
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "lab/bpf_count.h"
 #include "lab/fwd.h"
 #include "lab/fwd_lab.h"
@@ -417,21 +417,13 @@ out:
 static int translate(const char *path, const char *name, struct hwxdp_object **obj,
 		     const struct hwxdp_prog **prog, struct hxu_image **img)
 {
-	struct hwxdp_verify_opts vopts = { .sz = sizeof(vopts), .device = true };
-	struct hwxdp_verify_result *res = NULL;
-	uint32_t device = HWXDP_TARGET_DEVICE;
-	char msg[512];
+	char msg[600];
 	int err;
 
 	*img = NULL;
 	err = hwxdp_object__open(path, obj);
 	if (err)
 		return cmd_error("%s: cannot open: %s", path, hwxdp_strerror(err));
-	err = hwxdp_object__set_global(*obj, "hwxdp_target", &device, sizeof(device));
-	if (err && err != -ENOENT) {
-		cmd_error("%s: hwxdp_target is not a 4-byte global", path);
-		goto fail;
-	}
 	*prog = NULL;
 	for (size_t i = 0; i < (*obj)->prog_cnt && !*prog; i++)
 		if (name ? !strcmp((*obj)->progs[i].name, name)
@@ -442,27 +434,18 @@ static int translate(const char *path, const char *name, struct hwxdp_object **o
 			  name ? name : "");
 		goto fail;
 	}
-	vopts.expected_attach_type = (*prog)->expected_attach_type;
-	err = hwxdp_verify(*obj, *prog, &vopts, &res);
-	if (err) {
-		cmd_error("%s: %s: verifier failed: %s", path, (*prog)->name, strerror(-err));
-		goto fail;
-	}
-	if (!res->accepted) {
+	err = hwxdp_translate_for_device(*obj, *prog, img, msg, sizeof(msg));
+	if (err == -EACCES) {
 		cmd_error("%s: %s: rejected by the verifier (see '%s verify')", path, (*prog)->name,
 			  bin_name);
 		goto fail;
 	}
-	err = hwxdp_translate(*obj, *prog, res, img, msg, sizeof(msg));
 	if (err) {
-		cmd_error("%s: %s: %s", path, (*prog)->name,
-			  err == -HWXDP_ERR_TRANSLATE ? msg : strerror(-err));
+		cmd_error("%s: %s: %s", path, (*prog)->name, msg);
 		goto fail;
 	}
-	hwxdp_verify_result__free(res);
 	return 0;
 fail:
-	hwxdp_verify_result__free(res);
 	hwxdp_object__close(*obj);
 	*obj = NULL;
 	return 1;

@@ -21,7 +21,7 @@
 #include "hwmap/prove.h"
 #include "hwmap/translate.h"
 #include "hwxdp/fwd.h"
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "lab/bpf_count.h"
 #include "lab/target.h"
 #include "verifier/disasm.h"

@@ -28,7 +28,7 @@
 #include "device/tables.h"
 #include "hwmap/hxu.h"
 #include "hwxdp/fwd.h"
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "lab/fwd.h"
 #include "lab/state.h"
 #include "loader/file.h"

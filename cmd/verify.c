@@ -8,7 +8,7 @@
 
 #include "cmd/main.h"
 #include "hwxdp/fwd.h"
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "verifier/disasm.h"
 #include "verifier/verifier.h"
 

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "verifier/verifier.h"
 
 /* At the 16-bit packet load that starts a checksum update. */

@@ -25,11 +25,9 @@
 
 #include "hwmap/hxu.h"
 
-/* A file that is not an HXU image, or breaks one of its rules; above the
- * errno range and the other components' codes. */
-enum {
-	HWXDP_ERR_IMAGE_FILE = 4300,
-};
+/* HWXDP_ERR_IMAGE_FILE: a file that is not an HXU image, or breaks one of
+ * its rules. */
+#include "hwxdp/log.h"
 
 /* The file's parts, in bytes (docs/isa.md section 6). */
 #define HXU_IMAGE_HEADER_SIZE 32

@@ -21,7 +21,7 @@
 #include <linux/bpf.h>
 
 #include "hwmap/hxu.h"
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "verifier/verifier.h"
 
 #define HWXDP_PROVE_LEN_MAX	 512 /* the largest max_len */

@@ -16,13 +16,11 @@
 #include <stddef.h>
 
 #include "hwmap/hxu.h"
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "verifier/verifier.h"
 
-/* Why a program cannot be translated; above the errno range. */
-enum {
-	HWXDP_ERR_TRANSLATE = 4200,
-};
+/* HWXDP_ERR_TRANSLATE, why a program cannot be translated. */
+#include "hwxdp/log.h"
 
 /*
  * Translates prog of obj. facts must be an accepted device verification of
@@ -33,6 +31,17 @@ enum {
 int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *prog,
 		    const struct hwxdp_verify_result *facts, struct hxu_image **out, char *err,
 		    size_t errlen);
+
+/*
+ * The sequence every device load runs: sets obj's `hwxdp_target` global to
+ * the device (where it has one), verifies prog for the device and
+ * translates it. 0 with *out set; -EACCES when the verifier refuses it (its
+ * log through pr_warn), -HWXDP_ERR_TRANSLATE or the verifier's error
+ * otherwise; every error with a one-line reason in msg (msglen bytes),
+ * which names neither the file nor the program.
+ */
+int hwxdp_translate_for_device(struct hwxdp_object *obj, const struct hwxdp_prog *prog,
+			       struct hxu_image **out, char *msg, size_t msglen);
 
 void hxu_image__free(struct hxu_image *img);
 

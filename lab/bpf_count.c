@@ -16,7 +16,7 @@
 
 #include "device/tables.h"
 #include "hwmap/hxu.h"
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "lab/bpf_count.h"
 #include "loader/log.h"
 #include "verifier/verifier.h"

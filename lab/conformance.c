@@ -20,7 +20,7 @@
 #include "device/tables.h"
 #include "hwmap/hxu.h"
 #include "hwmap/translate.h"
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "lab/conformance.h"
 #include "lab/target.h"
 #include "loader/device.h"

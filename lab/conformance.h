@@ -23,7 +23,7 @@
 
 #include <linux/bpf.h>
 
-#include "hwxdp/object.h"
+#include "loader/object.h"
 
 /* Instructions the wrapper puts before the raw program's first one. */
 #define HX_CONFORMANCE_PROLOGUE 15

@@ -16,7 +16,7 @@
 
 #include <linux/bpf.h>
 
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "lab/state.h"
 #include "loader/file.h"
 

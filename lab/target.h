@@ -15,6 +15,8 @@
 #include "hwxdp/fwd.h"
 #include "lab/pkt.h"
 
+#define HX_META_MAX 32
+
 /* What one run of the program did to one frame. */
 struct hx_result {
 	uint32_t action;            /* XDP_* verdict */
@@ -22,6 +24,10 @@ struct hx_result {
 	size_t len;
 	bool has_meta;              /* the program wrote struct hwxdp_meta */
 	struct hwxdp_meta meta;
+	/* Whatever metadata it wrote, raw: its length (the kernel allows 32
+	 * bytes at most) and its bytes, the last of them next to the frame. */
+	size_t meta_len;
+	uint8_t meta_bytes[HX_META_MAX];
 };
 
 /* What the last run cost, where a target can tell (the device). */
@@ -73,6 +79,10 @@ int hx_device_run_frame(struct hwxdp_engine *engine, uint8_t *window, uint32_t i
 			const uint8_t *frame, size_t len, struct hx_result *result,
 			struct hwxdp_frame *f, struct hwxdp_run_stats *stats);
 extern const struct hx_target_ops hx_device_target;
+/* Runs the device target's frames compiled (true) or interpreted: 1 when
+ * its engine now runs compiled code, 0 when it interprets (compiled mode
+ * without a C compiler, or HWXDP_ENGINE=interp), or a negative errno. */
+int hx_device_target_set_compiled(struct hx_target *target, bool compiled);
 
 /* Opens the program at object_path on the target named name ("kernel",
  * "device").

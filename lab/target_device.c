@@ -11,10 +11,11 @@
 
 #include <linux/bpf.h>
 
+#include "device/compile.h"
 #include "device/engine.h"
 #include "device/tables.h"
 #include "hwmap/hxu.h"
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "lab/target.h"
 #include "loader/device.h"
 #include "loader/log.h"
@@ -118,6 +119,9 @@ int hx_device_run_frame(struct hwxdp_engine *engine, uint8_t *window, uint32_t i
 		       sizeof(result->meta));
 		result->has_meta = true;
 	}
+	result->meta_len = meta_len < sizeof(result->meta_bytes) ? meta_len
+								  : sizeof(result->meta_bytes);
+	memcpy(result->meta_bytes, window + f->data - result->meta_len, result->meta_len);
 	result->len = f->data_end - f->data;
 	memcpy(result->frame, window + f->data, result->len);
 	return 0;
@@ -151,6 +155,20 @@ static int device_stats(struct hx_target *target, struct hx_run_stats *stats)
 	stats->image_ops = dt->dp->img->line_cnt;
 	stats->bpf_insns = dt->dp->prog->insn_cnt;
 	return 0;
+}
+
+int hx_device_target_set_compiled(struct hx_target *target, bool compiled)
+{
+	struct device_target *dt = target->priv;
+	int err;
+
+	if (target->ops != &hx_device_target)
+		return -EINVAL;
+	err = hwxdp_engine__set_mode(dt->dp->engine,
+				     compiled ? HWXDP_ENGINE_COMPILED : HWXDP_ENGINE_INTERP);
+	if (err)
+		return err;
+	return hwxdp_engine__mode(dt->dp->engine) == HWXDP_ENGINE_COMPILED;
 }
 
 const struct hx_target_ops hx_device_target = {

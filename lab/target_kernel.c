@@ -116,6 +116,9 @@ int hx_kernel_run_frame(int prog_fd, uint32_t ingress_ifindex, const uint8_t *fr
 		memcpy(&result->meta, out + meta_len - sizeof(result->meta), sizeof(result->meta));
 		result->has_meta = true;
 	}
+	result->meta_len = meta_len < sizeof(result->meta_bytes) ? meta_len
+								  : sizeof(result->meta_bytes);
+	memcpy(result->meta_bytes, out + meta_len - result->meta_len, result->meta_len);
 	result->len = opts.data_size_out - meta_len;
 	memcpy(result->frame, out + meta_len, result->len);
 	return 0;

@@ -11,7 +11,7 @@
 #include "hwmap/hash.h"
 #include "hwmap/translate.h"
 #include "hwxdp/fwd.h"
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "loader/device.h"
 #include "loader/log.h"
 #include "verifier/verifier.h"
@@ -170,9 +170,6 @@ static int create_tables(struct hwxdp_tables *tables, const struct hxu_image *im
 static int build(struct hwxdp_device_prog *dp, const char *path,
 		 const struct hwxdp_device_prog_opts *opts, char *msg, size_t msglen)
 {
-	struct hwxdp_verify_opts vopts = { .sz = sizeof(vopts), .device = true };
-	struct hwxdp_verify_result *res = NULL;
-	uint32_t device = HWXDP_TARGET_DEVICE;
 	char why[512];
 	int err;
 
@@ -190,34 +187,18 @@ static int build(struct hwxdp_device_prog *dp, const char *path,
 	err = apply_sizes(dp->obj, opts, path, msg, msglen);
 	if (err)
 		return err;
-	err = hwxdp_object__set_global(dp->obj, "hwxdp_target", &device, sizeof(device));
-	if (err && err != -ENOENT) {
-		snprintf(msg, msglen, "%s: hwxdp_target is not a 4-byte global", path);
-		return err;
-	}
 	dp->prog = hwxdp_object__xdp_prog(dp->obj);
 	if (!dp->prog) {
 		snprintf(msg, msglen, "%s: no XDP program", path);
 		return -ENOENT;
 	}
-	vopts.expected_attach_type = dp->prog->expected_attach_type;
-	err = hwxdp_verify(dp->obj, dp->prog, &vopts, &res);
+	err = hwxdp_translate_for_device(dp->obj, dp->prog, &dp->img, why, sizeof(why));
 	if (err) {
-		snprintf(msg, msglen, "%s: %s: the verifier could not run: %s", path,
-			 dp->prog->name, strerror(-err));
-		return err;
-	}
-	if (!res->accepted) {
-		pr_warn("%s", res->log ? res->log : "");
-		snprintf(msg, msglen, "%s: %s: refused for the device (see hwxdp verify %s)", path,
-			 dp->prog->name, path);
-		hwxdp_verify_result__free(res);
-		return -EACCES;
-	}
-	err = hwxdp_translate(dp->obj, dp->prog, res, &dp->img, why, sizeof(why));
-	hwxdp_verify_result__free(res);
-	if (err) {
-		snprintf(msg, msglen, "%s: %s: cannot translate: %s", path, dp->prog->name, why);
+		if (err == -EACCES)
+			snprintf(msg, msglen, "%s: %s: %s (see hwxdp verify %s)", path,
+				 dp->prog->name, why, path);
+		else
+			snprintf(msg, msglen, "%s: %s: %s", path, dp->prog->name, why);
 		return err;
 	}
 	if (opts->tables) {

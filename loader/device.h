@@ -10,8 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct hwxdp_object;
-struct hwxdp_prog;
+/* The object and program a device copy holds, fields and all. */
+#include "loader/object.h"
+
 struct hxu_image;
 struct hwxdp_tables;
 struct hwxdp_table;

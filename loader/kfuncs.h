@@ -3,7 +3,7 @@
 #ifndef HWXDP_LOADER_KFUNCS_H
 #define HWXDP_LOADER_KFUNCS_H
 
-#include "hwxdp/object.h"
+#include "loader/object.h"
 
 enum {
 	HWXDP_KFUNC_ESP_ENCAP = 1,

@@ -11,7 +11,7 @@
 #include "device/engine.h"
 #include "hwmap/image.h"
 #include "hwmap/translate.h"
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "lab/conformance.h"
 #include "loader/log.h"
 
@@ -143,6 +143,7 @@ static const struct {
 	{ HWXDP_ERR_RET_EMPTY, "a return with the return stack empty" },
 	{ HWXDP_ERR_LOOP_BUDGET, "more loop iterations than a frame may take" },
 	{ HWXDP_ERR_FELL_OFF, "the engine ran past the last operation" },
+	{ HWXDP_ERR_TM_ACCESS, "a table memory access through a null or impossible address" },
 	{ HWXDP_ERR_TRANSLATE, "the program cannot be translated for the device" },
 	{ HWXDP_ERR_IMAGE_FILE, "not an HXU image file, or one that breaks its rules" },
 	{ HX_CONFORMANCE_ERR_BOUNDS, "the frame is shorter than the program's memory" },

@@ -9,17 +9,10 @@
 #define HWXDP_LOADER_LOG_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
-enum hwxdp_print_level {
-	HWXDP_WARN,
-	HWXDP_INFO,
-	HWXDP_DEBUG,
-};
-
-typedef int (*hwxdp_print_fn_t)(enum hwxdp_print_level level, const char *fmt, va_list args);
-
-/* Returns the previous callback; NULL silences everything. */
-hwxdp_print_fn_t hwxdp_set_print(hwxdp_print_fn_t fn);
+/* The levels, the callback and hwxdp_set_print. */
+#include "hwxdp/log.h"
 
 __attribute__((format(printf, 2, 3))) void hwxdp_print(enum hwxdp_print_level level,
 						       const char *fmt, ...);

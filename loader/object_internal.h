@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hwxdp/object.h"
+#include "loader/object.h"
 
 struct bpf_object;
 

@@ -82,6 +82,7 @@ script_check() {
 }
 
 script_check "hwxdp run: ESP end to end against scapy" tests/esp_e2e/run.sh
+script_check "make install: the installed library, headers and examples" tests/install/run.sh
 script_check "hwxdpd: partners pinging through the appliance" tests/integration/daemon_ping.sh
 script_check "hwxdpd: TCP on the device, VLAN to plain port, flows made" tests/integration/daemon_flows.sh
 

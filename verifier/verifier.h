@@ -33,7 +33,7 @@
 
 #include <linux/bpf.h>
 
-#include "hwxdp/object.h"
+#include "loader/object.h"
 
 struct hwxdp_verify_opts {
 	size_t sz;		       /* sizeof(struct hwxdp_verify_opts) */

@@ -27,7 +27,21 @@
 
 #include <linux/bpf.h>
 
+#include "hwxdp/common.h"
+#include "hwxdp/log.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 struct btf;
+
+/* An ELF object's programs and maps (opaque), as hwxdp_object__open reads them. */
+struct hwxdp_object;
+/* One program of an object, fully linked. */
+struct hwxdp_prog;
+/* One map of an object: its definition, not its contents. */
+struct hwxdp_map_desc;
 
 #define HWXDP_NAME_MAX 64
 
@@ -39,74 +53,12 @@ enum hwxdp_map_origin {
 	HWXDP_MAP_INNER,   /* the template of a map of maps' maps: no map of its own */
 };
 
-struct hwxdp_map_desc {
-	char name[HWXDP_NAME_MAX];
-	enum hwxdp_map_origin origin;
-	uint32_t type;              /* enum bpf_map_type */
-	uint32_t key_size, value_size, max_entries, map_flags;
-	uint32_t btf_key_type_id, btf_value_type_id; /* 0 when unknown */
-	const uint8_t *initial;     /* global data: initial value (NULL for .bss) */
-	size_t initial_size;
-	bool read_only;             /* .rodata: frozen, constant to the verifier */
-	char section[HWXDP_NAME_MAX]; /* global data: its ELF section (".rodata") */
-	/* ARRAY_OF_MAPS, HASH_OF_MAPS: the index in maps[] of the template
-	 * (HWXDP_MAP_INNER) their maps have; other types: 0, unused */
-	uint32_t inner_map;
-};
-
 /* Source position of an instruction, from .BTF.ext line info. */
 struct hwxdp_line {
 	uint32_t insn;              /* first instruction of the line */
 	const char *file;           /* strings owned by the object */
 	const char *text;           /* the source line, trimmed */
 	uint32_t line, column;
-};
-
-/* A kfunc or ksym the program names, by instruction. */
-struct hwxdp_extern_ref {
-	uint32_t insn;
-	char name[HWXDP_NAME_MAX];
-	bool weak;
-	bool resolved;              /* in the kfunc table it was opened against */
-	int32_t kfunc_id;           /* that table's id when resolved */
-};
-
-struct hwxdp_prog {
-	char name[HWXDP_NAME_MAX];
-	char section[HWXDP_NAME_MAX];
-	uint32_t type;              /* enum bpf_prog_type, from the section name */
-	uint32_t expected_attach_type;
-	struct bpf_insn *insns;     /* main function, then appended subprograms */
-	size_t insn_cnt;
-	uint32_t *subprog_start;    /* first insn of each function; [0] = 0 */
-	const char **subprog_name;  /* each function's symbol name */
-	size_t subprog_cnt;
-	struct hwxdp_line *lines;   /* sorted by insn */
-	size_t line_cnt;
-	struct hwxdp_extern_ref *externs;
-	size_t extern_cnt;
-};
-
-struct hwxdp_object {
-	char path[4096];
-	char license[128];
-	struct hwxdp_map_desc *maps;
-	size_t map_cnt;
-	struct hwxdp_prog *progs;
-	size_t prog_cnt;
-	struct btf *btf;            /* NULL when the object has no BTF */
-	void *priv;
-};
-
-/* Project error codes, above the errno range: 4000 the loader's, 4100 the
- * device engine's, 4200 the translator's, 4300 the image file's, 4400 the
- * conformance runner's. hwxdp_strerror knows them all. */
-#define HWXDP_ERR_BASE 4000
-enum {
-	HWXDP_ERR_ELF = HWXDP_ERR_BASE, /* not an ELF / not a BPF ELF */
-	HWXDP_ERR_RELOC,            /* relocation that cannot be applied */
-	HWXDP_ERR_MAP,              /* map definition that cannot be read */
-	HWXDP_ERR_PROG,             /* program section that cannot be read */
 };
 
 /* A function the target provides (kfunc), by name. */
@@ -123,41 +75,76 @@ struct hwxdp_object_open_opts {
 	const struct hwxdp_kfunc *kfuncs;
 };
 
-/* A message for a negative error return, errno or -HWXDP_ERR_*. */
-const char *hwxdp_strerror(int err);
-
 /* Opens path. 0 or a negative error (errno or -HWXDP_ERR_*); the reason is
  * printed through hwxdp_print. Nothing is half-filled on failure. */
-int hwxdp_object__open(const char *path, struct hwxdp_object **out);
+HWXDP_API int hwxdp_object__open(const char *path, struct hwxdp_object **out);
 /* name stands for the file in messages; as with libbpf, its base name up to
  * the first '.' prefixes the names of .rodata/.data/.bss maps. */
-int hwxdp_object__open_mem(const void *data, size_t size, const char *name,
+HWXDP_API int hwxdp_object__open_mem(const void *data, size_t size, const char *name,
 			   struct hwxdp_object **out);
-int hwxdp_object__open_opts(const char *path, const struct hwxdp_object_open_opts *opts,
+HWXDP_API int hwxdp_object__open_opts(const char *path, const struct hwxdp_object_open_opts *opts,
 			    struct hwxdp_object **out);
-int hwxdp_object__open_mem_opts(const void *data, size_t size, const char *name,
+HWXDP_API int hwxdp_object__open_mem_opts(const void *data, size_t size, const char *name,
 				const struct hwxdp_object_open_opts *opts,
 				struct hwxdp_object **out);
-void hwxdp_object__close(struct hwxdp_object *obj);
+HWXDP_API void hwxdp_object__close(struct hwxdp_object *obj);
 
-const struct hwxdp_prog *hwxdp_object__find_prog(const struct hwxdp_object *obj,
+HWXDP_API const struct hwxdp_prog *hwxdp_object__find_prog(const struct hwxdp_object *obj,
 						 const char *name);
 /* The object's first XDP program, or NULL. */
-const struct hwxdp_prog *hwxdp_object__xdp_prog(const struct hwxdp_object *obj);
+HWXDP_API const struct hwxdp_prog *hwxdp_object__xdp_prog(const struct hwxdp_object *obj);
 /*
  * Sets the global variable name (in .rodata, .data or .bss, found through
  * BTF) to size bytes of value in the object's map image, as a loader sets
  * `hwxdp_target` before a load. 0, -ENOENT without such a variable, -EINVAL
  * when size differs from the variable's, -ENOMEM.
  */
-int hwxdp_object__set_global(struct hwxdp_object *obj, const char *name, const void *value,
+HWXDP_API int hwxdp_object__set_global(struct hwxdp_object *obj, const char *name, const void *value,
 			     size_t size);
 /* The size bytes of global variable name's initial value, into value: 0,
  * -ENOENT, -EINVAL as for hwxdp_object__set_global. .bss reads as zero. */
-int hwxdp_object__get_global(const struct hwxdp_object *obj, const char *name, void *value,
+HWXDP_API int hwxdp_object__get_global(const struct hwxdp_object *obj, const char *name, void *value,
 			     size_t size);
 
+/* The object's programs and maps, by index (NULL past the end) or by name. */
+HWXDP_API size_t hwxdp_object__prog_cnt(const struct hwxdp_object *obj);
+HWXDP_API const struct hwxdp_prog *hwxdp_object__prog(const struct hwxdp_object *obj, size_t i);
+HWXDP_API size_t hwxdp_object__map_cnt(const struct hwxdp_object *obj);
+HWXDP_API const struct hwxdp_map_desc *hwxdp_object__map(const struct hwxdp_object *obj,
+							 size_t i);
+HWXDP_API const struct hwxdp_map_desc *hwxdp_object__find_map(const struct hwxdp_object *obj,
+							      const char *name);
+/* The path (or name) it was opened as, its license, and its BTF (libbpf's
+ * struct btf; NULL without BTF). */
+HWXDP_API const char *hwxdp_object__path(const struct hwxdp_object *obj);
+HWXDP_API const char *hwxdp_object__license(const struct hwxdp_object *obj);
+HWXDP_API const struct btf *hwxdp_object__btf(const struct hwxdp_object *obj);
+
+HWXDP_API const char *hwxdp_prog__name(const struct hwxdp_prog *prog);
+HWXDP_API const char *hwxdp_prog__section(const struct hwxdp_prog *prog);
+/* enum bpf_prog_type, from the section name. */
+HWXDP_API uint32_t hwxdp_prog__type(const struct hwxdp_prog *prog);
+/* The instructions, main function then subprograms, with map references as
+ * this header's opening comment says. */
+HWXDP_API const struct bpf_insn *hwxdp_prog__insns(const struct hwxdp_prog *prog);
+HWXDP_API size_t hwxdp_prog__insn_cnt(const struct hwxdp_prog *prog);
+
+HWXDP_API const char *hwxdp_map__name(const struct hwxdp_map_desc *map);
+HWXDP_API enum hwxdp_map_origin hwxdp_map__origin(const struct hwxdp_map_desc *map);
+/* enum bpf_map_type. */
+HWXDP_API uint32_t hwxdp_map__type(const struct hwxdp_map_desc *map);
+HWXDP_API uint32_t hwxdp_map__key_size(const struct hwxdp_map_desc *map);
+HWXDP_API uint32_t hwxdp_map__value_size(const struct hwxdp_map_desc *map);
+HWXDP_API uint32_t hwxdp_map__max_entries(const struct hwxdp_map_desc *map);
+/* BTF type ids of key and value in hwxdp_object__btf, 0 when unknown. */
+HWXDP_API uint32_t hwxdp_map__btf_key_type_id(const struct hwxdp_map_desc *map);
+HWXDP_API uint32_t hwxdp_map__btf_value_type_id(const struct hwxdp_map_desc *map);
+
 /* The source line of insn, or NULL. */
-const struct hwxdp_line *hwxdp_prog__line(const struct hwxdp_prog *prog, uint32_t insn);
+HWXDP_API const struct hwxdp_line *hwxdp_prog__line(const struct hwxdp_prog *prog, uint32_t insn);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
 
 #endif /* HWXDP_OBJECT_H */

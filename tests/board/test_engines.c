@@ -11,7 +11,7 @@
 #include <linux/bpf.h>
 
 #include "device/tables.h"
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "lab/fwd.h"
 #include "loader/device.h"
 #include "tests/board/board.h"

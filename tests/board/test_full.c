@@ -17,7 +17,7 @@
 #include "device/tables.h"
 #include "hwmap/hash.h"
 #include "hwxdp/fwd.h"
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "lab/fwd.h"
 #include "loader/device.h"
 #include "tests/board/board.h"

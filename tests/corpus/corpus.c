@@ -23,7 +23,7 @@
 #include "device/tables.h"
 #include "hwmap/hxu.h"
 #include "hwxdp/fwd.h"
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "lab/pkt.h"
 #include "lab/target.h"
 #include "loader/device.h"

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "hwxdp/object.h"
+#include "loader/object.h"
 
 #define CORPUS_REASON_MAX 512
 

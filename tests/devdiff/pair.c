@@ -13,7 +13,7 @@
 #include "device/tables.h"
 #include "hwmap/hxu.h"
 #include "hwmap/translate.h"
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "loader/device.h"
 #include "loader/host.h"
 #include "tests/devdiff/pair.h"

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "lab/target.h"
 
 struct hwxdp_device_prog;

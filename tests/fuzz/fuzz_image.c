@@ -35,7 +35,7 @@
 #include "hwmap/image.h"
 #include "hwmap/translate.h"
 #include "hwxdp/fwd.h"
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "lab/target.h"
 #include "loader/log.h"
 #include "verifier/verifier.h"

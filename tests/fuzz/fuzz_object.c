@@ -19,7 +19,7 @@
 #include <bpf/libbpf.h>
 
 #include "hwxdp/fwd.h"
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "loader/log.h"
 #include "verifier/verifier.h"
 

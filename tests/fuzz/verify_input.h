@@ -24,7 +24,7 @@
 
 #include <linux/bpf.h>
 
-#include "hwxdp/object.h"
+#include "loader/object.h"
 
 #define VI_MAX_MAPS  15
 #define VI_MAP_BYTES 16

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "loader/log.h"
 #include "tests/fuzz/verify_input.h"
 #include "tests/vdiff/gen.h"

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "hwmap/hxu.h"
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "lab/target.h"
 
 /*

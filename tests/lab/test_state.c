@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "lab/state.h"
 #include "lab/target.h"
 #include "loader/log.h"

@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hwxdp/object.h"
+#include "loader/object.h"
 
 #define HX_CORPUS_MAX 64
 

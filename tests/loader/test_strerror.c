@@ -11,7 +11,7 @@
 #include "device/engine.h"
 #include "hwmap/image.h"
 #include "hwmap/translate.h"
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "lab/conformance.h"
 
 static const int codes[] = {
@@ -20,6 +20,7 @@ static const int codes[] = {
 	HWXDP_ERR_LM_ACCESS,   HWXDP_ERR_CALL_DEPTH,	  HWXDP_ERR_RET_EMPTY,
 	HWXDP_ERR_LOOP_BUDGET, HWXDP_ERR_FELL_OFF,	  HWXDP_ERR_TRANSLATE,
 	HWXDP_ERR_IMAGE_FILE,  HX_CONFORMANCE_ERR_BOUNDS, HX_CONFORMANCE_ERR_VERDICT,
+	HWXDP_ERR_TM_ACCESS,
 };
 #define CODES (sizeof(codes) / sizeof(codes[0]))
 
@@ -29,6 +30,7 @@ Test(strerror, every_project_code_in_words)
 		const char *text = hwxdp_strerror(-codes[i]);
 
 		cr_assert(!strstr(text, "Unknown error"), "%d: \"%s\"", codes[i], text);
+		cr_assert(!strstr(text, "does not know"), "%d: \"%s\"", codes[i], text);
 		cr_assert_gt(strlen(text), 10, "%d: \"%s\"", codes[i], text);
 	}
 }

@@ -25,7 +25,7 @@
 #include "device/tables.h"
 #include "hwmap/prove.h"
 #include "hwmap/translate.h"
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "lab/target.h"
 #include "tests/common/raw_prog.h"
 #include "loader/device.h"

@@ -26,7 +26,7 @@
 
 #include <criterion/criterion.h>
 
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "lab/fwd.h"
 #include "lab/state.h"
 #include "lab/target.h"

@@ -17,7 +17,7 @@
 #include "hwmap/hxu_text.h"
 #include "hwmap/translate.h"
 #include "hwxdp/fwd.h"
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "lab/bpf_count.h"
 #include "lab/fwd_lab.h"
 #include "lab/target.h"

@@ -21,7 +21,7 @@
 
 #include <linux/bpf.h>
 
-#include "hwxdp/object.h"
+#include "loader/object.h"
 
 enum vdiff_mix {
 	VDIFF_MIX_TEMPLATES = 1,

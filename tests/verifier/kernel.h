@@ -12,7 +12,7 @@
 
 #include <linux/bpf.h>
 
-#include "hwxdp/object.h"
+#include "loader/object.h"
 
 /* The test maps, by index (the imm of LD_MAP_FD in test programs). */
 enum {

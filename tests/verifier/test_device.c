@@ -14,7 +14,7 @@
 #include <criterion/criterion.h>
 
 #include "hwxdp/fwd.h"
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "tests/verifier/insn.h"
 #include "verifier/verifier.h"
 

@@ -13,7 +13,7 @@
 #include <bpf/libbpf.h>
 #include <criterion/criterion.h>
 
-#include "hwxdp/object.h"
+#include "loader/object.h"
 #include "verifier/verifier.h"
 
 /* The build's fwd.bpf.o: $HWXDP_BUILD or $BUILD (as scripts/run-tests.sh

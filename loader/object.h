@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The loader's objects from the inside: what include/hwxdp/object.h keeps
+ * opaque. The verifier, the translator and the lab read these fields; a
+ * user of the library goes through the accessors.
+ */
+#ifndef HWXDP_LOADER_OBJECT_H
+#define HWXDP_LOADER_OBJECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <linux/bpf.h>
+
+#include "hwxdp/object.h"
+
+struct hwxdp_map_desc {
+	char name[HWXDP_NAME_MAX];
+	enum hwxdp_map_origin origin;
+	uint32_t type;              /* enum bpf_map_type */
+	uint32_t key_size, value_size, max_entries, map_flags;
+	uint32_t btf_key_type_id, btf_value_type_id; /* 0 when unknown */
+	const uint8_t *initial;     /* global data: initial value (NULL for .bss) */
+	size_t initial_size;
+	bool read_only;             /* .rodata: frozen, constant to the verifier */
+	char section[HWXDP_NAME_MAX]; /* global data: its ELF section (".rodata") */
+	/* ARRAY_OF_MAPS, HASH_OF_MAPS: the index in maps[] of the template
+	 * (HWXDP_MAP_INNER) their maps have; other types: 0, unused */
+	uint32_t inner_map;
+};
+
+/* A kfunc or ksym the program names, by instruction. */
+struct hwxdp_extern_ref {
+	uint32_t insn;
+	char name[HWXDP_NAME_MAX];
+	bool weak;
+	bool resolved;              /* in the kfunc table it was opened against */
+	int32_t kfunc_id;           /* that table's id when resolved */
+};
+
+struct hwxdp_prog {
+	char name[HWXDP_NAME_MAX];
+	char section[HWXDP_NAME_MAX];
+	uint32_t type;              /* enum bpf_prog_type, from the section name */
+	uint32_t expected_attach_type;
+	struct bpf_insn *insns;     /* main function, then appended subprograms */
+	size_t insn_cnt;
+	uint32_t *subprog_start;    /* first insn of each function; [0] = 0 */
+	const char **subprog_name;  /* each function's symbol name */
+	size_t subprog_cnt;
+	struct hwxdp_line *lines;   /* sorted by insn */
+	size_t line_cnt;
+	struct hwxdp_extern_ref *externs;
+	size_t extern_cnt;
+};
+
+struct hwxdp_object {
+	char path[4096];
+	char license[128];
+	struct hwxdp_map_desc *maps;
+	size_t map_cnt;
+	struct hwxdp_prog *progs;
+	size_t prog_cnt;
+	struct btf *btf;            /* NULL when the object has no BTF */
+	void *priv;
+};
+
+#endif /* HWXDP_LOADER_OBJECT_H */

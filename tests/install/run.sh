@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# `make install` into a scratch DESTDIR, then what a user of the installed
+# package sees: the exports and headers (check_exports.sh); the examples,
+# copied out of the tree and built with nothing but pkg-config, their tests
+# run; the harness failing where it must (harness_fails.c). Prints
+# "N passed, M failed" for the whole.
+set -uo pipefail
+build=${BUILD:-build}
+prefix=/usr/local
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+passed=0 failed=0
+
+count() {
+	local line
+	line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$1" | tail -n 1)
+	if [ -z "$line" ]; then
+		failed=$((failed + 1))
+		return
+	fi
+	passed=$((passed + $(cut -d' ' -f1 <<<"$line")))
+	failed=$((failed + $(cut -d' ' -f3 <<<"$line")))
+}
+
+log=$root/log
+if ! make --no-print-directory BUILD="$build" DESTDIR="$root/dest" PREFIX=$prefix install >"$log" 2>&1; then
+	cat "$log"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+
+echo "-- exports and headers"
+tests/install/check_exports.sh "$root/dest" $prefix | tee "$log"
+count "$log"
+
+dest=$root/dest
+export PKG_CONFIG_PATH=$dest$prefix/lib/pkgconfig PKG_CONFIG_SYSROOT_DIR=$dest
+export LD_LIBRARY_PATH=$dest$prefix/lib
+
+# Criterion's "Synthesis: Tested: T | Passing: P | Failing: F | Crashing: C".
+count_criterion() {
+	local line
+	line=$(grep -a 'Synthesis:' "$1" | tail -n 1)
+	if [ -z "$line" ]; then
+		failed=$((failed + 1))
+		return
+	fi
+	passed=$((passed + $(sed -E 's/.*Passing: ([0-9]+).*/\1/' <<<"$line")))
+	failed=$((failed + $(sed -E 's/.*Failing: ([0-9]+) \| Crashing: ([0-9]+).*/\1 + \2/' <<<"$line")))
+}
+
+cp -r examples "$root/examples"
+for ex in udp-filter l4-lb; do
+	echo "-- examples/$ex, out of the tree"
+	if ! make --no-print-directory -C "$root/examples/$ex" test >"$log" 2>&1; then
+		grep -a -B2 -A3 'FAIL\|rror' "$log" | head -n 40
+	fi
+	grep -a 'Synthesis' "$log"
+	count_criterion "$log"
+done
+
+echo "-- the harness fails where it must"
+if ${CC:-cc} -std=gnu11 -Wall -Wextra -Werror $(pkg-config --cflags hwxdp) \
+	-DVLAN_TAG="\"$PWD/$build/progs/vlan_tag.bpf.o\"" \
+	-DFWD="\"$PWD/$build/progs/fwd.bpf.o\"" \
+	-DUDP_FILTER="\"$root/examples/udp-filter/udp_filter.bpf.o\"" \
+	tests/install/harness_fails.c $(pkg-config --libs hwxdp) -lcriterion \
+	-o "$root/harness_fails" 2>"$log"; then
+	"$root/harness_fails" --jobs 2 >"$log" 2>&1
+	targets="interp compiled"
+	[ "$(id -u)" -eq 0 ] && targets="kernel $targets"
+	for target in $targets; do
+		for want in "frame byte 22 (IPv4 TTL) is 0x09, expected 0x08" \
+			"verdict XDP_TX, expected XDP_DROP" \
+			"metadata byte 8 is 0x02, expected 0x06" \
+			"map counts, key 50 00: value byte 8 (bytes) is 0x4a, expected 0x4b"; do
+			if grep -aqF "$target target: $want" "$log"; then
+				passed=$((passed + 1))
+			else
+				echo "FAIL: no \"$target target: $want\""
+				failed=$((failed + 1))
+			fi
+		done
+	done
+	if grep -aq 'Passing: 0 ' "$log"; then passed=$((passed + 1)); else
+		echo "FAIL: a wrong expectation passed:"; grep -a 'PASS\|Synthesis' "$log"
+		failed=$((failed + 1))
+	fi
+else
+	cat "$log"
+	failed=$((failed + 1))
+fi
+
+# uninstall leaves nothing of ours behind
+make --no-print-directory BUILD="$build" DESTDIR="$root/dest" PREFIX=$prefix uninstall >/dev/null 2>&1
+left=$(find "$root/dest" -type f -o -type l)
+if [ -z "$left" ]; then passed=$((passed + 1)); else
+	echo "FAIL: make uninstall left:"; echo "$left"; failed=$((failed + 1)); fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
