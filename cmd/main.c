@@ -6,8 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <bpf/libbpf.h>
+#include <openssl/crypto.h>
+#include <z3.h>
+
 #include "cmd/daemon.h"
 #include "cmd/main.h"
+#include "device/pcap.h"
 
 bool json_output;
 bool pretty_output;
@@ -59,20 +64,47 @@ static int do_help(int argc, char **argv)
 	return 0;
 }
 
+/* What this build holds, named as `hwxdp version` and `-j version` say. */
+static const char *const features[] = {
+	"verifier", "translator", "device", "compiled-engine", "esp-aes-gcm",
+	"prove-z3", "host-copy", "daemon-client", NULL,
+};
+
 static int do_version(int argc, char **argv)
 {
+	char z3[64];
+	unsigned int major, minor, build, rev;
+
 	(void)argc;
 	(void)argv;
+	Z3_get_version(&major, &minor, &build, &rev);
+	snprintf(z3, sizeof(z3), "%u.%u.%u", major, minor, build);
 	if (json_output) {
 		struct json_writer *w = json_new(stdout, pretty_output);
 
 		json_start_object(w);
 		json_string_field(w, "version", HWXDP_VERSION);
+		json_name(w, "libraries");
+		json_start_object(w);
+		json_string_field(w, "libbpf", libbpf_version_string());
+		json_string_field(w, "libcrypto", OpenSSL_version(OPENSSL_VERSION));
+		json_string_field(w, "libpcap", hwxdp_pcap__version());
+		json_string_field(w, "z3", z3);
+		json_end_object(w);
+		json_name(w, "features");
+		json_start_array(w);
+		for (int i = 0; features[i]; i++)
+			json_string(w, features[i]);
+		json_end_array(w);
 		json_end_object(w);
 		json_destroy(w);
 		return 0;
 	}
-	printf("%s v%s\n", bin_name, HWXDP_VERSION);
+	printf("%s v%s\nusing libbpf %s, %s, %s, z3 %s\nfeatures:", bin_name, HWXDP_VERSION,
+	       libbpf_version_string(), OpenSSL_version(OPENSSL_VERSION), hwxdp_pcap__version(), z3);
+	for (int i = 0; features[i]; i++)
+		printf("%s %s", i ? "," : "", features[i]);
+	printf("\n");
 	return 0;
 }
 

@@ -287,3 +287,8 @@ void hwxdp_pcap_writer__abort(struct hwxdp_pcap_writer *w)
 	if (w)
 		writer_free(w);
 }
+
+const char *hwxdp_pcap__version(void)
+{
+	return pcap_lib_version();
+}

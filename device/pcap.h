@@ -82,6 +82,9 @@ int hwxdp_pcap_writer__write_ns(struct hwxdp_pcap_writer *w, const struct timesp
 int hwxdp_pcap_writer__commit(struct hwxdp_pcap_writer *w, char *msg, size_t msglen);
 /* Removes the temporary file and frees w. NULL is fine. */
 void hwxdp_pcap_writer__abort(struct hwxdp_pcap_writer *w);
+
+/* The capture library's version, as it names itself. */
+const char *hwxdp_pcap__version(void);
 /* Frames written so far. */
 uint64_t hwxdp_pcap_writer__count(const struct hwxdp_pcap_writer *w);
 
