@@ -134,7 +134,8 @@ int do_port(int argc, char **argv)
 }
 
 static const char *const live_verbs[] = { "load", "show", "list", "detach", "unload", NULL };
-static const char *const offline_verbs[] = { "stats", "dump", "translate", "help", NULL };
+static const char *const offline_verbs[] = { "stats",  "dump", "translate", "prove",
+					     "verify", "run",  "help",	    NULL };
 
 static bool prefix_of(const char *word, const char *const *verbs, int *count)
 {

@@ -62,7 +62,7 @@ static int prog_help(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	fprintf(stderr,
-		"Usage: %s prog { stats | dump | translate | prove } FILE [OPTIONS]\n"
+		"Usage: %s prog { stats | dump | translate | prove | verify | run } FILE [OPTIONS]\n"
 		"\n"
 		"  stats FILE.o [--frame KIND] [--maps STATE]\n"
 		"                                per frame: BPF instructions executed, HXU\n"
@@ -75,9 +75,13 @@ static int prog_help(int argc, char **argv)
 		"                                FILE a BPF object or an HXU image\n"
 		"  translate FILE.o [--prog NAME] [--target device] -o OUT.hxu\n"
 		"                                the device's microcode as an image file\n"
+		"  verify FILE.o ..., run FILE.o ...\n"
+		"                                `hwxdp verify` and `hwxdp run`, by their object\n"
+		"  load, show, list, detach, unload\n"
+		"                                programs in hwxdpd (`%s prog help live`)\n"
 		"\n"
 		"KIND: ",
-		bin_name);
+		bin_name, bin_name);
 	for (int k = 0; k < HX_LAB__COUNT; k++)
 		fprintf(stderr, "%s%s", k ? ", " : "", hx_lab_frames[k].name);
 	fprintf(stderr, " (lab); ");
@@ -730,6 +734,9 @@ int do_prog(int argc, char **argv)
 		{ "dump", do_dump, "the microcode with BPF instructions and source lines" },
 		{ "translate", do_translate, "the device's microcode as an image file" },
 		{ "prove", do_prog_prove, "prove the microcode equal to the program (Z3)" },
+		/* The top-level commands, in the object grammar too. */
+		{ "verify", do_verify, "prove the programs of an object safe" },
+		{ "run", do_run, "run a program on the device over pcap captures, offline" },
 		{ "help", prog_help, "this help" },
 		{ 0 },
 	};
