@@ -133,7 +133,8 @@ int do_port(int argc, char **argv)
 	return call("port", argc, argv);
 }
 
-static const char *const live_verbs[] = { "load", "show", "list", "detach", "unload", NULL };
+static const char *const live_verbs[] = { "load",   "show",    "list", "detach",
+					  "unload", "replace", NULL };
 static const char *const offline_verbs[] = { "stats",  "dump", "translate", "prove",
 					     "verify", "run",  "help",	    NULL };
 
@@ -158,15 +159,19 @@ static int prog_live_help(void)
 		"       %s prog { show | list } [NAME]\n"
 		"       %s prog detach port PORT\n"
 		"       %s prog unload NAME\n"
+		"       %s prog replace NAME FILE.o\n"
 		"\n"
 		"Programs on hwxdpd's ports: `load` verifies and translates FILE.o for the\n"
 		"board (a refusal prints the verifier's log and changes nothing), loads it\n"
 		"into the kernel as the host copy, pins its maps under\n"
 		"/sys/fs/bpf/hwxdp/NAME/ (NAME: the file's name without .bpf.o) and\n"
 		"attaches it to the ports named: the microcode to their slots, the host\n"
-		"copy to their TAPs. The offline commands (stats, dump, translate) are\n"
-		"in `%s prog help`.\n",
-		bin_name, bin_name, bin_name, bin_name, bin_name);
+		"copy to their TAPs. `replace` puts another build of the program in NAME's\n"
+		"place on all its ports, its maps (and their contents) kept: verified and\n"
+		"translated first, then switched between two frames on the board and\n"
+		"atomically through the TAPs' links. The offline commands (stats, dump,\n"
+		"translate, prove, verify, run) are in `%s prog help`.\n",
+		bin_name, bin_name, bin_name, bin_name, bin_name, bin_name);
 	return 0;
 }
 

@@ -350,9 +350,20 @@ static int do_prog_unload(struct hwxdpd *d, int argc, const char **argv, struct 
 	return err;
 }
 
+static int do_prog_replace(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b,
+			   char *msg, size_t msglen)
+{
+	if (argc != 2) {
+		snprintf(msg, msglen, "usage: prog replace NAME FILE.o");
+		return -EINVAL;
+	}
+	return prog_replace(d, argv[0], argv[1], b, msg, msglen);
+}
+
 static const struct word_cmd prog_cmds[] = {
 	{ "load", do_prog_load },     { "show", do_prog_list },	    { "list", do_prog_list },
-	{ "detach", do_prog_detach }, { "unload", do_prog_unload }, { 0 },
+	{ "detach", do_prog_detach }, { "unload", do_prog_unload }, { "replace", do_prog_replace },
+	{ 0 },
 };
 
 static int do_prog(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,

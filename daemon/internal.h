@@ -103,6 +103,8 @@ struct prog {
 	struct bpf_object *host;
 	char pin_dir[PATH_MAX];
 	uint32_t insns, words;
+	int64_t loaded_at;  /* time(NULL) of its load or last replace */
+	uint32_t replaces;  /* how often another build took its place */
 	/* Arrays the kernel map and the board's table share by mmap. */
 	struct {
 		void *mem;
@@ -165,6 +167,8 @@ void ports_free(struct hwxdpd *d);
 
 int prog_load(struct hwxdpd *d, const char *path, const char *name, const char **ports,
 	      int port_cnt, struct jbuf *body, char *msg, size_t msglen);
+int prog_replace(struct hwxdpd *d, const char *name, const char *path, struct jbuf *body,
+		 char *msg, size_t msglen);
 int prog_detach(struct hwxdpd *d, struct port *p, char *msg, size_t msglen);
 int prog_unload(struct hwxdpd *d, struct prog *pr, char *msg, size_t msglen);
 struct prog *prog_by_name(struct hwxdpd *d, const char *name);

@@ -19,6 +19,7 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -430,6 +431,7 @@ int prog_load(struct hwxdpd *d, const char *path, const char *name_arg, const ch
 	pthread_mutex_lock(&d->lock);
 	*pr = tmp;
 	pr->used = true;
+	pr->loaded_at = (int64_t)time(NULL);
 	err = fwd_detect(d, pr);
 	if (!err)
 		err = mirror_new(d, pr);
@@ -483,6 +485,8 @@ void prog_json(struct hwxdpd *d, const struct prog *pr, struct jbuf *b)
 	jbuf_uint_field(b, "device_id", pr->device_id);
 	jbuf_uint_field(b, "bpf_insns", pr->insns);
 	jbuf_uint_field(b, "microcode_words", pr->words);
+	jbuf_int_field(b, "loaded_at", pr->loaded_at);
+	jbuf_uint_field(b, "replaces", pr->replaces);
 	if (prog && !bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
 		jbuf_uint_field(b, "host_prog_id", info.id);
 	jbuf_string_field(b, "pinned", pr->pin_dir[0] ? pr->pin_dir : NULL);
@@ -520,4 +524,147 @@ void prog_json(struct hwxdpd *d, const struct prog *pr, struct jbuf *b)
 	}
 	jbuf_end_array(b);
 	jbuf_end_object(b);
+}
+
+/*
+ * Another build in pr's place on every port it is on, its maps kept: the
+ * board's new program shares pr's table memory (same maps, same layout,
+ * checked by the loader), the host copy reuses pr's pinned kernel maps
+ * (libbpf checks type and sizes), so nothing is copied and no count is
+ * lost. Verified, translated and loaded before anything changes; then, under
+ * the lock, each port's slot and each TAP's link switch (the board between
+ * two frames, the kernel atomically through the link), and the old build
+ * goes. The slot and the name stay pr's.
+ */
+int prog_replace(struct hwxdpd *d, const char *name, const char *path, struct jbuf *body,
+		 char *msg, size_t msglen)
+{
+	struct hwxdp_device_load_opts lopts = { .sz = sizeof(lopts), .share_tables = true };
+	struct hwxdp_host_load_opts hopts = { .sz = sizeof(hopts), .mmapable_arrays = true };
+	struct bpf_object *host = NULL, *old_host;
+	char pin_dir[PATH_MAX];
+	uint32_t old_id, insns = 0;
+	hwxdp_print_fn_t old;
+	struct prog *pr;
+	int id = -1, err = 0;
+
+	if (access(path, R_OK)) {
+		err = -errno;
+		snprintf(msg, msglen, "%s: %s", path, strerror(errno));
+		return err;
+	}
+	pthread_mutex_lock(&d->lock);
+	pr = prog_by_name(d, name);
+	if (pr) {
+		lopts.tables_of = pr->device_id;
+		snprintf(pin_dir, sizeof(pin_dir), "%s", pr->pin_dir);
+	}
+	pthread_mutex_unlock(&d->lock);
+	if (!pr) {
+		snprintf(msg, msglen, "no program '%s' is loaded (prog load)", name);
+		return -ENOENT;
+	}
+	load_log_len = 0;
+	load_log[0] = '\0';
+	old = hwxdp_set_print(capture_print);
+	id = hwxdp_device__load(d->board, path, &lopts, msg, msglen);
+	if (id >= 0) {
+		hopts.pin_dir = pin_dir;
+		host = hwxdp_host_load_opts(path, &hopts);
+		if (!host) {
+			err = -errno;
+			snprintf(msg, msglen, "%s: the kernel refused the host copy: %s", path,
+				 strerror(errno));
+		}
+	} else {
+		err = id;
+	}
+	hwxdp_set_print(old);
+	if (err) {
+		log_body(body);
+		if (id >= 0)
+			hwxdp_device__unload(d->board, (uint32_t)id);
+		return err;
+	}
+	{
+		struct hwxdp_device_prog *dp = hwxdp_device__prog(d->board, (uint32_t)id);
+
+		insns = dp && dp->prog ? (uint32_t)dp->prog->insn_cnt : 0;
+	}
+
+	pthread_mutex_lock(&d->lock);
+	if (pr->device_id != lopts.tables_of || !pr->used) {
+		pthread_mutex_unlock(&d->lock);
+		hwxdp_device__unload(d->board, (uint32_t)id);
+		bpf_object__close(host);
+		snprintf(msg, msglen, "%s was unloaded or replaced meanwhile", name);
+		return -EAGAIN;
+	}
+	old_host = pr->host;
+	old_id = pr->device_id;
+	pr->host = host;
+	pr->device_id = (uint32_t)id;
+	for (int i = 0; !err && i < HWXDPD_PORTS_MAX; i++) {
+		struct port *p = &d->ports[i];
+
+		if (!p->used || p->prog != pr - d->progs)
+			continue;
+		err = host_attach(d, pr, &p->link, p->tap_ifindex, p->tap, msg, msglen);
+		for (int j = 0; !err && j < HWXDPD_VLANS_MAX; j++)
+			if (p->vlans[j].used)
+				err = host_attach(d, pr, &p->vlans[j].link, p->vlans[j].tap_ifindex,
+						  p->vlans[j].tap, msg, msglen);
+		if (!err)
+			err = hwxdp_device__attach(d->board, p->ifindex, pr->device_id);
+	}
+	if (err) {
+		/* Back to the old build wherever the new one got to. */
+		char ignored[256];
+
+		pr->host = old_host;
+		pr->device_id = old_id;
+		for (int i = 0; i < HWXDPD_PORTS_MAX; i++) {
+			struct port *p = &d->ports[i];
+
+			if (!p->used || p->prog != pr - d->progs)
+				continue;
+			host_attach(d, pr, &p->link, p->tap_ifindex, p->tap, ignored,
+				    sizeof(ignored));
+			for (int j = 0; j < HWXDPD_VLANS_MAX; j++)
+				if (p->vlans[j].used)
+					host_attach(d, pr, &p->vlans[j].link,
+						    p->vlans[j].tap_ifindex, p->vlans[j].tap,
+						    ignored, sizeof(ignored));
+			hwxdp_device__attach(d->board, p->ifindex, old_id);
+		}
+		pthread_mutex_unlock(&d->lock);
+		hwxdp_device__unload(d->board, (uint32_t)id);
+		bpf_object__close(host);
+		return err;
+	}
+	/* The old build's maps live on in the new one's (the same kernel maps,
+	 * the same table memory): the mmaps stay, fwd's and the mirror's
+	 * handles are the new object's. */
+	mirror_free(pr);
+	fwd_free(pr);
+	hwxdp_device__unload(d->board, old_id);
+	bpf_object__close(old_host);
+	snprintf(pr->path, sizeof(pr->path), "%s", path);
+	pr->insns = insns;
+	pr->words = hwxdp_device__prog_words(d->board, pr->device_id);
+	pr->loaded_at = (int64_t)time(NULL);
+	pr->replaces++;
+	err = fwd_detect(d, pr);
+	if (!err)
+		err = mirror_new(d, pr);
+	prog_json(d, pr, body);
+	pthread_mutex_unlock(&d->lock);
+	if (err) {
+		snprintf(msg, msglen, "%s replaced, but its maps are not followed: %s", name,
+			 strerror(-err));
+		return 0;
+	}
+	snprintf(msg, msglen, "%s replaced by %s (%u BPF instructions, %u microcode words), its maps kept",
+		 name, path, pr->insns, pr->words);
+	return 0;
 }

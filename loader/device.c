@@ -108,6 +108,23 @@ static int apply_sizes(struct hwxdp_object *obj, const struct hwxdp_device_prog_
 /* Another program's table memory serves this one only when it holds this
  * object's maps as they are: same ids, types and sizes, and the same bytes
  * of read-only global data, which the verifier took as constants. */
+/* Global data's maps are named after their object ("fwd.rodata"): two
+ * builds of one program in files of other names still have the same. */
+static bool same_map_name(const char *table, const char *map)
+{
+	static const char *const sections[] = { ".rodata", ".data", ".bss", NULL };
+	const char *a = strchr(table, '.'), *b = strchr(map, '.');
+
+	if (!strncmp(table, map, HXU_NAME_MAX - 1))
+		return true;
+	if (!a || !b || strcmp(a, b))
+		return false;
+	for (int i = 0; sections[i]; i++)
+		if (!strncmp(a, sections[i], strlen(sections[i])))
+			return true;
+	return false;
+}
+
 static int check_shared(const struct hwxdp_device_prog *dp, const char *path, char *msg,
 			size_t msglen)
 {
@@ -123,7 +140,7 @@ static int check_shared(const struct hwxdp_device_prog *dp, const char *path, ch
 		 * program uses it. */
 		if (!tab)
 			continue;
-		if (strncmp(tab->desc.name, m->name, HXU_NAME_MAX - 1) ||
+		if (!same_map_name(tab->desc.name, m->name) ||
 		    tab->desc.type != m->type || tab->desc.key_size != m->key_size ||
 		    tab->desc.value_size != m->value_size ||
 		    tab->desc.max_entries != m->max_entries) {

@@ -71,6 +71,35 @@ static int set_mmapable(struct bpf_object *obj)
 	return 0;
 }
 
+static int set_pin_paths(struct bpf_object *obj, const char *dir)
+{
+	struct bpf_map *map;
+
+	bpf_object__for_each_map(map, obj)
+	{
+		char pin[4096];
+		int err;
+
+		if (bpf_map__is_internal(map))
+			continue;
+		if (snprintf(pin, sizeof(pin), "%s/%s", dir, bpf_map__name(map)) >= (int)sizeof(pin))
+			return -ENAMETOOLONG;
+		err = bpf_map__set_pin_path(map, pin);
+		if (err)
+			return err;
+		/* The kernel makes every devmap read-only for programs and says
+		 * so in its flags, which libbpf compares before it reuses one. */
+		if (bpf_map__type(map) == BPF_MAP_TYPE_DEVMAP ||
+		    bpf_map__type(map) == BPF_MAP_TYPE_DEVMAP_HASH) {
+			err = bpf_map__set_map_flags(map,
+						     bpf_map__map_flags(map) | BPF_F_RDONLY_PROG);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
 struct bpf_object *hwxdp_host_load(const char *path)
 {
 	return hwxdp_host_load_opts(path, NULL);
@@ -107,6 +136,13 @@ struct bpf_object *hwxdp_host_load_opts(const char *path, const struct hwxdp_hos
 		err = set_mmapable(obj);
 		if (err) {
 			pr_warn("%s: cannot make its arrays mmapable: %s\n", path, strerror(-err));
+			goto fail;
+		}
+	}
+	if (o.pin_dir) {
+		err = set_pin_paths(obj, o.pin_dir);
+		if (err) {
+			pr_warn("%s: a pin path under %s is too long\n", path, o.pin_dir);
 			goto fail;
 		}
 	}

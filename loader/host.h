@@ -20,6 +20,10 @@ struct hwxdp_host_load_opts {
 	/* Create the object's own ARRAY maps BPF_F_MMAPABLE, so that their
 	 * memory can be shared (the board's tables, hwxdpd). */
 	bool mmapable_arrays;
+	/* Reuse the maps pinned in this directory by name (a map not pinned
+	 * there is made and pinned there): a program replacing another keeps
+	 * its maps. A pinned map of another type or size fails the load. */
+	const char *pin_dir;
 };
 
 struct bpf_object *hwxdp_host_load_opts(const char *path, const struct hwxdp_host_load_opts *opts);

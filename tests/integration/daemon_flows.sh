@@ -262,7 +262,65 @@ else
 	fail "after state changes under traffic: state ${st:-?}, rx_packets ${rx0:-?} -> ${rx1:-?}"
 fi
 
-# --- 5. An unknown VLAN is punted and counted; traceroute through the host.
+# --- 5. prog replace during a stream: another build in fwd's place (here
+# built again from the same source), its maps and their contents kept; a
+# refused one changes nothing.
+clang -g -O2 -target bpf -Wall -Iprogs/include -I/usr/include/"$(gcc -dumpmachine)" \
+	-c progs/fwd.bpf.c -o "$tmp/fwd_again.o" 2>"$tmp/cc.log" || setup_failed "fwd again: $(head -n 3 "$tmp/cc.log")"
+cat >"$tmp/bad.c" <<'C'
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+SEC("xdp")
+int unchecked(struct xdp_md *ctx)
+{
+	unsigned char *data = (void *)(long)ctx->data;
+
+	return data[20] == 6 ? XDP_DROP : XDP_PASS; /* no bounds check */
+}
+char LICENSE[] SEC("license") = "GPL";
+C
+clang -g -O2 -target bpf -I/usr/include/"$(gcc -dumpmachine)" -c "$tmp/bad.c" -o "$tmp/bad.o" ||
+	setup_failed "cannot build the refused program"
+host_id0=$(hwxdp -j prog show fwd | jfield "d['host_prog_id']")
+A iperf3 -c 10.78.2.2 -p 5201 -t 6 -b 200M -J >"$tmp/iperf5.json" 2>&1 &
+iperf=$!
+sleep 2
+made0=$(hwxdp -j flow list | jfield "d['counters']['active']")
+miss0=$(punt_count $FLOW_MISS) rx0=$(lif_counter 50 rx_packets)
+rerr=$(hwxdp prog replace fwd "$tmp/bad.o" 2>&1 >/dev/null)
+rrc=$?
+out=$(hwxdp prog replace fwd "$tmp/fwd_again.o" 2>&1)
+orc=$?
+# From the board's own counters: after the replace, the stream is forwarded
+# there, not punted.
+sleep 0.3
+verdicts() { hwxdp -j stats | jfield "'%d %d' % (d['verdicts']['pass'], d['verdicts']['redirect'])"; }
+read -r pass0 redir0 < <(verdicts)
+sleep 1.2
+read -r pass1 redir1 < <(verdicts)
+passed_after=$((pass1 - pass0)) redirected_after=$((redir1 - redir0))
+miss1=$(punt_count $FLOW_MISS) rx1=$(lif_counter 50 rx_packets)
+made1=$(hwxdp -j flow list | jfield "d['counters']['active']")
+wait "$iperf"
+irc=$?
+show=$(hwxdp -j prog show fwd)
+host_id1=$(echo "$show" | jfield "d['host_prog_id']")
+on_tap=$(ip -d link show hx0.50 | sed -nE 's/.*prog\/xdp id ([0-9]+).*/\1/p')
+if [ $rrc -ne 0 ] && echo "$rerr" | grep -q 'invalid access to packet'; then
+	pass "prog replace with a refused program: the verifier's log, nothing changed"
+else
+	fail "refused replace: rc $rrc, $(echo "$rerr" | tail -n 2 | tr '\n' ' ')"
+fi
+if [ $orc -eq 0 ] && [ $irc -eq 0 ] && [ "$made0" = "$made1" ] && [ "$miss0" = "$miss1" ] &&
+	[ "${passed_after:-99}" -le 5 ] && [ "${redirected_after:-0}" -gt 1000 ] &&
+	[ "$((rx1 - rx0))" -gt 1000 ] && [ "$host_id1" != "$host_id0" ] && [ "$on_tap" = "$host_id1" ] &&
+	[ "$(echo "$show" | jfield "d['replaces']")" = 1 ]; then
+	pass "prog replace mid-stream: $made1 flows kept, 0 new flow-miss, in the 1.2 s after it the board forwarded $redirected_after frames and punted $passed_after, LIF counters went on (+$((rx1 - rx0))), TAPs on kernel program $host_id1"
+else
+	fail "prog replace: rc $orc ($out), iperf3 rc $irc, after it $redirected_after forwarded and $passed_after punted, flows $made0 -> $made1, flow-miss $miss0 -> $miss1, rx $rx0 -> $rx1, host $host_id0 -> $host_id1 (TAP: $on_tap)"
+fi
+
+# --- 6. An unknown VLAN is punted and counted; traceroute through the host.
 uv0=$(punt_count 6)
 A /usr/bin/python3 -c "
 from scapy.all import Ether, Dot1Q, IP, UDP, sendp
@@ -283,7 +341,7 @@ else
 	fail "traceroute: $(echo "$trace" | tr '\n' '|')"
 fi
 
-# --- 6. The per-LIF counters, as bpftool reads them, are the frames forwarded.
+# --- 7. The per-LIF counters, as bpftool reads them, are the frames forwarded.
 sleep 1.5
 stats=$(hwxdp -j stats)
 fwd_frames=$(echo "$stats" | jfield "d['verdicts']['tx'] + d['verdicts']['redirect']")
@@ -296,7 +354,7 @@ else
 	fail "lifs rx $rx, tx $tx, p0 LIF rx $port_rx0, the board forwarded $fwd_frames"
 fi
 
-# --- 7. SIGTERM: TAPs and links go, and the daemon says what stays pinned.
+# --- 8. SIGTERM: TAPs and links go, and the daemon says what stays pinned.
 kill -TERM "$daemon_pid"
 wait "$daemon_pid"
 rc=$?
