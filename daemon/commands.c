@@ -604,11 +604,13 @@ static struct port *lif_args(struct hwxdpd *d, int argc, const char **argv, cons
 	return p;
 }
 
-static int do_lif_add(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
-		      size_t msglen)
+typedef int (*lif_change_fn)(struct hwxdpd *d, struct port *p, uint32_t vlan, int64_t mtu,
+			     int64_t state, char *msg, size_t msglen);
+
+/* lif add and lif set: the same words, then the change, then the LIF. */
+static int lif_change(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+		      size_t msglen, const char *usage, lif_change_fn change)
 {
-	static const char usage[] =
-		"lif add PORT vlan N [mtu M] [state enabled|offload-disabled|admin-disabled]";
 	int64_t mtu, state;
 	uint32_t vlan = 0;
 	struct port *p;
@@ -617,31 +619,27 @@ static int do_lif_add(struct hwxdpd *d, int argc, const char **argv, struct jbuf
 	p = lif_args(d, argc, argv, usage, true, &vlan, &mtu, &state, msg, msglen, &err);
 	if (!p)
 		return err;
-	err = lif_add(d, p, vlan, mtu, state, msg, msglen);
+	err = change(d, p, vlan, mtu, state, msg, msglen);
 	if (!err)
 		lif_json(d, p, vlan, b);
 	pthread_mutex_unlock(&d->lock);
 	return err;
 }
 
+static int do_lif_add(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+		      size_t msglen)
+{
+	return lif_change(d, argc, argv, b, msg, msglen,
+			  "lif add PORT vlan N [mtu M] [state enabled|offload-disabled|admin-disabled]",
+			  lif_add);
+}
+
 static int do_lif_set(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
 		      size_t msglen)
 {
-	static const char usage[] =
-		"lif set PORT vlan N [mtu M] [state enabled|offload-disabled|admin-disabled]";
-	int64_t mtu, state;
-	uint32_t vlan = 0;
-	struct port *p;
-	int err;
-
-	p = lif_args(d, argc, argv, usage, true, &vlan, &mtu, &state, msg, msglen, &err);
-	if (!p)
-		return err;
-	err = lif_set(d, p, vlan, mtu, state, msg, msglen);
-	if (!err)
-		lif_json(d, p, vlan, b);
-	pthread_mutex_unlock(&d->lock);
-	return err;
+	return lif_change(d, argc, argv, b, msg, msglen,
+			  "lif set PORT vlan N [mtu M] [state enabled|offload-disabled|admin-disabled]",
+			  lif_set);
 }
 
 static int do_lif_del(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
