@@ -38,6 +38,7 @@
 #include "device/engine_ops.h"
 #include "device/esp.h"
 #include "device/tables.h"
+#include "device/tm_proof.h"
 #include "hwmap/hash.h"
 #include "loader/log.h"
 
@@ -640,6 +641,31 @@ static int check_tables(struct checker *c)
 	return 0;
 }
 
+/* Every table memory access proven to stay inside a table's value
+ * (device/tm_proof.h). */
+static int check_table_memory(struct checker *c)
+{
+	struct hxu_op *ops = malloc(sizeof(*ops) * c->op_cnt);
+	uint32_t *words = malloc(sizeof(*words) * c->op_cnt);
+	char msg[200];
+	int err = -ENOMEM;
+
+	if (!ops || !words)
+		goto out;
+	for (uint32_t i = 0; i < c->op_cnt; i++) {
+		ops[i] = c->ops[i].op;
+		words[i] = c->ops[i].word;
+	}
+	err = hwxdp_tm_prove(c->img, ops, words, c->op_cnt, c->op_at, c->table_desc, msg,
+			     sizeof(msg));
+	if (err == -1)
+		err = reject(c, -1, "%s", msg);
+out:
+	free(ops);
+	free(words);
+	return err;
+}
+
 static int check_image(struct checker *c)
 {
 	const struct hxu_image *img = c->img;
@@ -717,7 +743,7 @@ static int check_image(struct checker *c)
 		if (img->lines[i].op >= img->op_cnt)
 			return reject(c, -1, "line table entry %u names op %u, beyond the last", i,
 				      img->lines[i].op);
-	return 0;
+	return check_table_memory(c);
 }
 
 static void checker_fini(struct checker *c)

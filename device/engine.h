@@ -16,9 +16,9 @@
  * Safety net: every packet access is checked against the window and every
  * local-memory access against local memory; one outside aborts the frame
  * (XDP_ABORTED, error HWXDP_ERR_PKT_ACCESS / _LM_ACCESS). Table memory
- * accesses have their offsets bounded at load by the largest value of the
- * image's tables, and one through a null value pointer aborts the frame
- * (HWXDP_ERR_TM_ACCESS).
+ * accesses are proven at load to stay inside a table's value
+ * (device/tm_proof.h), and one through a null value pointer aborts the
+ * frame (HWXDP_ERR_TM_ACCESS).
  */
 #ifndef HWXDP_DEVICE_ENGINE_H
 #define HWXDP_DEVICE_ENGINE_H
