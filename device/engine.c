@@ -186,7 +186,7 @@ struct checker {
 	const struct hwxdp_tables *tables;
 	char *err;
 	size_t errlen;
-	bool print; /* pr_warn the reason too */
+	bool record; /* record the reason for hwxdp_error_message too */
 	struct decoded *ops;
 	uint32_t op_cnt;
 	int32_t *op_at; /* word -> index in ops, -1 for a second word */
@@ -208,8 +208,8 @@ __attribute__((format(printf, 3, 4))) static int reject(struct checker *c, int64
 	va_end(ap);
 	if (c->errlen)
 		snprintf(c->err, c->errlen, "%s", msg);
-	if (c->print)
-		pr_warn("hxu: %s\n", msg);
+	if (c->record)
+		hwxdp_error(-EINVAL, "hxu: %s", msg);
 	return -HWXDP_ERR_IMAGE;
 }
 
@@ -1849,7 +1849,7 @@ enum hwxdp_engine_mode hwxdp_engine__mode(const struct hwxdp_engine *e)
 
 struct hwxdp_engine *hwxdp_engine__new(const struct hxu_image *img, struct hwxdp_tables *tables)
 {
-	struct checker c = { .img = img, .tables = tables, .print = true };
+	struct checker c = { .img = img, .tables = tables, .record = true };
 	struct hwxdp_engine *e = NULL;
 	uint8_t *leader = NULL, *loop_header = NULL;
 	int err;

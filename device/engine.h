@@ -111,7 +111,8 @@ struct hwxdp_engine;
  * Checks img against the device's rules and the tables it names (each of
  * the image's table descriptors must match the table of that id in
  * tables), pre-decodes it, and returns an engine; NULL with errno EINVAL
- * (the reason printed through pr_warn: "hxu: op N: ...") or ENOMEM.
+ * (the reason, "hxu: op N: ...", is hwxdp_error_message(-EINVAL); nothing
+ * is printed) or ENOMEM.
  * tables must outlive the engine.
  */
 struct hwxdp_engine *hwxdp_engine__new(const struct hxu_image *img, struct hwxdp_tables *tables);

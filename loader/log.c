@@ -112,6 +112,18 @@ int hwxdp_error(int err, const char *fmt, ...)
 	return err;
 }
 
+void hwxdp_error_clear(void)
+{
+	last_error.err = 0;
+}
+
+int hwxdp_error_for(int err, const char *what)
+{
+	if (err && last_error.err != err)
+		hwxdp_error(err, "%s: %s", what, hwxdp_strerror(err));
+	return err;
+}
+
 const char *hwxdp_error_message(int err)
 {
 	static _Thread_local char given[sizeof(last_error.text)];

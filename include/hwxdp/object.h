@@ -126,8 +126,14 @@ struct hwxdp_object_open_opts {
 /* A message for a negative error return, errno or -HWXDP_ERR_*. */
 const char *hwxdp_strerror(int err);
 
-/* Opens path. 0 or a negative error (errno or -HWXDP_ERR_*); the reason is
- * printed through hwxdp_print. Nothing is half-filled on failure. */
+/* The one line that says why the last call of this thread failed with err,
+ * naming the file and what is wrong with it; hwxdp_strerror(err) when that
+ * call recorded none. Given back once. */
+const char *hwxdp_error_message(int err);
+
+/* Opens path. 0 or a negative error (errno or -HWXDP_ERR_*); the reason,
+ * one line naming the file, is hwxdp_error_message(err) (nothing is
+ * printed). Nothing is half-filled on failure. */
 int hwxdp_object__open(const char *path, struct hwxdp_object **out);
 /* name stands for the file in messages; as with libbpf, its base name up to
  * the first '.' prefixes the names of .rodata/.data/.bss maps. */
