@@ -862,8 +862,11 @@ static int maps_from_elf(struct loader *l)
 	}
 
 	l->obj->btf = l->priv->own_btf = checked_btf(l, &bad);
-	if (l->btf && !l->obj->btf)
+	if (l->btf && !l->obj->btf) {
+		/* not a failure here: what checked_btf recorded does not stand */
+		hwxdp_error_clear();
 		pr_warn("%s: .BTF is unreadable, going on without it\n", l->file);
+	}
 	object_name(obj_name, l->file);
 	for (i = 1; i < l->sec_cnt; i++) {
 		const struct section *d = &l->secs[i];
