@@ -4,12 +4,11 @@
  *
  * The domain. A register or an 8-byte stack slot holds either a number
  * whose unsigned range [lo, hi] is known (everything unknown is the number
- * [0, 2^64 - 1]), or a table value's address: the table (or "several"),
- * the bytes of the value that a lookup guarantees (the least value size of
- * those tables) and the offset from the value's start, as a signed range
- * or unknown. A value's address joined with the number 0 stays an address:
- * it is what a lookup that found nothing gives, and the engine aborts any
- * access at an address that low.
+ * [0, 2^64 - 1]), or a table value's address: the bytes of the value that
+ * a lookup guarantees (the least value size of the tables it may be from)
+ * and the offset from the value's start, as a signed range or unknown. A value's address joined
+ * with the number 0 stays an address: it is what a lookup that found nothing gives, and the engine
+ * aborts any access at an address that low.
  *
  * The analysis runs over basic blocks to a fixed point; a block's state is
  * widened after a few visits, so that loops end. Bundles are analysed in
@@ -28,12 +27,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <linux/bpf.h>
-
+#include "device/engine.h"
 #include "device/tm_proof.h"
 
 #define SLOTS	    (HXU_LM_FRAME / 8)
-#define MANY	    0xffff /* values of several tables */
 #define OFF_LIMIT   (1ll << 32)
 #define WIDEN_AFTER 8
 
@@ -42,7 +39,6 @@ enum { V_NUM, V_PTR };
 struct aval {
 	uint8_t kind;
 	bool off_known; /* V_PTR */
-	uint16_t table; /* V_PTR: table id or MANY */
 	uint32_t bound; /* V_PTR: bytes of the value from its start */
 	int64_t lo, hi; /* V_PTR: offset range; V_NUM: (uint64_t) range */
 };
@@ -70,7 +66,7 @@ struct prover {
 	size_t errlen;
 };
 
-static const struct aval TOP = { V_NUM, false, 0, 0, 0, -1 };
+static const struct aval TOP = { V_NUM, false, 0, 0, -1 };
 
 static uint64_t ulo(const struct aval *v)
 {
@@ -84,7 +80,7 @@ static uint64_t uhi(const struct aval *v)
 
 static struct aval num(uint64_t lo, uint64_t hi)
 {
-	return (struct aval){ V_NUM, false, 0, 0, (int64_t)lo, (int64_t)hi };
+	return (struct aval){ V_NUM, false, 0, (int64_t)lo, (int64_t)hi };
 }
 
 static bool is_zero(const struct aval *v)
@@ -96,8 +92,7 @@ static bool aval_eq(const struct aval *a, const struct aval *b)
 {
 	if (a->kind != b->kind || a->lo != b->lo || a->hi != b->hi)
 		return false;
-	return a->kind == V_NUM ||
-	       (a->table == b->table && a->bound == b->bound && a->off_known == b->off_known);
+	return a->kind == V_NUM || (a->bound == b->bound && a->off_known == b->off_known);
 }
 
 static struct aval join(const struct aval *a, const struct aval *b)
@@ -113,8 +108,6 @@ static struct aval join(const struct aval *a, const struct aval *b)
 	if (a->kind != b->kind)
 		return TOP;
 	v = *a;
-	if (a->table != b->table)
-		v.table = MANY;
 	if (b->bound < v.bound)
 		v.bound = b->bound;
 	v.off_known = a->off_known && b->off_known;
@@ -272,7 +265,7 @@ static struct aval value_ptr(const struct prover *p, uint8_t table)
 {
 	const struct hxu_table_desc *t = p->table_desc[table];
 
-	return (struct aval){ V_PTR, true, table, t ? t->value_size : 0, 0, 0 };
+	return (struct aval){ V_PTR, true, t ? t->value_size : 0, 0, 0 };
 }
 
 /* The stack slot an access through r10 at off for size bytes is, or -1
@@ -347,8 +340,9 @@ __attribute__((format(printf, 3, 4))) static int refuse(struct prover *p, uint32
 }
 
 /*
- * The verdict on operand which of op i: size bytes at base + off in table
- * memory. final: the fixed point is reached, record it (and refuse).
+ * Refuses op i unless its operand which, size bytes at base + off in table
+ * memory, lies inside a value, or starts below any table memory address
+ * (the engine aborts it). Only final, once the fixed point is reached.
  */
 static int judge(struct prover *p, uint32_t i, int which, const struct aval *base, int64_t off,
 		 uint32_t size, bool final)
@@ -359,7 +353,8 @@ static int judge(struct prover *p, uint32_t i, int which, const struct aval *bas
 		return 0;
 	if (base->kind == V_NUM) {
 		/* Below the lowest table memory address: the engine aborts. */
-		if (uhi(base) < (1u << 20) && off >= 0 && off < (1 << 20))
+		if (uhi(base) < HWXDP_TM_LOW && off >= 0 &&
+		    uhi(base) + (uint64_t)off < HWXDP_TM_LOW)
 			return 0;
 		return refuse(p, i,
 			      "table memory access through r%u, which holds a number, not a "
