@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Translation time against program length, for three shapes of program the
+ * Translation time against program length, for four shapes of program the
  * bench writes itself:
  *
  *   straight  straight-line arithmetic whose results nothing reads: every
@@ -16,10 +16,12 @@
  *   bench_translate [-r runs] [-m max-length] [-s shape]
  *
  * For each shape and length: the median of the runs' translation times in
- * ms (hwxdp_translate alone, the verification is done once beforehand) and
- * that time per BPF instruction in us. A translator linear in the length
- * keeps the last column flat; the last line of each shape is the ratio of
- * the time per instruction at the longest length to that at the shortest.
+ * ms (hwxdp_translate alone, the verification is done once beforehand),
+ * that time per BPF instruction in us, and the median time of the device's
+ * check of the image it gives (hwxdp_engine__check, the table memory proof
+ * included) in ms. A translator linear in the length keeps the us/insn
+ * column flat; the last line of each shape is the ratio of the time per
+ * instruction at the longest length to that at the shortest.
  */
 #include <errno.h>
 #include <stddef.h>
@@ -31,6 +33,7 @@
 
 #include <linux/bpf.h>
 
+#include "device/engine.h"
 #include "hwmap/translate.h"
 #include "verifier/verifier.h"
 
@@ -154,8 +157,10 @@ static double median(double *v, int n)
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-/* The median translation time of runs translations, in ns; 0 with *ops set. */
-static int measure(enum shape shape, size_t len, int runs, double *ns, uint32_t *ops)
+/* The median translation time of runs translations, and of the device's
+ * check of the image, in ns; 0 with *ops set. */
+static int measure(enum shape shape, size_t len, int runs, double *ns, double *check_ns,
+		   uint32_t *ops)
 {
 	struct bpf_insn *insns = calloc(len + 8, sizeof(*insns));
 	struct hwxdp_verify_opts vopts = { .sz = sizeof(vopts), .device = true };
@@ -169,7 +174,7 @@ static int measure(enum shape shape, size_t len, int runs, double *ns, uint32_t 
 		.subprog_cnt = 1,
 	};
 	struct hwxdp_object obj = { .progs = &prog, .prog_cnt = 1 };
-	double t[MAX_RUNS];
+	double t[MAX_RUNS], tc[MAX_RUNS];
 	char why[512];
 	int err;
 
@@ -191,12 +196,22 @@ static int measure(enum shape shape, size_t len, int runs, double *ns, uint32_t 
 		if (err)
 			fprintf(stderr, "bench_translate: %s of %zu insns: %s\n", shape_name[shape],
 				prog.insn_cnt, err == -HWXDP_ERR_TRANSLATE ? why : strerror(-err));
-		else
+		if (!err) {
 			*ops = img->line_cnt;
+			start = now_ns();
+			err = hwxdp_engine__check(img, NULL, why, sizeof(why));
+			tc[r] = now_ns() - start;
+			if (err)
+				fprintf(stderr,
+					"bench_translate: %s of %zu insns: the device: %s\n",
+					shape_name[shape], prog.insn_cnt, why);
+		}
 		hxu_image__free(img);
 	}
-	if (!err)
+	if (!err) {
 		*ns = median(t, runs);
+		*check_ns = median(tc, runs);
+	}
 	hwxdp_verify_result__free(res);
 	free(insns);
 	return err;
@@ -238,24 +253,25 @@ int main(int argc, char **argv)
 			MAX_RUNS);
 		return 2;
 	}
-	printf("%-9s %7s %7s %10s %10s\n", "shape", "insns", "ops", "ms", "us/insn");
+	printf("%-9s %7s %7s %10s %10s %10s\n", "shape", "insns", "ops", "ms", "us/insn",
+	       "check ms");
 	for (int s = 0; s < SHAPES; s++) {
 		double first = 0, last = 0;
 
 		if (only >= 0 && s != only)
 			continue;
 		for (size_t len = 1000; len <= max; len *= 2) {
-			double ns;
+			double ns, check_ns;
 			uint32_t ops = 0;
-			int err = measure((enum shape)s, len, runs, &ns, &ops);
+			int err = measure((enum shape)s, len, runs, &ns, &check_ns, &ops);
 
 			if (err)
 				return 1;
 			last = ns / 1e3 / (double)len;
 			if (!first)
 				first = last;
-			printf("%-9s %7zu %7u %10.2f %10.3f\n", shape_name[s], len, ops, ns / 1e6,
-			       last);
+			printf("%-9s %7zu %7u %10.2f %10.3f %10.2f\n", shape_name[s], len, ops,
+			       ns / 1e6, last, check_ns / 1e6);
 		}
 		printf("%-9s per-insn time, longest / shortest: %.2f\n", shape_name[s],
 		       last / first);

@@ -167,7 +167,7 @@ static int parse(int argc, char **argv, const char *sub, unsigned int allowed, s
 	if (!*argv[optind - 1])
 		return cmd_error("prog %s: an empty file name for FILE", sub);
 	if (access(argv[optind - 1], R_OK))
-		return cmd_error("%s: %s", argv[optind - 1], strerror(errno));
+		return cmd_error("%s: %s", argv[optind - 1], hwxdp_strerror(errno));
 	a->path = argv[optind - 1];
 	return 0;
 }
@@ -274,7 +274,7 @@ static int open_pair(const char *path, struct hx_target **dev, struct hx_target 
 
 	*dev = hx_target_open("device", path);
 	if (!*dev)
-		return cmd_error("%s: cannot translate for the device: %s", path,
+		return cmd_error("cannot translate for the device: %s",
 				 hwxdp_error_message(-errno));
 	*cnt = hx_count_target_open(path);
 	if (!*cnt) {
@@ -311,7 +311,7 @@ static int apply_state(const char *path, const char *maps, struct hx_target *dev
 	if (!err) {
 		err = hwxdp_object__open(path, &obj);
 		if (err)
-			snprintf(msg, sizeof(msg), "%s: %s", path, hwxdp_error_message(err));
+			snprintf(msg, sizeof(msg), "%s", hwxdp_error_message(err));
 	}
 	if (!err)
 		err = hx_state__apply(state, obj, state_update, pair, msg, sizeof(msg));
@@ -427,7 +427,7 @@ static int translate(const char *path, const char *name, struct hwxdp_object **o
 	*img = NULL;
 	err = hwxdp_object__open(path, obj);
 	if (err)
-		return cmd_error("%s: cannot open: %s", path, hwxdp_strerror(err));
+		return cmd_error("%s", hwxdp_error_message(err));
 	*prog = NULL;
 	for (size_t i = 0; i < (*obj)->prog_cnt && !*prog; i++)
 		if (name ? !strcmp((*obj)->progs[i].name, name)
@@ -514,7 +514,7 @@ static int dump_image(const struct prog_args *a)
 	if (err) {
 		hxu_image__free(img);
 		return cmd_error("%s: the device refuses the image: %s", a->path,
-				 err == -HWXDP_ERR_IMAGE ? msg : strerror(-err));
+				 err == -HWXDP_ERR_IMAGE ? msg : hwxdp_strerror(err));
 	}
 	for (i = 0; a->prog && i < img->prog_cnt; i++)
 		if (!strcmp(img->progs[i].name, a->prog))
@@ -671,7 +671,7 @@ static int do_translate(int argc, char **argv)
 	err = hwxdp_engine__check(img, NULL, msg, sizeof(msg));
 	if (err) {
 		rc = cmd_error("%s: %s: the device refuses the microcode: %s", a.path, prog->name,
-			       err == -HWXDP_ERR_IMAGE ? msg : strerror(-err));
+			       err == -HWXDP_ERR_IMAGE ? msg : hwxdp_strerror(err));
 		goto out;
 	}
 	/* The object is the one input; -o naming it would destroy it. */
@@ -685,7 +685,8 @@ static int do_translate(int argc, char **argv)
 	err = fd < 0 ? fd : hxu_image__write(img, fd, msg, sizeof(msg));
 	/* an errno from write(): the message names the file, not the image */
 	if (fd >= 0 && err < 0 && err > -4096)
-		snprintf(msg, sizeof(msg), "-o %s: cannot write it: %s", a.output, strerror(-err));
+		snprintf(msg, sizeof(msg), "-o %s: cannot write it: %s", a.output,
+			 hwxdp_strerror(err));
 	if (!err)
 		err = hwxdp_outputs__commit(outputs, msg, sizeof(msg));
 	hwxdp_outputs__free(outputs);

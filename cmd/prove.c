@@ -81,8 +81,7 @@ static int open_and_translate(struct prove_ctx *c, const char *name)
 
 	err = hwxdp_object__open(c->path, &c->obj);
 	if (err)
-		return cmd_error_code(HWXDP_EXIT_FAILED, "%s: cannot open: %s", c->path,
-				      hwxdp_strerror(err));
+		return cmd_error_code(HWXDP_EXIT_FAILED, "%s", hwxdp_error_message(err));
 	err = hwxdp_object__set_global(c->obj, "hwxdp_target", &device, sizeof(device));
 	if (err && err != -ENOENT)
 		return cmd_error("%s: hwxdp_target is not a 4-byte global", c->path);

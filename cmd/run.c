@@ -175,14 +175,14 @@ static int load_sas(struct offline_device *d, const struct hx_state *state, char
 					 s->dst_be);
 		if (err) {
 			snprintf(msg, msglen, "SA %u: the crypto engine refuses it: %s", s->handle,
-				 strerror(-err));
+				 hwxdp_strerror(err));
 			return err;
 		}
 		d->sa_cnt = i + 1;
 		err = hwxdp_tables__set_sa(hwxdp_device__tables(d->board, d->first), s->handle,
 					   &d->sas[i]);
 		if (err) {
-			snprintf(msg, msglen, "SA %u: %s", s->handle, strerror(-err));
+			snprintf(msg, msglen, "SA %u: %s", s->handle, hwxdp_strerror(err));
 			return err;
 		}
 	}
@@ -597,7 +597,7 @@ static int board_load(struct offline_device *d, const char *path, uint32_t *id, 
 		return -E2BIG;
 	}
 	if (access(path, R_OK)) {
-		snprintf(msg, msglen, "%s: %s", path, strerror(errno));
+		snprintf(msg, msglen, "%s: %s", path, hwxdp_strerror(errno));
 		return -errno;
 	}
 	ret = hwxdp_device__load(d->board, path, &lopts, msg, msglen);
@@ -916,7 +916,7 @@ int do_run(int argc, char **argv)
 		}
 	}
 	if (object && access(object, R_OK)) {
-		cmd_error("%s: %s", object, strerror(errno));
+		cmd_error("%s: %s", object, hwxdp_strerror(errno));
 		goto out;
 	}
 	dopts.engines = engines;
@@ -925,12 +925,12 @@ int do_run(int argc, char **argv)
 	hwxdp_engine__set_default_mode(mode);
 	dev.board = hwxdp_device__new(&dopts);
 	if (!dev.board) {
-		cmd_error("cannot make the board: %s", strerror(errno));
+		cmd_error("cannot make the board: %s", hwxdp_strerror(errno));
 		goto out;
 	}
 	err = board_setup(&dev, object, ports, port_cnt, inputs, in_cnt, msg, sizeof(msg));
 	if (err) {
-		cmd_error("%s", msg[0] ? msg : strerror(-err));
+		cmd_error("%s", msg[0] ? msg : hwxdp_strerror(err));
 		goto out;
 	}
 	/* A size for a map no program has is a typo, not a wish. */
@@ -974,12 +974,12 @@ int do_run(int argc, char **argv)
 				cmd_error("writing frame %llu of %s to %s: %s",
 					  (unsigned long long)batch->number[f],
 					  batch->from[f]->path, to == punt ? punt_path : out_path,
-					  strerror(-err));
+					  hwxdp_strerror(err));
 				goto out;
 			}
 		}
 		if (err) {
-			cmd_error("running frames: %s", strerror(-err));
+			cmd_error("running frames: %s", hwxdp_strerror(err));
 			goto out;
 		}
 	}

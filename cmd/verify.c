@@ -187,8 +187,7 @@ int do_verify(int argc, char **argv)
 		open_opts.kfuncs = no_kfuncs;
 	err = hwxdp_object__open_opts(path, &open_opts, &obj);
 	if (err)
-		return cmd_error_code(HWXDP_EXIT_FAILED, "%s: cannot open: %s", path,
-				      hwxdp_strerror(err));
+		return cmd_error_code(HWXDP_EXIT_FAILED, "%s", hwxdp_error_message(err));
 	target = opts.device ? HWXDP_TARGET_DEVICE : HWXDP_TARGET_HOST;
 	err = hwxdp_object__set_global(obj, "hwxdp_target", &target, sizeof(target));
 	if (err && err != -ENOENT) {

@@ -629,7 +629,8 @@ static int install(struct hwxdp_device *d, uint32_t id, const struct hxu_image *
 		engine[i] = hwxdp_engine__new(img, mem->tables);
 		if (!engine[i]) {
 			err = -errno;
-			snprintf(msg, msglen, "%s: engine %u: %s", what, i, strerror(errno));
+			snprintf(msg, msglen, "%s: engine %u: %s", what, i,
+				 hwxdp_error_message(err));
 			while (i--)
 				hwxdp_engine__free(engine[i]);
 			return err;
@@ -766,7 +767,7 @@ int hwxdp_device__load_image(struct hwxdp_device *d, const struct hxu_image *img
 			err = hwxdp_tables__create_all(own->tables, img);
 			if (err) {
 				snprintf(msg, msglen, "%s: the device cannot hold its tables: %s",
-					 what, strerror(-err));
+					 what, hwxdp_error_message(err));
 				goto out;
 			}
 		}

@@ -38,6 +38,7 @@
 #include "device/engine_ops.h"
 #include "device/esp.h"
 #include "device/tables.h"
+#include "device/tm_proof.h"
 #include "hwmap/hash.h"
 #include "loader/log.h"
 
@@ -185,7 +186,7 @@ struct checker {
 	const struct hwxdp_tables *tables;
 	char *err;
 	size_t errlen;
-	bool print; /* pr_warn the reason too */
+	bool record; /* record the reason for hwxdp_error_message too */
 	struct decoded *ops;
 	uint32_t op_cnt;
 	int32_t *op_at; /* word -> index in ops, -1 for a second word */
@@ -207,8 +208,8 @@ __attribute__((format(printf, 3, 4))) static int reject(struct checker *c, int64
 	va_end(ap);
 	if (c->errlen)
 		snprintf(c->err, c->errlen, "%s", msg);
-	if (c->print)
-		pr_warn("hxu: %s\n", msg);
+	if (c->record)
+		hwxdp_error(-EINVAL, "hxu: %s", msg);
 	return -HWXDP_ERR_IMAGE;
 }
 
@@ -640,6 +641,31 @@ static int check_tables(struct checker *c)
 	return 0;
 }
 
+/* Every table memory access proven to stay inside a table's value
+ * (device/tm_proof.h). */
+static int check_table_memory(struct checker *c)
+{
+	struct hxu_op *ops = malloc(sizeof(*ops) * c->op_cnt);
+	uint32_t *words = malloc(sizeof(*words) * c->op_cnt);
+	char msg[200];
+	int err = -ENOMEM;
+
+	if (!ops || !words)
+		goto out;
+	for (uint32_t i = 0; i < c->op_cnt; i++) {
+		ops[i] = c->ops[i].op;
+		words[i] = c->ops[i].word;
+	}
+	err = hwxdp_tm_prove(c->img, ops, words, c->op_cnt, c->op_at, c->table_desc, msg,
+			     sizeof(msg));
+	if (err == -1)
+		err = reject(c, -1, "%s", msg);
+out:
+	free(ops);
+	free(words);
+	return err;
+}
+
 static int check_image(struct checker *c)
 {
 	const struct hxu_image *img = c->img;
@@ -717,7 +743,7 @@ static int check_image(struct checker *c)
 		if (img->lines[i].op >= img->op_cnt)
 			return reject(c, -1, "line table entry %u names op %u, beyond the last", i,
 				      img->lines[i].op);
-	return 0;
+	return check_table_memory(c);
 }
 
 static void checker_fini(struct checker *c)
@@ -1823,7 +1849,7 @@ enum hwxdp_engine_mode hwxdp_engine__mode(const struct hwxdp_engine *e)
 
 struct hwxdp_engine *hwxdp_engine__new(const struct hxu_image *img, struct hwxdp_tables *tables)
 {
-	struct checker c = { .img = img, .tables = tables, .print = true };
+	struct checker c = { .img = img, .tables = tables, .record = true };
 	struct hwxdp_engine *e = NULL;
 	uint8_t *leader = NULL, *loop_header = NULL;
 	int err;

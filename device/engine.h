@@ -16,9 +16,9 @@
  * Safety net: every packet access is checked against the window and every
  * local-memory access against local memory; one outside aborts the frame
  * (XDP_ABORTED, error HWXDP_ERR_PKT_ACCESS / _LM_ACCESS). Table memory
- * accesses have their offsets bounded at load by the largest value of the
- * image's tables, and one through a null value pointer aborts the frame
- * (HWXDP_ERR_TM_ACCESS).
+ * accesses are proven at load to stay inside a table's value
+ * (device/tm_proof.h), and one through a null value pointer aborts the
+ * frame (HWXDP_ERR_TM_ACCESS).
  */
 #ifndef HWXDP_DEVICE_ENGINE_H
 #define HWXDP_DEVICE_ENGINE_H
@@ -111,7 +111,8 @@ struct hwxdp_engine;
  * Checks img against the device's rules and the tables it names (each of
  * the image's table descriptors must match the table of that id in
  * tables), pre-decodes it, and returns an engine; NULL with errno EINVAL
- * (the reason printed through pr_warn: "hxu: op N: ...") or ENOMEM.
+ * (the reason, "hxu: op N: ...", is hwxdp_error_message(-EINVAL); nothing
+ * is printed) or ENOMEM.
  * tables must outlive the engine.
  */
 struct hwxdp_engine *hwxdp_engine__new(const struct hxu_image *img, struct hwxdp_tables *tables);

@@ -19,6 +19,7 @@
 #include "device/tables.h"
 #include "hwmap/hash.h"
 #include "hwmap/lpm.h"
+#include "hwxdp/object.h"
 #include "loader/log.h"
 
 #define ARRAY_VALUE_MAX	 (1u << 20) /* bytes of one array value */
@@ -442,28 +443,27 @@ static int table_add(struct hwxdp_tables *t, const struct hxu_table_desc *desc, 
 {
 	struct hwxdp_hash_opts opts = { .sz = sizeof(opts) };
 	struct hwxdp_table *tab;
-	int err = check_desc(desc);
+	int err;
 	size_t bytes;
 
-	if (err) {
-		pr_warn("table %u (%.*s): type %u, key %u, value %u, %u entries: %s\n", desc->id,
-			HXU_NAME_MAX, desc->name, desc->type, desc->key_size, desc->value_size,
-			desc->max_entries, strerror(-err));
-		return err;
-	}
-	if (t->table[desc->id]) {
-		pr_warn("table %u (%.*s): id already used by %s\n", desc->id, HXU_NAME_MAX,
-			desc->name, t->table[desc->id]->desc.name);
-		return -EEXIST;
-	}
+	hwxdp_error_clear();
+	err = check_desc(desc);
+	if (err)
+		return hwxdp_error(err,
+				   "table %u (%.*s): type %u, key %u, value %u, %u entries: %s",
+				   desc->id, HXU_NAME_MAX, desc->name, desc->type, desc->key_size,
+				   desc->value_size, desc->max_entries, hwxdp_strerror(err));
+	if (t->table[desc->id])
+		return hwxdp_error(-EEXIST, "table %u (%.*s): id already used by %s", desc->id,
+				   HXU_NAME_MAX, desc->name, t->table[desc->id]->desc.name);
 	bytes = table_bytes(t, desc, mem != NULL);
-	if (bytes > t->budget - t->used) {
-		pr_warn("table %u (%.*s): %zu bytes of table memory, the board has %llu of its "
-			"%llu left\n",
-			desc->id, HXU_NAME_MAX, desc->name, bytes,
-			(unsigned long long)(t->budget - t->used), (unsigned long long)t->budget);
-		return -ENOMEM;
-	}
+	if (bytes > t->budget - t->used)
+		return hwxdp_error(-ENOMEM,
+				   "table %u (%.*s): %zu bytes of table memory, the board has "
+				   "%llu of its %llu left",
+				   desc->id, HXU_NAME_MAX, desc->name, bytes,
+				   (unsigned long long)(t->budget - t->used),
+				   (unsigned long long)t->budget);
 	tab = calloc(1, sizeof(*tab));
 	if (!tab)
 		return -ENOMEM;

@@ -145,6 +145,8 @@ size_t hwxdp_tables__memory_for(const struct hwxdp_tables *t, const struct hxu_t
  * -ENOMEM when the table does not fit in the budget's rest (the message
  * names the table, its bytes and what is left) or memory runs out.
  * An LPM_TRIE needs BPF_F_NO_PREALLOC in flags, as the kernel's does.
+ * Prints nothing: a refusal's line, naming the table, is
+ * hwxdp_error_message(err).
  */
 int hwxdp_tables__create(struct hwxdp_tables *t, const struct hxu_table_desc *desc);
 

@@ -248,7 +248,7 @@ int hxu_image__write(const struct hxu_image *img, int fd, char *err, size_t errl
 		return ret;
 	ret = write_all(fd, buf, len);
 	if (ret && errlen)
-		snprintf(err, errlen, "image: cannot write: %s", strerror(-ret));
+		snprintf(err, errlen, "image: cannot write: %s", hwxdp_strerror(ret));
 	free(buf);
 	return ret;
 }

@@ -26,7 +26,7 @@ int hwxdp_translate_for_device(struct hwxdp_object *obj, const struct hwxdp_prog
 	err = hwxdp_verify(obj, prog, &vopts, &res);
 	if (err)
 		return hwxdp_say(msg, msglen, err, "the verifier could not run: %s",
-				 strerror(-err));
+				 hwxdp_strerror(err));
 	if (!res->accepted) {
 		pr_warn("%s", res->log ? res->log : "");
 		hwxdp_verify_result__free(res);
@@ -36,6 +36,6 @@ int hwxdp_translate_for_device(struct hwxdp_object *obj, const struct hwxdp_prog
 	hwxdp_verify_result__free(res);
 	if (err)
 		return hwxdp_say(msg, msglen, err, "cannot translate: %s",
-				 err == -HWXDP_ERR_TRANSLATE ? why : strerror(-err));
+				 err == -HWXDP_ERR_TRANSLATE ? why : hwxdp_strerror(err));
 	return 0;
 }

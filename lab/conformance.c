@@ -149,7 +149,8 @@ int hx_conformance_elf_insns(const uint8_t *elf, size_t len, struct bpf_insn **i
 	*cnt = 0;
 	err_code = hwxdp_object__open_mem(elf, len, "conformance", &obj);
 	if (err_code) {
-		set_err(err, errlen, "the ELF object cannot be read: %s", hwxdp_strerror(err_code));
+		set_err(err, errlen, "the ELF object cannot be read: %s",
+			hwxdp_error_message(err_code));
 		return err_code;
 	}
 	prog = hwxdp_object__xdp_prog(obj);
@@ -408,13 +409,15 @@ static int run_device(const struct bpf_insn *insns, size_t cnt, const uint8_t *f
 		ret = hwxdp_device_tables__fill(tables, &map, 1);
 	if (ret || !hwxdp_tables__get(tables, 0)) {
 		ret = ret ? ret : -ENOENT;
-		set_err(err, errlen, "the device cannot hold the result map: %s", hwxdp_strerror(ret));
+		set_err(err, errlen, "the device cannot hold the result map: %s",
+			hwxdp_error_message(ret));
 		goto out;
 	}
 	engine = hwxdp_engine__new(img, tables);
 	if (!engine) {
 		ret = -errno;
-		set_err(err, errlen, "the engine refuses the microcode: %s", hwxdp_strerror(ret));
+		set_err(err, errlen, "the engine refuses the microcode: %s",
+			hwxdp_error_message(ret));
 		goto out;
 	}
 	hwxdp_engine__set_rand_seed(engine, 1);

@@ -197,8 +197,7 @@ static int build(struct hwxdp_device_prog *dp, const char *path,
 	}
 	err = hwxdp_object__open(path, &dp->obj);
 	if (err) {
-		snprintf(msg, msglen, "%s: cannot open the BPF object: %s", path,
-			 hwxdp_strerror(err));
+		snprintf(msg, msglen, "%s", hwxdp_error_message(err));
 		return err;
 	}
 	err = apply_sizes(dp->obj, opts, path, msg, msglen);
@@ -237,7 +236,7 @@ static int build(struct hwxdp_device_prog *dp, const char *path,
 							dp->obj->map_cnt);
 		if (err) {
 			snprintf(msg, msglen, "%s: the device cannot hold its maps: %s", path,
-				 strerror(-err));
+				 hwxdp_error_message(err));
 			return err;
 		}
 	}
@@ -246,7 +245,8 @@ static int build(struct hwxdp_device_prog *dp, const char *path,
 	dp->engine = hwxdp_engine__new(dp->img, dp->tables);
 	if (!dp->engine) {
 		err = -errno;
-		snprintf(msg, msglen, "%s: the engine refuses the microcode", path);
+		snprintf(msg, msglen, "%s: the engine refuses the microcode: %s", path,
+			 hwxdp_error_message(err));
 		return err;
 	}
 	hwxdp_engine__set_rand_seed(dp->engine, 1);

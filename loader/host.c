@@ -7,6 +7,7 @@
 #include <bpf/libbpf.h>
 
 #include "hwxdp/fwd.h"
+#include "hwxdp/object.h"
 #include "loader/host.h"
 #include "loader/log.h"
 
@@ -109,6 +110,7 @@ struct bpf_object *hwxdp_host_load_opts(const char *path, const struct hwxdp_hos
 {
 	struct hwxdp_host_load_opts o = { .sz = sizeof(o) };
 	struct bpf_object *obj;
+	char why[128];
 	int err;
 
 	if (opts) {
@@ -118,37 +120,44 @@ struct bpf_object *hwxdp_host_load_opts(const char *path, const struct hwxdp_hos
 		}
 		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
 	}
-
-	hwxdp_route_libbpf_print();
+	/* libbpf would say why it cannot open the file in a line of its own:
+	 * the one line here says it instead. */
+	libbpf_set_print(NULL);
 	obj = bpf_object__open_file(path, NULL);
+	err = obj ? 0 : -errno;
+	hwxdp_route_libbpf_print();
 	if (!obj) {
-		err = -errno;
-		pr_warn("%s: cannot open BPF object: %s\n", path, strerror(-err));
+		/* libbpf's codes share the range of hwxdp's: its own words */
+		libbpf_strerror(err, why, sizeof(why));
+		err = err > -HWXDP_ERR_BASE ? err : -HWXDP_ERR_ELF;
+		hwxdp_error(err, "%s: libbpf cannot open it: %s", path, why);
 		errno = -err;
 		return NULL;
 	}
 	err = set_target(obj, HWXDP_TARGET_HOST);
 	if (err) {
-		pr_warn("%s: hwxdp_target is not a 4-byte global\n", path);
+		hwxdp_error(err, "%s: hwxdp_target is not a 4-byte global", path);
 		goto fail;
 	}
 	if (o.mmapable_arrays) {
 		err = set_mmapable(obj);
 		if (err) {
-			pr_warn("%s: cannot make its arrays mmapable: %s\n", path, strerror(-err));
+			hwxdp_error(err, "%s: cannot make its arrays mmapable: %s", path,
+				    hwxdp_strerror(err));
 			goto fail;
 		}
 	}
 	if (o.pin_dir) {
 		err = set_pin_paths(obj, o.pin_dir);
 		if (err) {
-			pr_warn("%s: a pin path under %s is too long\n", path, o.pin_dir);
+			hwxdp_error(err, "%s: a pin path under %s is too long", path, o.pin_dir);
 			goto fail;
 		}
 	}
 	err = bpf_object__load(obj);
 	if (err) {
-		pr_warn("%s: the kernel refused the object: %s\n", path, strerror(-err));
+		hwxdp_error(err, "%s: the kernel refused the object: %s", path,
+			    hwxdp_strerror(err));
 		goto fail;
 	}
 	return obj;

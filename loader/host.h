@@ -11,7 +11,8 @@
 /*
  * Opens the BPF object at path, marks it for the host target (its
  * `hwxdp_target` global, where it has one) and loads it into the kernel.
- * NULL with errno set on failure; the reason has been printed.
+ * NULL with errno set on failure; the reason, one line naming the file, is
+ * hwxdp_error_message(-errno) (libbpf prints the kernel's log itself).
  */
 struct bpf_object *hwxdp_host_load(const char *path);
 

@@ -13,6 +13,7 @@
 #include "hwmap/translate.h"
 #include "loader/object.h"
 #include "lab/conformance.h"
+#include "hwxdp/log.h"
 #include "loader/log.h"
 
 static enum hwxdp_print_level threshold(void)
@@ -109,6 +110,18 @@ int hwxdp_error(int err, const char *fmt, ...)
 	vsnprintf(last_error.text, sizeof(last_error.text), fmt, args);
 	va_end(args);
 	last_error.err = err;
+	return err;
+}
+
+void hwxdp_error_clear(void)
+{
+	last_error.err = 0;
+}
+
+int hwxdp_error_for(int err, const char *what)
+{
+	if (err && last_error.err != err)
+		hwxdp_error(err, "%s: %s", what, hwxdp_strerror(err));
 	return err;
 }
 

@@ -36,6 +36,13 @@ __attribute__((format(printf, 4, 5))) int hwxdp_say(char *msg, size_t msglen, in
 						    const char *fmt, ...);
 const char *hwxdp_error_message(int err);
 
+/* Forgets the line recorded last: a function that records one for every
+ * failure calls it first, so that no older line stands for its error. */
+void hwxdp_error_clear(void);
+/* err, with "what: hwxdp_strerror(err)" recorded for it when no line is:
+ * every failure of such a function then has a line naming what failed. */
+int hwxdp_error_for(int err, const char *what);
+
 /* Routes libbpf's messages through hwxdp_print (warnings only unless debug). */
 void hwxdp_route_libbpf_print(void);
 

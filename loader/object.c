@@ -117,8 +117,7 @@ __attribute__((format(printf, 3, 4))) static int fail(const struct loader *l, in
 	for (p = msg; *p; p++)
 		if (!isprint((unsigned char)*p))
 			*p = '?';
-	pr_warn("%s: %s\n", l->file, msg);
-	return err;
+	return hwxdp_error(err, "%s: %s", l->file, msg);
 }
 
 /* Makes the array *buf hold at least need elements. */
@@ -700,7 +699,8 @@ static struct btf *checked_btf(struct loader *l, bool *bad)
 		return NULL;
 	btf = btf__new(l->secs[l->btf].data->d_buf, l->secs[l->btf].size);
 	if (btf && btf_check_refs(btf, &id)) {
-		fail(l, 0, ".BTF: type %u refers to a name or type that does not exist", id);
+		fail(l, -HWXDP_ERR_ELF,
+		     ".BTF: type %u refers to a name or type that does not exist", id);
 		btf__free(btf);
 		*bad = true;
 		return NULL;
@@ -862,8 +862,11 @@ static int maps_from_elf(struct loader *l)
 	}
 
 	l->obj->btf = l->priv->own_btf = checked_btf(l, &bad);
-	if (l->btf && !l->obj->btf)
+	if (l->btf && !l->obj->btf) {
+		/* not a failure here: what checked_btf recorded does not stand */
+		hwxdp_error_clear();
 		pr_warn("%s: .BTF is unreadable, going on without it\n", l->file);
+	}
 	object_name(obj_name, l->file);
 	for (i = 1; i < l->sec_cnt; i++) {
 		const struct section *d = &l->secs[i];
@@ -1222,8 +1225,9 @@ int hwxdp_object__open_mem_opts(const void *data, size_t size, const char *name,
 	size_t i;
 	int err;
 
+	hwxdp_error_clear();
 	if (!out || (!data && size))
-		return -EINVAL;
+		return hwxdp_error_for(-EINVAL, l.file);
 	*out = NULL;
 	if (opts && opts->sz < sizeof(opts->sz))
 		return fail(&l, -EINVAL, "bad open options");
@@ -1234,7 +1238,7 @@ int hwxdp_object__open_mem_opts(const void *data, size_t size, const char *name,
 	if (!obj || !l.priv) {
 		free(obj);
 		free(l.priv);
-		return -ENOMEM;
+		return hwxdp_error_for(-ENOMEM, l.file);
 	}
 	obj->priv = l.priv;
 	l.obj = obj;
@@ -1246,7 +1250,7 @@ int hwxdp_object__open_mem_opts(const void *data, size_t size, const char *name,
 	image = keep(l.priv, malloc(size ? size : 1));
 	if (!image) {
 		hwxdp_object__close(obj);
-		return -ENOMEM;
+		return hwxdp_error_for(-ENOMEM, l.file);
 	}
 	memcpy(image, data, size);
 	l.elf = elf_memory((char *)image, size);
@@ -1281,7 +1285,7 @@ int hwxdp_object__open_mem_opts(const void *data, size_t size, const char *name,
 	free(l.placed);
 	if (err) {
 		hwxdp_object__close(obj);
-		return err;
+		return hwxdp_error_for(err, l.file);
 	}
 	*out = obj;
 	return 0;
@@ -1301,15 +1305,14 @@ int hwxdp_object__open_opts(const char *path, const struct hwxdp_object_open_opt
 	size_t len;
 	int err;
 
+	hwxdp_error_clear();
 	if (!path || !out)
-		return -EINVAL;
+		return hwxdp_error_for(-EINVAL, path ? path : "(no path)");
 	*out = NULL;
 	err = hwxdp_file__read(path, "objects", HWXDP_FILE_OBJECT_MAX, &data, &len, msg,
 			       sizeof(msg));
-	if (err) {
-		pr_warn("%s\n", msg);
-		return err;
-	}
+	if (err)
+		return hwxdp_error(err, "%s", msg);
 	err = hwxdp_object__open_mem_opts(data, len, path, opts, out);
 	free(data);
 	return err;

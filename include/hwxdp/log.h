@@ -46,6 +46,11 @@ enum {
  * thread-local storage. */
 HWXDP_API const char *hwxdp_strerror(int err);
 
+/* The one line that says why the last call of this thread failed with err,
+ * naming the file and what is wrong with it; hwxdp_strerror(err) when that
+ * call recorded none. Given back once. */
+HWXDP_API const char *hwxdp_error_message(int err);
+
 enum hwxdp_print_level {
 	HWXDP_WARN,
 	HWXDP_INFO,

@@ -75,8 +75,9 @@ struct hwxdp_object_open_opts {
 	const struct hwxdp_kfunc *kfuncs;
 };
 
-/* Opens path. 0 or a negative error (errno or -HWXDP_ERR_*); the reason is
- * printed through hwxdp_print. Nothing is half-filled on failure. */
+/* Opens path. 0 or a negative error (errno or -HWXDP_ERR_*); the reason,
+ * one line naming the file, is hwxdp_error_message(err) (hwxdp/log.h;
+ * nothing is printed). Nothing is half-filled on failure. */
 HWXDP_API int hwxdp_object__open(const char *path, struct hwxdp_object **out);
 /* name stands for the file in messages; as with libbpf, its base name up to
  * the first '.' prefixes the names of .rodata/.data/.bss maps. */

@@ -142,6 +142,7 @@ Test(loader_older, no_program_is_an_error)
 	uint8_t *image;
 	size_t size, shnum;
 	Elf *elf;
+	int err;
 
 	image = hx_read_file(path, &size);
 	/* every code section but .text becomes a plain data section */
@@ -168,9 +169,10 @@ Test(loader_older, no_program_is_an_error)
 	}
 	elf_end(elf);
 	hx_capture_messages();
-	cr_assert_neq(hwxdp_object__open_mem(image, size, path, &obj), 0,
-		      "an object without a program opened");
-	cr_assert(strstr(hx_messages(), "no BPF program in it"), "%s", hx_messages());
+	err = hwxdp_object__open_mem(image, size, path, &obj);
+	cr_assert_neq(err, 0, "an object without a program opened");
+	cr_assert(strstr(hwxdp_error_message(err), "no BPF program in it"), "%s",
+		  hwxdp_error_message(err));
 	free(image);
 }
 

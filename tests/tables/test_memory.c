@@ -9,6 +9,8 @@
 #include <string.h>
 
 #include <criterion/criterion.h>
+
+#include "hwxdp/object.h"
 #include <linux/bpf.h>
 
 #include "device/tables.h"
@@ -89,11 +91,13 @@ Test(memory, budget_refuses_what_does_not_fit)
 	cr_assert_eq(hwxdp_tables__set_budget(t, used + need - 1), 0);
 	last_warning[0] = '\0';
 	cr_assert_eq(hwxdp_tables__create(t, &big), -ENOMEM);
+	cr_assert_str_empty(last_warning, "printed: %s", last_warning);
 	cr_assert_null(hwxdp_tables__get(t, 2));
 	cr_assert_eq(hwxdp_tables__memory(t), used, "a refused table holds nothing");
 	snprintf(expect, sizeof(expect), "table 2 (routes): %zu bytes of table memory, the board "
 		 "has %zu of its", need, need - 1);
-	cr_assert(strstr(last_warning, expect), "message: %s", last_warning);
+	cr_assert(strstr(hwxdp_error_message(-ENOMEM), expect), "message: %s",
+		  hwxdp_error_message(-ENOMEM));
 	/* One byte more and it fits, exactly. */
 	cr_assert_eq(hwxdp_tables__set_budget(t, used + need), 0);
 	cr_assert_eq(hwxdp_tables__create(t, &big), 0);
