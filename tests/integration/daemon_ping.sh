@@ -301,6 +301,22 @@ else
 	fail "a second program on p0: $out"
 fi
 
+# The control socket under junk (malformed frames, nonsense words, reads)
+# while a ping crosses the appliance: every ping answered, the daemon still
+# answering in order afterwards.
+ip netns exec "$nsa" ping -c 100 -i 0.05 -W 1 10.77.2.2 >"/tmp/hxdtest.$tag.ping2" 2>&1 &
+pinger=$!
+junk=$(/usr/bin/python3 tests/integration/ctl_junk.py "$sock" 6 "$tag" 2>&1)
+wait "$pinger"
+prc=$?
+loss=$(grep -o '[0-9.]*% packet loss' "/tmp/hxdtest.$tag.ping2")
+if [ $prc -eq 0 ] && [ "$loss" = "0% packet loss" ] && kill -0 "$daemon_pid" 2>/dev/null &&
+	[ "$(hwxdp -j port list | py_field '["ports"][0]["name"]')" = p0 ]; then
+	pass "control socket junk ($junk) while 100 pings crossed: $loss, the daemon answers"
+else
+	fail "under junk ($junk): ping rc $prc, ${loss:-no ping}, daemon $(kill -0 "$daemon_pid" 2>/dev/null && echo alive || echo gone)"
+fi
+
 # SIGTERM: the daemon removes what it made.
 kill -TERM "$daemon_pid"
 wait "$daemon_pid"
