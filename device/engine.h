@@ -57,8 +57,12 @@ enum {
 #define HWXDP_TM_OK(a) ((uint64_t)(a)-HWXDP_TM_LOW < HWXDP_TM_HIGH - HWXDP_TM_LOW)
 
 /* Backward branches a frame may take before the engine gives up on it: the
- * verifier proves termination, this catches a translator's mistake. */
-#define HWXDP_ENGINE_LOOP_BUDGET (1u << 24)
+ * verifier proves termination, this catches a translator's mistake and an
+ * image from a file that loops. A program the verifier accepts runs at most
+ * its 1,000,000 processed instructions along any path, so at most that many
+ * iterations; 2^20 leaves it room and keeps a looping image to a bounded
+ * cost per frame (a table update per iteration: about a second). */
+#define HWXDP_ENGINE_LOOP_BUDGET (1u << 20)
 
 /* frame.egress when the program redirected nowhere. */
 #define HWXDP_EGRESS_NONE UINT32_MAX
