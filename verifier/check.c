@@ -53,6 +53,14 @@ struct func_state *cur_frame(struct verifier_env *env)
 	return env->cur->frame[env->cur->curframe];
 }
 
+
+/* On the device, packet pointers are offsets in the packet window: their
+ * bits are a number, as any address is to root in the kernel. */
+static bool packet_ptr(enum reg_type t)
+{
+	return t == PTR_TO_PACKET || t == PTR_TO_PACKET_END || t == PTR_TO_PACKET_META;
+}
+
 static struct reg_state *cur_regs(struct verifier_env *env)
 {
 	return cur_frame(env)->regs;
@@ -280,8 +288,9 @@ static int stack_write(struct verifier_env *env, struct func_state *frame, int32
 		return REJECT;
 	}
 	if (size != 8 && slot_has_spill(s) && s->spill.type != SCALAR_VALUE) {
-		/* root may: the slot then holds bytes, no pointer */
-		if (!env->allow_ptr_leaks) {
+		/* root may: the slot then holds bytes, no pointer; so may the
+		 * device over a packet pointer, a window offset there */
+		if (!env->allow_ptr_leaks && !(env->device && packet_ptr(s->spill.type))) {
 			verbose(env, "attempt to corrupt spilled pointer on stack (%s at fp%d)\n",
 				reg_type_str(s->spill.type), off - byte);
 			return REJECT;
@@ -1125,7 +1134,10 @@ static int check_alu(struct verifier_env *env, const struct bpf_insn *insn)
 
 	if (op == BPF_MOV) {
 		if (type_is_ptr(src->type) && (alu32 || insn->off)) {
-			if (!env->allow_ptr_leaks) {
+			/* clang's alu32 code copies data and data_end to 32 bits to
+			 * subtract them; on the device they are window offsets, so
+			 * the low bits are a number as in the kernel (root) */
+			if (!env->allow_ptr_leaks && !(env->device && packet_ptr(src->type) && alu32)) {
 				verbose(env, "R%u partial copy of pointer\n", insn->src_reg);
 				return REJECT;
 			}
@@ -1170,6 +1182,18 @@ static int check_alu(struct verifier_env *env, const struct bpf_insn *insn)
 		}
 		verbose(env, "R%u pointer %s pointer prohibited\n", insn->dst_reg, alu_op_str(op));
 		return REJECT;
+	}
+	/* 32-bit arithmetic on a pointer: the kernel gives root a number for a
+	 * subtraction (clang's alu32 `data_end - data`), as the device does for
+	 * packet pointers, which are window offsets there */
+	if (alu32 && op == BPF_SUB && (type_is_ptr(dst->type) || type_is_ptr(src->type))) {
+		enum reg_type t = type_is_ptr(dst->type) ? dst->type : src->type;
+
+		if (env->allow_ptr_leaks || (env->device && packet_ptr(t))) {
+			reg_mark_unknown(dst);
+			reg_coerce_size(dst, 4);
+			return 0;
+		}
 	}
 	if (type_is_ptr(dst->type))
 		return ptr_alu(env, insn, dst, src);

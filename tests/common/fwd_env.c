@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -28,7 +29,10 @@ static void fill_lab(struct hx_env *env, const char *target, const uint32_t ifin
 	};
 	unsigned int i;
 
-	env->target = hx_target_open(target, hx_object_path("fwd"));
+	/* HWXDP_FWD_PROG=fwd_alu32: the same suite on another build of fwd */
+	env->target = hx_target_open(target, hx_object_path(getenv("HWXDP_FWD_PROG") ?
+								   getenv("HWXDP_FWD_PROG") :
+								   "fwd"));
 	cr_assert_not_null(env->target, "open fwd on %s: %s", target, strerror(errno));
 
 	must(hx_fwd_config(env->target, 1, 1, 1), "config");
