@@ -102,7 +102,7 @@ tap1=$(hwxdp -j port show p1 | /usr/bin/python3 -c 'import json,sys; print(json.
 # The TAP follows its wire: MAC and MTU.
 if [ "$(cat /sys/class/net/"$tap0"/address)" = "$(cat /sys/class/net/"$wa"/address)" ] &&
 	[ "$(cat /sys/class/net/"$tap0"/mtu)" = "$(cat /sys/class/net/"$wa"/mtu)" ] &&
-	ip link show "$tap0" | grep -q 'state UP\|,UP'; then
+	grep -q 'state UP\|,UP' <<<"$(ip link show "$tap0")"; then
 	pass "$tap0 is up with $wa's MAC and MTU"
 else
 	fail "$tap0 does not follow $wa (MAC, MTU, up)"
@@ -170,8 +170,10 @@ fi
 host_id=$(hwxdp -j prog show fwd | /usr/bin/python3 -c 'import json,sys; print(json.load(sys.stdin)["host_prog_id"])')
 for t in "$tap0" "$tap1"; do
 	on_tap=$(ip -d link show "$t" | sed -nE 's/.*prog\/xdp id ([0-9]+).*/\1/p')
+	# read whole: a grep -q that stops early fails the pipe under pipefail
+	shown=$(bpftool prog show id "$host_id" 2>/dev/null)
 	if [ -n "$host_id" ] && [ "$on_tap" = "$host_id" ] &&
-		bpftool prog show id "$host_id" 2>/dev/null | grep -q 'xdp  *name hwxdp_fwd'; then
+		grep -q 'xdp  *name hwxdp_fwd' <<<"$shown"; then
 		pass "the host copy (kernel program $host_id, hwxdp_fwd) is attached to $t"
 	else
 		fail "$t has XDP program '${on_tap:-none}', not the host copy '${host_id:-?}'"
