@@ -594,13 +594,9 @@ static struct port *lif_args(struct hwxdpd *d, int argc, const char **argv, cons
 			return NULL;
 		}
 	}
-	pthread_mutex_lock(&d->lock);
-	p = port_by_name(d, argv[0]);
-	if (!p) {
-		pthread_mutex_unlock(&d->lock);
-		snprintf(msg, msglen, "no port '%s'", argv[0]);
+	p = named_port(d, 1, argv, usage, msg, msglen);
+	if (!p)
 		*err = -ENOENT;
-	}
 	return p;
 }
 

@@ -217,6 +217,10 @@ static void *dataplane_main(void *arg)
 	struct dataplane *dp = arg;
 	struct hwxdpd *d = dp->d;
 	struct pollfd pfd[1 + (2 + HWXDPD_VLANS_MAX) * HWXDPD_PORTS_MAX];
+	/* pfd[i] is a TAP of tap_port[i] (the VLAN tap_lif[i], NULL for the
+	 * port's own), or a wire when tap_port[i] is NULL */
+	struct port *tap_port[1 + (2 + HWXDPD_VLANS_MAX) * HWXDPD_PORTS_MAX];
+	struct lif *tap_lif[1 + (2 + HWXDPD_VLANS_MAX) * HWXDPD_PORTS_MAX];
 	uint32_t built = UINT32_MAX;
 	int n = 0;
 
@@ -234,15 +238,22 @@ static void *dataplane_main(void *arg)
 
 				if (!p->used)
 					continue;
+				tap_port[n] = NULL;
 				pfd[n++] =
 					(struct pollfd){ .fd = wire_fd(p->wire), .events = POLLIN };
+				tap_port[n] = p;
+				tap_lif[n] = NULL;
 				pfd[n++] = (struct pollfd){ .fd = p->tap_fd, .events = POLLIN };
-				for (int j = 0; j < HWXDPD_VLANS_MAX; j++)
-					if (p->vlans[j].used)
-						pfd[n++] = (struct pollfd){
-							.fd = p->vlans[j].tap_fd,
-							.events = POLLIN,
-						};
+				for (int j = 0; j < HWXDPD_VLANS_MAX; j++) {
+					if (!p->vlans[j].used)
+						continue;
+					tap_port[n] = p;
+					tap_lif[n] = &p->vlans[j];
+					pfd[n++] = (struct pollfd){
+						.fd = p->vlans[j].tap_fd,
+						.events = POLLIN,
+					};
+				}
 			}
 			pthread_mutex_unlock(&d->lock);
 		}
@@ -252,19 +263,16 @@ static void *dataplane_main(void *arg)
 			v = 0;
 		pthread_mutex_lock(&d->lock);
 		if (built == atomic_load(&d->generation)) {
-			/* Every port, not only the ready ones: a round is cheap,
-			 * and AF_XDP rings fill without the fd saying so. */
-			for (int i = 0; i < HWXDPD_PORTS_MAX; i++) {
-				struct port *p = &d->ports[i];
-
-				if (!p->used)
-					continue;
-				busy += wire_round(dp, p);
-				busy += host_round(dp, p, NULL);
-				for (int j = 0; j < HWXDPD_VLANS_MAX; j++)
-					if (p->vlans[j].used)
-						busy += host_round(dp, p, &p->vlans[j]);
-			}
+			/* Every wire, not only the ready ones: a round is cheap,
+			 * and AF_XDP rings fill without the fd saying so. A TAP
+			 * only when poll says it holds a frame: a read that
+			 * finds none is a system call per TAP per batch. */
+			for (int i = 0; i < HWXDPD_PORTS_MAX; i++)
+				if (d->ports[i].used)
+					busy += wire_round(dp, &d->ports[i]);
+			for (int i = 1; i < n; i++)
+				if (tap_port[i] && (pfd[i].revents & POLLIN))
+					busy += host_round(dp, tap_port[i], tap_lif[i]);
 		}
 		pthread_mutex_unlock(&d->lock);
 		(void)busy;

@@ -84,14 +84,6 @@ struct flow_maker {
 	} c;
 };
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 struct flow_maker *flows_new(char *msg, size_t msglen)
 {
 	struct flow_maker *fm = calloc(1, sizeof(*fm));
@@ -216,7 +208,7 @@ void flows_punted(struct hwxdpd *d, struct port *p, const uint8_t *frame, uint32
 		return;
 	slot = &fm->pending[tuple_hash(&t)];
 	*slot = (struct pending){ .used = true, .t = t, .port = p->index, .prog = p->prog,
-				  .at = now_ms() };
+				  .at = hwxdpd_now_ms() };
 }
 
 /* A next hop of pr equal to v, or a new one: its index, 0 when full. */
@@ -291,12 +283,13 @@ void flows_routed(struct hwxdpd *d, struct port *q, uint32_t vlan, const uint8_t
 	int64_t now;
 	int err;
 
-	if (!fm || !fm->nl || q->prog < 0 || !parse(frame, len, &t))
+	/* Every frame the host sends comes here: the cheap tests first. */
+	if (!fm || !fm->nl || q->prog < 0 || !d->progs[q->prog].fwd || !parse(frame, len, &t))
 		return;
 	pend = &fm->pending[tuple_hash(&t)];
 	if (!pend->used || !same_tuple(&pend->t, &t))
 		return;
-	now = now_ms();
+	now = hwxdpd_now_ms();
 	pend->used = false;
 	/* Routed, not sent by the host itself: the TTL is one less. */
 	if (now - pend->at > PENDING_MS || t.ttl + 1 != pend->t.ttl || pend->prog != q->prog)
@@ -682,7 +675,7 @@ static void addr_text(uint8_t family, const uint8_t *a, char *buf, size_t len)
 void flows_json(struct hwxdpd *d, struct jbuf *b)
 {
 	struct flow_maker *fm = d->flows;
-	int64_t now = now_ms();
+	int64_t now = hwxdpd_now_ms();
 
 	jbuf_start_object(b);
 	jbuf_bool_field(b, "enabled", fm && fm->nl);

@@ -151,6 +151,15 @@ struct hwxdpd {
 	int hk_stop_fd; /* eventfd */
 };
 
+/* CLOCK_MONOTONIC in milliseconds: deadlines, ticks, flow ages. */
+static inline int64_t hwxdpd_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 /* The one parser of the command words: status (0 or -errno), a one-line
  * message, a JSON body. Runs with d->lock not held. */
 int hwxdpd_dispatch(struct hwxdpd *d, int argc, const char **argv, struct jbuf *body, char *msg,

@@ -300,6 +300,48 @@ static void log_body(struct jbuf *b)
 	jbuf_end_object(b);
 }
 
+/* The BPF instructions and microcode words of pr's board program. */
+static void prog_sizes(struct hwxdpd *d, struct prog *pr)
+{
+	struct hwxdp_device_prog *dp = hwxdp_device__prog(d->board, pr->device_id);
+
+	pr->insns = dp && dp->prog ? (uint32_t)dp->prog->insn_cnt : 0;
+	pr->words = hwxdp_device__prog_words(d->board, pr->device_id);
+}
+
+/* pr's host copy and board program onto every port that runs pr: the TAPs'
+ * links updated in place, the slots switched between two frames. The first
+ * error stops it, or with keep_going (a way back) is only returned. */
+static int switch_ports(struct hwxdpd *d, struct prog *pr, bool keep_going, char *msg,
+			size_t msglen)
+{
+	int first = 0;
+
+	for (int i = 0; i < HWXDPD_PORTS_MAX && (!first || keep_going); i++) {
+		struct port *p = &d->ports[i];
+		int err;
+
+		if (!p->used || p->prog != pr - d->progs)
+			continue;
+		err = host_attach(d, pr, &p->link, p->tap_ifindex, p->tap, msg, msglen);
+		for (int j = 0; (!err || keep_going) && j < HWXDPD_VLANS_MAX; j++)
+			if (p->vlans[j].used) {
+				int e = host_attach(d, pr, &p->vlans[j].link,
+						    p->vlans[j].tap_ifindex, p->vlans[j].tap, msg,
+						    msglen);
+
+				err = err ? err : e;
+			}
+		if (!err || keep_going) {
+			int e = hwxdp_device__attach(d->board, p->ifindex, pr->device_id);
+
+			err = err ? err : e;
+		}
+		first = first ? first : err;
+	}
+	return first;
+}
+
 /* The kernel's array for a board table, mapped: the same memory for both. */
 static void *array_memory(const struct hxu_table_desc *desc, size_t *size, void *ctx)
 {
@@ -422,12 +464,7 @@ int prog_load(struct hwxdpd *d, const char *path, const char *name_arg, const ch
 		bpf_object__close(tmp.host);
 		return err;
 	}
-	{
-		struct hwxdp_device_prog *dp = hwxdp_device__prog(d->board, tmp.device_id);
-
-		tmp.insns = dp && dp->prog ? (uint32_t)dp->prog->insn_cnt : 0;
-		tmp.words = hwxdp_device__prog_words(d->board, tmp.device_id);
-	}
+	prog_sizes(d, &tmp);
 	pthread_mutex_lock(&d->lock);
 	*pr = tmp;
 	pr->used = true;
@@ -543,7 +580,7 @@ int prog_replace(struct hwxdpd *d, const char *name, const char *path, struct jb
 	struct hwxdp_host_load_opts hopts = { .sz = sizeof(hopts), .mmapable_arrays = true };
 	struct bpf_object *host = NULL, *old_host;
 	char pin_dir[PATH_MAX];
-	uint32_t old_id, insns = 0;
+	uint32_t old_id;
 	hwxdp_print_fn_t old;
 	struct prog *pr;
 	int id = -1, err = 0;
@@ -586,11 +623,6 @@ int prog_replace(struct hwxdpd *d, const char *name, const char *path, struct jb
 			hwxdp_device__unload(d->board, (uint32_t)id);
 		return err;
 	}
-	{
-		struct hwxdp_device_prog *dp = hwxdp_device__prog(d->board, (uint32_t)id);
-
-		insns = dp && dp->prog ? (uint32_t)dp->prog->insn_cnt : 0;
-	}
 
 	pthread_mutex_lock(&d->lock);
 	if (pr->device_id != lopts.tables_of || !pr->used) {
@@ -604,39 +636,14 @@ int prog_replace(struct hwxdpd *d, const char *name, const char *path, struct jb
 	old_id = pr->device_id;
 	pr->host = host;
 	pr->device_id = (uint32_t)id;
-	for (int i = 0; !err && i < HWXDPD_PORTS_MAX; i++) {
-		struct port *p = &d->ports[i];
-
-		if (!p->used || p->prog != pr - d->progs)
-			continue;
-		err = host_attach(d, pr, &p->link, p->tap_ifindex, p->tap, msg, msglen);
-		for (int j = 0; !err && j < HWXDPD_VLANS_MAX; j++)
-			if (p->vlans[j].used)
-				err = host_attach(d, pr, &p->vlans[j].link, p->vlans[j].tap_ifindex,
-						  p->vlans[j].tap, msg, msglen);
-		if (!err)
-			err = hwxdp_device__attach(d->board, p->ifindex, pr->device_id);
-	}
+	err = switch_ports(d, pr, false, msg, msglen);
 	if (err) {
 		/* Back to the old build wherever the new one got to. */
 		char ignored[256];
 
 		pr->host = old_host;
 		pr->device_id = old_id;
-		for (int i = 0; i < HWXDPD_PORTS_MAX; i++) {
-			struct port *p = &d->ports[i];
-
-			if (!p->used || p->prog != pr - d->progs)
-				continue;
-			host_attach(d, pr, &p->link, p->tap_ifindex, p->tap, ignored,
-				    sizeof(ignored));
-			for (int j = 0; j < HWXDPD_VLANS_MAX; j++)
-				if (p->vlans[j].used)
-					host_attach(d, pr, &p->vlans[j].link,
-						    p->vlans[j].tap_ifindex, p->vlans[j].tap,
-						    ignored, sizeof(ignored));
-			hwxdp_device__attach(d->board, p->ifindex, old_id);
-		}
+		switch_ports(d, pr, true, ignored, sizeof(ignored));
 		pthread_mutex_unlock(&d->lock);
 		hwxdp_device__unload(d->board, (uint32_t)id);
 		bpf_object__close(host);
@@ -650,8 +657,7 @@ int prog_replace(struct hwxdpd *d, const char *name, const char *path, struct jb
 	hwxdp_device__unload(d->board, old_id);
 	bpf_object__close(old_host);
 	snprintf(pr->path, sizeof(pr->path), "%s", path);
-	pr->insns = insns;
-	pr->words = hwxdp_device__prog_words(d->board, pr->device_id);
+	prog_sizes(d, pr);
 	pr->loaded_at = (int64_t)time(NULL);
 	pr->replaces++;
 	err = fwd_detect(d, pr);

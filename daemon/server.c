@@ -28,14 +28,6 @@
 #define IDLE_MS_DEFAULT	 60000
 #define FLOW_IDLE_MS_DEFAULT 30000
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* A socket at path that nobody answers is left over from a daemon that
  * died: it goes. One that answers belongs to a running daemon. */
 static int clear_stale_socket(const char *path, char *msg, size_t msglen)
@@ -233,7 +225,7 @@ static void conn_reply(struct conn *c, uint64_t seq, int status, const char *mes
 	c->out_done = 0;
 	c->close_after = close_after;
 	c->state = CONN_WRITING;
-	c->deadline_ms = now_ms() + frame_ms;
+	c->deadline_ms = hwxdpd_now_ms() + frame_ms;
 }
 
 static void conn_request(struct hwxdpd *d, struct conn *c)
@@ -295,7 +287,7 @@ static void conn_read(struct hwxdpd *d, struct conn *c)
 			return;
 		}
 		if (c->got == 0)
-			c->deadline_ms = now_ms() + d->frame_ms;
+			c->deadline_ms = hwxdpd_now_ms() + d->frame_ms;
 		c->got += (size_t)n;
 		if (!c->payload && c->got == sizeof(c->hdr)) {
 			err = hwxdp_ctl_check_hdr(&c->hdr, HWXDP_CTL_REQUEST, HWXDP_CTL_REQUEST_MAX,
@@ -343,7 +335,7 @@ static void conn_write(struct hwxdpd *d, struct conn *c)
 	}
 	c->state = CONN_READING;
 	c->got = 0;
-	c->deadline_ms = now_ms() + d->idle_ms;
+	c->deadline_ms = hwxdpd_now_ms() + d->idle_ms;
 }
 
 static void accept_all(struct hwxdpd *d)
@@ -367,7 +359,7 @@ static void accept_all(struct hwxdpd *d)
 		memset(c, 0, sizeof(*c));
 		c->fd = fd;
 		c->state = CONN_READING;
-		c->deadline_ms = now_ms() + d->idle_ms;
+		c->deadline_ms = hwxdpd_now_ms() + d->idle_ms;
 		if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len)) {
 			conn_close(c);
 			continue;
@@ -389,7 +381,7 @@ int hwxdpd__run(struct hwxdpd *d)
 	struct conn *who[HWXDPD_CONNS_MAX + 2];
 
 	for (;;) {
-		int64_t now = now_ms(), next = now + 1000;
+		int64_t now = hwxdpd_now_ms(), next = now + 1000;
 		int n = 0, free_slots = 0, ret;
 
 		pfd[n++] = (struct pollfd){ .fd = d->stop_fd, .events = POLLIN };

@@ -17,18 +17,10 @@
 #define TICK_MS	  1000
 #define MIRROR_MS 500
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 static void *upkeep_main(void *arg)
 {
 	struct hwxdpd *d = arg;
-	int64_t last_tick = now_ms(), last_mirror = last_tick;
+	int64_t last_tick = hwxdpd_now_ms(), last_mirror = last_tick;
 	int nl = flows_netlink_fd(d->flows);
 
 	for (;;) {
@@ -42,7 +34,7 @@ static void *upkeep_main(void *arg)
 			break;
 		if (pfd[0].revents)
 			break;
-		now = now_ms();
+		now = hwxdpd_now_ms();
 		pthread_mutex_lock(&d->lock);
 		if (nl >= 0 && pfd[1].revents)
 			flows_netlink(d);

@@ -27,12 +27,11 @@ static void fill_lab(struct hx_env *env, const char *target, const uint32_t ifin
 	static const uint32_t lifs[] = {
 		HWXDP_LIF(1, 0), HWXDP_LIF(1, 50), HWXDP_LIF(2, 0), HWXDP_LIF(2, 60), HWXDP_LIF(3, 0),
 	};
+	/* HWXDP_FWD_PROG=fwd_alu32: the same suite on another build of fwd */
+	const char *name = getenv("HWXDP_FWD_PROG");
 	unsigned int i;
 
-	/* HWXDP_FWD_PROG=fwd_alu32: the same suite on another build of fwd */
-	env->target = hx_target_open(target, hx_object_path(getenv("HWXDP_FWD_PROG") ?
-								   getenv("HWXDP_FWD_PROG") :
-								   "fwd"));
+	env->target = hx_target_open(target, hx_object_path(name ? name : "fwd"));
 	cr_assert_not_null(env->target, "open fwd on %s: %s", target, strerror(errno));
 
 	must(hx_fwd_config(env->target, 1, 1, 1), "config");

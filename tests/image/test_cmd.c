@@ -16,33 +16,17 @@
 #include "hwmap/image.h"
 #include "hwmap/translate.h"
 #include "lab/target.h"
+#include "tests/common/cmd.h"
 #include "tests/image/image_util.h"
 
 /* The command's standard output (and its error output, with err2out);
  * malloc'ed, NUL-terminated. *status: its exit status. */
 static char *run_cmd(const char *args, bool err2out, int *status)
 {
-	char bin[4096], cmd[8192], buf[4096], *out = NULL;
-	size_t len = 0, n;
-	FILE *p;
+	char line[8192];
 
-	snprintf(bin, sizeof(bin), "%s/hwxdp", hx_build_dir());
-	cr_assert_eq(access(bin, X_OK), 0, "%s: build the command first", bin);
-	snprintf(cmd, sizeof(cmd), "%s %s %s", bin, args, err2out ? "2>&1" : "2>/dev/null");
-	p = popen(cmd, "r");
-	cr_assert_not_null(p, "%s: %s", cmd, strerror(errno));
-	while ((n = fread(buf, 1, sizeof(buf), p)) > 0) {
-		out = realloc(out, len + n + 1);
-		cr_assert_not_null(out);
-		memcpy(out + len, buf, n);
-		len += n;
-	}
-	n = (size_t)pclose(p);
-	*status = WIFEXITED((int)n) ? WEXITSTATUS((int)n) : -1;
-	if (!out)
-		out = calloc(1, 1);
-	out[len] = '\0';
-	return out;
+	snprintf(line, sizeof(line), "%s %s", args, err2out ? "2>&1" : "2>/dev/null");
+	return hx_cmd("hwxdp", line, status);
 }
 
 static uint64_t member(const char *json, const char *name)

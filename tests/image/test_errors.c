@@ -17,6 +17,7 @@
 #include "hwmap/image.h"
 #include "hwmap/translate.h"
 #include "lab/target.h"
+#include "tests/common/cmd.h"
 #include "tests/image/image_util.h"
 
 static char dir[64];
@@ -56,20 +57,14 @@ static void write_file(const char *path, const void *data, size_t len)
  * line, the command's, naming file and saying what. */
 static void assert_one_line(const char *args, const char *file, const char *what)
 {
-	char bin[4096], cmd[8192], err[8192];
+	char line[8192], *err;
 	size_t len;
-	FILE *p;
 	int status;
 
-	snprintf(bin, sizeof(bin), "%s/hwxdp", hx_build_dir());
-	cr_assert_eq(access(bin, X_OK), 0, "%s: build the command first", bin);
-	snprintf(cmd, sizeof(cmd), "%s %s 2>&1 >/dev/null", bin, args);
-	p = popen(cmd, "r");
-	cr_assert_not_null(p);
-	len = fread(err, 1, sizeof(err) - 1, p);
-	err[len] = '\0';
-	status = pclose(p);
-	cr_assert(WIFEXITED(status) && WEXITSTATUS(status), "hwxdp %s succeeded", args);
+	snprintf(line, sizeof(line), "%s 2>&1 >/dev/null", args);
+	err = hx_cmd("hwxdp", line, &status);
+	len = strlen(err);
+	cr_assert(status, "hwxdp %s succeeded", args);
 	cr_assert(len && err[len - 1] == '\n', "hwxdp %s: no line: '%s'", args, err);
 	cr_assert(strchr(err, '\n') == err + len - 1, "hwxdp %s: more than one line:\n%s", args,
 		  err);
@@ -78,6 +73,7 @@ static void assert_one_line(const char *args, const char *file, const char *what
 	cr_assert(strstr(err, file), "hwxdp %s: the line does not name %s: %s", args, file, err);
 	cr_assert(strstr(err, what), "hwxdp %s: the line does not say '%s': %s", args, what, err);
 	cr_assert_null(strstr(err, "Unknown error"), "hwxdp %s: %s", args, err);
+	free(err);
 }
 
 Test(errors, objects_that_are_not_objects)

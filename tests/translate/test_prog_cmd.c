@@ -21,35 +21,13 @@
 #include "lab/bpf_count.h"
 #include "lab/fwd_lab.h"
 #include "lab/target.h"
+#include "tests/common/cmd.h"
 #include "verifier/verifier.h"
 
 /* The command's standard output; malloc'ed, NUL-terminated. */
 static char *run_cmd(const char *args, int *status)
 {
-	char bin[4096], cmd[8192], *out = NULL;
-	size_t len = 0, cap = 0, n;
-	char buf[4096];
-	FILE *p;
-
-	snprintf(bin, sizeof(bin), "%s/hwxdp", hx_build_dir());
-	cr_assert_eq(access(bin, X_OK), 0, "%s: build the command first", bin);
-	snprintf(cmd, sizeof(cmd), "%s %s", bin, args);
-	p = popen(cmd, "r");
-	cr_assert_not_null(p, "%s: %s", cmd, strerror(errno));
-	while ((n = fread(buf, 1, sizeof(buf), p)) > 0) {
-		if (len + n + 1 > cap) {
-			cap = (len + n + 1) * 2;
-			out = realloc(out, cap);
-			cr_assert_not_null(out);
-		}
-		memcpy(out + len, buf, n);
-		len += n;
-	}
-	*status = pclose(p);
-	if (!out)
-		out = calloc(1, 1);
-	out[len] = '\0';
-	return out;
+	return hx_cmd("hwxdp", args, status);
 }
 
 /* The unsigned member "name" of the first JSON object at or after from. */
