@@ -6,6 +6,7 @@
  * HWXDP_SOCKET names another socket than the daemon's default.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,15 +114,16 @@ static int port_help(void)
 {
 	fprintf(stderr,
 		"Usage: %s port { add | list | show | del | help }\n"
-		"       %s port add NAME dev NETDEV [mode { auto | af_xdp | af_packet }]\n"
+		"       %s port add NAME dev NETDEV [mode { auto | af_xdp | af_packet }] [index "
+		"N]\n"
 		"       %s port list\n"
 		"       %s port show NAME\n"
 		"       %s port del NAME\n"
 		"\n"
 		"A wire port takes the frames of a Linux netdev (through AF_XDP, else\n"
 		"AF_PACKET) onto the board, and gets a TAP hx<N> for the host, up, with\n"
-		"the netdev's MTU and MAC. NAME is the port's name in hwxdp (1 to 31\n"
-		"letters, digits, '-', '_', '.').\n",
+		"the netdev's MTU and MAC (N: the first free index, or the one given).\n"
+		"NAME is the port's name in hwxdp (1 to 31 letters, digits, '-', '_', '.').\n",
 		bin_name, bin_name, bin_name, bin_name, bin_name);
 	return 0;
 }
@@ -189,8 +191,19 @@ int do_prog_any(int argc, char **argv)
 	 * commands, as it did before the daemon. */
 	prefix_of(argv[0], offline_verbs, &offline);
 	if (exact || (live == 1 && !offline)) {
+		char full[PATH_MAX];
+		int file = -1;
+
 		if (argc >= 2 && (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help")))
 			return prog_live_help();
+		/* The daemon has another working directory (and keeps the path
+		 * for a restart): the file goes as an absolute path. */
+		if (!strncmp("load", argv[0], strlen(argv[0])))
+			file = 1;
+		else if (!strncmp("replace", argv[0], strlen(argv[0])))
+			file = 2;
+		if (file > 0 && file < argc && realpath(argv[file], full))
+			argv[file] = full;
 		return call("prog", argc, argv);
 	}
 	return do_prog(argc, argv);

@@ -117,10 +117,11 @@ static int do_daemon(struct hwxdpd *d, int argc, const char **argv, struct jbuf 
 static int do_port_add(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
 		       size_t msglen)
 {
-	static const char usage[] = "port add NAME dev NETDEV [mode auto|af_xdp|af_packet]";
+	static const char usage[] =
+		"port add NAME dev NETDEV [mode auto|af_xdp|af_packet] [index N]";
 	const char *dev = NULL, *mode = NULL;
+	int err, index = -1;
 	struct port *p;
-	int err;
 
 	if (argc < 1) {
 		snprintf(msg, msglen, "expected a port name (usage: %s)", usage);
@@ -135,7 +136,20 @@ static int do_port_add(struct hwxdpd *d, int argc, const char **argv, struct jbu
 			dev = argv[i + 1];
 		else if (!strcmp(argv[i], "mode"))
 			mode = argv[i + 1];
-		else {
+		else if (!strcmp(argv[i], "index")) {
+			const char *w = argv[i + 1];
+			unsigned long v;
+			char *end;
+
+			errno = 0;
+			v = strtoul(w, &end, 10);
+			if (!*w || *end || errno || v >= HWXDPD_PORTS_MAX) {
+				snprintf(msg, msglen, "index '%s': a number from 0 to %d expected",
+					 w, HWXDPD_PORTS_MAX - 1);
+				return -EINVAL;
+			}
+			index = (int)v;
+		} else {
 			snprintf(msg, msglen, "unexpected '%s' (usage: %s)", argv[i], usage);
 			return -EINVAL;
 		}
@@ -145,7 +159,7 @@ static int do_port_add(struct hwxdpd *d, int argc, const char **argv, struct jbu
 		return -EINVAL;
 	}
 	pthread_mutex_lock(&d->lock);
-	err = port_add(d, argv[0], dev, mode, msg, msglen);
+	err = port_add(d, argv[0], dev, mode, index, msg, msglen);
 	p = err ? NULL : port_by_name(d, argv[0]);
 	if (p)
 		port_json(d, p, b);
@@ -350,8 +364,8 @@ static int do_prog_unload(struct hwxdpd *d, int argc, const char **argv, struct 
 	return err;
 }
 
-static int do_prog_replace(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b,
-			   char *msg, size_t msglen)
+static int do_prog_replace(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+			   size_t msglen)
 {
 	if (argc != 2) {
 		snprintf(msg, msglen, "usage: prog replace NAME FILE.o");
@@ -361,8 +375,12 @@ static int do_prog_replace(struct hwxdpd *d, int argc, const char **argv, struct
 }
 
 static const struct word_cmd prog_cmds[] = {
-	{ "load", do_prog_load },     { "show", do_prog_list },	    { "list", do_prog_list },
-	{ "detach", do_prog_detach }, { "unload", do_prog_unload }, { "replace", do_prog_replace },
+	{ "load", do_prog_load },
+	{ "show", do_prog_list },
+	{ "list", do_prog_list },
+	{ "detach", do_prog_detach },
+	{ "unload", do_prog_unload },
+	{ "replace", do_prog_replace },
 	{ 0 },
 };
 
@@ -625,17 +643,19 @@ static int lif_change(struct hwxdpd *d, int argc, const char **argv, struct jbuf
 static int do_lif_add(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
 		      size_t msglen)
 {
-	return lif_change(d, argc, argv, b, msg, msglen,
-			  "lif add PORT vlan N [mtu M] [state enabled|offload-disabled|admin-disabled]",
-			  lif_add);
+	return lif_change(
+		d, argc, argv, b, msg, msglen,
+		"lif add PORT vlan N [mtu M] [state enabled|offload-disabled|admin-disabled]",
+		lif_add);
 }
 
 static int do_lif_set(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
 		      size_t msglen)
 {
-	return lif_change(d, argc, argv, b, msg, msglen,
-			  "lif set PORT vlan N [mtu M] [state enabled|offload-disabled|admin-disabled]",
-			  lif_set);
+	return lif_change(
+		d, argc, argv, b, msg, msglen,
+		"lif set PORT vlan N [mtu M] [state enabled|offload-disabled|admin-disabled]",
+		lif_set);
 }
 
 static int do_lif_del(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
@@ -695,7 +715,7 @@ static int do_lif_list(struct hwxdpd *d, int argc, const char **argv, struct jbu
 }
 
 static const struct word_cmd lif_cmds[] = {
-	{ "add", do_lif_add }, { "set", do_lif_set },	{ "list", do_lif_list },
+	{ "add", do_lif_add },	 { "set", do_lif_set }, { "list", do_lif_list },
 	{ "show", do_lif_list }, { "del", do_lif_del }, { 0 },
 };
 
@@ -731,8 +751,8 @@ static int do_flow(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b
 }
 
 static const struct word_cmd objects[] = {
-	{ "map", do_map },   { "stats", do_stats },   { "prog", do_prog }, { "daemon", do_daemon },
-	{ "port", do_port }, { "lif", do_lif },	      { "flow", do_flow }, { 0 },
+	{ "map", do_map },   { "stats", do_stats }, { "prog", do_prog }, { "daemon", do_daemon },
+	{ "port", do_port }, { "lif", do_lif },	    { "flow", do_flow }, { 0 },
 };
 
 int hwxdpd_dispatch(struct hwxdpd *d, int argc, const char **argv, struct jbuf *body, char *msg,

@@ -30,11 +30,20 @@ struct hwxdpd_opts {
 	uint32_t flow_idle_ms;
 	/* Skip the uid check of peers (tests that run unprivileged). */
 	int allow_any_uid;
+	/* The configuration kept for a restart; NULL: hwxdpd.state in the
+	 * socket's directory. */
+	const char *state_path;
+	/* Start empty: a state file left by a killed daemon is not replayed
+	 * (and is overwritten by the first change). */
+	int no_restore;
 };
 
 struct hwxdpd;
 
-/* NULL with errno set and the reason in msg. */
+/* NULL with errno set and the reason in msg. A daemon killed before its
+ * hwxdpd__free left a state file: unless opts->no_restore, its ports, LIFs
+ * and programs are made again, with the pinned maps' contents, before
+ * hwxdpd__new returns. */
 struct hwxdpd *hwxdpd__new(const struct hwxdpd_opts *opts, char *msg, size_t msglen);
 /* Serves until hwxdpd__stop: 0, or a negative errno when poll fails. */
 int hwxdpd__run(struct hwxdpd *d);

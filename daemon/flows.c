@@ -80,7 +80,8 @@ struct flow_maker {
 	struct mnl_socket *nl;
 	char nl_why[128];
 	struct {
-		uint64_t made, vlan_kept, state_kept, full, aged, flushed, gone, mirror_missed;
+		uint64_t made, adopted, vlan_kept, state_kept, full, aged, flushed, gone,
+			mirror_missed;
 	} c;
 };
 
@@ -207,8 +208,9 @@ void flows_punted(struct hwxdpd *d, struct port *p, const uint8_t *frame, uint32
 	if (!fm || !fm->nl || p->prog < 0 || !d->progs[p->prog].fwd || !parse(frame, len, &t))
 		return;
 	slot = &fm->pending[tuple_hash(&t)];
-	*slot = (struct pending){ .used = true, .t = t, .port = p->index, .prog = p->prog,
-				  .at = hwxdpd_now_ms() };
+	*slot = (struct pending){
+		.used = true, .t = t, .port = p->index, .prog = p->prog, .at = hwxdpd_now_ms()
+	};
 }
 
 /* A next hop of pr equal to v, or a new one: its index, 0 when full. */
@@ -371,6 +373,95 @@ void flows_routed(struct hwxdpd *d, struct port *q, uint32_t vlan, const uint8_t
 	fm->c.made++;
 }
 
+/* A flow of pr's table taken as made: its next hop read back, refcounted
+ * again, its ports and LIFs the ones the key and the next hop name. */
+static bool adopt_one(struct hwxdpd *d, int prog, const struct hwxdp_flow_key *key,
+		      const struct hwxdp_flow *v, int64_t now)
+{
+	struct flow_maker *fm = d->flows;
+	struct fwd_maps *fwd = d->progs[prog].fwd;
+	uint32_t in = HWXDP_LIF_IFACE(key->lif), idx = v->nexthop;
+	struct hwxdp_nexthop nh;
+	struct port *p, *q;
+	struct lif *l;
+
+	/* The flow maker's own have no flags (no tunnel): others are the user's. */
+	if (v->flags || in >= HWXDPD_PORTS_MAX || !idx || idx >= fwd->nexthop_max ||
+	    hwxdp_table__lookup(fwd->nexthops.table, &idx, &nh) ||
+	    !(nh.flags & HWXDP_NEXTHOP_VALID) || nh.port >= HWXDPD_PORTS_MAX)
+		return false;
+	p = &d->ports[in];
+	q = &d->ports[nh.port];
+	if (!p->used || !q->used || p->prog != prog || q->prog != prog)
+		return false;
+	l = lif_by_vlan(q, nh.vlan);
+	if (nh.vlan && !l)
+		return false;
+	if (!fm->nh[prog]) {
+		fm->nh[prog] = calloc(fwd->nexthop_max, sizeof(*fm->nh[prog]));
+		if (!fm->nh[prog])
+			return false;
+		fm->nh_cap[prog] = fwd->nexthop_max;
+	}
+	if (fm->made_cnt == fm->made_cap) {
+		size_t cap = fm->made_cap ? 2 * fm->made_cap : 256;
+		struct made *grown = realloc(fm->made, cap * sizeof(*grown));
+
+		if (!grown)
+			return false;
+		fm->made = grown;
+		fm->made_cap = cap;
+	}
+	if (!fm->nh[prog][idx].refs)
+		fm->nh[prog][idx] = (struct nexthop){
+			.v = nh,
+			.tap_ifindex = l ? l->tap_ifindex : q->tap_ifindex,
+		};
+	fm->nh[prog][idx].refs++;
+	fm->made[fm->made_cnt++] = (struct made){
+		.key = *key,
+		.prog = prog,
+		.nexthop = idx,
+		.in_port = in,
+		.out_port = nh.port,
+		.in_vlan = (uint16_t)HWXDP_LIF_VLAN(key->lif),
+		.out_vlan = nh.vlan,
+		.out_tap = l ? l->tap_ifindex : q->tap_ifindex,
+		.made_at = now,
+		.active_at = now,
+		.packets = v->packets,
+	};
+	return true;
+}
+
+void flows_adopt(struct hwxdpd *d, struct prog *pr)
+{
+	struct flow_maker *fm = d->flows;
+	struct hwxdp_flow_key key, next;
+	int prog = (int)(pr - d->progs);
+	size_t taken = 0, left = 0;
+	int64_t now = hwxdpd_now_ms();
+	struct hwxdp_flow v;
+
+	if (!fm || !pr->fwd)
+		return;
+	for (int err = hwxdp_table__get_next_key(pr->fwd->flows.table, NULL, &next); !err;
+	     err = hwxdp_table__get_next_key(pr->fwd->flows.table, &key, &next)) {
+		key = next;
+		if (hwxdp_table__lookup(pr->fwd->flows.table, &key, &v))
+			continue;
+		if (adopt_one(d, prog, &key, &v, now))
+			taken++;
+		else
+			left++;
+	}
+	fm->c.adopted += taken;
+	if (taken || left)
+		fprintf(stderr, "hwxdpd: %s: %zu flows of the pinned table taken back%s\n",
+			pr->name, taken,
+			left ? ", some not the flow maker's (left as they are)" : "");
+}
+
 /* Takes made flow i out of both homes; the last one moves into its place. */
 static void unmake(struct hwxdpd *d, size_t i)
 {
@@ -395,7 +486,8 @@ void flows_tick(struct hwxdpd *d, int64_t now)
 		struct prog *pr = &d->progs[m->prog];
 		struct hwxdp_flow v;
 
-		if (!pr->used || !pr->fwd || hwxdp_table__lookup(pr->fwd->flows.table, &m->key, &v)) {
+		if (!pr->used || !pr->fwd ||
+		    hwxdp_table__lookup(pr->fwd->flows.table, &m->key, &v)) {
 			/* Deleted by hand (or with its program). */
 			fm->c.gone++;
 			nexthop_put(d, m->prog, m->nexthop);
@@ -686,6 +778,7 @@ void flows_json(struct hwxdpd *d, struct jbuf *b)
 	jbuf_start_object(b);
 	if (fm) {
 		jbuf_uint_field(b, "made", fm->c.made);
+		jbuf_uint_field(b, "taken_back", fm->c.adopted);
 		jbuf_uint_field(b, "active", fm->made_cnt);
 		jbuf_uint_field(b, "aged", fm->c.aged);
 		jbuf_uint_field(b, "flushed", fm->c.flushed);
@@ -715,7 +808,8 @@ void flows_json(struct hwxdpd *d, struct jbuf *b)
 		jbuf_uint_field(b, "lif", m->key.lif);
 		jbuf_string_field(b, "in_port", d->ports[m->in_port].name);
 		jbuf_uint_field(b, "in_vlan", m->in_vlan);
-		jbuf_string_field(b, "family", m->key.family == HWXDP_FAMILY_IPV4 ? "ipv4" : "ipv6");
+		jbuf_string_field(b, "family",
+				  m->key.family == HWXDP_FAMILY_IPV4 ? "ipv4" : "ipv6");
 		jbuf_string_field(b, "proto", m->key.proto == IPPROTO_TCP ? "tcp" : "udp");
 		jbuf_string_field(b, "src", src);
 		jbuf_uint_field(b, "sport", ntohs(m->key.sport_be));

@@ -36,6 +36,10 @@ void flows_punted(struct hwxdpd *d, struct port *p, const uint8_t *frame, uint32
 void flows_routed(struct hwxdpd *d, struct port *p, uint32_t vlan, const uint8_t *frame,
 		  uint32_t len);
 
+/* A restart: the flows in pr's pinned table whose next hops and ports are
+ * there again are taken as made (aged, flushed, listed as before). */
+void flows_adopt(struct hwxdpd *d, struct prog *pr);
+
 /* Ages idle flows out; now in milliseconds. */
 void flows_tick(struct hwxdpd *d, int64_t now);
 /* The netlink socket (routes, neighbours, links) and its events. */

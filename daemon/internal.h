@@ -103,8 +103,8 @@ struct prog {
 	struct bpf_object *host;
 	char pin_dir[PATH_MAX];
 	uint32_t insns, words;
-	int64_t loaded_at;  /* time(NULL) of its load or last replace */
-	uint32_t replaces;  /* how often another build took its place */
+	int64_t loaded_at; /* time(NULL) of its load or last replace */
+	uint32_t replaces; /* how often another build took its place */
 	/* Arrays the kernel map and the board's table share by mmap. */
 	struct {
 		void *mem;
@@ -112,7 +112,7 @@ struct prog {
 		char name[HXU_NAME_MAX];
 	} mm[HWXDPD_MMAPS_MAX];
 	int mm_cnt;
-	struct fwd_maps *fwd; /* fwd's maps, when the program has its layout */
+	struct fwd_maps *fwd;  /* fwd's maps, when the program has its layout */
 	struct mirror *mirror; /* hash maps, mirrored board <-> kernel */
 };
 
@@ -130,6 +130,12 @@ struct hwxdpd {
 	struct conn conns[HWXDPD_CONNS_MAX];
 	uint32_t engines;
 	int64_t started; /* time(NULL) at hwxdpd__new */
+	/* The configuration for a restart (daemon/state.c): its file, what
+	 * was written last, and whether a restart is being replayed (TAPs and
+	 * pins of the killed daemon are then taken back, not refused). */
+	char state_path[PATH_MAX];
+	char *state_text;
+	bool restoring;
 
 	/* Ports and programs: the control thread changes them under lock,
 	 * the board thread reads them under it. */
@@ -167,8 +173,9 @@ int hwxdpd_dispatch(struct hwxdpd *d, int argc, const char **argv, struct jbuf *
 
 /* Ports (daemon/port.c) and programs (daemon/prog.c); called with the lock
  * held. */
-int port_add(struct hwxdpd *d, const char *name, const char *dev, const char *mode, char *msg,
-	     size_t msglen);
+/* index: the N of hx<N>, or -1 for the first free one. */
+int port_add(struct hwxdpd *d, const char *name, const char *dev, const char *mode, int index,
+	     char *msg, size_t msglen);
 int port_del(struct hwxdpd *d, struct port *p, char *msg, size_t msglen);
 struct port *port_by_name(struct hwxdpd *d, const char *name);
 void port_json(struct hwxdpd *d, const struct port *p, struct jbuf *b);
@@ -176,8 +183,8 @@ void ports_free(struct hwxdpd *d);
 
 int prog_load(struct hwxdpd *d, const char *path, const char *name, const char **ports,
 	      int port_cnt, struct jbuf *body, char *msg, size_t msglen);
-int prog_replace(struct hwxdpd *d, const char *name, const char *path, struct jbuf *body,
-		 char *msg, size_t msglen);
+int prog_replace(struct hwxdpd *d, const char *name, const char *path, struct jbuf *body, char *msg,
+		 size_t msglen);
 int prog_detach(struct hwxdpd *d, struct port *p, char *msg, size_t msglen);
 int prog_unload(struct hwxdpd *d, struct prog *pr, char *msg, size_t msglen);
 struct prog *prog_by_name(struct hwxdpd *d, const char *name);

@@ -111,7 +111,8 @@ int lif_add(struct hwxdpd *d, struct port *p, uint32_t vlan, int64_t mtu, int64_
 		}
 		memcpy(l->tap, name, strlen(name) + 1);
 	}
-	err = tap_open(l->tap, p->mac, l->mtu, &l->tap_fd, &l->tap_ifindex, msg, msglen);
+	err = tap_open(l->tap, p->mac, l->mtu, d->restoring, &l->tap_fd, &l->tap_ifindex, msg,
+		       msglen);
 	if (!err && l->state == HWXDP_LIF_ADMIN_DISABLED)
 		err = netdev_set(l->tap, l->mtu, false);
 	if (!err && p->prog >= 0)
@@ -128,8 +129,7 @@ int lif_add(struct hwxdpd *d, struct port *p, uint32_t vlan, int64_t mtu, int64_
 	}
 	if (err) {
 		bpf_link__destroy(l->link);
-		if (l->tap_fd >= 0)
-			close(l->tap_fd);
+		tap_close(l->tap_fd);
 		memset(l, 0, sizeof(*l));
 		return err;
 	}
@@ -192,8 +192,7 @@ static void lif_release(struct hwxdpd *d, struct port *p, struct lif *l)
 	l->used = false;
 	dataplane_changed(d);
 	bpf_link__destroy(l->link);
-	if (l->tap_fd >= 0)
-		close(l->tap_fd);
+	tap_close(l->tap_fd);
 	memset(l, 0, sizeof(*l));
 	l->tap_fd = -1;
 }

@@ -26,7 +26,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: hwxdpd [--socket PATH] [--engines K] [--pin-root DIR] [--flow-idle SEC]\n"
-		"              [--background]\n"
+		"              [--state FILE] [--no-restore] [--background]\n"
 		"\n"
 		"The hwxdp appliance: wire ports on Linux netdevs, a TAP per port for the\n"
 		"host, programs on the coprocessor model and in the kernel, controlled by\n"
@@ -36,6 +36,9 @@ static void usage(FILE *f)
 		"  --engines K       packet engines of the board (default %d, at most %d)\n"
 		"  --pin-root DIR    where maps are pinned (default %s)\n"
 		"  --flow-idle SEC   a made flow without frames this long goes (default 30)\n"
+		"  --state FILE      the configuration kept for a restart (default hwxdpd.state\n"
+		"                    next to the socket)\n"
+		"  --no-restore      start empty, though a killed daemon left a state file\n"
 		"  --background      detach once the socket is ready\n"
 		"  -h, --help        this help\n"
 		"\n"
@@ -77,6 +80,8 @@ int main(int argc, char **argv)
 		{ "engines", required_argument, NULL, 'k' },
 		{ "flow-idle", required_argument, NULL, 'i' },
 		{ "pin-root", required_argument, NULL, 'r' },
+		{ "state", required_argument, NULL, 't' },
+		{ "no-restore", no_argument, NULL, 'n' },
 		{ "background", no_argument, NULL, 'b' },
 		{ "foreground", no_argument, NULL, 'f' },
 		{ "help", no_argument, NULL, 'h' },
@@ -95,6 +100,12 @@ int main(int argc, char **argv)
 			break;
 		case 'r':
 			opts.pin_root = optarg;
+			break;
+		case 't':
+			opts.state_path = optarg;
+			break;
+		case 'n':
+			opts.no_restore = 1;
 			break;
 		case 'k': {
 			char *end;
@@ -117,7 +128,8 @@ int main(int argc, char **argv)
 			errno = 0;
 			v = strtoul(optarg, &end, 10);
 			if (!*optarg || *end || errno || !v || v > 86400) {
-				fprintf(stderr, "hwxdpd: error: --flow-idle %s: 1 to 86400 seconds\n",
+				fprintf(stderr,
+					"hwxdpd: error: --flow-idle %s: 1 to 86400 seconds\n",
 					optarg);
 				return 1;
 			}

@@ -32,8 +32,8 @@ static bool name_ok(const char *name)
 		       len;
 }
 
-int port_add(struct hwxdpd *d, const char *name, const char *dev, const char *mode_word, char *msg,
-	     size_t msglen)
+int port_add(struct hwxdpd *d, const char *name, const char *dev, const char *mode_word,
+	     int want_index, char *msg, size_t msglen)
 {
 	enum wire_mode mode = WIRE_AUTO;
 	struct port *p = NULL;
@@ -70,7 +70,7 @@ int port_add(struct hwxdpd *d, const char *name, const char *dev, const char *mo
 		struct port *q = &d->ports[i];
 
 		if (!q->used) {
-			if (index < 0)
+			if (index < 0 && (want_index < 0 || want_index == i))
 				index = i;
 			continue;
 		}
@@ -83,6 +83,11 @@ int port_add(struct hwxdpd *d, const char *name, const char *dev, const char *mo
 				 q->name);
 			return -EINVAL;
 		}
+	}
+	if (index < 0 && want_index >= 0) {
+		snprintf(msg, msglen, "index %d is port %s's already", want_index,
+			 d->ports[want_index].name);
+		return -EBUSY;
 	}
 	if (index < 0) {
 		snprintf(msg, msglen, "the daemon has %d ports at most", HWXDPD_PORTS_MAX);
@@ -104,7 +109,7 @@ int port_add(struct hwxdpd *d, const char *name, const char *dev, const char *mo
 		snprintf(msg, msglen, "the board takes no more ports: %s", strerror(-err));
 		goto fail;
 	}
-	err = tap_open(p->tap, mac, mtu, &p->tap_fd, &p->tap_ifindex, msg, msglen);
+	err = tap_open(p->tap, mac, mtu, d->restoring, &p->tap_fd, &p->tap_ifindex, msg, msglen);
 	if (err)
 		goto fail;
 	err = wire_open(dev, ifindex, mtu, mode, &p->wire, msg, msglen);
@@ -122,8 +127,7 @@ int port_add(struct hwxdpd *d, const char *name, const char *dev, const char *mo
 	return 0;
 fail:
 	wire_close(p->wire);
-	if (p->tap_fd >= 0)
-		close(p->tap_fd);
+	tap_close(p->tap_fd);
 	memset(p, 0, sizeof(*p));
 	p->tap_fd = -1;
 	return err;
@@ -133,8 +137,7 @@ static void port_release(struct hwxdpd *d, struct port *p)
 {
 	hwxdp_device__detach(d->board, p->ifindex);
 	wire_close(p->wire);
-	if (p->tap_fd >= 0)
-		close(p->tap_fd);
+	tap_close(p->tap_fd);
 	memset(p, 0, sizeof(*p));
 	p->tap_fd = -1;
 	p->prog = -1;

@@ -142,7 +142,9 @@ static int pin(struct hwxdpd *d, struct prog *pr, char *msg, size_t msglen)
 		pr->pin_dir[0] = '\0';
 		return -ENAMETOOLONG;
 	}
-	if (mkdir(pr->pin_dir, 0700)) {
+	/* A restart takes back the pins the killed daemon left (the host copy
+	 * was loaded on them); otherwise they are in the way. */
+	if (mkdir(pr->pin_dir, 0700) && !(d->restoring && errno == EEXIST)) {
 		err = -errno;
 		snprintf(msg, msglen, "cannot make %s: %s%s", pr->pin_dir, strerror(errno),
 			 errno == EEXIST ? " (left by another daemon? remove it)" : "");
@@ -378,8 +380,16 @@ static int load_both(struct hwxdpd *d, struct prog *tmp, struct hwxdp_device_loa
 		     const char *path, char *msg, size_t msglen)
 {
 	struct hwxdp_host_load_opts hopts = { .sz = sizeof(hopts), .mmapable_arrays = true };
+	char pin_dir[PATH_MAX];
+	struct stat st;
 	int id, err;
 
+	/* A restart: the maps the killed daemon pinned, with their contents. */
+	if (d->restoring &&
+	    snprintf(pin_dir, sizeof(pin_dir), "%s/%s", d->pin_root, tmp->name) <
+		    (int)sizeof(pin_dir) &&
+	    !stat(pin_dir, &st) && S_ISDIR(st.st_mode))
+		hopts.pin_dir = pin_dir;
 	tmp->host = hwxdp_host_load_opts(path, &hopts);
 	if (!tmp->host) {
 		err = -errno;
@@ -474,6 +484,10 @@ int prog_load(struct hwxdpd *d, const char *path, const char *name_arg, const ch
 		err = mirror_new(d, pr);
 	if (err)
 		snprintf(msg, msglen, "%s: %s", name, strerror(-err));
+	/* Hash maps that kept their pins (a restart) give the board their
+	 * entries before anything reads the board's tables. */
+	if (!err)
+		mirror_sync(d, pr);
 	if (!err)
 		err = fwd_setup(d, pr, msg, msglen);
 	if (!err)
@@ -492,10 +506,15 @@ int prog_load(struct hwxdpd *d, const char *path, const char *name_arg, const ch
 	if (err) {
 		char ignored[256];
 
+		/* A restart that fails keeps the pins: they are the data. */
+		if (d->restoring)
+			pr->pin_dir[0] = '\0';
 		prog_unload(d, pr, ignored, sizeof(ignored));
 		pthread_mutex_unlock(&d->lock);
 		return err;
 	}
+	if (d->restoring)
+		flows_adopt(d, pr);
 	prog_json(d, pr, body);
 	pthread_mutex_unlock(&d->lock);
 	snprintf(msg, msglen, "%s loaded (%u BPF instructions, %u microcode words)%s%s", name,
@@ -573,8 +592,8 @@ void prog_json(struct hwxdpd *d, const struct prog *pr, struct jbuf *b)
  * two frames, the kernel atomically through the link), and the old build
  * goes. The slot and the name stay pr's.
  */
-int prog_replace(struct hwxdpd *d, const char *name, const char *path, struct jbuf *body,
-		 char *msg, size_t msglen)
+int prog_replace(struct hwxdpd *d, const char *name, const char *path, struct jbuf *body, char *msg,
+		 size_t msglen)
 {
 	struct hwxdp_device_load_opts lopts = { .sz = sizeof(lopts), .share_tables = true };
 	struct hwxdp_host_load_opts hopts = { .sz = sizeof(hopts), .mmapable_arrays = true };
@@ -670,7 +689,8 @@ int prog_replace(struct hwxdpd *d, const char *name, const char *path, struct jb
 			 strerror(-err));
 		return 0;
 	}
-	snprintf(msg, msglen, "%s replaced by %s (%u BPF instructions, %u microcode words), its maps kept",
-		 name, path, pr->insns, pr->words);
+	snprintf(msg, msglen,
+		 "%s replaced by %s (%u BPF instructions, %u microcode words), its maps kept", name,
+		 path, pr->insns, pr->words);
 	return 0;
 }

@@ -22,10 +22,11 @@
 
 #include "daemon/flows.h"
 #include "daemon/internal.h"
+#include "daemon/state.h"
 #include "device/device.h"
 
-#define FRAME_MS_DEFAULT 5000
-#define IDLE_MS_DEFAULT	 60000
+#define FRAME_MS_DEFAULT     5000
+#define IDLE_MS_DEFAULT	     60000
 #define FLOW_IDLE_MS_DEFAULT 30000
 
 /* A socket at path that nobody answers is left over from a daemon that
@@ -165,6 +166,18 @@ struct hwxdpd *hwxdpd__new(const struct hwxdpd_opts *opts, char *msg, size_t msg
 	}
 	if (err)
 		goto fail;
+	/* The socket is this daemon's: so is the state file next to it. */
+	if (opts && opts->state_path)
+		snprintf(d->state_path, sizeof(d->state_path), "%s", opts->state_path);
+	else if (snprintf(d->state_path, sizeof(d->state_path), "%s%shwxdpd.state", d->socket_dir,
+			  d->socket_dir[0] ? "/" : "") >= (int)sizeof(d->state_path))
+		d->state_path[0] = '\0';
+	if (!(opts && opts->no_restore)) {
+		err = state_restore(d);
+		if (err)
+			fprintf(stderr, "hwxdpd: warning: cannot read %s: %s\n", d->state_path,
+				strerror(-err));
+	}
 	return d;
 fail:
 	if (!msg[0])
@@ -239,6 +252,8 @@ static void conn_request(struct hwxdpd *d, struct conn *c)
 	jbuf_init(&body);
 	if (!status) {
 		status = hwxdpd_dispatch(d, argc, argv, &body, msg, sizeof(msg));
+		if (!status)
+			state_save(d);
 		if (!status && jbuf_error(&body)) {
 			status = jbuf_error(&body);
 			snprintf(msg, sizeof(msg), "cannot write the reply: %s", strerror(-status));
@@ -452,6 +467,7 @@ void hwxdpd__free(struct hwxdpd *d)
 	pthread_mutex_unlock(&d->lock);
 	if (d->made_pin_root)
 		rmdir(d->pin_root);
+	state_remove(d);
 	flows_free(d->flows);
 	hwxdp_device__free(d->board);
 	if (d->listen_fd >= 0) {

@@ -67,14 +67,17 @@ int netdev_set(const char *name, uint32_t mtu, bool up)
 	return err;
 }
 
-int tap_open(const char *name, const uint8_t mac[6], uint32_t mtu, int *out_fd, uint32_t *ifindex,
-	     char *msg, size_t msglen)
+int tap_open(const char *name, const uint8_t mac[6], uint32_t mtu, bool adopt, int *out_fd,
+	     uint32_t *ifindex, char *msg, size_t msglen)
 {
 	struct ifreq ifr = { 0 };
 	int fd, err;
 
-	if (if_nametoindex(name)) {
-		snprintf(msg, msglen, "a netdev %s exists already", name);
+	if (!adopt && if_nametoindex(name)) {
+		snprintf(msg, msglen,
+			 "a netdev %s exists already (left by a daemon that was killed? "
+			 "ip link del %s)",
+			 name, name);
 		return -EEXIST;
 	}
 	fd = open("/dev/net/tun", O_RDWR | O_NONBLOCK | O_CLOEXEC);
@@ -87,7 +90,14 @@ int tap_open(const char *name, const uint8_t mac[6], uint32_t mtu, int *out_fd, 
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
 	if (ioctl(fd, TUNSETIFF, &ifr)) {
 		err = -errno;
-		snprintf(msg, msglen, "cannot make TAP %s: %s", name, strerror(errno));
+		snprintf(msg, msglen, "cannot make TAP %s: %s%s", name, strerror(errno),
+			 adopt && if_nametoindex(name) ? " (a netdev of that name is not a TAP)"
+						       : "");
+		goto fail;
+	}
+	if (ioctl(fd, TUNSETPERSIST, 1)) {
+		err = -errno;
+		snprintf(msg, msglen, "cannot make TAP %s persistent: %s", name, strerror(errno));
 		goto fail;
 	}
 	ifr.ifr_hwaddr.sa_family = ARPHRD_ETHER;
@@ -112,6 +122,15 @@ int tap_open(const char *name, const uint8_t mac[6], uint32_t mtu, int *out_fd, 
 	*out_fd = fd;
 	return 0;
 fail:
-	close(fd);
+	tap_close(fd);
 	return err;
+}
+
+void tap_close(int fd)
+{
+	if (fd < 0)
+		return;
+	/* Not persistent any more: the TAP goes with its last descriptor. */
+	ioctl(fd, TUNSETPERSIST, 0);
+	close(fd);
 }

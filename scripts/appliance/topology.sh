@@ -66,6 +66,8 @@ topo_down() {
 		wait "$daemon_pid" 2>/dev/null
 		daemon_pid=
 	fi
+	# TAPs are persistent: a daemon killed by a failing test leaves them.
+	for t in hx0.50 hx0 hx1; do ip link del "$t" 2>/dev/null; done
 	ip netns pids "$nsa" 2>/dev/null | xargs -r kill 2>/dev/null
 	ip netns pids "$nsb" 2>/dev/null | xargs -r kill 2>/dev/null
 	ip netns del "$nsa" 2>/dev/null

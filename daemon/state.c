@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The daemon's configuration as the commands that make it, in a file next
+ * to the socket: a daemon killed without its clean stop (SIGKILL, a crash)
+ * is started again as it was. The pinned maps keep the data (flows, next
+ * hops, counters), the persistent TAPs the host's addresses and routes;
+ * this file keeps the rest: ports with their indexes, LIFs, programs and
+ * where they run. It is written whole after every change (a new file
+ * renamed over the old, so a reader sees the old one or the new one) and
+ * removed by the clean stop, with everything else the daemon made.
+ *
+ * One command per line, its words separated by one space; a byte that is
+ * not a letter, digit or one of "._/:-+," is written %XX.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "daemon/flows.h"
+#include "daemon/internal.h"
+#include "daemon/jbuf.h"
+#include "daemon/state.h"
+#include "daemon/wire.h"
+#include "hwxdp/fwd.h"
+
+#define STATE_HEADER "# hwxdpd state 1: the commands that make this daemon's configuration\n"
+#define STATE_WORDS  256
+
+struct text {
+	char *s;
+	size_t len, cap;
+	bool failed;
+};
+
+static void put(struct text *t, const char *s, size_t n)
+{
+	if (t->failed)
+		return;
+	if (t->len + n + 1 > t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 1024;
+		char *grown;
+
+		while (cap < t->len + n + 1)
+			cap *= 2;
+		grown = realloc(t->s, cap);
+		if (!grown) {
+			t->failed = true;
+			return;
+		}
+		t->s = grown;
+		t->cap = cap;
+	}
+	memcpy(t->s + t->len, s, n);
+	t->len += n;
+	t->s[t->len] = '\0';
+}
+
+static bool plain(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       strchr("._/:-+,", c);
+}
+
+static void word(struct text *t, const char *w)
+{
+	if (t->len && t->s[t->len - 1] != '\n')
+		put(t, " ", 1);
+	for (const unsigned char *c = (const unsigned char *)w; *c; c++) {
+		char esc[4];
+
+		if (plain(*c)) {
+			put(t, (const char *)c, 1);
+			continue;
+		}
+		snprintf(esc, sizeof(esc), "%%%02X", *c);
+		put(t, esc, 3);
+	}
+}
+
+static void end_line(struct text *t)
+{
+	put(t, "\n", 1);
+}
+
+static void number(struct text *t, uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+	word(t, buf);
+}
+
+/* The commands, in an order that replays: ports with their LIFs, then the
+ * programs on their ports. */
+static void describe(struct hwxdpd *d, struct text *t)
+{
+	put(t, STATE_HEADER, strlen(STATE_HEADER));
+	for (int i = 0; i < HWXDPD_PORTS_MAX; i++) {
+		struct port *p = &d->ports[i];
+
+		if (!p->used)
+			continue;
+		word(t, "port"), word(t, "add"), word(t, p->name), word(t, "dev"), word(t, p->dev);
+		word(t, "mode"), word(t, wire_mode_name(p->wire)), word(t, "index");
+		number(t, p->index);
+		end_line(t);
+		if (p->lif_state != HWXDP_LIF_ENABLED) {
+			word(t, "lif"), word(t, "set"), word(t, p->name), word(t, "vlan"),
+				word(t, "0");
+			word(t, "state"), word(t, lif_state_name(p->lif_state));
+			end_line(t);
+		}
+		for (int j = 0; j < HWXDPD_VLANS_MAX; j++) {
+			struct lif *l = &p->vlans[j];
+
+			if (!l->used)
+				continue;
+			word(t, "lif"), word(t, "add"), word(t, p->name), word(t, "vlan");
+			number(t, l->vlan);
+			word(t, "mtu");
+			number(t, l->mtu);
+			word(t, "state"), word(t, lif_state_name(l->state));
+			end_line(t);
+		}
+	}
+	for (int i = 0; i < HWXDPD_PROGS_MAX; i++) {
+		struct prog *pr = &d->progs[i];
+
+		if (!pr->used)
+			continue;
+		word(t, "prog"), word(t, "load"), word(t, pr->path), word(t, "name");
+		word(t, pr->name);
+		for (int j = 0, first = 1; j < HWXDPD_PORTS_MAX; j++)
+			if (d->ports[j].used && d->ports[j].prog == i) {
+				if (first)
+					word(t, "port");
+				word(t, d->ports[j].name);
+				first = 0;
+			}
+		end_line(t);
+	}
+}
+
+static int write_file(const char *path, const char *s, size_t len)
+{
+	char tmp[PATH_MAX + 8];
+	size_t done = 0;
+	int fd, err = 0;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.new", path) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	while (!err && done < len) {
+		ssize_t n = write(fd, s + done, len - done);
+
+		if (n < 0 && errno != EINTR)
+			err = -errno;
+		else if (n > 0)
+			done += (size_t)n;
+	}
+	if (!err && fsync(fd))
+		err = -errno;
+	if (close(fd) && !err)
+		err = -errno;
+	if (!err && rename(tmp, path))
+		err = -errno;
+	if (err)
+		unlink(tmp);
+	return err;
+}
+
+void state_save(struct hwxdpd *d)
+{
+	struct text t = { 0 };
+	int err;
+
+	if (!d->state_path[0] || d->restoring)
+		return;
+	pthread_mutex_lock(&d->lock);
+	describe(d, &t);
+	pthread_mutex_unlock(&d->lock);
+	if (t.failed) {
+		fprintf(stderr, "hwxdpd: warning: cannot write %s: %s\n", d->state_path,
+			strerror(ENOMEM));
+		free(t.s);
+		return;
+	}
+	if (d->state_text && !strcmp(d->state_text, t.s)) {
+		free(t.s);
+		return;
+	}
+	err = write_file(d->state_path, t.s, t.len);
+	if (err) {
+		fprintf(stderr, "hwxdpd: warning: cannot write %s: %s\n", d->state_path,
+			strerror(-err));
+		free(t.s);
+		return;
+	}
+	free(d->state_text);
+	d->state_text = t.s;
+}
+
+void state_remove(struct hwxdpd *d)
+{
+	if (d->state_path[0])
+		unlink(d->state_path);
+	free(d->state_text);
+	d->state_text = NULL;
+}
+
+static int hex(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Splits line into words in place, %XX undone: the count, -1 when malformed. */
+static int split(char *line, char **words)
+{
+	int n = 0;
+
+	for (char *r = line, *w = line; *r;) {
+		if (n == STATE_WORDS)
+			return -1;
+		words[n++] = w;
+		while (*r && *r != ' ') {
+			if (*r == '%') {
+				int hi = hex(r[1]), lo = hi < 0 ? -1 : hex(r[2]);
+
+				if (lo < 0 || (hi == 0 && lo == 0))
+					return -1;
+				*w++ = (char)(hi * 16 + lo);
+				r += 3;
+			} else if (plain((unsigned char)*r)) {
+				*w++ = *r++;
+			} else {
+				return -1;
+			}
+		}
+		if (*r == ' ') {
+			r++;
+			if (!*r)
+				return -1;
+		}
+		*w++ = '\0';
+	}
+	return n;
+}
+
+int state_restore(struct hwxdpd *d)
+{
+	char *words[STATE_WORDS], *line = NULL, msg[1024];
+	int lineno = 0, done = 0, failed = 0;
+	size_t cap = 0;
+	struct jbuf body;
+	ssize_t len;
+	FILE *f;
+
+	if (!d->state_path[0])
+		return 0;
+	f = fopen(d->state_path, "re");
+	if (!f)
+		return errno == ENOENT ? 0 : -errno;
+	jbuf_init(&body);
+	d->restoring = true;
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		int n, err;
+
+		lineno++;
+		if (len && line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (!len || line[0] == '#')
+			continue;
+		n = memchr(line, '\0', (size_t)len) ? -1 : split(line, words);
+		if (n < 1) {
+			fprintf(stderr, "hwxdpd: %s:%d: not a command, skipped\n", d->state_path,
+				lineno);
+			failed++;
+			continue;
+		}
+		msg[0] = '\0';
+		jbuf_reset(&body);
+		err = hwxdpd_dispatch(d, n, (const char **)words, &body, msg, sizeof(msg));
+		if (err) {
+			fprintf(stderr, "hwxdpd: %s:%d: not restored: %s\n", d->state_path, lineno,
+				msg[0] ? msg : strerror(-err));
+			failed++;
+		} else {
+			fprintf(stderr, "hwxdpd: restored: %s\n", msg);
+			done++;
+		}
+	}
+	free(line);
+	fclose(f);
+	jbuf_fini(&body);
+	d->restoring = false;
+	fprintf(stderr, "hwxdpd: %d command%s of %s restored, %d not\n", done, done == 1 ? "" : "s",
+		d->state_path, failed);
+	/* What runs now is what a next restart restores. */
+	state_save(d);
+	return 0;
+}
