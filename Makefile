@@ -37,7 +37,7 @@ BPF_SRCS  := $(wildcard progs/*.bpf.c)
 BPF_OBJS  := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
 # fwd as clang's alu32 code has it (-mcpu=v3, newer clang's default): the
 # fwd suite runs on it too.
-BPF_OBJS  += $(BUILD)/progs/fwd_alu32.bpf.o
+BPF_OBJS  += $(BUILD)/progs/fwd_alu32.bpf.o $(BUILD)/progs/fwd_mark1.bpf.o $(BUILD)/progs/fwd_mark2.bpf.o
 # Objects the loader's tests read: modern and legacy (struct bpf_map_def) ones.
 CORPUS_OBJS := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/loader/corpus/*.bpf.c))
 # Objects in the manner of older toolchains and loaders (tests/loader/older).
@@ -104,6 +104,12 @@ $(BUILD)/progs/fwd_alu32.bpf.o: progs/fwd.bpf.c $(wildcard progs/include/hwxdp/*
 	@mkdir -p $(@D)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -mcpu=v3 -c $< -o $@
+
+# Two builds that mark what they forward (DSCP 1 and 2): tests of prog replace.
+$(BUILD)/progs/fwd_mark%.bpf.o: progs/fwd.bpf.c $(wildcard progs/include/hwxdp/*.h)
+	@mkdir -p $(@D)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -DHWXDP_FWD_MARK=$* -c $< -o $@
 
 $(BUILD)/tests/%.bpf.o: tests/%.bpf.c $(wildcard tests/corpus/include/*.h)
 	@mkdir -p $(@D)

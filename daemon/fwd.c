@@ -82,7 +82,8 @@ int fwd_setup(struct hwxdpd *d, struct prog *pr, char *msg, size_t msglen)
 
 	if (!pr->fwd)
 		return 0;
-	if (hwxdp_table__lookup(pr->fwd->config.table, &key, &cfg) || memcmp(&cfg, &zero, sizeof(cfg)))
+	if (hwxdp_table__lookup(pr->fwd->config.table, &key, &cfg) ||
+	    memcmp(&cfg, &zero, sizeof(cfg)))
 		return 0;
 	cfg = (struct hwxdp_config){ .vlan_flows = 1, .ipsec_flows = 0, .lif_apply = 1 };
 	err = pair_update(d, &pr->fwd->config, &key, &cfg, BPF_ANY, &board);
@@ -122,7 +123,8 @@ int fwd_port_attach(struct hwxdpd *d, struct prog *pr, struct port *p, char *msg
 			err = lif_entry(d, pr, p, p->vlans[i].vlan);
 	if (err) {
 		snprintf(msg, msglen, "%s: cannot write port %s into its maps (%s): %s", pr->name,
-			 p->name, board ? "the board refuses" : "the kernel refuses", strerror(-err));
+			 p->name, board ? "the board refuses" : "the kernel refuses",
+			 strerror(-err));
 		fwd_port_detach(d, pr, p);
 	}
 	return err;

@@ -89,6 +89,24 @@ void mirror_free(struct prog *pr)
 	pr->mirror = NULL;
 }
 
+void mirror_carry(struct mirror *to, struct mirror *from)
+{
+	for (int i = 0; to && from && i < to->cnt; i++)
+		for (int j = 0; j < from->cnt; j++) {
+			struct mirrored *t = &to->maps[i], *f = &from->maps[j];
+
+			if (!f->old.rec || strcmp(bpf_map__name(t->map), bpf_map__name(f->map)) ||
+			    t->ks != f->ks || t->vs != f->vs)
+				continue;
+			free(t->old.rec);
+			t->old = f->old;
+			f->old = (struct shadow){ 0 };
+			break;
+		}
+	if (to && from)
+		to->st = from->st;
+}
+
 static uint64_t hash_key(const uint8_t *k, uint32_t ks)
 {
 	uint64_t h = 1469598103934665603ull;
@@ -332,8 +350,7 @@ void mirror_sync(struct hwxdpd *d, struct prog *pr)
 	m->st.rounds++;
 }
 
-void mirror_written(struct hwxdpd *d, const struct bpf_map *map, const void *key,
-		    const void *value)
+void mirror_written(struct hwxdpd *d, const struct bpf_map *map, const void *key, const void *value)
 {
 	for (int i = 0; i < HWXDPD_PROGS_MAX; i++) {
 		struct mirror *m = d->progs[i].mirror;

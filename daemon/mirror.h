@@ -20,6 +20,10 @@ struct prog;
 
 int mirror_new(struct hwxdpd *d, struct prog *pr);
 void mirror_free(struct prog *pr);
+/* A new build of the same program: what from knew of each map (the last
+ * round's copy, the counts) goes to to's map of the same name. */
+struct mirror;
+void mirror_carry(struct mirror *to, struct mirror *from);
 /* One round over every mirrored map of pr, with d->lock held. */
 void mirror_sync(struct hwxdpd *d, struct prog *pr);
 

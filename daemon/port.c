@@ -172,6 +172,7 @@ static void mac_text(const uint8_t *m, char *buf, size_t len)
 
 void port_json(struct hwxdpd *d, const struct port *p, struct jbuf *b)
 {
+	struct wire_drops drops;
 	char mac[18];
 
 	mac_text(p->mac, mac, sizeof(mac));
@@ -205,6 +206,12 @@ void port_json(struct hwxdpd *d, const struct port *p, struct jbuf *b)
 	jbuf_uint_field(b, "host_tx", p->c.host_tx);
 	jbuf_uint_field(b, "errors", p->c.errors);
 	jbuf_uint_field(b, "unknown_vlan", p->unknown_vlan);
+	if (!wire_drops(p->wire, &drops)) {
+		jbuf_uint_field(b, "kernel_rx_dropped", drops.rx_dropped);
+		jbuf_uint_field(b, "kernel_rx_ring_full", drops.rx_ring_full);
+		jbuf_uint_field(b, "kernel_fill_ring_empty", drops.fill_ring_empty);
+		jbuf_uint_field(b, "kernel_tx_invalid", drops.tx_invalid);
+	}
 	jbuf_end_object(b);
 	jbuf_end_object(b);
 }

@@ -311,37 +311,59 @@ static void prog_sizes(struct hwxdpd *d, struct prog *pr)
 	pr->words = hwxdp_device__prog_words(d->board, pr->device_id);
 }
 
-/* pr's host copy and board program onto every port that runs pr: the TAPs'
- * links updated in place, the slots switched between two frames. The first
- * error stops it, or with keep_going (a way back) is only returned. */
-static int switch_ports(struct hwxdpd *d, struct prog *pr, bool keep_going, char *msg,
-			size_t msglen)
+/*
+ * The TAPs' links of every port that runs pr onto host (pr's name in the
+ * messages). The kernel swaps each link atomically, and a swap costs about
+ * a grace period (milliseconds): this runs without d->lock, so that the
+ * board thread never waits for it; only the control thread changes ports
+ * and links. The first error stops it, or with keep_going (a way back) is
+ * only returned.
+ */
+static int switch_links(struct hwxdpd *d, struct prog *pr, struct bpf_object *host, bool keep_going,
+			char *msg, size_t msglen)
 {
+	struct prog as = *pr;
 	int first = 0;
 
+	as.host = host;
 	for (int i = 0; i < HWXDPD_PORTS_MAX && (!first || keep_going); i++) {
 		struct port *p = &d->ports[i];
 		int err;
 
 		if (!p->used || p->prog != pr - d->progs)
 			continue;
-		err = host_attach(d, pr, &p->link, p->tap_ifindex, p->tap, msg, msglen);
+		err = host_attach(d, &as, &p->link, p->tap_ifindex, p->tap, msg, msglen);
 		for (int j = 0; (!err || keep_going) && j < HWXDPD_VLANS_MAX; j++)
 			if (p->vlans[j].used) {
-				int e = host_attach(d, pr, &p->vlans[j].link,
+				int e = host_attach(d, &as, &p->vlans[j].link,
 						    p->vlans[j].tap_ifindex, p->vlans[j].tap, msg,
 						    msglen);
 
 				err = err ? err : e;
 			}
-		if (!err || keep_going) {
-			int e = hwxdp_device__attach(d->board, p->ifindex, pr->device_id);
-
-			err = err ? err : e;
-		}
 		first = first ? first : err;
 	}
 	return first;
+}
+
+/* Board program id into the slot of every port that runs pr, each between
+ * two frames; with d->lock held. */
+static int switch_slots(struct hwxdpd *d, struct prog *pr, uint32_t id, char *msg, size_t msglen)
+{
+	for (int i = 0; i < HWXDPD_PORTS_MAX; i++) {
+		struct port *p = &d->ports[i];
+		int err;
+
+		if (!p->used || p->prog != pr - d->progs)
+			continue;
+		err = hwxdp_device__attach(d->board, p->ifindex, id);
+		if (err) {
+			snprintf(msg, msglen, "cannot switch port %s on the board: %s", p->name,
+				 strerror(-err));
+			return err;
+		}
+	}
+	return 0;
 }
 
 /* The kernel's array for a board table, mapped: the same memory for both. */
@@ -599,9 +621,9 @@ int prog_replace(struct hwxdpd *d, const char *name, const char *path, struct jb
 	struct hwxdp_host_load_opts hopts = { .sz = sizeof(hopts), .mmapable_arrays = true };
 	struct bpf_object *host = NULL, *old_host;
 	char pin_dir[PATH_MAX];
+	struct prog *pr, next;
 	uint32_t old_id;
 	hwxdp_print_fn_t old;
-	struct prog *pr;
 	int id = -1, err = 0;
 
 	if (access(path, R_OK)) {
@@ -643,54 +665,75 @@ int prog_replace(struct hwxdpd *d, const char *name, const char *path, struct jb
 		return err;
 	}
 
+	/* What follows the new build's maps (fwd's, the mirror), made before
+	 * the switch; then the host copy on the TAPs, without the lock. */
+	memset(&next, 0, sizeof(next));
+	next.host = host;
+	next.device_id = (uint32_t)id;
+	err = fwd_detect(d, &next);
+	if (!err)
+		err = mirror_new(d, &next);
+	if (err)
+		snprintf(msg, msglen, "%s: %s", name, strerror(-err));
+	else
+		err = switch_links(d, pr, host, false, msg, msglen);
+	if (err)
+		goto links_back;
+
+	/* The board's slots, and what follows the maps, between two frames. */
 	pthread_mutex_lock(&d->lock);
 	if (pr->device_id != lopts.tables_of || !pr->used) {
 		pthread_mutex_unlock(&d->lock);
-		hwxdp_device__unload(d->board, (uint32_t)id);
-		bpf_object__close(host);
 		snprintf(msg, msglen, "%s was unloaded or replaced meanwhile", name);
-		return -EAGAIN;
+		err = -EAGAIN;
+		goto links_back;
+	}
+	err = switch_slots(d, pr, (uint32_t)id, msg, msglen);
+	if (err) {
+		char ignored[256];
+
+		switch_slots(d, pr, pr->device_id, ignored, sizeof(ignored));
+		pthread_mutex_unlock(&d->lock);
+		goto links_back;
 	}
 	old_host = pr->host;
 	old_id = pr->device_id;
 	pr->host = host;
 	pr->device_id = (uint32_t)id;
-	err = switch_ports(d, pr, false, msg, msglen);
-	if (err) {
-		/* Back to the old build wherever the new one got to. */
-		char ignored[256];
-
-		pr->host = old_host;
-		pr->device_id = old_id;
-		switch_ports(d, pr, true, ignored, sizeof(ignored));
-		pthread_mutex_unlock(&d->lock);
-		hwxdp_device__unload(d->board, (uint32_t)id);
-		bpf_object__close(host);
-		return err;
-	}
 	/* The old build's maps live on in the new one's (the same kernel maps,
-	 * the same table memory): the mmaps stay, fwd's and the mirror's
-	 * handles are the new object's. */
+	 * the same table memory): the mmaps stay; fwd's handles and the mirror
+	 * are the new object's, the mirror with what it knew. */
+	mirror_carry(next.mirror, pr->mirror);
 	mirror_free(pr);
 	fwd_free(pr);
-	hwxdp_device__unload(d->board, old_id);
-	bpf_object__close(old_host);
+	pr->fwd = next.fwd;
+	pr->mirror = next.mirror;
 	snprintf(pr->path, sizeof(pr->path), "%s", path);
-	prog_sizes(d, pr);
 	pr->loaded_at = (int64_t)time(NULL);
 	pr->replaces++;
-	err = fwd_detect(d, pr);
-	if (!err)
-		err = mirror_new(d, pr);
+	pthread_mutex_unlock(&d->lock);
+
+	/* No slot and no link has the old build any more. */
+	hwxdp_device__unload(d->board, old_id);
+	bpf_object__close(old_host);
+	pthread_mutex_lock(&d->lock);
+	prog_sizes(d, pr);
 	prog_json(d, pr, body);
 	pthread_mutex_unlock(&d->lock);
-	if (err) {
-		snprintf(msg, msglen, "%s replaced, but its maps are not followed: %s", name,
-			 strerror(-err));
-		return 0;
-	}
 	snprintf(msg, msglen,
 		 "%s replaced by %s (%u BPF instructions, %u microcode words), its maps kept", name,
 		 path, pr->insns, pr->words);
 	return 0;
+
+links_back : {
+	char ignored[256];
+
+	/* Back to the old build wherever the new one got to. */
+	switch_links(d, pr, pr->host, true, ignored, sizeof(ignored));
+}
+	mirror_free(&next);
+	fwd_free(&next);
+	hwxdp_device__unload(d->board, (uint32_t)id);
+	bpf_object__close(host);
+	return err;
 }

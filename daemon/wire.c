@@ -41,6 +41,7 @@ struct wire {
 	uint8_t (*bufs)[PKT_FRAME_MAX];
 	struct mmsghdr msgs[WIRE_BATCH];
 	struct iovec iov[WIRE_BATCH];
+	uint64_t pkt_drops; /* PACKET_STATISTICS so far */
 };
 
 static void xsk_fini(struct wire *w)
@@ -186,6 +187,36 @@ int wire_open(const char *ifname, uint32_t ifindex, uint32_t mtu, enum wire_mode
 		return err;
 	}
 	*out = w;
+	return 0;
+}
+
+int wire_drops(struct wire *w, struct wire_drops *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!w)
+		return -EINVAL;
+	if (w->mode == WIRE_AF_XDP) {
+		struct xdp_statistics st = { 0 };
+		socklen_t len = sizeof(st);
+
+		if (getsockopt(w->fd, SOL_XDP, XDP_STATISTICS, &st, &len))
+			return -errno;
+		out->rx_dropped = st.rx_dropped + st.rx_invalid_descs;
+		out->rx_ring_full = st.rx_ring_full;
+		out->fill_ring_empty = st.rx_fill_ring_empty_descs;
+		out->tx_invalid = st.tx_invalid_descs;
+		return 0;
+	}
+	/* PACKET_STATISTICS counts since the last read: kept here. */
+	{
+		struct tpacket_stats st = { 0 };
+		socklen_t len = sizeof(st);
+
+		if (getsockopt(w->fd, SOL_PACKET, PACKET_STATISTICS, &st, &len))
+			return -errno;
+		w->pkt_drops += st.tp_drops;
+		out->rx_dropped = w->pkt_drops;
+	}
 	return 0;
 }
 

@@ -37,6 +37,14 @@ void wire_close(struct wire *w);
 
 int wire_fd(const struct wire *w);
 const char *wire_mode_name(const struct wire *w);
+
+/* What the kernel dropped before the daemon saw it (AF_XDP's
+ * XDP_STATISTICS; AF_PACKET's PACKET_STATISTICS drops as rx_dropped):
+ * 0, or -errno when the socket cannot say. */
+struct wire_drops {
+	uint64_t rx_dropped, rx_ring_full, fill_ring_empty, tx_invalid;
+};
+int wire_drops(struct wire *w, struct wire_drops *out);
 /* Why an automatic choice is not AF_XDP, or "". */
 const char *wire_fallback_reason(const struct wire *w);
 

@@ -314,6 +314,24 @@ static __always_inline void ipv4_increment_ttl(struct iphdr *iph)
 	iph->ttl++;
 }
 
+#ifdef HWXDP_FWD_MARK
+/* A test build's mark: DSCP HWXDP_FWD_MARK on the IPv4 frames it forwards,
+ * the header checksum adjusted for the changed word (RFC 1624), so that
+ * the far end can tell which build forwarded a frame. */
+static __always_inline void ipv4_mark(struct iphdr *iph)
+{
+	__u16 old = *(__u16 *)iph, new;
+	__u32 sum;
+
+	iph->tos = (__u8)(HWXDP_FWD_MARK << 2 | (iph->tos & 3));
+	new = *(__u16 *)iph;
+	sum = (__u16)~iph->check + (__u32)(__u16)~old + new;
+	sum = (sum & 0xffff) + (sum >> 16);
+	sum = (sum & 0xffff) + (sum >> 16);
+	iph->check = (__sum16) ~(__u16)sum;
+}
+#endif
+
 /* Hop limit / TTL - 1 (or + 1 to undo); 0 on success. */
 static __always_inline int adjust_ttl(struct xdp_md *ctx, const struct frame *f, int down)
 {
@@ -330,6 +348,10 @@ static __always_inline int adjust_ttl(struct xdp_md *ctx, const struct frame *f,
 			ipv4_decrement_ttl(iph);
 		else
 			ipv4_increment_ttl(iph);
+#ifdef HWXDP_FWD_MARK
+		if (down)
+			ipv4_mark(iph);
+#endif
 	} else {
 		struct ipv6hdr *ip6h = l3;
 

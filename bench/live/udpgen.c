@@ -3,8 +3,11 @@
  * udpgen: sends one UDP frame over and over on a netdev for a time, as fast
  * as an AF_PACKET socket takes it (PACKET_QDISC_BYPASS, sendmmsg batches),
  * and prints the frames it sent. The appliance bench's traffic source.
+ * Given COUNT and RATE, it sends exactly COUNT frames at RATE a second, the
+ * first four bytes of each payload its sequence number (0, 1, ..., network
+ * order), for a receiver that counts what is lost or doubled.
  *
- * usage: udpgen IFACE SECONDS SIZE DST_MAC SRC_IP DST_IP
+ * usage: udpgen IFACE SECONDS SIZE DST_MAC SRC_IP DST_IP [COUNT RATE]
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -49,10 +52,13 @@ static double now(void)
 
 int main(int argc, char **argv)
 {
-	uint8_t frame[2048] = { 0 }, smac[6];
+	static uint8_t frames[BATCH][2048];
+	uint8_t *frame = frames[0], smac[6];
 	struct sockaddr_ll sll = { .sll_family = AF_PACKET };
 	struct mmsghdr msgs[BATCH];
-	struct iovec iov;
+	struct iovec iov[BATCH];
+	uint64_t count = 0, rate = 0, seq = 0;
+	double start;
 	struct ifreq ifr = { 0 };
 	unsigned int mac[6];
 	struct iphdr *ip;
@@ -62,9 +68,18 @@ int main(int argc, char **argv)
 	uint64_t sent = 0;
 	int fd, one = 1;
 
-	if (argc != 7) {
-		fprintf(stderr, "usage: udpgen IFACE SECONDS SIZE DST_MAC SRC_IP DST_IP\n");
+	if (argc != 7 && argc != 9) {
+		fprintf(stderr,
+			"usage: udpgen IFACE SECONDS SIZE DST_MAC SRC_IP DST_IP [COUNT RATE]\n");
 		return 64;
+	}
+	if (argc == 9) {
+		count = strtoull(argv[7], NULL, 10);
+		rate = strtoull(argv[8], NULL, 10);
+		if (!count || !rate) {
+			fprintf(stderr, "udpgen: COUNT and RATE are frames and frames a second\n");
+			return 64;
+		}
 	}
 	secs = atof(argv[2]);
 	size = strtoul(argv[3], NULL, 10);
@@ -108,20 +123,49 @@ int main(int argc, char **argv)
 	udp->source = htons(40000);
 	udp->dest = htons(9);
 	udp->len = htons((uint16_t)(size - 34));
-	iov = (struct iovec){ .iov_base = frame, .iov_len = size };
-	for (int i = 0; i < BATCH; i++)
+	for (int i = 0; i < BATCH; i++) {
+		if (i)
+			memcpy(frames[i], frame, size);
+		iov[i] = (struct iovec){ .iov_base = frames[i], .iov_len = size };
 		msgs[i] = (struct mmsghdr){ .msg_hdr = { .msg_name = &sll,
 							 .msg_namelen = sizeof(sll),
-							 .msg_iov = &iov,
+							 .msg_iov = &iov[i],
 							 .msg_iovlen = 1 } };
-	end = now() + secs;
-	while (now() < end) {
-		int n = sendmmsg(fd, msgs, BATCH, 0);
+	}
+	start = now();
+	end = start + secs;
+	while (count ? seq < count : now() < end) {
+		int want = BATCH, n;
 
-		if (n > 0)
+		if (count) {
+			/* Paced: no frame before its time; each carries its number. */
+			uint64_t due = (uint64_t)((now() - start) * (double)rate) + 1;
+
+			if (due <= seq) {
+				/* Not due: sleep until a batch is, the CPU is the
+				 * appliance's. */
+				struct timespec ts = { 0, (long)(1e9 * BATCH / (double)rate) };
+
+				nanosleep(&ts, NULL);
+				continue;
+			}
+			if (due - seq < (uint64_t)want)
+				want = (int)(due - seq);
+			if (count - seq < (uint64_t)want)
+				want = (int)(count - seq);
+			for (int i = 0; i < want; i++) {
+				uint32_t be = htonl((uint32_t)(seq + (uint64_t)i));
+
+				memcpy(frames[i] + 42, &be, 4);
+			}
+		}
+		n = sendmmsg(fd, msgs, (unsigned int)want, 0);
+		if (n > 0) {
 			sent += (uint64_t)n;
-		else if (errno != ENOBUFS && errno != EAGAIN)
+			seq += (uint64_t)n;
+		} else if (errno != ENOBUFS && errno != EAGAIN) {
 			break;
+		}
 	}
 	printf("%llu\n", (unsigned long long)sent);
 	return 0;

@@ -321,8 +321,10 @@ else
 fi
 
 # --- 5b. 100 replaces during one stream, alternating two builds of fwd (the
-# usual one and clang's alu32 code): the stream goes on without a
-# retransmission, the flows stay, nothing is punted flow-miss.
+# usual one and clang's alu32 code): the stream goes on, the flows stay,
+# nothing is punted flow-miss, and the receiver never holds a segment out of
+# order (none was lost; daemon_replace.sh counts every frame of a UDP stream).
+A nstat -n; B nstat -n
 A iperf3 -c 10.78.2.2 -p 5201 -t 30 -b 100M -J >"$tmp/iperf100.json" 2>&1 &
 iperf=$!
 sleep 1.5
@@ -342,16 +344,19 @@ made1=$(hwxdp -j flow list | jfield "d['counters']['active']")
 kill -INT "$iperf" 2>/dev/null
 wait "$iperf"
 retr=$(jfield "d['end']['sum_sent'].get('retransmits', -1)" <"$tmp/iperf100.json" 2>/dev/null)
+ofo=$(B nstat -z TcpExtTCPOFOQueue | awk '$1 == "TcpExtTCPOFOQueue" { print $2 }')
+probes=$(A nstat -z TcpExtTCPLossProbes TcpExtTCPDSACKRecv | awk 'NR > 1 { print $1, $2 }' | paste -sd, -)
 errs=$(hwxdp -j port list | jfield "' '.join('%s:%d' % (p['name'], p['counters']['errors']) for p in d['ports'])")
-# A replace verifies and translates on the control thread: on two cores the
-# stream can lose a few frames to the CPU it takes (the wire's rings), which
-# TCP retransmits; more than a handful means frames go astray in the swap.
-if [ "$n" -eq 100 ] && [ "$made0" = "$made1" ] && [ "$miss0" = "$miss1" ] &&
-	[ "${retr:--1}" -ge 0 ] && [ "${retr:-99}" -le 40 ] && [ "$((redir1 - redir0))" -gt 10000 ] &&
+# The retransmissions iperf3 counts are tail-loss probes: a replace takes
+# CPU (verification, translation, the compiler) from the board thread on two
+# cores, an ACK comes a few ms late, TCP probes, and the receiver reports the
+# probe as a duplicate (D-SACK). Out-of-order segments would mean a loss.
+if [ "$n" -eq 100 ] && [ "$made0" = "$made1" ] && [ "$miss0" = "$miss1" ] && [ "${ofo:-x}" = 0 ] &&
+	[ "${retr:--1}" -ge 0 ] && [ "${retr:-99}" -le 60 ] && [ "$((redir1 - redir0))" -gt 10000 ] &&
 	[ "$((pass1 - pass0))" -le 20 ]; then
-	pass "100 replaces in $(((t1 - t0) / 1000000)) ms during one stream: $((redir1 - redir0)) frames forwarded on the board meanwhile, $((pass1 - pass0)) punted, $retr retransmissions (port errors $errs), $made1 flows kept"
+	pass "100 replaces in $(((t1 - t0) / 1000000)) ms during one stream: $((redir1 - redir0)) frames forwarded on the board meanwhile, $((pass1 - pass0)) punted, $made1 flows kept, 0 segments out of order at B; $retr retransmissions, tail-loss probes ($probes)"
 else
-	fail "100 replaces: $n done ($(head -c 200 "$tmp/replace.err")), flows $made0 -> $made1, flow-miss $miss0 -> $miss1, retransmits ${retr:-?} (port errors $errs), forwarded $((redir1 - redir0)), punted $((pass1 - pass0))"
+	fail "100 replaces: $n done ($(head -c 200 "$tmp/replace.err")), flows $made0 -> $made1, flow-miss $miss0 -> $miss1, out of order at B ${ofo:-?}, retransmits ${retr:-?} ($probes; port errors $errs), forwarded $((redir1 - redir0)), punted $((pass1 - pass0))"
 fi
 
 # --- 6. An unknown VLAN is punted and counted; traceroute through the host.

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# 100 `prog replace` during one numbered UDP stream of 1,000,000 frames,
+# alternating two builds of fwd that mark what they forward (DSCP 1 and 2,
+# fwd_mark1/fwd_mark2.bpf.o). The far end (seqsink.bpf.c, XDP in partner B)
+# notes every sequence number: none may be missing or doubled, every frame
+# must carry one build's mark or none (the first, routed by the host), and
+# the flow's and the LIF's counters must be exactly the marked frames. The
+# topology is daemon_flows.sh's, partner A on p0 and B on p1; udpgen's frames
+# bypass A's qdisc (and its VLAN tagger), so they arrive on p0's LIF 0.
+#
+# Prints "N passed, M failed"; exits 77 (skipped) without root, bpffs, TUN,
+# clang, ethtool or scapy, with the reason.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+build=${BUILD:-build}
+passed=0 failed=0
+tag=$$
+tmp=/tmp/hxptest.$tag
+. scripts/appliance/topology.sh
+COUNT=1000000 RATE=${HWXDP_REPLACE_RATE:-50000}
+
+skip() { echo "skipped: $*"; exit 77; }
+pass() { echo "  ok: $*"; passed=$((passed + 1)); }
+fail() { echo "  FAIL: $*"; failed=$((failed + 1)); }
+finish() {
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+	exit
+}
+setup_failed() {
+	echo "setup failed: $*"
+	[ -f "$tmp/hwxdpd.log" ] && sed 's/^/  hwxdpd: /' "$tmp/hwxdpd.log"
+	failed=$((failed + 1))
+	finish
+}
+cleanup() {
+	topo_down
+	rm -rf "$tmp"
+}
+topo_failed() { setup_failed "$@"; }
+trap cleanup EXIT
+
+[ "$(id -u)" -eq 0 ] || skip "needs root (network namespaces, TAPs, kernel BPF)"
+[ -c /dev/net/tun ] || skip "no /dev/net/tun"
+[ -x "$build/hwxdpd" ] && [ -x "$build/hwxdp" ] || skip "build first: make"
+for o in fwd fwd_mark1 fwd_mark2; do
+	[ -f "$build/progs/$o.bpf.o" ] || skip "no $build/progs/$o.bpf.o: make"
+done
+for t in ethtool clang gcc tc bpftool; do
+	command -v "$t" >/dev/null || skip "no $t (scripts/install-deps.sh installs it)"
+done
+/usr/bin/python3 -c 'import scapy.all' 2>/dev/null || skip "Debian's python3-scapy is not installed"
+if ! mount | grep -q ' /sys/fs/bpf type bpf'; then
+	mount -t bpf bpf /sys/fs/bpf 2>/dev/null || skip "cannot mount bpffs at /sys/fs/bpf"
+fi
+
+echo "== hwxdpd: 100 replaces during 1,000,000 numbered frames"
+topo_up
+gcc -O2 -Wall -o "$tmp/udpgen" bench/live/udpgen.c || setup_failed "cannot build udpgen"
+clang -g -O2 -target bpf -I/usr/include/"$(gcc -dumpmachine)" -c scripts/appliance/seqsink.bpf.c \
+	-o "$tmp/seqsink.o" || setup_failed "cannot build seqsink"
+B ip link set eth0 xdp obj "$tmp/seqsink.o" sec xdp || setup_failed "seqsink on B's eth0"
+sink_prog=$(B ip -j link show eth0 | jfield "d[0]['xdp']['prog']['id']")
+stats_map=$(bpftool -j prog show id "$sink_prog" | jfield "d['map_ids']" | tr -d '[],' |
+	xargs -n1 | while read -r id; do
+		[ "$(bpftool -j map show id "$id" | jfield "d['name']")" = stats ] && echo "$id"
+	done)
+[ -n "$stats_map" ] || setup_failed "no stats map on the sink"
+# seen, doubled, out of range, TTL 63, DSCP 0, 1, 2, other
+sink_stats() {
+	bpftool -j map dump id "$stats_map" |
+		jfield "' '.join(str(int.from_bytes(bytes(int(b, 16) for b in e['value']), 'little')) for e in sorted(d, key=lambda e: int.from_bytes(bytes(int(b, 16) for b in e['key']), 'little')))"
+}
+out=$(hwxdp prog replace fwd "$build/progs/fwd_mark1.bpf.o" 2>&1) || setup_failed "replace by fwd_mark1: $out"
+A ping -c 2 -i 0.2 -W 1 10.78.2.2 >/dev/null || setup_failed "A cannot ping B through the appliance"
+
+miss0=$(punt_count $FLOW_MISS) lif0=$(lif_counter 0 rx_packets)
+A "$tmp/udpgen" eth0 30 60 "$wamac" 10.78.1.2 10.78.2.2 "$COUNT" "$RATE" >"$tmp/sent" 2>&1 &
+gen=$!
+sleep 0.3
+n=0 t0=$(date +%s%N)
+for i in $(seq 100); do
+	if [ $((i % 2)) -eq 1 ]; then obj=$build/progs/fwd_mark2.bpf.o; else obj=$build/progs/fwd_mark1.bpf.o; fi
+	hwxdp prog replace fwd "$obj" >/dev/null 2>"$tmp/replace.err" && n=$((n + 1))
+	kill -0 "$gen" 2>/dev/null || break
+done
+t1=$(date +%s%N)
+running=0
+kill -0 "$gen" 2>/dev/null && running=1
+wait "$gen"
+sent=$(cat "$tmp/sent")
+sleep 1.5 # the last frames, and a mirror round for the kernel's copies
+read -r seen doubled beyond ttl63 dscp0 dscp1 dscp2 dscp_other < <(sink_stats)
+miss1=$(punt_count $FLOW_MISS) lif1=$(lif_counter 0 rx_packets)
+flow=$(hwxdp -j flow list | jfield "sum(f['packets'] for f in d['flows'] if f['proto'] == 'udp' and f['dport'] == 9)")
+drops=$(hwxdp -j port list | jfield "' '.join('%s:%d/%d/%d' % (p['name'], p['counters']['errors'], p['counters']['dropped'], p['counters'].get('kernel_rx_dropped', 0) + p['counters'].get('kernel_rx_ring_full', 0)) for p in d['ports'])")
+echo "  sent $sent in $RATE frames/s; 100 replaces took $(((t1 - t0) / 1000000)) ms; at the far end: $seen distinct, $doubled doubled, DSCP 0/1/2/other $dscp0/$dscp1/$dscp2/$dscp_other; port errors/dropped/kernel drops $drops"
+
+if [ "$n" -eq 100 ] && [ "$running" -eq 1 ]; then
+	pass "100 replaces, alternating fwd_mark2 and fwd_mark1, all done while the stream ran ($(((t1 - t0) / 1000000)) ms)"
+else
+	fail "$n of 100 replaces ($(head -c 300 "$tmp/replace.err")); stream still running at the end: $running"
+fi
+if [ "${sent:-0}" = "$COUNT" ] && [ "$seen" = "$COUNT" ] && [ "$doubled" = 0 ] && [ "$beyond" = 0 ]; then
+	pass "0 frames lost: the far end saw each of the $COUNT sequence numbers once"
+else
+	fail "lost: sent ${sent:-?}, seen ${seen:-?} distinct, ${doubled:-?} doubled, ${beyond:-?} out of range"
+fi
+marked=$((dscp1 + dscp2))
+if [ "$dscp_other" = 0 ] && [ "$ttl63" = "$seen" ] && [ "$dscp1" -gt 0 ] && [ "$dscp2" -gt 0 ] &&
+	[ $((marked + dscp0)) = "$seen" ] && [ "$dscp0" = $((miss1 - miss0)) ]; then
+	pass "every frame run whole by one build: $dscp1 marked by fwd_mark1, $dscp2 by fwd_mark2, $dscp0 unmarked (the $((miss1 - miss0)) punted flow-miss, routed by the host), all with TTL 63"
+else
+	fail "marks: DSCP 0/1/2/other $dscp0/$dscp1/$dscp2/$dscp_other, TTL 63 on $ttl63 of $seen, flow-miss punts $((miss1 - miss0))"
+fi
+if [ "${flow:-x}" = "$marked" ] && [ $((lif1 - lif0)) = "$marked" ]; then
+	pass "counters exact: the flow's packets ($flow) and LIF 0's rx (+$((lif1 - lif0))) are the $marked frames the board forwarded"
+else
+	fail "counters: flow packets ${flow:-?}, LIF 0 rx $lif0 -> $lif1, marked frames $marked"
+fi
+finish
