@@ -86,6 +86,8 @@ struct hxc_ctx {                                                                
 	uint64_t (*tadj)(struct hxc_ctx *c, uint64_t delta);                                       \
 	void (*csum16)(uint8_t *p, uint64_t v);                                                    \
 	uint64_t (*esp)(struct hxc_ctx *c, uint64_t handle, uint64_t l3);                          \
+	uint64_t (*redirif)(struct hxc_ctx *c, uint64_t ifindex, uint64_t flags);                  \
+	int (*csumd)(struct hxc_ctx *c, uint32_t spaces, const uint64_t *args, uint64_t *out);     \
 	uint64_t (*time)(void);                                                                    \
 	uint64_t (*rand)(struct hxc_ctx *c);                                                       \
 	void *tab[256];                                                                            \
@@ -119,7 +121,8 @@ enum hwxdp_engine_mode hwxdp_engine_mode__resolve(enum hwxdp_engine_mode mode)
 		return HWXDP_ENGINE_INTERP;
 	/* once: every engine made asks */
 	if (!__atomic_exchange_n(&warned, true, __ATOMIC_RELAXED))
-		pr_warn("HWXDP_ENGINE=%s is not an engine: compiled or interp; the engines run %s\n",
+		pr_warn("HWXDP_ENGINE=%s is not an engine: compiled or interp; the engines run "
+			"%s\n",
 			env, mode == HWXDP_ENGINE_COMPILED ? "compiled" : "interpreted");
 	return mode;
 }
@@ -516,15 +519,14 @@ static void put_unit(struct gen *g, const struct hxu_op *op, uint32_t word)
 
 	switch (op->opcode) {
 	case HXU_OP_TLOOKUP: {
-		const char *fn = td->type == BPF_MAP_TYPE_ARRAY		? "lookup_array"
-				 : td->type == BPF_MAP_TYPE_DEVMAP_HASH ? "lookup_port"
-				 : td->type == BPF_MAP_TYPE_HASH	? "lookup_hash"
-									: "lookup_table";
+		bool port = td->type == BPF_MAP_TYPE_DEVMAP_HASH || td->type == BPF_MAP_TYPE_DEVMAP;
+		const char *fn = td->type == BPF_MAP_TYPE_ARRAY	 ? "lookup_array"
+				 : port				 ? "lookup_port"
+				 : td->type == BPF_MAP_TYPE_HASH ? "lookup_hash"
+								 : "lookup_table";
 		bool with_ctx = !strcmp(fn, "lookup_table");
 
-		n = td->type == BPF_MAP_TYPE_ARRAY || td->type == BPF_MAP_TYPE_DEVMAP_HASH
-			    ? 4
-			    : td->key_size;
+		n = td->type == BPF_MAP_TYPE_ARRAY || port ? 4 : td->key_size;
 		put(t, "{ uint64_t a = r%u;", op->rs);
 		put_access(g, space, n, word, true);
 		put(t, " r%u = c->%s(%sc->tab[%u], p); }", op->rd, fn, with_ctx ? "c, " : "",
@@ -588,6 +590,16 @@ static void put_unit(struct gen *g, const struct hxu_op *op, uint32_t word)
 		break;
 	case HXU_OP_CPU:
 		put(t, "r%u = c->cpu;", op->rd);
+		break;
+	case HXU_OP_REDIRIF:
+		put(t, "r%u = c->redirif(c, r%u, r%u);", op->rd, op->rs, op->rt);
+		break;
+	case HXU_OP_CSUMD:
+		put(t, "{ const uint64_t args[5] = { r1, r2, r3, r4, r5 }; uint64_t out;");
+		put(t, " int e = c->csumd(c, 0x%xu, args, &out);", op->x);
+		put(t, " if (unlikely(e)) ");
+		put_fault_expr(g, word, "-e");
+		put(t, " r%u = out; }", op->rd);
 		break;
 	case HXU_OP_CTX: {
 		static const char *const field[HXU_CTX__MAX] = {
@@ -909,6 +921,20 @@ static uint64_t cb_tadj(struct hxc_ctx *c, uint64_t delta)
 static void cb_csum16(uint8_t *p, uint64_t v)
 {
 	csum16_apply(p, v);
+}
+
+static uint64_t cb_redirif(struct hxc_ctx *c, uint64_t ifindex, uint64_t flags)
+{
+	return redirect_ifindex(ifindex, flags, &c->egress);
+}
+
+static int cb_csumd(struct hxc_ctx *c, uint32_t spaces, const uint64_t *args, uint64_t *out)
+{
+	int err = run_csumd(spaces, args, c->win, c->lm, out);
+
+	if (!err)
+		c->cycles += (args[1] + 15) / 16 + (args[3] + 15) / 16;
+	return err;
 }
 
 struct module;
@@ -1319,6 +1345,8 @@ struct hwxdp_compiled *hwxdp_compiled__new(const struct hwxdp_compile_src *src,
 		.madj = cb_madj,
 		.tadj = cb_tadj,
 		.csum16 = cb_csum16,
+		.redirif = cb_redirif,
+		.csumd = cb_csumd,
 		.esp = cb_esp,
 		.time = cb_time,
 		.rand = cb_rand,

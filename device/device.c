@@ -324,7 +324,10 @@ static void run_frame(struct worker *w, struct hwxdp_device_frame *fr)
 		goto out;
 	}
 	fr->verdict = f.verdict;
-	fr->egress = f.egress;
+	/* A redirect to an ifindex the board has no port of goes nowhere, as
+	 * the kernel's to an ifindex no device has: dropped, and counted. */
+	fr->egress = f.egress != HWXDP_EGRESS_NONE && port_find(d, f.egress) ? f.egress
+									     : HWXDP_EGRESS_NONE;
 	fr->reason = f.reason;
 	fr->meta_len = f.data - f.data_meta;
 	if (fr->meta_len) {

@@ -87,7 +87,7 @@
 	X(TLOOKUP_PORT_PKT) X(TLOOKUP_PORT_LM) X(TLOOKUP_PORT_TM)                                \
 	X(TLOOKUP_TABLE_PKT) X(TLOOKUP_TABLE_LM) X(TLOOKUP_TABLE_TM)                             \
 	X(TINDEX) X(TUPDATE) X(TDELETE) X(REDIR) X(HADJ) X(MADJ) X(TADJ) X(CSUM16) X(ESP)        \
-	X(PUNT) X(TIME) X(RAND) X(CPU)                                                           \
+	X(PUNT) X(TIME) X(RAND) X(CPU) X(REDIRIF) X(CSUMD)                                       \
 	X(CTX_DATA) X(CTX_DATA_END) X(CTX_DATA_META) X(CTX_INGRESS) X(CTX_RX_QUEUE)              \
 	X(CTX_EGRESS)                                                                            \
 	X(COUNT) X(BUDGET) X(FELL_OFF)                                                           \
@@ -240,6 +240,11 @@ static bool type_is(const struct hxu_table_desc *t, uint32_t a, uint32_t b)
 }
 
 /* Tables that tlookup, tupdate and tdelete take. */
+static bool port_table(uint32_t type)
+{
+	return type == BPF_MAP_TYPE_DEVMAP || type == BPF_MAP_TYPE_DEVMAP_HASH;
+}
+
 static bool keyed_table(uint32_t type)
 {
 	switch (type) {
@@ -410,7 +415,7 @@ static int check_op(struct checker *c, const struct decoded *d, struct op_effect
 			if (space >= HXU_SPACE__MAX)
 				return reject(c, d->word, "unknown key space %u", space);
 			if (op->opcode == HXU_OP_TLOOKUP
-				    ? !keyed_table(t->type) && t->type != BPF_MAP_TYPE_DEVMAP_HASH
+				    ? !keyed_table(t->type) && !port_table(t->type)
 				    : !keyed_table(t->type))
 				return reject(c, d->word,
 					      "table %u (%s) is not a table this operation "
@@ -442,7 +447,7 @@ static int check_op(struct checker *c, const struct decoded *d, struct op_effect
 		case HXU_OP_REDIR:
 			used = F_RD | F_RS | F_X | F_IMM;
 			t = op_table(c, d);
-			if (!type_is(t, BPF_MAP_TYPE_DEVMAP_HASH, BPF_MAP_TYPE_DEVMAP_HASH))
+			if (!type_is(t, BPF_MAP_TYPE_DEVMAP_HASH, BPF_MAP_TYPE_DEVMAP))
 				return reject(c, d->word,
 					      "redir needs a port table, table %u is %s", op->x,
 					      t ? "not one" : "missing");
@@ -485,6 +490,22 @@ static int check_op(struct checker *c, const struct decoded *d, struct op_effect
 				return reject(c, d->word, "unknown ctx field %u", op->x);
 			fx->writes |= 1u << op->rd;
 			fx->reads |= RES_FRAME;
+			break;
+		case HXU_OP_REDIRIF:
+			used = F_RD | F_RS | F_RT;
+			fx->reads |= 1u << op->rs | 1u << op->rt;
+			fx->writes |= 1u << op->rd;
+			break;
+		case HXU_OP_CSUMD:
+			used = F_RD | F_X;
+			if ((op->x & 3) >= HXU_SPACE__MAX ||
+			    (op->x >> HXU_CSUMD_TO_SHIFT) >= HXU_SPACE__MAX)
+				return reject(c, d->word, "unknown buffer space in csumd's x 0x%x",
+					      op->x);
+			fx->reads |= 0x3eu; /* r1..r5, BPF's arguments */
+			fx->writes |= 1u << op->rd;
+			add_mem(fx, op->x & 3, 0xff, 0, 0, false);
+			add_mem(fx, op->x >> HXU_CSUMD_TO_SHIFT, 0xff, 0, 0, false);
 			break;
 		}
 		break;
@@ -623,7 +644,7 @@ static int check_tables(struct checker *c)
 		if (c->table_desc[d->id])
 			return reject(c, -1, "table id %u used twice", d->id);
 		c->table_desc[d->id] = d;
-		if ((keyed_table(d->type) || d->type == BPF_MAP_TYPE_DEVMAP_HASH) &&
+		if ((keyed_table(d->type) || port_table(d->type)) &&
 		    d->value_size > c->tm_value_max)
 			c->tm_value_max = d->value_size;
 		if (!c->tables)
@@ -790,6 +811,8 @@ static uint8_t op_latency(const struct hxu_op *op, const struct hwxdp_tables *ta
 		return 2;
 	case HXU_OP_REDIR:
 		return 8;
+	case HXU_OP_CSUMD:
+		return 2;
 	case HXU_OP_TUPDATE:
 	case HXU_OP_TDELETE:
 		return 20;
@@ -970,10 +993,10 @@ static void predecode_op(struct xop *x, const struct hxu_op *op, struct hwxdp_ta
 		switch (op->opcode) {
 		case HXU_OP_TLOOKUP:
 			space = op->flags & 3;
-			h = (t->desc.type == BPF_MAP_TYPE_ARRAY		? H_TLOOKUP_ARRAY_PKT
-			     : t->desc.type == BPF_MAP_TYPE_DEVMAP_HASH ? H_TLOOKUP_PORT_PKT
-			     : t->desc.type == BPF_MAP_TYPE_HASH	? H_TLOOKUP_HASH_PKT
-									: H_TLOOKUP_TABLE_PKT) +
+			h = (t->desc.type == BPF_MAP_TYPE_ARRAY	 ? H_TLOOKUP_ARRAY_PKT
+			     : port_table(t->desc.type)		 ? H_TLOOKUP_PORT_PKT
+			     : t->desc.type == BPF_MAP_TYPE_HASH ? H_TLOOKUP_HASH_PKT
+								 : H_TLOOKUP_TABLE_PKT) +
 			    space;
 			x->imm = (int32_t)(space == HXU_SPACE_TM
 						   ? 0
@@ -1031,6 +1054,13 @@ static void predecode_op(struct xop *x, const struct hxu_op *op, struct hwxdp_ta
 		case HXU_OP_CTX:
 			h = H_CTX_DATA + op->x;
 			break;
+		case HXU_OP_REDIRIF:
+			h = H_REDIRIF;
+			break;
+		case HXU_OP_CSUMD:
+			h = H_CSUMD;
+			x->aux = op->x;
+			break;
 		}
 		break;
 	default:
@@ -1087,6 +1117,7 @@ static enum handler fuse(const struct checker *c, const struct form *f, uint32_t
 	switch (t->desc.type) {
 	case BPF_MAP_TYPE_ARRAY:
 		return H_F_TLOOKUP_ARRAY_EQ + b->x;
+	case BPF_MAP_TYPE_DEVMAP:
 	case BPF_MAP_TYPE_DEVMAP_HASH:
 		return H_F_TLOOKUP_PORT_EQ + b->x;
 	case BPF_MAP_TYPE_HASH:
@@ -1693,6 +1724,19 @@ L_TDELETE : {
 L_REDIR:
 	RD = redirect(op->x.tab, (uint32_t)RS, (uint32_t)op->imm, &egress);
 	NEXT;
+L_REDIRIF:
+	RD = redirect_ifindex(RS, RT, &egress);
+	NEXT;
+L_CSUMD : {
+	int e = run_csumd(op->aux, &r[1], win, lm, &RD);
+
+	if (unlikely(e)) {
+		err = e;
+		goto fault;
+	}
+	cycles += (r[2] + 15) / 16 + (r[4] + 15) / 16;
+	NEXT;
+}
 L_HADJ:
 	RD = (uint64_t)adjust_head(&b, win, (int32_t)RS);
 	NEXT;

@@ -237,6 +237,108 @@ static inline uint64_t redirect(const struct hwxdp_table *t, uint32_t key, uint6
 	return flags & 3;
 }
 
+/* redirif: bpf_redirect's rules. Flags other than 0 give XDP_ABORTED and
+ * leave the egress as it was; else the egress is the port of that ifindex
+ * (a board without it drops the frame, as the kernel does a redirect to an
+ * ifindex no device has). */
+static inline uint64_t redirect_ifindex(uint64_t ifindex, uint64_t flags, uint32_t *egress)
+{
+	if (flags)
+		return XDP_ABORTED;
+	*egress = (uint32_t)ifindex;
+	return XDP_REDIRECT;
+}
+
+/* One's-complement sum of n bytes at p onto sum, 32 bits with end-around
+ * carry: the bytes read as little-endian 32-bit words, the last one padded
+ * with zeros (the kernel's csum_partial on a little-endian host). */
+static inline uint32_t csum_partial32(const uint8_t *p, uint64_t n, uint32_t sum)
+{
+	uint64_t acc = sum;
+	uint64_t i;
+
+	for (i = 0; i + 4 <= n; i += 4)
+		acc += ld32(p + i);
+	if (i < n) {
+		uint32_t last = 0;
+
+		memcpy(&last, p + i, n - i);
+		acc += last;
+	}
+	acc = (acc & 0xffffffffu) + (acc >> 32);
+	acc = (acc & 0xffffffffu) + (acc >> 32);
+	return (uint32_t)acc;
+}
+
+static inline uint32_t csum_add32(uint32_t a, uint32_t b)
+{
+	uint32_t s = a + b;
+
+	return s + (s < b);
+}
+
+/* csumd: bpf_csum_diff as Linux 6.18 has it. Any sizes (no multiple of 4,
+ * no limit beyond the buffers'); the seed's low 32 bits; the result folded
+ * to 16 bits, not complemented. */
+static inline uint64_t csum_diff(const uint8_t *from, uint64_t from_size, const uint8_t *to,
+				 uint64_t to_size, uint64_t seed)
+{
+	uint32_t ret = (uint32_t)seed;
+
+	if (from_size && to_size)
+		ret = csum_add32(csum_partial32(to, to_size, ret),
+				 ~csum_partial32(from, from_size, 0));
+	else if (to_size)
+		ret = csum_partial32(to, to_size, ret);
+	else if (from_size)
+		ret = ~csum_partial32(from, from_size, ~ret);
+	ret = (ret & 0xffff) + (ret >> 16);
+	ret = (ret & 0xffff) + (ret >> 16);
+	return ret;
+}
+
+/* csumd's buffer of n bytes at a in space: its bytes, or NULL when they
+ * are not all inside it (a table memory address is proven at load, and
+ * checked here only against what no table memory can be). */
+static inline const uint8_t *csum_buffer(unsigned int space, uint64_t a, uint64_t n, uint8_t *win,
+					 uint8_t *lm)
+{
+	uint64_t limit = space == HXU_SPACE_PKT ? HXU_WINDOW_SIZE : HXU_LM_SIZE;
+
+	if (space == HXU_SPACE_TM)
+		return HWXDP_TM_OK(a) ? (const uint8_t *)(uintptr_t)a : NULL;
+	return n <= limit && a <= limit - n ? (space == HXU_SPACE_PKT ? win : lm) + a : NULL;
+}
+
+/* csumd with the arguments of bpf_csum_diff in a[0..4] (r1..r5) and the
+ * spaces of x: 0 and *out, or the fault (-HWXDP_ERR_*). An empty buffer is
+ * not read. */
+static inline int run_csumd(unsigned int x, const uint64_t *a, uint8_t *win, uint8_t *lm,
+			    uint64_t *out)
+{
+	unsigned int from_space = x & 3, to_space = (x >> HXU_CSUMD_TO_SHIFT) & 3;
+	const uint8_t *from = NULL, *to = NULL;
+
+	if (a[1]) {
+		from = csum_buffer(from_space, a[0], a[1], win, lm);
+		if (!from)
+			goto fault_from;
+	}
+	if (a[3]) {
+		to = csum_buffer(to_space, a[2], a[3], win, lm);
+		if (!to) {
+			from_space = to_space;
+			goto fault_from;
+		}
+	}
+	*out = csum_diff(from, a[1], to, a[3], a[4]);
+	return 0;
+fault_from:
+	return -(from_space == HXU_SPACE_PKT  ? HWXDP_ERR_PKT_ACCESS
+		 : from_space == HXU_SPACE_LM ? HWXDP_ERR_LM_ACCESS
+					      : HWXDP_ERR_TM_ACCESS);
+}
+
 struct frame_bounds {
 	uint64_t data, data_end, data_meta;
 };

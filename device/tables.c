@@ -22,14 +22,14 @@
 #include "hwxdp/object.h"
 #include "loader/log.h"
 
-#define ARRAY_VALUE_MAX	 (1u << 20) /* bytes of one array value */
+#define ARRAY_VALUE_MAX	 (1u << 20)  /* bytes of one array value */
 #define PERCPU_VALUE_MAX (32u << 10) /* the kernel's PCPU_MIN_UNIT_SIZE */
 #ifndef ENOTSUPP
 #define ENOTSUPP 524 /* the kernel's, which bpf(2) passes on */
 #endif
 /* What an LPM trie's map_flags may hold besides BPF_F_NO_PREALLOC. */
-#define LPM_FLAGS                                                                                 \
-	(BPF_F_NO_PREALLOC | BPF_F_NUMA_NODE | BPF_F_RDONLY | BPF_F_WRONLY | BPF_F_RDONLY_PROG | \
+#define LPM_FLAGS                                                                                  \
+	(BPF_F_NO_PREALLOC | BPF_F_NUMA_NODE | BPF_F_RDONLY | BPF_F_WRONLY | BPF_F_RDONLY_PROG |   \
 	 BPF_F_WRONLY_PROG)
 
 static bool is_lru(uint32_t type)
@@ -356,6 +356,7 @@ static int check_desc(const struct hxu_table_desc *d)
 		return 0;
 	case BPF_MAP_TYPE_PROG_ARRAY:
 		return d->key_size == 4 && d->value_size == 4 ? 0 : -EINVAL;
+	case BPF_MAP_TYPE_DEVMAP:
 	case BPF_MAP_TYPE_DEVMAP_HASH:
 		if (d->key_size != 4 || (d->value_size != 4 && d->value_size != 8))
 			return -EINVAL;
@@ -417,6 +418,7 @@ static size_t table_bytes(const struct hwxdp_tables *t, const struct hxu_table_d
 		if (external)
 			return bytes + (size_t)round_up8(d->value_size) * d->max_entries;
 		return bytes + array_bytes(d, table_copies(t, d->type));
+	case BPF_MAP_TYPE_DEVMAP:
 	case BPF_MAP_TYPE_DEVMAP_HASH:
 		return bytes + port_table_bytes(d->max_entries);
 	case BPF_MAP_TYPE_LPM_TRIE:
@@ -478,7 +480,8 @@ static int table_add(struct hwxdp_tables *t, const struct hxu_table_desc *desc, 
 	case BPF_MAP_TYPE_ARRAY:
 	case BPF_MAP_TYPE_PROG_ARRAY:
 	case BPF_MAP_TYPE_PERCPU_ARRAY:
-		tab->elem_size = desc->type == BPF_MAP_TYPE_PROG_ARRAY ? 4 : round_up8(desc->value_size);
+		tab->elem_size =
+			desc->type == BPF_MAP_TYPE_PROG_ARRAY ? 4 : round_up8(desc->value_size);
 		tab->values_size = (size_t)tab->elem_size * desc->max_entries;
 		if (mem) {
 			if (size < tab->values_size || ((uintptr_t)mem & 7) ||
@@ -503,6 +506,7 @@ static int table_add(struct hwxdp_tables *t, const struct hxu_table_desc *desc, 
 		if (desc->type == BPF_MAP_TYPE_PROG_ARRAY)
 			memset(tab->values, 0xff, tab->values_size);
 		break;
+	case BPF_MAP_TYPE_DEVMAP:
 	case BPF_MAP_TYPE_DEVMAP_HASH:
 		if (mem) {
 			err = -EINVAL;
@@ -598,8 +602,7 @@ static inline uint32_t copy_of(const struct hwxdp_table *tab, uint32_t cpu)
 	return cpu < tab->copies ? cpu : cpu % tab->copies;
 }
 
-uint64_t hwxdp_table__value_addr_cpu(const struct hwxdp_table *tab, const void *key,
-				     uint32_t cpu)
+uint64_t hwxdp_table__value_addr_cpu(const struct hwxdp_table *tab, const void *key, uint32_t cpu)
 {
 	uint32_t index;
 	uint8_t *v;
@@ -626,6 +629,7 @@ uint64_t hwxdp_table__value_addr_cpu(const struct hwxdp_table *tab, const void *
 			 : 0;
 	case BPF_MAP_TYPE_LPM_TRIE:
 		return (uint64_t)(uintptr_t)hwxdp_lpm__lookup(tab->lpm, key);
+	case BPF_MAP_TYPE_DEVMAP:
 	case BPF_MAP_TYPE_DEVMAP_HASH:
 		return hwxdp_table__port_addr(tab, key_index(key));
 	}
@@ -670,6 +674,7 @@ int hwxdp_table__lookup(struct hwxdp_table *tab, const void *key, void *value)
 			return -ENOENT;
 		memcpy(value, &prog, sizeof(prog));
 		return 0;
+	case BPF_MAP_TYPE_DEVMAP:
 	case BPF_MAP_TYPE_DEVMAP_HASH:
 		pthread_mutex_lock(&tab->write_lock);
 		at = port_find(tab->ports, key_index(key));
@@ -742,8 +747,7 @@ static int percpu_hash_update(struct hwxdp_table *tab, const void *key, const vo
 	if (v) {
 		if (flags == BPF_NOEXIST)
 			return -EEXIST;
-		memcpy(v + (size_t)copy_of(tab, cpu) * tab->elem_size, value,
-		       tab->desc.value_size);
+		memcpy(v + (size_t)copy_of(tab, cpu) * tab->elem_size, value, tab->desc.value_size);
 		return 0;
 	}
 	if (flags == BPF_EXIST)
@@ -790,8 +794,37 @@ static int port_update(struct hwxdp_table *tab, const void *key, const void *val
 	return port_insert(tab->ports, key_index(key), &val, tab->desc.max_entries);
 }
 
-static int table_update(struct hwxdp_table *tab, const void *key, const void *value,
-			uint64_t flags, int64_t cpu)
+/* A plain devmap is an array of ports: every index below max_entries is a
+ * slot, BPF_NOEXIST never holds, ifindex 0 empties the slot (the kernel's
+ * dev_map_update_elem, in its order of checks). Held in a port table. */
+static int devmap_update(struct hwxdp_table *tab, const void *key, const void *value,
+			 uint64_t flags)
+{
+	struct bpf_devmap_val val = { 0 };
+	uint32_t index = key_index(key);
+	int64_t at;
+
+	memcpy(&val, value, tab->desc.value_size);
+	if (flags > BPF_EXIST)
+		return -EINVAL;
+	if (index >= tab->desc.max_entries)
+		return -E2BIG;
+	if (flags == BPF_NOEXIST)
+		return -EEXIST;
+	if (!val.ifindex) {
+		if (tab->desc.value_size == 8 && val.bpf_prog.fd > 0)
+			return -EINVAL;
+		at = port_find(tab->ports, index);
+		return at >= 0 ? port_delete(tab->ports, index) : 0;
+	}
+	if (tab->desc.value_size == 8 && val.bpf_prog.fd > 0)
+		return -EOPNOTSUPP;
+	val.bpf_prog.id = 0;
+	return port_insert(tab->ports, index, &val, tab->desc.max_entries);
+}
+
+static int table_update(struct hwxdp_table *tab, const void *key, const void *value, uint64_t flags,
+			int64_t cpu)
 {
 	int err;
 
@@ -821,6 +854,11 @@ static int table_update(struct hwxdp_table *tab, const void *key, const void *va
 			return -EINVAL;
 		pthread_mutex_lock(&tab->write_lock);
 		err = port_update(tab, key, value, flags);
+		pthread_mutex_unlock(&tab->write_lock);
+		return err;
+	case BPF_MAP_TYPE_DEVMAP:
+		pthread_mutex_lock(&tab->write_lock);
+		err = devmap_update(tab, key, value, flags);
 		pthread_mutex_unlock(&tab->write_lock);
 		return err;
 	default:
@@ -880,6 +918,15 @@ int hwxdp_table__delete(struct hwxdp_table *tab, const void *key)
 		err = port_delete(tab->ports, key_index(key));
 		pthread_mutex_unlock(&tab->write_lock);
 		return err;
+	case BPF_MAP_TYPE_DEVMAP:
+		/* an empty slot below max_entries deletes without an error */
+		index = key_index(key);
+		if (index >= tab->desc.max_entries)
+			return -EINVAL;
+		pthread_mutex_lock(&tab->write_lock);
+		err = port_delete(tab->ports, index);
+		pthread_mutex_unlock(&tab->write_lock);
+		return err == -ENOENT ? 0 : err;
 	default:
 		pthread_mutex_lock(&tab->write_lock);
 		err = hwxdp_hash__delete(tab->hash, key);
@@ -902,6 +949,7 @@ int hwxdp_table__get_next_key(struct hwxdp_table *tab, const void *key, void *ne
 	case BPF_MAP_TYPE_ARRAY:
 	case BPF_MAP_TYPE_PERCPU_ARRAY:
 	case BPF_MAP_TYPE_PROG_ARRAY:
+	case BPF_MAP_TYPE_DEVMAP:
 		index = key ? key_index(key) : UINT32_MAX;
 		if (index >= tab->desc.max_entries) {
 			index = 0;

@@ -20,6 +20,8 @@
  *   DEVMAP_HASH  the port table: key -> struct bpf_devmap_val, whose ifindex
  *                is the egress port; a small open-addressing table read
  *                under a sequence counter, since every redirect reads it
+ *   DEVMAP       the same table with the kernel's array rules: keys below
+ *                max_entries, every one a slot, ifindex 0 an empty one
  *   PROG_ARRAY   index -> program number in the loaded image (u32), or empty
  *
  * Lookup, update, delete and get_next_key return what the kernel's bpf()
@@ -80,7 +82,7 @@ struct hwxdp_table {
 	size_t values_size;		/* its bytes, page-rounded when owned */
 	bool values_external;		/* the caller's memory, not freed here */
 	struct hwxdp_hash *hash;	/* HASH and the other hash types */
-	struct hwxdp_port_table *ports; /* DEVMAP_HASH */
+	struct hwxdp_port_table *ports; /* DEVMAP, DEVMAP_HASH */
 	struct hwxdp_lpm *lpm;		/* LPM_TRIE */
 	uint32_t copies;		/* values per key: engines (per-CPU), or 1 */
 	size_t copy_stride;		/* PERCPU_ARRAY: bytes between engines' blocks */
@@ -216,8 +218,7 @@ static inline uint32_t hwxdp_table__value_buf_size(const struct hwxdp_table *tab
  * lookup of engine cpu: its copy of a per-CPU value, and on an LRU table a
  * use of the entry; value_addr is engine 0's. */
 uint64_t hwxdp_table__value_addr(const struct hwxdp_table *tab, const void *key);
-uint64_t hwxdp_table__value_addr_cpu(const struct hwxdp_table *tab, const void *key,
-				     uint32_t cpu);
+uint64_t hwxdp_table__value_addr_cpu(const struct hwxdp_table *tab, const void *key, uint32_t cpu);
 
 static inline uint64_t hwxdp_table__array_addr(const struct hwxdp_table *tab, uint32_t index)
 {

@@ -39,7 +39,11 @@ enum { V_NUM, V_PTR };
 struct aval {
 	uint8_t kind;
 	bool off_known; /* V_PTR */
-	uint32_t bound; /* V_PTR: bytes of the value from its start */
+	/* V_PTR: the least bytes from the address to its value's end, over
+	 * every value and offset it may be (so a join of addresses into
+	 * values of different sizes at different offsets keeps what all of
+	 * them have) */
+	int64_t room;
 	int64_t lo, hi; /* V_PTR: offset range; V_NUM: (uint64_t) range */
 };
 
@@ -92,7 +96,7 @@ static bool aval_eq(const struct aval *a, const struct aval *b)
 {
 	if (a->kind != b->kind || a->lo != b->lo || a->hi != b->hi)
 		return false;
-	return a->kind == V_NUM || (a->bound == b->bound && a->off_known == b->off_known);
+	return a->kind == V_NUM || (a->room == b->room && a->off_known == b->off_known);
 }
 
 static struct aval join(const struct aval *a, const struct aval *b)
@@ -108,8 +112,8 @@ static struct aval join(const struct aval *a, const struct aval *b)
 	if (a->kind != b->kind)
 		return TOP;
 	v = *a;
-	if (b->bound < v.bound)
-		v.bound = b->bound;
+	if (b->room < v.room)
+		v.room = b->room;
 	v.off_known = a->off_known && b->off_known;
 	v.lo = a->lo < b->lo ? a->lo : b->lo;
 	v.hi = a->hi > b->hi ? a->hi : b->hi;
@@ -157,6 +161,7 @@ static struct aval ptr_add(const struct aval *p, const struct aval *n, bool sub)
 	}
 	v.lo += lo;
 	v.hi += hi;
+	v.room -= hi;
 	if (v.lo < -OFF_LIMIT || v.hi > OFF_LIMIT)
 		v.off_known = false;
 	return v;
@@ -265,7 +270,7 @@ static struct aval value_ptr(const struct prover *p, uint8_t table)
 {
 	const struct hxu_table_desc *t = p->table_desc[table];
 
-	return (struct aval){ V_PTR, true, t ? t->value_size : 0, 0, 0 };
+	return (struct aval){ V_PTR, true, t ? (int64_t)t->value_size : 0, 0, 0 };
 }
 
 /* The stack slot an access through r10 at off for size bytes is, or -1
@@ -344,11 +349,9 @@ __attribute__((format(printf, 3, 4))) static int refuse(struct prover *p, uint32
  * memory, lies inside a value, or starts below any table memory address
  * (the engine aborts it). Only final, once the fixed point is reached.
  */
-static int judge(struct prover *p, uint32_t i, int which, const struct aval *base, int64_t off,
-		 uint32_t size, bool final)
+static int judge_reg(struct prover *p, uint32_t i, uint8_t reg, const struct aval *base,
+		     int64_t off, uint32_t size, bool final)
 {
-	uint8_t reg = which ? p->ops[i].rt : p->ops[i].rs;
-
 	if (!final)
 		return 0;
 	if (base->kind == V_NUM) {
@@ -361,7 +364,7 @@ static int judge(struct prover *p, uint32_t i, int which, const struct aval *bas
 			      "table value's address",
 			      reg);
 	}
-	if (base->off_known && base->lo + off >= 0 && base->hi + off + size <= base->bound)
+	if (base->off_known && base->lo + off >= 0 && off + (int64_t)size <= base->room)
 		return 0;
 	if (!base->off_known)
 		return refuse(p, i,
@@ -370,14 +373,34 @@ static int judge(struct prover *p, uint32_t i, int which, const struct aval *bas
 			      reg);
 	return refuse(p, i,
 		      "table memory access of %u bytes at offset %lld..%lld from a value of "
-		      "%u bytes (r%u)",
-		      size, (long long)(base->lo + off), (long long)(base->hi + off), base->bound,
-		      reg);
+		      "%lld bytes (r%u)",
+		      size, (long long)(base->lo + off), (long long)(base->hi + off),
+		      (long long)(base->room + base->hi), reg);
+}
+
+static int judge(struct prover *p, uint32_t i, int which, const struct aval *base, int64_t off,
+		 uint32_t size, bool final)
+{
+	return judge_reg(p, i, which ? p->ops[i].rt : p->ops[i].rs, base, off, size, final);
 }
 
 static bool space_tm(uint32_t space)
 {
 	return space == HXU_SPACE_TM;
+}
+
+/* csumd's buffer at r[reg] of r[reg + 1] bytes, when it is in table
+ * memory: every size the length may have, the largest judged. */
+static int judge_csum(struct prover *p, uint32_t i, const struct astate *s, unsigned int space,
+		      uint8_t reg, bool final)
+{
+	const struct aval *n = &s->r[reg + 1];
+	uint64_t most = n->kind == V_NUM ? uhi(n) : UINT64_MAX;
+
+	if (!space_tm(space) || !most)
+		return 0;
+	return judge_reg(p, i, reg, &s->r[reg], 0, most > UINT32_MAX ? UINT32_MAX : (uint32_t)most,
+			 final);
 }
 
 /* Runs op i on s; judges its table memory operands when final. */
@@ -498,6 +521,13 @@ static int step(struct prover *p, uint32_t i, struct astate *s, bool final)
 			return 0;
 		case HXU_OP_CSUM16:
 		case HXU_OP_PUNT:
+			return 0;
+		case HXU_OP_CSUMD:
+			err = judge_csum(p, i, s, op->x & 3, 1, final);
+			err = err ?: judge_csum(p, i, s, op->x >> HXU_CSUMD_TO_SHIFT, 3, final);
+			if (err)
+				return err;
+			s->r[op->rd] = num(0, 0xffff);
 			return 0;
 		default:
 			s->r[op->rd] = TOP;

@@ -77,8 +77,13 @@ static unsigned int reads_of(const struct hxu_op *op, uint16_t *fixed, uint16_t 
 		return READS_RS;
 	case HXU_OP_TUPDATE:
 	case HXU_OP_ESP:
+	case HXU_OP_REDIRIF:
 		*writes = (uint16_t)(1u << op->rd);
 		return READS_RS | READS_RT;
+	case HXU_OP_CSUMD:
+		*fixed = 0x3e; /* r1..r5, BPF's arguments */
+		*writes = (uint16_t)(1u << op->rd);
+		return READS_FIXED;
 	case HXU_OP_CSUM16:
 		return READS_RS | READS_RT;
 	case HXU_OP_CTX:

@@ -15,7 +15,7 @@
  *   C (control)  bit 40 .w (b<cc>); lchk: bit 40 "base is rs, not data"
  *   U (units)    bits 41..40 a key space (tlookup, tupdate, tdelete)
  * x by class: b<cc> condition, table id (t*, redir, tcall), atomic operation,
- * ctx field; 0 elsewhere.
+ * ctx field, csumd's two spaces; 0 elsewhere.
  *
  * Two-word operations. An operation that needs a second 32-bit quantity
  * next to its imm takes the following word too, whose low 32 bits hold it
@@ -146,14 +146,19 @@ enum hxu_opcode {
 	HXU_OP_HADJ = 0x85,    /* rd, rs = delta */
 	HXU_OP_MADJ = 0x86,
 	HXU_OP_TADJ = 0x87,
-	HXU_OP_CSUM16 = 0x88, /* [rs + imm] in the packet, rt */
-	HXU_OP_ESP = 0x89,    /* rd, rs = SA handle, rt = L3 offset from data */
-	HXU_OP_PUNT = 0x8a,   /* imm = reason */
-	HXU_OP_TIME = 0x8b,   /* rd */
-	HXU_OP_RAND = 0x8c,   /* rd */
-	HXU_OP_CPU = 0x8d,    /* rd */
-	HXU_OP_CTX = 0x8e,    /* rd, x = enum hxu_ctx_field */
+	HXU_OP_CSUM16 = 0x88,  /* [rs + imm] in the packet, rt */
+	HXU_OP_ESP = 0x89,     /* rd, rs = SA handle, rt = L3 offset from data */
+	HXU_OP_PUNT = 0x8a,    /* imm = reason */
+	HXU_OP_TIME = 0x8b,    /* rd */
+	HXU_OP_RAND = 0x8c,    /* rd */
+	HXU_OP_CPU = 0x8d,     /* rd */
+	HXU_OP_CTX = 0x8e,     /* rd, x = enum hxu_ctx_field */
+	HXU_OP_REDIRIF = 0x8f, /* rd, rs = ifindex, rt = flags */
+	HXU_OP_CSUMD = 0x90,   /* rd; reads r1..r5; x = the buffers' spaces */
 };
+
+/* csumd's x: the space of r1's buffer in bits 1..0, of r3's in bits 3..2. */
+#define HXU_CSUMD_TO_SHIFT 2
 
 /* tupdate's imm: the BPF flags in bits 15..0, the value's space in 17..16. */
 #define HXU_TUPDATE_FLAGS_MASK	 0xffffu
@@ -226,7 +231,7 @@ static inline enum hxu_class hxu_opcode_class(uint8_t opcode)
 		return HXU_CLASS_M;
 	if (opcode >= HXU_OP_BR && opcode <= HXU_OP_LCHK)
 		return HXU_CLASS_C;
-	if (opcode >= HXU_OP_TLOOKUP && opcode <= HXU_OP_CTX)
+	if (opcode >= HXU_OP_TLOOKUP && opcode <= HXU_OP_CSUMD)
 		return HXU_CLASS_U;
 	return HXU_CLASS_NONE;
 }

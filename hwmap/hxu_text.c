@@ -55,6 +55,8 @@ static const char *const unit_names[] = {
 	[HXU_OP_RAND - HXU_OP_TLOOKUP] = "rand",
 	[HXU_OP_CPU - HXU_OP_TLOOKUP] = "cpu",
 	[HXU_OP_CTX - HXU_OP_TLOOKUP] = "ctx",
+	[HXU_OP_REDIRIF - HXU_OP_TLOOKUP] = "redirif",
+	[HXU_OP_CSUMD - HXU_OP_TLOOKUP] = "csumd",
 };
 
 static const char *const control_names[] = {
@@ -253,7 +255,12 @@ static void disasm_unit(struct out *o, const struct hxu_op *op)
 		emit(o, ", r%u", op->rt);
 		return;
 	case HXU_OP_ESP:
-		emit(o, "esp r%u, r%u, r%u", op->rd, op->rs, op->rt);
+	case HXU_OP_REDIRIF:
+		emit(o, "%s r%u, r%u, r%u", name, op->rd, op->rs, op->rt);
+		return;
+	case HXU_OP_CSUMD:
+		emit(o, "csumd.%s.%s r%u", space_name(op->x & 3),
+		     space_name(op->x >> HXU_CSUMD_TO_SHIFT), op->rd);
 		return;
 	case HXU_OP_PUNT:
 		emit(o, "punt %u", imm);
@@ -810,6 +817,13 @@ static int parse_unit(struct assembler *as, struct pending *pd, struct mnemonic 
 		if (vspace < 0 || parse_space_suffix(as, m, word, &op->flags))
 			return -EINVAL;
 		break;
+	case HXU_OP_CSUMD:
+		/* csumd.FROM.TO: the spaces of r1's and r3's buffers */
+		vspace = take_space(as, m, word);
+		if (vspace < 0 || parse_space_suffix(as, m, word, &op->x))
+			return -EINVAL;
+		op->x = (uint8_t)(op->x | vspace << HXU_CSUMD_TO_SHIFT);
+		break;
 	case HXU_OP_CSUM16:
 		if (m->suffixes == 1 && !strcmp(m->suffix[0], "pkt"))
 			m->suffixes = 0;
@@ -852,6 +866,7 @@ static int parse_unit(struct assembler *as, struct pending *pd, struct mnemonic 
 			       ? -EINVAL
 			       : 0;
 	case HXU_OP_ESP:
+	case HXU_OP_REDIRIF:
 		return parse_reg(as, &op->rd) || expect(as, ',') || parse_reg(as, &op->rs) ||
 				       expect(as, ',') || parse_reg(as, &op->rt)
 			       ? -EINVAL
@@ -868,7 +883,7 @@ static int parse_unit(struct assembler *as, struct pending *pd, struct mnemonic 
 			return fail(as, "no ctx field \"%s\"", name);
 		op->x = (uint8_t)field;
 		return 0;
-	default: /* time, rand, cpu */
+	default: /* time, rand, cpu, csumd */
 		return parse_reg(as, &op->rd);
 	}
 }

@@ -154,6 +154,16 @@ static void effects_of(const struct hxu_op *op, struct effects *fx)
 		fx->writes |= 1u << op->rd;
 		fx->reads |= RES_FRAME;
 		return;
+	case HXU_OP_REDIRIF:
+		fx->reads |= 1u << op->rs | 1u << op->rt;
+		fx->writes |= 1u << op->rd;
+		return;
+	case HXU_OP_CSUMD:
+		fx->reads |= 0x3eu; /* r1..r5 */
+		fx->writes |= 1u << op->rd;
+		add(fx, op->x & 3, BASE_ALL, 0, 0, false);
+		add(fx, op->x >> HXU_CSUMD_TO_SHIFT, BASE_ALL, 0, 0, false);
+		return;
 	}
 	fx->reads = fx->writes = ~0u;
 }

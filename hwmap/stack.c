@@ -157,6 +157,7 @@ static void call_reads(struct live *l, const struct hwxdp_object *obj, const str
 		read_through(l, f, 3, 0, m->value_size);
 		return;
 	case BPF_FUNC_redirect_map:
+	case BPF_FUNC_redirect:
 	case BPF_FUNC_xdp_adjust_head:
 	case BPF_FUNC_xdp_adjust_meta:
 	case BPF_FUNC_xdp_adjust_tail:

@@ -622,6 +622,19 @@ static int translate_direct(struct translator *t, uint32_t i)
 	return err;
 }
 
+/* The space of bpf_csum_diff's buffer in register reg, whose size is in
+ * size_reg: a NULL buffer of size 0 is never read, and any space will do. */
+static int csum_space(struct translator *t, uint32_t i, unsigned int reg, unsigned int size_reg)
+{
+	const struct hwxdp_reg_fact *r = &t->facts[i].regs[reg];
+	uint64_t v;
+
+	if (r->type == HWXDP_REG_SCALAR && reg_const(t, i, reg, &v) && !v &&
+	    reg_const(t, i, size_reg, &v) && !v)
+		return HXU_SPACE_PKT;
+	return space_of(t, i, reg, "csum_diff buffer");
+}
+
 static int translate_helper(struct translator *t, uint32_t i, const struct bpf_insn *in)
 {
 	int map, ks, vs;
@@ -669,6 +682,18 @@ static int translate_helper(struct translator *t, uint32_t i, const struct bpf_i
 		if (!reg_const(t, i, 3, &flags) || flags > INT32_MAX)
 			return fail(t, i, "redirect_map flags not a known constant");
 		return emit(t, i, mk(HXU_OP_REDIR, 0, 2, 0, 0, (uint8_t)map, (int32_t)flags), -1);
+	case BPF_FUNC_redirect:
+		return emit(t, i, mk(HXU_OP_REDIRIF, 0, 1, 2, 0, 0, 0), -1);
+	case BPF_FUNC_csum_diff: {
+		int from = csum_space(t, i, 1, 2), to = csum_space(t, i, 3, 4);
+
+		if (from < 0 || to < 0)
+			return -HWXDP_ERR_TRANSLATE;
+		return emit(
+			t, i,
+			mk(HXU_OP_CSUMD, 0, 0, 0, 0, (uint8_t)(from | to << HXU_CSUMD_TO_SHIFT), 0),
+			-1);
+	}
 	case BPF_FUNC_xdp_adjust_head:
 		return emit(t, i, mk(HXU_OP_HADJ, 0, 2, 0, 0, 0, 0), -1);
 	case BPF_FUNC_xdp_adjust_meta:
@@ -913,6 +938,8 @@ static uint16_t helper_uses(const struct bpf_insn *in, bool direct, bool punt)
 		return 1u << 2;
 	case BPF_FUNC_map_update_elem:
 		return 1u << 2 | 1u << 3;
+	case BPF_FUNC_redirect:
+		return 1u << 1 | 1u << 2;
 	case BPF_FUNC_tail_call:
 		return 1u << 3;
 	case BPF_FUNC_ktime_get_ns:

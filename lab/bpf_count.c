@@ -336,6 +336,39 @@ static int64_t adjust_tail(struct count_target *ct, struct count_ctx *c, int32_t
 	return 0;
 }
 
+/* The kernel's csum_partial on a little-endian host, a byte at a time:
+ * byte i weighs 2^(8 * (i mod 4)), the sum folded into 32 bits with
+ * end-around carry. */
+static uint32_t sum32(const uint8_t *p, uint64_t n, uint32_t seed)
+{
+	uint64_t acc = seed;
+
+	for (uint64_t i = 0; i < n; i++)
+		acc += (uint64_t)p[i] << (8 * (i & 3));
+	while (acc >> 32)
+		acc = (acc & 0xffffffffu) + (acc >> 32);
+	return (uint32_t)acc;
+}
+
+/* bpf_csum_diff as Linux 6.18 has it (docs/isa.md, csumd). */
+static uint64_t csum_diff_ref(const uint8_t *from, uint64_t fsize, const uint8_t *to,
+			      uint64_t tsize, uint32_t seed)
+{
+	uint64_t v = seed;
+
+	if (fsize && tsize) {
+		v = (uint64_t)sum32(to, tsize, seed) + (uint32_t)~sum32(from, fsize, 0);
+		v = (v & 0xffffffffu) + (v >> 32);
+	} else if (tsize) {
+		v = sum32(to, tsize, seed);
+	} else if (fsize) {
+		v = (uint32_t)~sum32(from, fsize, ~seed);
+	}
+	while (v >> 16)
+		v = (v & 0xffff) + (v >> 16);
+	return v;
+}
+
 static int helper(struct count_target *ct, struct count_ctx *c, int32_t id, uint64_t *r)
 {
 	struct hwxdp_table *tab = NULL;
@@ -352,7 +385,8 @@ static int helper(struct count_target *ct, struct count_ctx *c, int32_t id, uint
 	}
 	switch (id) {
 	case BPF_FUNC_map_lookup_elem:
-		if (tab->desc.type == BPF_MAP_TYPE_DEVMAP_HASH) {
+		if (tab->desc.type == BPF_MAP_TYPE_DEVMAP_HASH ||
+		    tab->desc.type == BPF_MAP_TYPE_DEVMAP) {
 			memcpy(&key, (void *)(uintptr_t)r[2], sizeof(key));
 			r[0] = hwxdp_table__port_addr(tab, key);
 		} else {
@@ -371,6 +405,16 @@ static int helper(struct count_target *ct, struct count_ctx *c, int32_t id, uint
 		r[0] = key ? XDP_REDIRECT : (r[3] & 3);
 		if (key)
 			c->field[5] = key;
+		return 0;
+	case BPF_FUNC_redirect:
+		/* the egress only for flags 0, as the kernel's helper */
+		r[0] = r[2] ? XDP_ABORTED : XDP_REDIRECT;
+		if (!r[2])
+			c->field[5] = (uint32_t)r[1];
+		return 0;
+	case BPF_FUNC_csum_diff:
+		r[0] = csum_diff_ref((const uint8_t *)(uintptr_t)r[1], r[2],
+				     (const uint8_t *)(uintptr_t)r[3], r[4], (uint32_t)r[5]);
 		return 0;
 	case BPF_FUNC_xdp_adjust_head:
 		r[0] = (uint64_t)adjust_head(ct, c, (int32_t)r[2]);

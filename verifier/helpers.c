@@ -6,11 +6,10 @@
  * Which helpers the coprocessor has is a positive list: those with a unit
  * operation in docs/isa.md 4.4, named in device_op. Every other helper the
  * kernel allows XDP is host-only, and a device path that reaches one punts
- * there (device.c). bpf_csum_diff is host-only too: it sums two buffers
- * (up to 512 bytes between them), which the checksum unit, one 16-bit field
- * per operation, cannot do in the single operation per instruction the
- * translator promises; bpf_redirect names a kernel ifindex, which is no
- * device port.
+ * there (device.c). bpf_csum_diff is the checksum unit's csumd, a pure
+ * function of two buffers and a seed; bpf_redirect is redirif, to the
+ * board's port of that ifindex (the device's ports are named by the
+ * ifindexes the host gives them).
  */
 #include <string.h>
 
@@ -98,7 +97,7 @@ static const struct helper_proto protos[] = {
 	  { ARG_PTR_TO_CTX, ARG_CONST_MAP_PTR, ARG_ANYTHING },
 	  .map_types = MAP(PROG_ARRAY),
 	  .device_op = "tcall" },
-	{ BPF_FUNC_redirect, RET_VERDICT, { ARG_ANYTHING, ARG_ANYTHING } },
+	{ BPF_FUNC_redirect, RET_VERDICT, { ARG_ANYTHING, ARG_ANYTHING }, .device_op = "redirif" },
 	{ BPF_FUNC_perf_event_output,
 	  RET_INTEGER,
 	  { ARG_PTR_TO_CTX, ARG_CONST_MAP_PTR, ARG_ANYTHING, ARG_PTR_TO_MEM,
@@ -107,7 +106,8 @@ static const struct helper_proto protos[] = {
 	{ BPF_FUNC_csum_diff,
 	  RET_INTEGER,
 	  { ARG_PTR_TO_MEM_OR_NULL, ARG_CONST_SIZE_OR_ZERO, ARG_PTR_TO_MEM_OR_NULL,
-	    ARG_CONST_SIZE_OR_ZERO, ARG_ANYTHING } },
+	    ARG_CONST_SIZE_OR_ZERO, ARG_ANYTHING },
+	  .device_op = "csumd" },
 	{ BPF_FUNC_xdp_adjust_head,
 	  RET_INTEGER,
 	  { ARG_PTR_TO_CTX, ARG_ANYTHING },
