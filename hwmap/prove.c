@@ -122,6 +122,7 @@ struct prover {
 	Z3_ast len; /* bv32: the frame's length */
 	Z3_ast ingress, rx_queue;
 	Z3_ast pkt0, lm0, writer0, tm0;
+	Z3_ast outside; /* the window's bytes around the frame */
 	Z3_sort tmem;
 	const struct hwxdp_map_desc *maps;
 	size_t map_cnt;
@@ -614,6 +615,27 @@ static Z3_ast table_write(struct prover *p, struct sym *st, uint32_t m, Z3_ast k
 	}
 	st->tm = tm;
 	st->ver[m]++;
+	/* what the write leaves at its own key, as BPF's path has it: the
+	 * next version agrees with the kernel there (the microcode's writes
+	 * meet the same version only when they are the same writes) */
+	if (p->cur == &p->bpf) {
+		Z3_ast ok = Z3_mk_eq(z, rc, zero), hit2, addr2, fact;
+
+		lookup_term(p, m, ver + 1, key, &hit2, &addr2);
+		fact = Z3_mk_eq(z, hit2,
+				Z3_mk_ite(z, ok, value ? Z3_mk_true(z) : Z3_mk_false(z), hit));
+		if (value) {
+			Z3_ast stored = read_bytes(p, fresh, addr2, d->value_size, false);
+
+			fact = and2(p, fact, Z3_mk_implies(z, ok, Z3_mk_eq(z, stored, value)));
+		}
+		if (d->type == BPF_MAP_TYPE_ARRAY && value)
+			fact = Z3_mk_implies(
+				z, ok,
+				Z3_mk_eq(z, read_bytes(p, fresh, addr2, d->value_size, false),
+					 value));
+		Z3_solver_assert(z, p->s, Z3_mk_implies(z, st->cond, fact));
+	}
 	return rc;
 }
 
@@ -1982,22 +2004,25 @@ static int compare(struct prover *p)
 	Z3_solver_push(z, p->s);
 	Z3_solver_assert(z, p->s, differ);
 	/* a counterexample without a full map first: the replay can make it */
-	r = Z3_L_FALSE;
 	pushed = 1;
-	for (uint32_t j = 0; j < WRITE_MAX; j++)
-		if (p->full[j]) {
-			Z3_solver_push(z, p->s);
-			for (uint32_t k = 0; k < WRITE_MAX; k++)
-				if (p->full[k])
-					Z3_solver_assert(z, p->s, Z3_mk_not(z, p->full[k]));
-			r = Z3_solver_check(z, p->s);
-			p->checks++;
-			if (r != Z3_L_TRUE)
-				Z3_solver_pop(z, p->s, 1);
-			else
-				pushed++;
-			break;
-		}
+	r = Z3_solver_check(z, p->s);
+	p->checks++;
+	if (r == Z3_L_TRUE) {
+		/* zero bytes around the frame, no map full */
+		Z3_solver_push(z, p->s);
+		Z3_solver_assert(
+			z, p->s,
+			Z3_mk_eq(z, p->outside, Z3_mk_const_array(z, p->bv32, num(p, 0, p->bv8))));
+		for (uint32_t k = 0; k < WRITE_MAX; k++)
+			if (p->full[k])
+				Z3_solver_assert(z, p->s, Z3_mk_not(z, p->full[k]));
+		r = Z3_solver_check(z, p->s);
+		p->checks++;
+		if (r != Z3_L_TRUE)
+			Z3_solver_pop(z, p->s, 1);
+		else
+			pushed++;
+	}
 	if (r != Z3_L_TRUE) {
 		r = Z3_solver_check(z, p->s);
 		p->checks++;
@@ -2082,7 +2107,22 @@ int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map
 	p.len = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "frame_len"), p.bv32);
 	p.ingress = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "ingress"), p.bv32);
 	p.rx_queue = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "rx_queue"), p.bv32);
-	p.pkt0 = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "window"), p.mem);
+	{
+		/* the window: the frame's bytes, and free bytes around it, which
+		 * a wrong translation may read; a counterexample has them zero
+		 * where it can, as a fresh device's window has them */
+		Z3_symbol name = Z3_mk_string_symbol(p.z, "i");
+		Z3_ast i = Z3_mk_bound(p.z, 0, p.bv32);
+		Z3_ast frame = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "window"), p.mem);
+		Z3_ast in = and2(
+			&p, Z3_mk_bvuge(p.z, i, num(&p, PKT_BASE, p.bv32)),
+			Z3_mk_bvult(p.z, i, Z3_mk_bvadd(p.z, p.len, num(&p, PKT_BASE, p.bv32))));
+
+		p.outside = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "around_the_frame"), p.mem);
+		p.pkt0 = Z3_mk_lambda(p.z, 1, &p.bv32, &name,
+				      Z3_mk_ite(p.z, in, Z3_mk_select(p.z, frame, i),
+						Z3_mk_select(p.z, p.outside, i)));
+	}
 	p.lm0 = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "local_memory"), p.mem);
 	p.writer0 = Z3_mk_const_array(p.z, p.bv32, num(&p, UINT32_MAX, p.bv32));
 	p.tmem = Z3_mk_array_sort(p.z, p.bv64, p.bv8);
