@@ -19,6 +19,7 @@
 #include "device/tables.h"
 #include "hwmap/prove.h"
 #include "hwmap/translate.h"
+#include "hwxdp/image.h"
 #include "lab/target.h"
 #include "loader/device.h"
 #include "loader/object.h"
@@ -344,4 +345,25 @@ Test(prove_units, corpus_programs)
 		cr_expect_eq(res.status, HWXDP_PROVE_PROVEN, "%s: %s", names[i], res.reason);
 		unit_close(&u);
 	}
+}
+
+/* The library's call with a proof required: a proven translation comes
+ * back, one the prover cannot prove is refused. */
+Test(prove_units, translate_requires_a_proof)
+{
+	struct hwxdp_image_translate_opts opts = { .sz = sizeof(opts), .prove = true };
+	struct hwxdp_image *img = NULL;
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/tests/prove/bpf/unit_csum.bpf.o", hx_build_dir());
+	cr_assert_eq(hwxdp_image__translate(path, &opts, &img), 0);
+	cr_assert_not_null(img);
+	hwxdp_image__free(img);
+	/* per-CPU maps are not modelled: not proven, so refused */
+	snprintf(path, sizeof(path), "%s/tests/corpus/xdp1_count.bpf.o", hx_build_dir());
+	cr_assert_eq(hwxdp_image__translate(path, &opts, &img), -HWXDP_ERR_NOT_PROVEN);
+	cr_assert_null(img);
+	opts.prove = false;
+	cr_assert_eq(hwxdp_image__translate(path, &opts, &img), 0);
+	hwxdp_image__free(img);
 }
