@@ -76,11 +76,12 @@ TOOL_BINS := $(foreach f,$(wildcard tests/*/*_dump.c),$(BUILD)/tests/$(notdir $(
 	     $(BUILD)/vdiff $(BUILD)/devdiff
 # The translator with a fault put back, which the tests must catch.
 MUTANT_BINS := $(BUILD)/mutants/devdiff_combine.test $(BUILD)/tests/prove_mutant.test \
-	       $(BUILD)/mutants/hwxdp
+	       $(BUILD)/mutants/hwxdp $(BUILD)/mutants/prove_mutants
 # Objects `hwxdp prog prove` is tested on (tests/prove).
 PROVE_OBJS := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/prove/bpf/*.bpf.c))
 
-.PHONY: all test run deps clean format bench fuzz-control fuzz-images install uninstall
+.PHONY: all test run deps clean format bench fuzz-control fuzz-images install uninstall \
+	prove-mutants
 all: $(BPF_OBJS) $(CORPUS_OBJS) $(PROVE_OBJS) $(LIB) $(SOLIB) $(DAEMON_LIB) $(DAEMON) $(CMD) $(TEST_BINS) \
      $(TOOL_BINS) $(MUTANT_BINS)
 
@@ -202,6 +203,21 @@ $(BUILD)/tests/prove_mutant.test: $(BUILD)/mutants/combine.o $(BUILD)/mutants/te
 $(BUILD)/mutants/hwxdp: $(BUILD)/mutants/combine.o $(CMD_OBJS) $(DAEMON_LIB) $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+# The mutation run over the translator (tests/prove/mutants_main.c): hwmap/
+# built with the hook of hwmap/mutant.h, its seeded faults one at a time.
+MUTANT_HWMAP_OBJS := $(patsubst %.c,$(BUILD)/mutants/%.o,$(wildcard hwmap/*.c))
+$(BUILD)/mutants/hwmap/%.o: hwmap/%.c
+	@mkdir -p $(@D)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -DHWXDP_MUTANTS -c $< -o $@
+
+$(BUILD)/mutants/prove_mutants: $(BUILD)/tests/prove/mutants_main.o $(MUTANT_HWMAP_OBJS) $(LIB)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+prove-mutants: all
+	$(Q)$(BUILD)/mutants/prove_mutants
 
 # Frame dumpers whose output an independent implementation (scapy) checks.
 define dump_bin

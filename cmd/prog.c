@@ -62,7 +62,8 @@ static int prog_help(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	fprintf(stderr,
-		"Usage: %s prog { stats | dump | translate | prove | verify | run } FILE [OPTIONS]\n"
+		"Usage: %s prog { stats | dump | translate | prove | verify | run } FILE "
+		"[OPTIONS]\n"
 		"\n"
 		"  stats FILE.o [--frame KIND] [--maps STATE]\n"
 		"                                per frame: BPF instructions executed, HXU\n"
@@ -655,9 +656,38 @@ static int do_translate(int argc, char **argv)
 	char msg[512];
 	int rc, err, fd;
 
+	char *args[8], *kept[64];
+	bool prove = false;
+	int n = 0;
+
+	/* --prove: the image is written only once it is proven
+	 * (`prog prove`, whose report and exit status it gives otherwise) */
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--prove"))
+			prove = true;
+		else if (n < 63)
+			kept[n++] = argv[i];
+	}
+	kept[n] = NULL;
+	argc = n;
+	argv = kept;
 	rc = parse(argc, argv, "translate", OPT_PROG | OPT_TARGET | OPT_OUTPUT, &a);
 	if (rc || !a.path)
 		return rc;
+	if (prove) {
+		n = 0;
+		args[n++] = "prove";
+		args[n++] = (char *)a.path;
+		if (a.prog) {
+			args[n++] = "--prog";
+			args[n++] = (char *)a.prog;
+		}
+		args[n] = NULL;
+		rc = do_prog_prove(n - 1, args + 1);
+		if (rc)
+			return rc;
+		fflush(stdout);
+	}
 	/* the device is the one target with microcode; the option leaves room
 	 * for another */
 	if (a.target && strcmp(a.target, "device"))

@@ -53,6 +53,20 @@ struct lookup {
 	Z3_ast key;
 };
 
+#define WRITE_MAX 8 /* map updates and deletes on one path */
+
+/* A map update or delete on a path, as the two sides' sequences compare
+ * them: what, on which map, with which key, value and flags, and table
+ * memory as it was before it. */
+struct table_write {
+	uint32_t tag; /* kind << 24 | flags << 8 | map */
+	Z3_ast key, value;
+	Z3_ast tm;
+	uint32_t at; /* the insn or op */
+};
+
+enum { WRITE_UPDATE = 1, WRITE_DELETE = 2 };
+
 struct leaf {
 	Z3_ast cond;
 	uint32_t end; /* enum hwxdp_prove_end */
@@ -64,10 +78,20 @@ struct leaf {
 	uint32_t last;
 	struct lookup lk[LOOKUP_MAX];
 	uint32_t lk_cnt;
+	struct table_write wr[WRITE_MAX];
+	uint32_t wr_cnt;
+};
+
+/* A call's return: where, and the caller's r6..r9 and frame pointer. */
+struct frame {
+	uint32_t ret;
+	Z3_ast saved[5];
 };
 
 struct sym {
 	Z3_ast r[HXU_REGS];
+	struct frame frames[HXU_RSTACK_DEPTH];
+	uint32_t call_depth;
 	Z3_ast pkt, lm;
 	Z3_ast writer;
 	Z3_ast tm;     /* table memory: bv64 -> bv8 */
@@ -76,6 +100,11 @@ struct sym {
 	Z3_ast cond;
 	struct lookup lk[LOOKUP_MAX];
 	uint32_t lk_cnt;
+	struct table_write wr[WRITE_MAX];
+	uint32_t wr_cnt;
+	/* how many writes each map has had on this path: its contents are
+	 * version ver[m] of the free functions */
+	uint8_t ver[HXU_TABLES];
 	uint32_t pc;
 	uint32_t steps;
 	int32_t back_edge; /* the last backward jump's source, or -1 */
@@ -93,10 +122,14 @@ struct prover {
 	Z3_ast len; /* bv32: the frame's length */
 	Z3_ast ingress, rx_queue;
 	Z3_ast pkt0, lm0, writer0, tm0;
+	Z3_ast outside; /* the window's bytes around the frame */
 	Z3_sort tmem;
 	const struct hwxdp_map_desc *maps;
 	size_t map_cnt;
-	Z3_func_decl present[HXU_TABLES], slot[HXU_TABLES];
+	Z3_func_decl present[HXU_TABLES][WRITE_MAX + 1], slot[HXU_TABLES][WRITE_MAX + 1];
+	uint32_t key_bits, value_bits; /* the widest key and value of the maps */
+	Z3_ast full[WRITE_MAX];	       /* a write finds its map full */
+	uint32_t writes;	       /* writes compared */
 	/* the explorer's open paths, and the one a split of this step made */
 	struct sym *stack;
 	uint32_t depth;
@@ -435,14 +468,15 @@ static bool split(struct prover *p, struct sym *st, Z3_ast c)
  * made by the same functions on both sides (present: the key has an
  * entry; slot: where its value is). NULL for a map type not modelled.
  */
-static Z3_ast lookup_term(struct prover *p, uint32_t m, Z3_ast key, Z3_ast *hit, Z3_ast *addr)
+static Z3_ast lookup_term(struct prover *p, uint32_t m, uint32_t ver, Z3_ast key, Z3_ast *hit,
+			  Z3_ast *addr)
 {
 	const struct hwxdp_map_desc *d;
 	Z3_context z = p->z;
 	Z3_ast base, off;
-	char name[HWXDP_NAME_MAX + 16];
+	char name[HWXDP_NAME_MAX + 32];
 
-	if (m >= p->map_cnt || m >= HXU_TABLES)
+	if (m >= p->map_cnt || m >= HXU_TABLES || ver > WRITE_MAX)
 		return NULL;
 	d = &p->maps[m];
 	base = u64(p, MAP_BASE(m));
@@ -454,18 +488,19 @@ static Z3_ast lookup_term(struct prover *p, uint32_t m, Z3_ast key, Z3_ast *hit,
 	} else if (d->type == BPF_MAP_TYPE_HASH || d->type == BPF_MAP_TYPE_LRU_HASH ||
 		   d->type == BPF_MAP_TYPE_LPM_TRIE || d->type == BPF_MAP_TYPE_DEVMAP ||
 		   d->type == BPF_MAP_TYPE_DEVMAP_HASH) {
-		if (!p->present[m]) {
+		if (!p->present[m][ver]) {
 			Z3_sort ks = Z3_get_sort(z, key);
 
-			snprintf(name, sizeof(name), "present_%s", d->name);
-			p->present[m] = Z3_mk_func_decl(z, Z3_mk_string_symbol(z, name), 1, &ks,
-							Z3_mk_bool_sort(z));
-			snprintf(name, sizeof(name), "slot_%s", d->name);
-			p->slot[m] =
+			snprintf(name, sizeof(name), ver ? "present_%s@%u" : "present_%s", d->name,
+				 ver);
+			p->present[m][ver] = Z3_mk_func_decl(z, Z3_mk_string_symbol(z, name), 1,
+							     &ks, Z3_mk_bool_sort(z));
+			snprintf(name, sizeof(name), ver ? "slot_%s@%u" : "slot_%s", d->name, ver);
+			p->slot[m][ver] =
 				Z3_mk_func_decl(z, Z3_mk_string_symbol(z, name), 1, &ks, p->bv32);
 		}
-		*hit = Z3_mk_app(z, p->present[m], 1, &key);
-		off = Z3_mk_bvmul(z, zext(p, Z3_mk_app(z, p->slot[m], 1, &key), 64),
+		*hit = Z3_mk_app(z, p->present[m][ver], 1, &key);
+		off = Z3_mk_bvmul(z, zext(p, Z3_mk_app(z, p->slot[m][ver], 1, &key), 64),
 				  u64(p, d->value_size));
 	} else {
 		return NULL;
@@ -477,7 +512,7 @@ static Z3_ast lookup_term(struct prover *p, uint32_t m, Z3_ast key, Z3_ast *hit,
 /* A lookup on st's path: recorded for the counterexample, split on a hit. */
 static Z3_ast lookup(struct prover *p, struct sym *st, uint32_t m, Z3_ast key)
 {
-	Z3_ast hit, addr, v = lookup_term(p, m, key, &hit, &addr);
+	Z3_ast hit, addr, v = lookup_term(p, m, st->ver[m], key, &hit, &addr);
 
 	if (!v)
 		return NULL;
@@ -488,6 +523,120 @@ static Z3_ast lookup(struct prover *p, struct sym *st, uint32_t m, Z3_ast key)
 	if (p->alt)
 		p->alt_r = u64(p, 0);
 	return addr;
+}
+
+static Z3_ast pad(struct prover *p, Z3_ast v, unsigned int bits)
+{
+	return v ? zext(p, v, bits) : num(p, 0, Z3_mk_bv_sort(p->z, bits));
+}
+
+/*
+ * bpf_map_update_elem and tupdate (value not NULL), bpf_map_delete_elem
+ * and tdelete, on an array, hash or LRU hash map: the kernel's result for
+ * the contents before (an array's delete -EINVAL, its update -E2BIG out of
+ * range, a flag the kernel refuses -EINVAL, BPF_NOEXIST on a present key
+ * -EEXIST, BPF_EXIST or a delete on an absent one -ENOENT, a new key in a
+ * full hash map -E2BIG, the free choice full[n]). Afterwards the map's
+ * contents are free again, a new version of its functions and its table
+ * memory, the same on both sides after the same sequence of writes: the
+ * sequences and table memory before each write are compared (compare()),
+ * so what came before a write is not lost in it. NULL for what is not
+ * modelled; *why says it.
+ */
+static Z3_ast table_write(struct prover *p, struct sym *st, uint32_t m, Z3_ast key, Z3_ast value,
+			  uint64_t flags, uint32_t at, const char **why)
+{
+	const struct hwxdp_map_desc *d = m < p->map_cnt ? &p->maps[m] : NULL;
+	Z3_context z = p->z;
+	Z3_ast hit, addr, rc, zero = u64(p, 0), tm, fresh, a, in_map;
+	uint32_t n = st->wr_cnt, ver;
+	Z3_symbol name;
+	char buf[HWXDP_NAME_MAX + 32];
+
+	*why = "a map of this type";
+	if (!d || (d->type != BPF_MAP_TYPE_ARRAY && d->type != BPF_MAP_TYPE_HASH &&
+		   d->type != BPF_MAP_TYPE_LRU_HASH))
+		return NULL;
+	*why = "more than 8 map writes on a path";
+	if (n == WRITE_MAX || st->ver[m] == WRITE_MAX)
+		return NULL;
+	ver = st->ver[m];
+	if (!lookup_term(p, m, ver, key, &hit, &addr))
+		return NULL;
+#define ERR(e) u64(p, (uint64_t) - (e))
+	if (d->type == BPF_MAP_TYPE_ARRAY) {
+		rc = !value		    ? ERR(EINVAL)
+		     : flags > BPF_EXIST    ? ERR(EINVAL)
+		     : flags == BPF_NOEXIST ? Z3_mk_ite(z, hit, ERR(EEXIST), ERR(E2BIG))
+					    : Z3_mk_ite(z, hit, zero, ERR(E2BIG));
+	} else if (!value) {
+		rc = Z3_mk_ite(z, hit, zero, ERR(ENOENT));
+	} else if (flags > BPF_EXIST) {
+		rc = ERR(EINVAL);
+	} else {
+		Z3_ast add = zero;
+
+		if (!p->full[n]) {
+			snprintf(buf, sizeof(buf), "full@%u", n);
+			p->full[n] =
+				Z3_mk_const(z, Z3_mk_string_symbol(z, buf), Z3_mk_bool_sort(z));
+		}
+		/* an LRU map evicts instead of refusing */
+		if (d->type == BPF_MAP_TYPE_HASH)
+			add = Z3_mk_ite(z, p->full[n], ERR(E2BIG), zero);
+		rc = flags == BPF_NOEXIST ? Z3_mk_ite(z, hit, ERR(EEXIST), add)
+		     : flags == BPF_EXIST ? Z3_mk_ite(z, hit, zero, ERR(ENOENT))
+					  : Z3_mk_ite(z, hit, zero, add);
+	}
+#undef ERR
+	st->wr[n] = (struct table_write){
+		.tag = (uint32_t)(value ? WRITE_UPDATE : WRITE_DELETE) << 24 |
+		       (uint32_t)(flags & 0xffff) << 8 | m,
+		.key = pad(p, key, p->key_bits),
+		.value = pad(p, value, p->value_bits),
+		.tm = st->tm,
+		.at = at,
+	};
+	st->wr_cnt++;
+	if (st->lk_cnt < LOOKUP_MAX)
+		st->lk[st->lk_cnt++] = (struct lookup){ m, key };
+	/* the map's table memory afterwards: free, named by the write */
+	snprintf(buf, sizeof(buf), "table_memory_%s@%u", d->name, ver + 1);
+	fresh = Z3_mk_const(z, Z3_mk_string_symbol(z, buf), p->tmem);
+	name = Z3_mk_string_symbol(z, "a");
+	a = Z3_mk_bound(z, 0, Z3_mk_bv_sort(z, 64));
+	in_map = Z3_mk_eq(z, Z3_mk_extract(z, 63, 48, a), num(p, m + 1, Z3_mk_bv_sort(z, 16)));
+	{
+		Z3_sort s64 = Z3_mk_bv_sort(z, 64);
+
+		tm = Z3_mk_lambda(z, 1, &s64, &name,
+				  Z3_mk_ite(z, in_map, Z3_mk_select(z, fresh, a),
+					    Z3_mk_select(z, st->tm, a)));
+	}
+	st->tm = tm;
+	st->ver[m]++;
+	/* what the write leaves at its own key, as BPF's path has it: the
+	 * next version agrees with the kernel there (the microcode's writes
+	 * meet the same version only when they are the same writes) */
+	if (p->cur == &p->bpf) {
+		Z3_ast ok = Z3_mk_eq(z, rc, zero), hit2, addr2, fact;
+
+		lookup_term(p, m, ver + 1, key, &hit2, &addr2);
+		fact = Z3_mk_eq(z, hit2,
+				Z3_mk_ite(z, ok, value ? Z3_mk_true(z) : Z3_mk_false(z), hit));
+		if (value) {
+			Z3_ast stored = read_bytes(p, fresh, addr2, d->value_size, false);
+
+			fact = and2(p, fact, Z3_mk_implies(z, ok, Z3_mk_eq(z, stored, value)));
+		}
+		if (d->type == BPF_MAP_TYPE_ARRAY && value)
+			fact = Z3_mk_implies(
+				z, ok,
+				Z3_mk_eq(z, read_bytes(p, fresh, addr2, d->value_size, false),
+					 value));
+		Z3_solver_assert(z, p->s, Z3_mk_implies(z, st->cond, fact));
+	}
+	return rc;
 }
 
 /*
@@ -556,6 +705,68 @@ static Z3_ast adjust_meta(struct prover *p, struct sym *st, Z3_ast delta)
 }
 
 /*
+ * bpf_xdp_adjust_tail and tadj: data_end moves by the low 32 bits of delta,
+ * signed, unless it would pass the window's end or come within 14 bytes of
+ * data (-EINVAL); the bytes a growth adds are zero, written at pc.
+ */
+static Z3_ast adjust_tail(struct prover *p, struct sym *st, Z3_ast delta, uint32_t pc)
+{
+	Z3_context z = p->z;
+	Z3_ast to = Z3_mk_bvadd(z, st->data_end, sext(p, lo32(p, delta), 64));
+	Z3_ast bad = or2(p, Z3_mk_bvsgt(z, to, u64(p, HXU_WINDOW_SIZE)),
+			 Z3_mk_bvslt(z, to, Z3_mk_bvadd(z, st->data, u64(p, HXU_ETH_HLEN))));
+	Z3_ast i, grown, lo, hi;
+	Z3_symbol name;
+
+	if (!split(p, st, Z3_mk_not(z, bad)))
+		return u64(p, (uint64_t)-EINVAL);
+	if (p->alt)
+		p->alt_r = u64(p, (uint64_t)-EINVAL);
+	/* the cells from the old end to the new one, none when it shrinks */
+	name = Z3_mk_string_symbol(z, "i");
+	i = Z3_mk_bound(z, 0, p->bv32);
+	lo = lo32(p, st->data_end);
+	hi = lo32(p, to);
+	grown = and2(p, Z3_mk_bvuge(z, i, lo), Z3_mk_bvult(z, i, hi));
+	st->pkt = Z3_mk_lambda(z, 1, &p->bv32, &name,
+			       Z3_mk_ite(z, grown, num(p, 0, p->bv8), Z3_mk_select(z, st->pkt, i)));
+	st->writer = Z3_mk_lambda(
+		z, 1, &p->bv32, &name,
+		Z3_mk_ite(z, grown, num(p, pc, p->bv32), Z3_mk_select(z, st->writer, i)));
+	st->data_end = to;
+	return u64(p, 0);
+}
+
+static Z3_ast mark(struct prover *p, Z3_ast writer, Z3_ast addr, unsigned int n, uint32_t pc);
+
+/* x folded to 16 bits with end-around carries, as the checksum unit does. */
+static Z3_ast csum_fold(struct prover *p, Z3_ast x)
+{
+	Z3_context z = p->z;
+
+	for (int k = 0; k < 2; k++)
+		x = Z3_mk_bvadd(z, Z3_mk_bvand(z, x, u64(p, 0xffffffffu)),
+				Z3_mk_bvlshr(z, x, u64(p, 32)));
+	for (int k = 0; k < 3; k++)
+		x = Z3_mk_bvadd(z, Z3_mk_bvand(z, x, u64(p, 0xffff)),
+				Z3_mk_bvlshr(z, x, u64(p, 16)));
+	return x;
+}
+
+/* csum16 [addr], v (docs/isa.md 4.4): the 16-bit field as ld16 reads it
+ * plus v folded, one's-complement, a result of 0xffff stored as 0. */
+static void csum16(struct prover *p, struct sym *st, Z3_ast addr, Z3_ast v, uint32_t pc)
+{
+	Z3_context z = p->z;
+	Z3_ast sum = Z3_mk_bvadd(z, load(p, st->pkt, addr, 2, false), csum_fold(p, v));
+
+	sum = Z3_mk_bvadd(z, Z3_mk_bvand(z, sum, u64(p, 0xffff)), Z3_mk_bvlshr(z, sum, u64(p, 16)));
+	sum = Z3_mk_ite(z, Z3_mk_eq(z, sum, u64(p, 0xffff)), u64(p, 0), sum);
+	st->pkt = store(p, st->pkt, addr, 2, sum, false);
+	st->writer = mark(p, st->writer, addr, 2, pc);
+}
+
+/*
  * bpf_redirect_map and redir on a port map: XDP_REDIRECT when the key has
  * an entry (the same free choice as a lookup's), the low 2 bits of flags
  * otherwise; the target is the entry, named by map and key. NULL for flags
@@ -569,7 +780,7 @@ static Z3_ast redirect(struct prover *p, struct sym *st, uint32_t m, Z3_ast key,
 	if (flags > 3 || m >= p->map_cnt ||
 	    (p->maps[m].type != BPF_MAP_TYPE_DEVMAP && p->maps[m].type != BPF_MAP_TYPE_DEVMAP_HASH))
 		return NULL;
-	if (!lookup_term(p, m, key, &hit, &addr))
+	if (!lookup_term(p, m, st->ver[m], key, &hit, &addr))
 		return NULL;
 	if (st->lk_cnt < LOOKUP_MAX)
 		st->lk[st->lk_cnt++] = (struct lookup){ m, key };
@@ -638,6 +849,8 @@ static enum step add_leaf(struct prover *p, const struct sym *st, Z3_ast cond, u
 	l->egress = st->egress;
 	memcpy(l->lk, st->lk, sizeof(l->lk));
 	l->lk_cnt = st->lk_cnt;
+	memcpy(l->wr, st->wr, sizeof(l->wr));
+	l->wr_cnt = st->wr_cnt;
 	l->data = st->data;
 	l->data_end = st->data_end;
 	l->data_meta = st->data_meta;
@@ -702,6 +915,45 @@ static Z3_ast ctx_field(struct prover *p, const struct sym *st, uint64_t off)
 		return u64(p, 0);
 	}
 	return NULL;
+}
+
+/* n bytes at the pointer in register r, in the space its type says; NULL
+ * for another type or a size beyond the prover's. */
+static Z3_ast bpf_bytes(struct prover *p, const struct sym *st, const struct hwxdp_insn_fact *f,
+			int r, uint32_t n)
+{
+	uint8_t t = f->regs[r].type;
+	Z3_ast mem = t == HWXDP_REG_PTR_TO_STACK       ? st->lm
+		     : t == HWXDP_REG_PTR_TO_MAP_VALUE ? st->tm
+		     : t == HWXDP_REG_PTR_TO_PACKET    ? st->pkt
+						       : NULL;
+
+	if (!mem || !n || n > HWXDP_PROVE_VALUE_MAX)
+		return NULL;
+	return read_bytes(p, mem, st->r[r], n, false);
+}
+
+/* A BPF-to-BPF call and the device's call (docs/isa.md 4.3): the callee
+ * gets the next 512 bytes of local memory; its return gives the caller
+ * back r6..r9 and its frame pointer. */
+static void do_call(struct prover *p, struct sym *st, uint32_t ret, uint32_t target)
+{
+	struct frame *fr = &st->frames[st->call_depth++];
+
+	fr->ret = ret;
+	memcpy(fr->saved, &st->r[6], sizeof(fr->saved));
+	st->r[HXU_REG_FP] = Z3_mk_bvadd(p->z, st->r[HXU_REG_FP], u64(p, HXU_LM_FRAME));
+	st->pc = target;
+}
+
+static enum step do_return(struct prover *p, struct sym *st)
+{
+	struct frame *fr = &st->frames[--st->call_depth];
+
+	(void)p;
+	memcpy(&st->r[6], fr->saved, sizeof(fr->saved));
+	st->pc = fr->ret;
+	return STEP_NEXT;
 }
 
 static const unsigned int bpf_sizes[4] = { 4, 2, 1, 8 }; /* BPF_W, H, B, DW >> 3 */
@@ -845,18 +1097,30 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 			st->pc = (uint32_t)t;
 			return STEP_NEXT;
 		}
-		if (op == BPF_EXIT)
+		if (op == BPF_EXIT) {
+			if (st->call_depth)
+				return do_return(p, st);
 			return add_leaf(p, st, st->cond, HWXDP_PROVE_END_EXIT, lo32(p, st->r[0]),
 					pc);
+		}
 		if (op == BPF_CALL) {
 			if (f->punt_point)
 				return add_leaf(p, st, st->cond, HWXDP_PROVE_END_PUNT,
 						num(p, HWXDP_PUNT_HOST_ONLY, p->bv32), pc);
-			if (in->src_reg == BPF_PSEUDO_CALL)
-				return not_proven(p, "insn %u: BPF-to-BPF call", pc);
+			if (in->src_reg == BPF_PSEUDO_CALL) {
+				/* the kernel's limit: 8 frames, the device's return stack */
+				if (st->call_depth + 1 >= HXU_RSTACK_DEPTH)
+					return not_proven(p, "insn %u: calls nested deeper than %d",
+							  pc, HXU_RSTACK_DEPTH - 1);
+				do_call(p, st, pc + 1, (uint32_t)((int64_t)pc + 1 + in->imm));
+				return STEP_NEXT;
+			}
 			if (in->src_reg || (in->imm != BPF_FUNC_map_lookup_elem &&
 					    in->imm != BPF_FUNC_xdp_adjust_head &&
 					    in->imm != BPF_FUNC_xdp_adjust_meta &&
+					    in->imm != BPF_FUNC_xdp_adjust_tail &&
+					    in->imm != BPF_FUNC_map_update_elem &&
+					    in->imm != BPF_FUNC_map_delete_elem &&
 					    in->imm != BPF_FUNC_redirect_map))
 				return not_proven(p, "insn %u: %s %d not modelled yet", pc,
 						  in->src_reg == BPF_PSEUDO_KFUNC_CALL ? "kfunc"
@@ -871,6 +1135,30 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 							  pc);
 			} else if (in->imm == BPF_FUNC_xdp_adjust_meta) {
 				v = adjust_meta(p, st, st->r[2]);
+			} else if (in->imm == BPF_FUNC_xdp_adjust_tail) {
+				v = adjust_tail(p, st, st->r[2], pc);
+			} else if (in->imm == BPF_FUNC_map_update_elem ||
+				   in->imm == BPF_FUNC_map_delete_elem) {
+				bool upd = in->imm == BPF_FUNC_map_update_elem;
+				const struct hwxdp_map_desc *d;
+				Z3_ast key, value = NULL;
+				uint64_t flags = 0;
+				const char *why;
+
+				if (!f->map_known || f->map_index >= p->map_cnt ||
+				    (upd && !const_of(p, st->r[4], &flags)))
+					return not_proven(p, "insn %u: map write not modelled", pc);
+				d = &p->maps[f->map_index];
+				key = bpf_bytes(p, st, f, 2, d->key_size);
+				if (upd)
+					value = bpf_bytes(p, st, f, 3, d->value_size);
+				if (!key || (upd && !value))
+					return not_proven(p, "insn %u: map key or value in %s", pc,
+							  type_name(f->regs[key ? 3 : 2].type));
+				v = table_write(p, st, f->map_index, key, value, flags, pc, &why);
+				if (!v)
+					return not_proven(p, "insn %u: map write: %s not modelled",
+							  pc, why);
 			} else if (in->imm == BPF_FUNC_redirect_map) {
 				uint64_t flags;
 
@@ -948,6 +1236,21 @@ static enum step hxu_unit_done(struct prover *p, struct sym *st, uint8_t rd, uin
 		p->alt->r[rd] = p->alt_r;
 		p->alt->pc += words;
 	}
+	return STEP_NEXT;
+}
+
+/* n bytes at addr in a unit's space, checked against it as the device
+ * does (a leaf that faults where they can be outside). */
+static enum step hxu_bytes(struct prover *p, struct sym *st, unsigned int space, Z3_ast addr,
+			   uint32_t n, Z3_ast *out)
+{
+	Z3_ast mem = space == HXU_SPACE_PKT ? st->pkt : space == HXU_SPACE_LM ? st->lm : st->tm;
+
+	if (space != HXU_SPACE_TM &&
+	    space_check(p, st, addr, n, space == HXU_SPACE_PKT ? HXU_WINDOW_SIZE : HXU_LM_SIZE) ==
+		    STEP_FAIL)
+		return STEP_FAIL;
+	*out = read_bytes(p, mem, addr, n, false);
 	return STEP_NEXT;
 }
 
@@ -1102,11 +1405,24 @@ static enum step hxu_step(struct prover *p, struct sym *st, struct fork *fk)
 			st->pc = (uint32_t)o.imm;
 			return STEP_NEXT;
 		case HXU_OP_EXIT:
+			/* at call depth above 0 an exit returns, as BPF's does */
+			if (st->call_depth)
+				return do_return(p, st);
 			return add_leaf(p, st, st->cond, HWXDP_PROVE_END_EXIT, lo32(p, st->r[0]),
 					pc);
+		case HXU_OP_CALL:
+			if (st->call_depth == HXU_RSTACK_DEPTH - 1)
+				return add_leaf(p, st, st->cond, HWXDP_PROVE_END_FAULT,
+						num(p, pc, p->bv32), pc);
+			do_call(p, st, pc + words, (uint32_t)o.imm);
+			return STEP_NEXT;
+		case HXU_OP_RET:
+			if (!st->call_depth)
+				return add_leaf(p, st, st->cond, HWXDP_PROVE_END_FAULT,
+						num(p, pc, p->bv32), pc);
+			return do_return(p, st);
 		}
-		return not_proven(p, "op %u: %s not modelled yet", pc,
-				  o.opcode == HXU_OP_TCALL ? "tail call" : "call and return");
+		return not_proven(p, "op %u: tail call not modelled yet", pc);
 	case HXU_CLASS_U:
 		if (o.opcode == HXU_OP_PUNT)
 			return add_leaf(p, st, st->cond, HWXDP_PROVE_END_PUNT,
@@ -1136,6 +1452,44 @@ static enum step hxu_step(struct prover *p, struct sym *st, struct fork *fk)
 						  "length not known",
 						  pc);
 			return hxu_unit_done(p, st, o.rd, words);
+		}
+		if (o.opcode == HXU_OP_TUPDATE || o.opcode == HXU_OP_TDELETE) {
+			const struct hwxdp_map_desc *d = o.x < p->map_cnt ? &p->maps[o.x] : NULL;
+			bool upd = o.opcode == HXU_OP_TUPDATE;
+			unsigned int ks = o.flags & 3;
+			unsigned int vs = ((uint32_t)o.imm >> HXU_TUPDATE_VSPACE_SHIFT) & 3;
+			Z3_ast key, value = NULL;
+			const char *why;
+
+			if (!d)
+				return not_proven(p, "op %u: table %u has no map", pc, o.x);
+			if (ks >= HXU_SPACE__MAX || (upd && vs >= HXU_SPACE__MAX) ||
+			    d->key_size > HWXDP_PROVE_KEY_MAX ||
+			    d->value_size > HWXDP_PROVE_VALUE_MAX)
+				return not_proven(p, "op %u: key or value space", pc);
+			if (hxu_bytes(p, st, ks, rs, d->key_size, &key) == STEP_FAIL ||
+			    (upd && hxu_bytes(p, st, vs, rt, d->value_size, &value) == STEP_FAIL))
+				return STEP_FAIL;
+			*rd = table_write(p, st, o.x, key, value,
+					  upd ? (uint32_t)o.imm & HXU_TUPDATE_FLAGS_MASK : 0, pc,
+					  &why);
+			if (!*rd)
+				return not_proven(p, "op %u: map write: %s not modelled", pc, why);
+			st->pc += words;
+			return STEP_NEXT;
+		}
+		if (o.opcode == HXU_OP_TADJ) {
+			*rd = adjust_tail(p, st, rs, pc);
+			return hxu_unit_done(p, st, o.rd, words);
+		}
+		if (o.opcode == HXU_OP_CSUM16) {
+			Z3_ast addr = Z3_mk_bvadd(p->z, rs, u64(p, (uint64_t)(int64_t)o.imm));
+
+			if (space_check(p, st, addr, 2, HXU_WINDOW_SIZE) == STEP_FAIL)
+				return STEP_FAIL;
+			csum16(p, st, addr, rt, pc);
+			st->pc += words;
+			return STEP_NEXT;
 		}
 		if (o.opcode == HXU_OP_REDIR) {
 			*rd = redirect(p, st, o.x, lo32(p, rs), (uint32_t)o.imm);
@@ -1201,6 +1555,8 @@ static void sym_init(struct prover *p, struct sym *st, const char *side, uint32_
 	st->tm = p->tm0;
 	st->egress = u64(p, UINT64_MAX);
 	st->lk_cnt = 0;
+	st->wr_cnt = 0;
+	memset(st->ver, 0, sizeof(st->ver));
 	st->data = u64(p, PKT_BASE);
 	st->data_meta = st->data;
 	st->data_end = Z3_mk_bvadd(p->z, st->data, zext(p, p->len, 64));
@@ -1208,6 +1564,7 @@ static void sym_init(struct prover *p, struct sym *st, const char *side, uint32_
 	st->pc = pc;
 	st->steps = 0;
 	st->back_edge = -1;
+	st->call_depth = 0;
 }
 
 /* Explores every path of one side from init: 0, or STEP_FAIL's reason. */
@@ -1291,7 +1648,49 @@ static int explore(struct prover *p, struct side *sd, const struct sym *init,
 /* A side's outputs, one term each: ite over its leaves. */
 struct outputs {
 	Z3_ast end, value, pkt, data, len, tm, meta, meta_len, egress;
+	/* the sequence of map writes, to the longest of either side's */
+	Z3_ast wr_cnt, wr_tag[WRITE_MAX], wr_key[WRITE_MAX], wr_value[WRITE_MAX], wr_tm[WRITE_MAX];
 };
+
+/* Write j of leaf l as terms, a write of nothing where it has fewer. */
+static void write_terms(struct prover *p, const struct leaf *l, uint32_t j, Z3_ast *t)
+{
+	const struct table_write *w = j < l->wr_cnt ? &l->wr[j] : NULL;
+
+	t[0] = num(p, w ? w->tag : 0, p->bv32);
+	t[1] = w ? w->key : pad(p, NULL, p->key_bits);
+	t[2] = w ? w->value : pad(p, NULL, p->value_bits);
+	t[3] = w ? w->tm : p->tm0;
+}
+
+static void fold_writes(struct prover *p, const struct side *sd, struct outputs *o, uint32_t n)
+{
+	for (int32_t i = (int32_t)sd->leaf_cnt - 1; i >= 0; i--) {
+		const struct leaf *l = &sd->leaves[i];
+		bool last = i == (int32_t)sd->leaf_cnt - 1;
+		Z3_ast cnt = num(p, l->wr_cnt, p->bv32), t[4];
+
+		o->wr_cnt = last ? cnt : Z3_mk_ite(p->z, l->cond, cnt, o->wr_cnt);
+		for (uint32_t j = 0; j < n; j++) {
+			write_terms(p, l, j, t);
+			o->wr_tag[j] = last ? t[0] : Z3_mk_ite(p->z, l->cond, t[0], o->wr_tag[j]);
+			o->wr_key[j] = last ? t[1] : Z3_mk_ite(p->z, l->cond, t[1], o->wr_key[j]);
+			o->wr_value[j] =
+				last ? t[2] : Z3_mk_ite(p->z, l->cond, t[2], o->wr_value[j]);
+			o->wr_tm[j] = last ? t[3] : Z3_mk_ite(p->z, l->cond, t[3], o->wr_tm[j]);
+		}
+	}
+}
+
+static uint32_t writes_max(const struct side *sd)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < sd->leaf_cnt; i++)
+		if (sd->leaves[i].wr_cnt > n)
+			n = sd->leaves[i].wr_cnt;
+	return n;
+}
 
 static void fold(struct prover *p, const struct side *sd, struct outputs *o)
 {
@@ -1399,7 +1798,7 @@ static void entries_of(struct prover *p, Z3_model m, const struct leaf *l)
 		if (dup)
 			continue;
 		{
-			Z3_ast hit, a, v = lookup_term(p, e.map, l->lk[i].key, &hit, &a);
+			Z3_ast hit, a, v = lookup_term(p, e.map, 0, l->lk[i].key, &hit, &a);
 
 			addr = v ? eval_u64(p, m, v) : 0;
 		}
@@ -1423,6 +1822,54 @@ static uint32_t insn_of_op(const struct hxu_image *img, uint32_t op)
 	return insn;
 }
 
+static bool model_differ(struct prover *p, Z3_model m, Z3_ast a, Z3_ast b)
+{
+	Z3_ast v;
+
+	return Z3_model_eval(p->z, m, ne(p, a, b), true, &v) && is_true(p, v);
+}
+
+/* The first map write the two sides do not do alike, into the reason. */
+static bool write_differs(struct prover *p, Z3_model m, struct hwxdp_prove_result *res)
+{
+	const struct leaf *b = taken(p, m, &p->bpf), *h = taken(p, m, &p->hxu);
+	static const char *const kinds[] = { "nothing", "update", "delete" };
+
+	for (uint32_t j = 0; j < b->wr_cnt || j < h->wr_cnt; j++) {
+		Z3_ast tb[4], th[4];
+		const char *what;
+		uint32_t map;
+
+		write_terms(p, b, j, tb);
+		write_terms(p, h, j, th);
+		what = !is_true(p, Z3_simplify(p->z, Z3_mk_eq(p->z, tb[0], th[0]))) ? "what"
+		       : model_differ(p, m, tb[1], th[1])			    ? "key"
+		       : model_differ(p, m, tb[2], th[2])			    ? "value"
+										    : NULL;
+		if (!what && j < b->wr_cnt) {
+			Z3_ast v;
+
+			if (Z3_model_eval(p->z, m, Z3_mk_eq(p->z, tb[3], th[3]), true, &v) &&
+			    is_false(p, v))
+				what = "table memory before it";
+		}
+		if (!what)
+			continue;
+		res->diff_write = (int32_t)j;
+		map = (j < b->wr_cnt ? b->wr[j].tag : h->wr[j].tag) & 0xff;
+		snprintf(res->reason, sizeof(res->reason),
+			 "map write %u: %s differs: BPF %s (insn %d), the microcode %s (op %d) on "
+			 "map %s",
+			 j, what, kinds[j < b->wr_cnt ? b->wr[j].tag >> 24 : 0],
+			 j < b->wr_cnt ? (int32_t)b->wr[j].at : -1,
+			 kinds[j < h->wr_cnt ? h->wr[j].tag >> 24 : 0],
+			 j < h->wr_cnt ? (int32_t)h->wr[j].at : -1,
+			 map < p->map_cnt ? p->maps[map].name : "?");
+		return true;
+	}
+	return false;
+}
+
 static void counterexample(struct prover *p, Z3_model m)
 {
 	struct hwxdp_prove_result *res = p->res;
@@ -1439,6 +1886,7 @@ static void counterexample(struct prover *p, Z3_model m)
 	outcome_of(p, m, taken(p, m, &p->hxu), &res->hxu);
 	res->diff_hxu_insn = insn_of_op(p->img, h->last);
 	res->diff_byte = -1;
+	res->diff_write = -1;
 	for (uint32_t i = 0; i < b->len && i < h->len && i < HWXDP_PROVE_LEN_MAX; i++)
 		if (b->frame[i] != h->frame[i]) {
 			res->diff_byte = (int32_t)i;
@@ -1461,6 +1909,8 @@ static void counterexample(struct prover *p, Z3_model m)
 			 : h->end == HWXDP_PROVE_END_PUNT ? "punt"
 							  : "fault",
 			 h->value);
+	else if (write_differs(p, m, res))
+		;
 	else if (b->len == h->len && res->diff_byte < 0) {
 		uint64_t a = eval_u64(p, m, p->tm_diff), map = (a >> 48) - 1;
 
@@ -1493,6 +1943,7 @@ static int compare(struct prover *p)
 	struct outputs b, h;
 	Z3_ast k = Z3_mk_const(z, Z3_mk_string_symbol(z, "diff_byte"), p->bv32);
 	Z3_ast bytes, differ;
+	unsigned int pushed;
 	Z3_lbool r;
 
 	fold(p, &p->bpf, &b);
@@ -1526,10 +1977,56 @@ static int compare(struct prover *p)
 
 		differ = Z3_mk_or(z, 4, any);
 	}
+	/* the same map writes in the same order, with the same keys, values
+	 * and flags, on the same table memory */
+	p->writes = writes_max(&p->bpf) > writes_max(&p->hxu) ? writes_max(&p->bpf)
+							      : writes_max(&p->hxu);
+	if (p->writes) {
+		fold_writes(p, &p->bpf, &b, p->writes);
+		fold_writes(p, &p->hxu, &h, p->writes);
+		differ = or2(p, differ, ne(p, b.wr_cnt, h.wr_cnt));
+		for (uint32_t j = 0; j < p->writes; j++) {
+			char name[32];
+			Z3_ast x, d[4];
+
+			snprintf(name, sizeof(name), "diff_write_byte@%u", j);
+			x = Z3_mk_const(z, Z3_mk_string_symbol(z, name), p->bv64);
+			d[0] = ne(p, b.wr_tag[j], h.wr_tag[j]);
+			d[1] = ne(p, b.wr_key[j], h.wr_key[j]);
+			d[2] = ne(p, b.wr_value[j], h.wr_value[j]);
+			d[3] = ne(p, Z3_mk_select(z, b.wr_tm[j], x),
+				  Z3_mk_select(z, h.wr_tm[j], x));
+			differ = or2(p, differ,
+				     and2(p, Z3_mk_bvult(z, num(p, j, p->bv32), b.wr_cnt),
+					  Z3_mk_or(z, 4, d)));
+		}
+	}
 	Z3_solver_push(z, p->s);
 	Z3_solver_assert(z, p->s, differ);
+	/* a counterexample without a full map first: the replay can make it */
+	pushed = 1;
 	r = Z3_solver_check(z, p->s);
 	p->checks++;
+	if (r == Z3_L_TRUE) {
+		/* zero bytes around the frame, no map full */
+		Z3_solver_push(z, p->s);
+		Z3_solver_assert(
+			z, p->s,
+			Z3_mk_eq(z, p->outside, Z3_mk_const_array(z, p->bv32, num(p, 0, p->bv8))));
+		for (uint32_t k = 0; k < WRITE_MAX; k++)
+			if (p->full[k])
+				Z3_solver_assert(z, p->s, Z3_mk_not(z, p->full[k]));
+		r = Z3_solver_check(z, p->s);
+		p->checks++;
+		if (r != Z3_L_TRUE)
+			Z3_solver_pop(z, p->s, 1);
+		else
+			pushed++;
+	}
+	if (r != Z3_L_TRUE) {
+		r = Z3_solver_check(z, p->s);
+		p->checks++;
+	}
 	if (r == Z3_L_FALSE) {
 		p->res->status = HWXDP_PROVE_PROVEN;
 	} else if (r == Z3_L_TRUE) {
@@ -1541,7 +2038,7 @@ static int compare(struct prover *p)
 	} else {
 		not_proven(p, "the solver gave up: %s", Z3_solver_get_reason_unknown(z, p->s));
 	}
-	Z3_solver_pop(z, p->s, 1);
+	Z3_solver_pop(z, p->s, pushed);
 	return 0;
 }
 
@@ -1580,6 +2077,7 @@ int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map
 		return -EINVAL;
 	memset(res, 0, sizeof(*res));
 	res->diff_byte = -1;
+	res->diff_write = -1;
 	p.bpf.leaves = calloc(LEAF_MAX, sizeof(struct leaf));
 	p.hxu.leaves = calloc(LEAF_MAX, sizeof(struct leaf));
 	if (!p.bpf.leaves || !p.hxu.leaves) {
@@ -1609,11 +2107,34 @@ int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map
 	p.len = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "frame_len"), p.bv32);
 	p.ingress = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "ingress"), p.bv32);
 	p.rx_queue = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "rx_queue"), p.bv32);
-	p.pkt0 = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "window"), p.mem);
+	{
+		/* the window: the frame's bytes, and free bytes around it, which
+		 * a wrong translation may read; a counterexample has them zero
+		 * where it can, as a fresh device's window has them */
+		Z3_symbol name = Z3_mk_string_symbol(p.z, "i");
+		Z3_ast i = Z3_mk_bound(p.z, 0, p.bv32);
+		Z3_ast frame = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "window"), p.mem);
+		Z3_ast in = and2(
+			&p, Z3_mk_bvuge(p.z, i, num(&p, PKT_BASE, p.bv32)),
+			Z3_mk_bvult(p.z, i, Z3_mk_bvadd(p.z, p.len, num(&p, PKT_BASE, p.bv32))));
+
+		p.outside = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "around_the_frame"), p.mem);
+		p.pkt0 = Z3_mk_lambda(p.z, 1, &p.bv32, &name,
+				      Z3_mk_ite(p.z, in, Z3_mk_select(p.z, frame, i),
+						Z3_mk_select(p.z, p.outside, i)));
+	}
 	p.lm0 = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "local_memory"), p.mem);
 	p.writer0 = Z3_mk_const_array(p.z, p.bv32, num(&p, UINT32_MAX, p.bv32));
 	p.tmem = Z3_mk_array_sort(p.z, p.bv64, p.bv8);
 	p.tm0 = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "table_memory"), p.tmem);
+	p.key_bits = p.value_bits = 8;
+	for (size_t m = 0; m < map_cnt && m < HXU_TABLES; m++) {
+		if (maps[m].key_size * 8 > p.key_bits && maps[m].key_size <= HWXDP_PROVE_KEY_MAX)
+			p.key_bits = maps[m].key_size * 8;
+		if (maps[m].value_size * 8 > p.value_bits &&
+		    maps[m].value_size <= HWXDP_PROVE_VALUE_MAX)
+			p.value_bits = maps[m].value_size * 8;
+	}
 	/* read-only global data is what the object says; every other map's
 	 * contents are free */
 	for (size_t m = 0; m < map_cnt && m < HXU_TABLES; m++) {

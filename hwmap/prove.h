@@ -24,10 +24,10 @@
 #include "loader/object.h"
 #include "verifier/verifier.h"
 
-#define HWXDP_PROVE_LEN_MAX	 512 /* the largest max_len */
-#define HWXDP_PROVE_ENTRY_MAX	 16  /* map entries a counterexample names */
-#define HWXDP_PROVE_KEY_MAX	 64
-#define HWXDP_PROVE_VALUE_MAX	 256
+#define HWXDP_PROVE_LEN_MAX   512 /* the largest max_len */
+#define HWXDP_PROVE_ENTRY_MAX 16  /* map entries a counterexample names */
+#define HWXDP_PROVE_KEY_MAX   64
+#define HWXDP_PROVE_VALUE_MAX 256
 
 struct hwxdp_prove_opts {
 	size_t sz;	     /* sizeof(struct hwxdp_prove_opts) */
@@ -82,6 +82,7 @@ struct hwxdp_prove_result {
 	uint32_t entry_cnt;
 	struct hwxdp_prove_outcome bpf, hxu;
 	int32_t diff_byte;	/* first output byte that differs, or -1 */
+	int32_t diff_write;	/* first map write that differs, or -1 */
 	uint32_t diff_hxu_insn; /* the BPF insn of the HXU op that ended */
 	/* what it took */
 	uint32_t bpf_paths, hxu_paths;
@@ -99,8 +100,8 @@ struct hwxdp_prove_result {
  * arguments that do not fit together, or -ENOMEM.
  */
 int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map_desc *maps,
-		size_t map_cnt, const struct hwxdp_verify_result *facts, const struct hxu_image *img,
-		uint32_t prog_index, const struct hwxdp_prove_opts *opts,
-		struct hwxdp_prove_result *res);
+		size_t map_cnt, const struct hwxdp_verify_result *facts,
+		const struct hxu_image *img, uint32_t prog_index,
+		const struct hwxdp_prove_opts *opts, struct hwxdp_prove_result *res);
 
 #endif /* HWXDP_HWMAP_PROVE_H */

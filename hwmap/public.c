@@ -2,9 +2,11 @@
 /* include/hwxdp/image.h over the translator and the image file. */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 
 #include "hwmap/image.h"
+#include "hwmap/prove.h"
 #include "hwmap/public.h"
 #include "hwmap/translate.h"
 #include "hwxdp/image.h"
@@ -21,6 +23,42 @@ static struct hwxdp_image *wrap(struct hxu_image *hxu)
 	}
 	img->hxu = hxu;
 	return img;
+}
+
+#define offsetofend(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
+
+/* The proof the options ask for, of the translation just made: 0, or
+ * -HWXDP_ERR_NOT_PROVEN with the reason printed. */
+static int require_proof(struct hwxdp_object *obj, const struct hwxdp_prog *prog,
+			 const struct hxu_image *hxu, const struct hwxdp_image_translate_opts *opts)
+{
+	struct hwxdp_verify_opts vopts = { .sz = sizeof(vopts), .device = true };
+	struct hwxdp_prove_opts popts = { .sz = sizeof(popts),
+					  .max_len = opts->prove_max_len,
+					  .timeout_ms = opts->prove_timeout_ms,
+					  .ingress = 1 };
+	struct hwxdp_verify_result *facts = NULL;
+	struct hwxdp_prove_result *res = malloc(sizeof(*res));
+	int err;
+
+	if (!res)
+		return -ENOMEM;
+	vopts.expected_attach_type = prog->expected_attach_type;
+	err = hwxdp_verify(obj, prog, &vopts, &facts);
+	if (!err && !facts->accepted)
+		err = -EACCES;
+	if (!err)
+		err = hwxdp_prove(prog->insns, prog->insn_cnt, obj->maps, obj->map_cnt, facts, hxu,
+				  0, &popts, res);
+	if (!err && res->status != HWXDP_PROVE_PROVEN) {
+		pr_warn("%s: %s: %s: %s\n", obj->path ? obj->path : "", prog->name,
+			res->status == HWXDP_PROVE_COUNTEREXAMPLE ? "counterexample" : "not proven",
+			res->reason);
+		err = -HWXDP_ERR_NOT_PROVEN;
+	}
+	hwxdp_verify_result__free(facts);
+	free(res);
+	return err;
 }
 
 int hwxdp_image__translate(const char *path, const struct hwxdp_image_translate_opts *opts,
@@ -49,6 +87,15 @@ int hwxdp_image__translate(const char *path, const struct hwxdp_image_translate_
 	err = hwxdp_translate_for_device(obj, prog, &hxu, msg, sizeof(msg));
 	if (err)
 		pr_warn("%s: %s: %s\n", path, prog->name, msg);
+	if (!err && opts &&
+	    opts->sz >= offsetofend(struct hwxdp_image_translate_opts, prove_timeout_ms) &&
+	    opts->prove) {
+		err = require_proof(obj, prog, hxu, opts);
+		if (err) {
+			hxu_image__free(hxu);
+			hxu = NULL;
+		}
+	}
 	hwxdp_object__close(obj);
 	if (err)
 		return err;

@@ -27,6 +27,7 @@
 #include "hwmap/memcopy.h"
 #include "hwmap/schedule.h"
 #include "hwmap/stack.h"
+#include "hwmap/mutant.h"
 #include "hwmap/translate.h"
 #include "hwmap/work.h"
 #include "hwxdp/fwd.h"
@@ -84,6 +85,7 @@ struct translator {
 	struct hxu_copy *copy;		   /* per instruction: a piecewise copy starting there */
 	bool *in_region;		   /* per instruction: inside either, after its first */
 	uint16_t *live;			   /* registers live on entry, insn_cnt + 1 entries */
+	enum hxu_site site;		   /* the pass emitting (hwmap/mutant.h) */
 	char *err;
 	size_t errlen;
 };
@@ -122,6 +124,10 @@ static int emit(struct translator *t, uint32_t insn, struct hxu_op op, int64_t t
 		t->ops = n;
 		t->op_cap = cap;
 	}
+#ifdef HWXDP_MUTANTS
+	if (!hxu_mutate(t->site, &op))
+		return 0;
+#endif
 	op.end = true;
 	t->ops[t->op_cnt].op = op;
 	t->ops[t->op_cnt].insn = insn;
@@ -1522,12 +1528,15 @@ int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *pro
 			i += wide;
 			continue;
 		}
+		t.site = HXU_SITE_OTHER;
 		if (t.csum[i].end) {
+			t.site = HXU_SITE_CSUM;
 			rc = translate_csum(&t, i);
 			i = t.csum[i].end;
 			continue;
 		}
 		if (t.copy[i].end) {
+			t.site = HXU_SITE_COPY;
 			rc = translate_copy(&t, i);
 			i = t.copy[i].end;
 			continue;
@@ -1535,6 +1544,7 @@ int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *pro
 		if (t.stores[i].dropped)
 			continue;
 		if (t.stores[i].size) {
+			t.site = HXU_SITE_STORE_WHOLE;
 			rc = translate_store_whole(&t, i, in);
 			continue;
 		}
@@ -1545,16 +1555,19 @@ int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *pro
 			continue;
 		}
 		if (t.fill_src[i] >= 0) {
+			t.site = HXU_SITE_FILL;
 			rc = emit(&t, i,
 				  mk(HXU_OP_MOV, in->dst_reg, (uint8_t)t.fill_src[i], 0, 0, 0, 0),
 				  -1);
 			continue;
 		}
 		if (t.combined[i].size) {
+			t.site = HXU_SITE_COMBINED;
 			rc = translate_combined(&t, i, in);
 			continue;
 		}
 		if (slot_register(&t, in) >= 0) {
+			t.site = HXU_SITE_SLOT;
 			rc = translate_slot(&t, i, in, slot_register(&t, in));
 			continue;
 		}
@@ -1562,32 +1575,39 @@ int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *pro
 		case BPF_ALU:
 		case BPF_ALU64:
 			if ((k = zero_extension(&t, i)) > 0) {
+				t.site = HXU_SITE_ZEXT;
 				rc = translate_zext(&t, i, k);
 				while (k-- > 1)
 					t.first_op[++i] = (uint32_t)t.op_cnt;
 			} else if (fusable(&t, i)) {
+				t.site = HXU_SITE_FUSED;
 				rc = translate_fused(&t, i);
 				i++;
 				t.first_op[i] = (uint32_t)t.op_cnt;
 			} else {
+				t.site = HXU_SITE_ALU;
 				rc = translate_alu(&t, i, in);
 			}
 			break;
 		case BPF_LDX:
 			if (load_swapped(&t, i)) {
+				t.site = HXU_SITE_LDX_BE;
 				rc = translate_ldx(&t, i, in, true);
 				i++;
 				t.first_op[i] = (uint32_t)t.op_cnt;
 			} else {
+				t.site = HXU_SITE_LDX;
 				rc = translate_ldx(&t, i, in, false);
 			}
 			break;
 		case BPF_ST:
 		case BPF_STX:
+			t.site = HXU_SITE_ST;
 			rc = translate_st(&t, i, in);
 			break;
 		case BPF_JMP:
 		case BPF_JMP32:
+			t.site = HXU_SITE_JMP;
 			rc = translate_jmp(&t, i, in);
 			break;
 		case BPF_LD:
@@ -1595,6 +1615,7 @@ int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *pro
 				rc = fail(&t, i, "legacy packet access 0x%02x", in->code);
 				break;
 			}
+			t.site = HXU_SITE_LD_IMM64;
 			rc = translate_ld_imm64(&t, i, in);
 			i++;
 			break;

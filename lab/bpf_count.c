@@ -479,7 +479,8 @@ static int interpret(struct count_target *ct, struct count_ctx *c, uint64_t *ret
 	int err;
 
 	r[1] = (uint64_t)(uintptr_t)c;
-	r[10] = (uint64_t)(uintptr_t)(ct->stack[0] + COUNT_STACK);
+	/* calls take the frames below: the program's own is the last */
+	r[10] = (uint64_t)(uintptr_t)(ct->stack[COUNT_FRAMES - 1] + COUNT_STACK);
 	for (;;) {
 		const struct bpf_insn *in;
 		uint8_t cls, op;

@@ -158,6 +158,7 @@ static const struct {
 	{ HWXDP_ERR_FELL_OFF, "the engine ran past the last operation" },
 	{ HWXDP_ERR_TM_ACCESS, "a table memory access through a null or impossible address" },
 	{ HWXDP_ERR_TRANSLATE, "the program cannot be translated for the device" },
+	{ HWXDP_ERR_NOT_PROVEN, "the translation is not proven equal to the program" },
 	{ HWXDP_ERR_IMAGE_FILE, "not an HXU image file, or one that breaks its rules" },
 	{ HX_CONFORMANCE_ERR_BOUNDS, "the frame is shorter than the program's memory" },
 	{ HX_CONFORMANCE_ERR_VERDICT, "the program ended with a verdict of its own" },

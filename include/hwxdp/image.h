@@ -8,6 +8,7 @@
 #ifndef HWXDP_IMAGE_H
 #define HWXDP_IMAGE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,6 +26,14 @@ struct hwxdp_image_translate_opts {
 	size_t sz; /* sizeof(struct hwxdp_image_translate_opts) */
 	/* The program to translate; NULL: the object's first XDP program. */
 	const char *prog_name;
+	/* Require a proof (docs/prove.md) that the microcode does what the
+	 * program does for every frame of 14 to prove_max_len bytes (0: 128)
+	 * on ingress 1, each solver query within prove_timeout_ms (0: 10000):
+	 * a translation not proven is refused, -HWXDP_ERR_NOT_PROVEN, with
+	 * the prover's reason through the print callback. */
+	bool prove;
+	uint32_t prove_max_len;
+	uint32_t prove_timeout_ms;
 };
 
 /*

@@ -37,6 +37,7 @@ enum {
 };
 enum {
 	HWXDP_ERR_TRANSLATE = 4200, /* the program cannot be translated for the device */
+	HWXDP_ERR_NOT_PROVEN,	    /* a translation required proven is not (docs/prove.md) */
 };
 enum {
 	HWXDP_ERR_IMAGE_FILE = 4300, /* not an HXU image file, or one that breaks its rules */

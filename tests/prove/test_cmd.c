@@ -149,3 +149,28 @@ Test(prove_cmd, bad_input_one_clear_line)
 	cr_expect(strstr(out, "--max-len '5'"), "%s", out);
 	free(out);
 }
+
+/* translate --prove writes the image only once it is proven. */
+Test(prove_cmd, translate_prove)
+{
+	char args[4200], out_path[] = "/tmp/hwxdp-prove-XXXXXX";
+	int status, fd = mkstemp(out_path);
+	char *out;
+
+	cr_assert_geq(fd, 0);
+	close(fd);
+	unlink(out_path);
+	snprintf(args, sizeof(args), "%s translate %s --prove -o %s 2>&1", "prog", object(),
+		 out_path);
+	out = hx_cmd("mutants/hwxdp", args, &status);
+	cr_expect_eq(status, 1, "%s", out);
+	cr_expect(strstr(out, "counterexample:"), "%s", out);
+	cr_expect_neq(access(out_path, F_OK), 0, "the unproven image was written");
+	free(out);
+	out = hx_cmd("hwxdp", args, &status);
+	cr_expect_eq(status, 0, "%s", out);
+	cr_expect(strstr(out, "proven: odd_order"), "%s", out);
+	cr_expect_eq(access(out_path, F_OK), 0, "the proven image was not written");
+	free(out);
+	unlink(out_path);
+}
