@@ -922,6 +922,8 @@ int do_run(int argc, char **argv)
 	dopts.engines = engines;
 	dopts.sizes = sizes;
 	dopts.size_cnt = size_cnt;
+	/* Every frame that leaves goes to --out, whichever ifindex it names. */
+	dopts.any_egress = true;
 	hwxdp_engine__set_default_mode(mode);
 	dev.board = hwxdp_device__new(&dopts);
 	if (!dev.board) {

@@ -82,6 +82,7 @@ struct worker {
 struct hwxdp_device {
 	uint32_t engine_cnt;
 	bool cost;
+	bool any_egress; /* opts.any_egress */
 	struct hwxdp_table_size *sizes;
 	size_t size_cnt;
 
@@ -326,8 +327,9 @@ static void run_frame(struct worker *w, struct hwxdp_device_frame *fr)
 	fr->verdict = f.verdict;
 	/* A redirect to an ifindex the board has no port of goes nowhere, as
 	 * the kernel's to an ifindex no device has: dropped, and counted. */
-	fr->egress = f.egress != HWXDP_EGRESS_NONE && port_find(d, f.egress) ? f.egress
-									     : HWXDP_EGRESS_NONE;
+	fr->egress = f.egress != HWXDP_EGRESS_NONE && (d->any_egress || port_find(d, f.egress))
+			     ? f.egress
+			     : HWXDP_EGRESS_NONE;
 	fr->reason = f.reason;
 	fr->meta_len = f.data - f.data_meta;
 	if (fr->meta_len) {
@@ -479,6 +481,7 @@ struct hwxdp_device *hwxdp_device__new(const struct hwxdp_device_opts *opts)
 	}
 	d->engine_cnt = k;
 	d->cost = !o.no_cost;
+	d->any_egress = o.any_egress;
 	pthread_mutex_init(&d->ctl_lock, NULL);
 	pthread_mutex_init(&d->batch_lock, NULL);
 	pthread_mutex_init(&d->lock, NULL);

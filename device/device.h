@@ -67,6 +67,11 @@ struct hwxdp_device_opts {
 	/* Skip counting ops, issue slots and cycles per frame: the engines
 	 * then run their build without counting points, a little faster. */
 	bool no_cost;
+	/* A board whose every ifindex is a wire (hwxdp run: what leaves goes
+	 * to the output, whatever the port): a redirect leaves by the ifindex
+	 * it names. By default a redirect to an ifindex that is none of the
+	 * board's ports goes nowhere (dropped, counted redirect_nowhere). */
+	bool any_egress;
 };
 
 struct hwxdp_device_load_opts {
