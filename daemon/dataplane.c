@@ -117,6 +117,18 @@ static void to_host(struct port *p, const uint8_t *data, uint32_t len)
 }
 
 /* One batch from p's wire through the board. */
+/* The first frame a replacing build ran: the end of the swap. */
+static void swap_seen(struct prog *pr, const struct hwxdp_device_frame *f, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (f[i].prog == pr->swap_watch) {
+			pr->swap.first_frame_us = (uint64_t)(hwxdpd_now_us() - pr->swap.slots_us);
+			pr->swap.first_seen = true;
+			pr->swap_watch = HWXDP_DEVICE_PROG_NONE;
+			return;
+		}
+}
+
 static int wire_round(struct dataplane *dp, struct port *p)
 {
 	struct hwxdpd *d = dp->d;
@@ -139,6 +151,8 @@ static int wire_round(struct dataplane *dp, struct port *p)
 		p->c.errors += (uint64_t)n;
 		n = 0;
 	}
+	if (p->prog >= 0 && d->progs[p->prog].swap_watch != HWXDP_DEVICE_PROG_NONE)
+		swap_seen(&d->progs[p->prog], dp->f, n);
 	for (int i = 0; i < n; i++) {
 		struct hwxdp_device_frame *f = &dp->f[i];
 		struct port *egress;

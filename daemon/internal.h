@@ -112,6 +112,19 @@ struct prog {
 		char name[HXU_NAME_MAX];
 	} mm[HWXDPD_MMAPS_MAX];
 	int mm_cnt;
+	/* The last replace, in microseconds: the new build's load (reading,
+	 * the device's verification, the translation, the board's install;
+	 * the kernel's load of the host copy), then the switch: from the
+	 * request to the slots, from the slots to the first frame the new
+	 * build ran on the board (set by the board thread while swap_watch
+	 * names it), and the TAPs' links after. */
+	struct {
+		int64_t request_us, slots_us;
+		uint64_t open_us, verify_us, translate_us, install_us, host_us;
+		uint64_t links_us, first_frame_us;
+		bool first_seen;
+	} swap;
+	uint32_t swap_watch;   /* the new build's board id, or HWXDP_DEVICE_PROG_NONE */
 	struct fwd_maps *fwd;  /* fwd's maps, when the program has its layout */
 	struct mirror *mirror; /* hash maps, mirrored board <-> kernel */
 };
@@ -157,13 +170,19 @@ struct hwxdpd {
 	int hk_stop_fd; /* eventfd */
 };
 
-/* CLOCK_MONOTONIC in milliseconds: deadlines, ticks, flow ages. */
-static inline int64_t hwxdpd_now_ms(void)
+/* CLOCK_MONOTONIC in microseconds: what a swap takes. */
+static inline int64_t hwxdpd_now_us(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* CLOCK_MONOTONIC in milliseconds: deadlines, ticks, flow ages. */
+static inline int64_t hwxdpd_now_ms(void)
+{
+	return hwxdpd_now_us() / 1000;
 }
 
 /* The one parser of the command words: status (0 or -errno), a one-line

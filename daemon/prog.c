@@ -270,6 +270,7 @@ static void prog_release(struct hwxdpd *d, struct prog *pr)
 	bpf_object__close(pr->host);
 	memset(pr, 0, sizeof(*pr));
 	pr->device_id = HWXDP_DEVICE_PROG_NONE;
+	pr->swap_watch = HWXDP_DEVICE_PROG_NONE;
 }
 
 int prog_unload(struct hwxdpd *d, struct prog *pr, char *msg, size_t msglen)
@@ -483,6 +484,7 @@ int prog_load(struct hwxdpd *d, const char *path, const char *name_arg, const ch
 	snprintf(tmp.name, sizeof(tmp.name), "%s", name);
 	snprintf(tmp.path, sizeof(tmp.path), "%s", path);
 	tmp.device_id = HWXDP_DEVICE_PROG_NONE;
+	tmp.swap_watch = HWXDP_DEVICE_PROG_NONE;
 	load_log_len = 0;
 	load_log[0] = '\0';
 	old = hwxdp_set_print(capture_print);
@@ -565,6 +567,26 @@ void prog_json(struct hwxdpd *d, const struct prog *pr, struct jbuf *b)
 	jbuf_uint_field(b, "microcode_words", pr->words);
 	jbuf_int_field(b, "loaded_at", pr->loaded_at);
 	jbuf_uint_field(b, "replaces", pr->replaces);
+	if (pr->replaces) {
+		jbuf_name(b, "last_replace");
+		jbuf_start_object(b);
+		jbuf_uint_field(b, "request_to_switch_us",
+				(uint64_t)(pr->swap.slots_us - pr->swap.request_us));
+		jbuf_uint_field(b, "open_us", pr->swap.open_us);
+		jbuf_uint_field(b, "verify_us", pr->swap.verify_us);
+		jbuf_uint_field(b, "translate_us", pr->swap.translate_us);
+		jbuf_uint_field(b, "install_us", pr->swap.install_us);
+		jbuf_uint_field(b, "host_load_us", pr->swap.host_us);
+		/* From the slots' switch to the first frame the new build ran:
+		 * null while no frame has come. */
+		jbuf_name(b, "switch_to_first_frame_us");
+		if (pr->swap.first_seen)
+			jbuf_uint(b, pr->swap.first_frame_us);
+		else
+			jbuf_null(b);
+		jbuf_uint_field(b, "links_us", pr->swap.links_us);
+		jbuf_end_object(b);
+	}
 	if (prog && !bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
 		jbuf_uint_field(b, "host_prog_id", info.id);
 	jbuf_string_field(b, "pinned", pr->pin_dir[0] ? pr->pin_dir : NULL);
@@ -604,6 +626,19 @@ void prog_json(struct hwxdpd *d, const struct prog *pr, struct jbuf *b)
 	jbuf_end_object(b);
 }
 
+/* What the board's load of build id took, into pr's swap record. */
+static void swap_load_times(struct hwxdpd *d, struct prog *pr, uint32_t id)
+{
+	struct hwxdp_device_prog *dp = hwxdp_device__prog(d->board, id);
+
+	if (!dp)
+		return;
+	pr->swap.open_us = dp->times.open_ns / 1000;
+	pr->swap.verify_us = dp->times.verify_ns / 1000;
+	pr->swap.translate_us = dp->times.translate_ns / 1000;
+	pr->swap.install_us = dp->times.install_ns / 1000;
+}
+
 /*
  * Another build in pr's place on every port it is on, its maps kept: the
  * board's new program shares pr's table memory (same maps, same layout,
@@ -619,12 +654,15 @@ int prog_replace(struct hwxdpd *d, const char *name, const char *path, struct jb
 {
 	struct hwxdp_device_load_opts lopts = { .sz = sizeof(lopts), .share_tables = true };
 	struct hwxdp_host_load_opts hopts = { .sz = sizeof(hopts), .mmapable_arrays = true };
+	int64_t request_us = hwxdpd_now_us(), t;
 	struct bpf_object *host = NULL, *old_host;
+	uint64_t host_us = 0, links_us;
 	char pin_dir[PATH_MAX];
 	struct prog *pr, next;
 	uint32_t old_id;
 	hwxdp_print_fn_t old;
 	int id = -1, err = 0;
+	__typeof__(next.swap) swap;
 
 	if (access(path, R_OK)) {
 		err = -errno;
@@ -648,7 +686,9 @@ int prog_replace(struct hwxdpd *d, const char *name, const char *path, struct jb
 	id = hwxdp_device__load(d->board, path, &lopts, msg, msglen);
 	if (id >= 0) {
 		hopts.pin_dir = pin_dir;
+		t = hwxdpd_now_us();
 		host = hwxdp_host_load_opts(path, &hopts);
+		host_us = (uint64_t)(hwxdpd_now_us() - t);
 		if (!host) {
 			err = -errno;
 			snprintf(msg, msglen, "%s: the kernel refused the host copy: %s", path,
@@ -666,27 +706,26 @@ int prog_replace(struct hwxdpd *d, const char *name, const char *path, struct jb
 	}
 
 	/* What follows the new build's maps (fwd's, the mirror), made before
-	 * the switch; then the host copy on the TAPs, without the lock. */
+	 * the switch. */
 	memset(&next, 0, sizeof(next));
 	next.host = host;
 	next.device_id = (uint32_t)id;
 	err = fwd_detect(d, &next);
 	if (!err)
 		err = mirror_new(d, &next);
-	if (err)
+	if (err) {
 		snprintf(msg, msglen, "%s: %s", name, strerror(-err));
-	else
-		err = switch_links(d, pr, host, false, msg, msglen);
-	if (err)
-		goto links_back;
+		goto drop_new;
+	}
 
-	/* The board's slots, and what follows the maps, between two frames. */
+	/* The board first, each port's slot between two frames; the board
+	 * thread notes the first frame the new build runs. */
 	pthread_mutex_lock(&d->lock);
 	if (pr->device_id != lopts.tables_of || !pr->used) {
 		pthread_mutex_unlock(&d->lock);
 		snprintf(msg, msglen, "%s was unloaded or replaced meanwhile", name);
 		err = -EAGAIN;
-		goto links_back;
+		goto drop_new;
 	}
 	err = switch_slots(d, pr, (uint32_t)id, msg, msglen);
 	if (err) {
@@ -694,8 +733,32 @@ int prog_replace(struct hwxdpd *d, const char *name, const char *path, struct jb
 
 		switch_slots(d, pr, pr->device_id, ignored, sizeof(ignored));
 		pthread_mutex_unlock(&d->lock);
-		goto links_back;
+		goto drop_new;
 	}
+	swap = pr->swap;
+	pr->swap.slots_us = hwxdpd_now_us();
+	pr->swap.first_seen = false;
+	pr->swap_watch = (uint32_t)id;
+	pthread_mutex_unlock(&d->lock);
+
+	/* Then the host copy on the TAPs, without the lock. */
+	t = hwxdpd_now_us();
+	err = switch_links(d, pr, host, false, msg, msglen);
+	links_us = (uint64_t)(hwxdpd_now_us() - t);
+	if (err) {
+		char ignored[256];
+
+		/* Back to the old build wherever the new one got to. */
+		switch_links(d, pr, pr->host, true, ignored, sizeof(ignored));
+		pthread_mutex_lock(&d->lock);
+		switch_slots(d, pr, pr->device_id, ignored, sizeof(ignored));
+		pr->swap = swap;
+		pr->swap_watch = HWXDP_DEVICE_PROG_NONE;
+		pthread_mutex_unlock(&d->lock);
+		goto drop_new;
+	}
+
+	pthread_mutex_lock(&d->lock);
 	old_host = pr->host;
 	old_id = pr->device_id;
 	pr->host = host;
@@ -711,6 +774,10 @@ int prog_replace(struct hwxdpd *d, const char *name, const char *path, struct jb
 	snprintf(pr->path, sizeof(pr->path), "%s", path);
 	pr->loaded_at = (int64_t)time(NULL);
 	pr->replaces++;
+	pr->swap.request_us = request_us;
+	pr->swap.links_us = links_us;
+	pr->swap.host_us = host_us;
+	swap_load_times(d, pr, (uint32_t)id);
 	pthread_mutex_unlock(&d->lock);
 
 	/* No slot and no link has the old build any more. */
@@ -725,12 +792,7 @@ int prog_replace(struct hwxdpd *d, const char *name, const char *path, struct jb
 		 path, pr->insns, pr->words);
 	return 0;
 
-links_back : {
-	char ignored[256];
-
-	/* Back to the old build wherever the new one got to. */
-	switch_links(d, pr, pr->host, true, ignored, sizeof(ignored));
-}
+drop_new:
 	mirror_free(&next);
 	fwd_free(&next);
 	hwxdp_device__unload(d->board, (uint32_t)id);

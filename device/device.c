@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <linux/bpf.h>
 
@@ -672,6 +673,7 @@ int hwxdp_device__load(struct hwxdp_device *d, const char *path,
 	struct hwxdp_device_load_opts o;
 	struct hwxdp_device_prog *dp = NULL;
 	struct table_mem *mem = NULL, *own = NULL;
+	struct timespec t0, t1;
 	int id, err;
 
 	if (load_opts(opts, &o)) {
@@ -710,7 +712,11 @@ int hwxdp_device__load(struct hwxdp_device *d, const char *path,
 		dp->tables_shared = true;
 		mem = own;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	err = install(d, (uint32_t)id, dp->img, mem, o.entry, path, msg, msglen);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	dp->times.install_ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u +
+			       (uint64_t)t1.tv_nsec - (uint64_t)t0.tv_nsec;
 	if (!err) {
 		d->prog[id].dp = dp;
 		dp = NULL;

@@ -14,6 +14,7 @@
 #define HWXDP_HWMAP_TRANSLATE_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "hwmap/hxu.h"
 #include "loader/object.h"
@@ -42,6 +43,16 @@ int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *pro
  */
 int hwxdp_translate_for_device(struct hwxdp_object *obj, const struct hwxdp_prog *prog,
 			       struct hxu_image **out, char *msg, size_t msglen);
+
+/* What the device load's steps took, in nanoseconds (CLOCK_MONOTONIC). */
+struct hwxdp_translate_times {
+	uint64_t verify_ns, translate_ns;
+};
+
+/* hwxdp_translate_for_device, with its steps timed into times (may be NULL). */
+int hwxdp_translate_for_device_timed(struct hwxdp_object *obj, const struct hwxdp_prog *prog,
+				     struct hxu_image **out, struct hwxdp_translate_times *times,
+				     char *msg, size_t msglen);
 
 void hxu_image__free(struct hxu_image *img);
 

@@ -3,15 +3,32 @@
  * translation, once for every caller. */
 #include <errno.h>
 #include <string.h>
+#include <time.h>
 
 #include "hwmap/translate.h"
 #include "hwxdp/fwd.h"
 #include "loader/log.h"
 #include "loader/object.h"
 
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 int hwxdp_translate_for_device(struct hwxdp_object *obj, const struct hwxdp_prog *prog,
 			       struct hxu_image **out, char *msg, size_t msglen)
 {
+	return hwxdp_translate_for_device_timed(obj, prog, out, NULL, msg, msglen);
+}
+
+int hwxdp_translate_for_device_timed(struct hwxdp_object *obj, const struct hwxdp_prog *prog,
+				     struct hxu_image **out, struct hwxdp_translate_times *times,
+				     char *msg, size_t msglen)
+{
+	uint64_t t0 = now_ns(), t1;
 	struct hwxdp_verify_opts vopts = { .sz = sizeof(vopts), .device = true };
 	struct hwxdp_verify_result *res = NULL;
 	uint32_t device = HWXDP_TARGET_DEVICE;
@@ -24,6 +41,9 @@ int hwxdp_translate_for_device(struct hwxdp_object *obj, const struct hwxdp_prog
 		return hwxdp_say(msg, msglen, err, "hwxdp_target is not a 4-byte global");
 	vopts.expected_attach_type = prog->expected_attach_type;
 	err = hwxdp_verify(obj, prog, &vopts, &res);
+	t1 = now_ns();
+	if (times)
+		times->verify_ns = t1 - t0;
 	if (err)
 		return hwxdp_say(msg, msglen, err, "the verifier could not run: %s",
 				 hwxdp_strerror(err));
@@ -33,6 +53,8 @@ int hwxdp_translate_for_device(struct hwxdp_object *obj, const struct hwxdp_prog
 		return hwxdp_say(msg, msglen, -EACCES, "refused for the device");
 	}
 	err = hwxdp_translate(obj, prog, res, out, why, sizeof(why));
+	if (times)
+		times->translate_ns = now_ns() - t1;
 	hwxdp_verify_result__free(res);
 	if (err)
 		return hwxdp_say(msg, msglen, err, "cannot translate: %s",

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <linux/bpf.h>
 
@@ -73,8 +74,9 @@ static int apply_sizes(struct hwxdp_object *obj, const struct hwxdp_device_prog_
 		    hwxdp_object__get_global(obj, name, &entries, sizeof(entries)))
 			continue;
 		if (!entries || entries > TABLE_ENTRIES_MAX) {
-			snprintf(msg, msglen, "%s: %s asks for %u entries, the device takes 1 to %u",
-				 path, name, entries, TABLE_ENTRIES_MAX);
+			snprintf(msg, msglen,
+				 "%s: %s asks for %u entries, the device takes 1 to %u", path, name,
+				 entries, TABLE_ENTRIES_MAX);
 			return -EINVAL;
 		}
 		m->max_entries = entries;
@@ -140,9 +142,8 @@ static int check_shared(const struct hwxdp_device_prog *dp, const char *path, ch
 		 * program uses it. */
 		if (!tab)
 			continue;
-		if (!same_map_name(tab->desc.name, m->name) ||
-		    tab->desc.type != m->type || tab->desc.key_size != m->key_size ||
-		    tab->desc.value_size != m->value_size ||
+		if (!same_map_name(tab->desc.name, m->name) || tab->desc.type != m->type ||
+		    tab->desc.key_size != m->key_size || tab->desc.value_size != m->value_size ||
 		    tab->desc.max_entries != m->max_entries) {
 			snprintf(msg, msglen,
 				 "%s: map %u (%s) differs from table %u (%.*s) of the shared table "
@@ -163,7 +164,6 @@ static int check_shared(const struct hwxdp_device_prog *dp, const char *path, ch
 	return 0;
 }
 
-
 /* The image's tables, an ARRAY in the caller's memory where it gives some. */
 static int create_tables(struct hwxdp_tables *tables, const struct hxu_image *img,
 			 const struct hwxdp_device_prog_opts *opts)
@@ -176,8 +176,8 @@ static int create_tables(struct hwxdp_tables *tables, const struct hxu_image *im
 
 		if (opts->array_memory && desc->type == BPF_MAP_TYPE_ARRAY)
 			mem = opts->array_memory(desc, &size, opts->array_memory_ctx);
-		err = mem ? hwxdp_tables__create_at(tables, desc, mem, size) :
-			    hwxdp_tables__create(tables, desc);
+		err = mem ? hwxdp_tables__create_at(tables, desc, mem, size)
+			  : hwxdp_tables__create(tables, desc);
 		if (err)
 			return err;
 	}
@@ -187,6 +187,8 @@ static int create_tables(struct hwxdp_tables *tables, const struct hxu_image *im
 static int build(struct hwxdp_device_prog *dp, const char *path,
 		 const struct hwxdp_device_prog_opts *opts, char *msg, size_t msglen)
 {
+	struct hwxdp_translate_times tt = { 0 };
+	struct timespec t0, t1;
 	char why[512];
 	int err;
 
@@ -195,7 +197,11 @@ static int build(struct hwxdp_device_prog *dp, const char *path,
 		if (!dp->window)
 			return -ENOMEM;
 	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	err = hwxdp_object__open(path, &dp->obj);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	dp->times.open_ns = (uint64_t)(t1.tv_sec - t0.tv_sec) * 1000000000u + (uint64_t)t1.tv_nsec -
+			    (uint64_t)t0.tv_nsec;
 	if (err) {
 		snprintf(msg, msglen, "%s", hwxdp_error_message(err));
 		return err;
@@ -208,7 +214,9 @@ static int build(struct hwxdp_device_prog *dp, const char *path,
 		snprintf(msg, msglen, "%s: no XDP program", path);
 		return -ENOENT;
 	}
-	err = hwxdp_translate_for_device(dp->obj, dp->prog, &dp->img, why, sizeof(why));
+	err = hwxdp_translate_for_device_timed(dp->obj, dp->prog, &dp->img, &tt, why, sizeof(why));
+	dp->times.verify_ns = tt.verify_ns;
+	dp->times.translate_ns = tt.translate_ns;
 	if (err) {
 		if (err == -EACCES)
 			snprintf(msg, msglen, "%s: %s: %s (see hwxdp verify %s)", path,

@@ -26,6 +26,12 @@ struct hwxdp_device_prog {
 	bool tables_shared;	     /* opts->tables: not freed on close */
 	struct hwxdp_engine *engine; /* NULL with opts->no_engine */
 	uint8_t *window;	     /* one packet window for runs */
+	/* What the load's steps took (ns): reading the object, the device's
+	 * verification, the translation; the board adds its install (the
+	 * engines, the compiled code). */
+	struct {
+		uint64_t open_ns, verify_ns, translate_ns, install_ns;
+	} times;
 };
 
 /* A board's size for a table, by the map's name: the device's table of that

@@ -84,6 +84,8 @@ n=0 t0=$(date +%s%N)
 for i in $(seq 100); do
 	if [ $((i % 2)) -eq 1 ]; then obj=$build/progs/fwd_mark2.bpf.o; else obj=$build/progs/fwd_mark1.bpf.o; fi
 	hwxdp prog replace fwd "$obj" >/dev/null 2>"$tmp/replace.err" && n=$((n + 1))
+	hwxdp -j prog show fwd >>"$tmp/swaps.json"
+	echo >>"$tmp/swaps.json"
 	kill -0 "$gen" 2>/dev/null || break
 done
 t1=$(date +%s%N)
@@ -107,6 +109,21 @@ if [ "${sent:-0}" = "$COUNT" ] && [ "$seen" = "$COUNT" ] && [ "$doubled" = 0 ] &
 	pass "0 frames lost: the far end saw each of the $COUNT sequence numbers once"
 else
 	fail "lost: sent ${sent:-?}, seen ${seen:-?} distinct, ${doubled:-?} doubled, ${beyond:-?} out of range"
+fi
+# Each replace's own account (prog show's last_replace), as medians.
+swaps=$(py "
+import json, statistics
+s = [json.loads(l)['last_replace'] for l in open('$tmp/swaps.json') if l.strip()]
+ran = [x['switch_to_first_frame_us'] for x in s if x['switch_to_first_frame_us'] is not None]
+med = lambda k: statistics.median(x[k] for x in s)
+print(len(s), len(ran), int(statistics.median(ran)) if ran else -1, max(ran) if ran else -1,
+      ' '.join('%s %d' % (k[:-3], med(k)) for k in ('request_to_switch_us', 'open_us', 'verify_us', 'translate_us', 'install_us', 'host_load_us', 'links_us')))
+" 2>&1)
+read -r swaps_n swaps_ran first_med first_max swaps_rest <<<"$swaps"
+if [ "$swaps_n" = 100 ] && [ "$swaps_ran" = 100 ]; then
+	pass "each of the 100 builds ran frames on the board; from the switch to its first frame: median $first_med us, at most $first_max us (medians in us: $swaps_rest)"
+else
+	fail "swap records: $swaps"
 fi
 marked=$((dscp1 + dscp2))
 if [ "$dscp_other" = 0 ] && [ "$ttl63" = "$seen" ] && [ "$dscp1" -gt 0 ] && [ "$dscp2" -gt 0 ] &&
