@@ -5,9 +5,11 @@
  * and prints the frames it sent. The appliance bench's traffic source.
  * Given COUNT and RATE, it sends exactly COUNT frames at RATE a second, the
  * first four bytes of each payload its sequence number (0, 1, ..., network
- * order), for a receiver that counts what is lost or doubled.
+ * order), for a receiver that counts what is lost or doubled; given VLAN
+ * too, the frames carry that 802.1Q tag (the socket bypasses the qdisc and
+ * whatever tags there).
  *
- * usage: udpgen IFACE SECONDS SIZE DST_MAC SRC_IP DST_IP [COUNT RATE]
+ * usage: udpgen IFACE SECONDS SIZE DST_MAC SRC_IP DST_IP [COUNT RATE [VLAN]]
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -58,6 +60,8 @@ int main(int argc, char **argv)
 	struct mmsghdr msgs[BATCH];
 	struct iovec iov[BATCH];
 	uint64_t count = 0, rate = 0, seq = 0;
+	uint32_t l2 = 14; /* bytes before the IPv4 header */
+	uint16_t vlan = 0;
 	double start;
 	struct ifreq ifr = { 0 };
 	unsigned int mac[6];
@@ -68,12 +72,22 @@ int main(int argc, char **argv)
 	uint64_t sent = 0;
 	int fd, one = 1;
 
-	if (argc != 7 && argc != 9) {
-		fprintf(stderr,
-			"usage: udpgen IFACE SECONDS SIZE DST_MAC SRC_IP DST_IP [COUNT RATE]\n");
+	if (argc != 7 && argc != 9 && argc != 10) {
+		fprintf(stderr, "usage: udpgen IFACE SECONDS SIZE DST_MAC SRC_IP DST_IP "
+				"[COUNT RATE [VLAN]]\n");
 		return 64;
 	}
-	if (argc == 9) {
+	if (argc == 10) {
+		unsigned long v = strtoul(argv[9], NULL, 10);
+
+		if (!v || v > 4094) {
+			fprintf(stderr, "udpgen: VLAN 1..4094 expected\n");
+			return 64;
+		}
+		l2 = 18;
+		vlan = (uint16_t)v;
+	}
+	if (argc >= 9) {
 		count = strtoull(argv[7], NULL, 10);
 		rate = strtoull(argv[8], NULL, 10);
 		if (!count || !rate) {
@@ -106,23 +120,30 @@ int main(int argc, char **argv)
 	for (int i = 0; i < 6; i++)
 		frame[i] = (uint8_t)mac[i];
 	memcpy(frame + 6, smac, 6);
-	frame[12] = 0x08;
-	ip = (struct iphdr *)(frame + 14);
+	if (vlan) {
+		frame[12] = 0x81;
+		frame[14] = (uint8_t)(vlan >> 8);
+		frame[15] = (uint8_t)vlan;
+		frame[16] = 0x08;
+	} else {
+		frame[12] = 0x08;
+	}
+	ip = (struct iphdr *)(frame + l2);
 	ip->version = 4;
 	ip->ihl = 5;
 	ip->ttl = 64;
 	ip->protocol = IPPROTO_UDP;
-	ip->tot_len = htons((uint16_t)(size - 14));
+	ip->tot_len = htons((uint16_t)(size - l2));
 	if (inet_pton(AF_INET, argv[5], &ip->saddr) != 1 ||
 	    inet_pton(AF_INET, argv[6], &ip->daddr) != 1) {
 		fprintf(stderr, "udpgen: bad IPv4 address\n");
 		return 64;
 	}
 	ip->check = htons(csum(ip, 20));
-	udp = (struct udphdr *)(frame + 34);
+	udp = (struct udphdr *)(frame + l2 + 20);
 	udp->source = htons(40000);
 	udp->dest = htons(9);
-	udp->len = htons((uint16_t)(size - 34));
+	udp->len = htons((uint16_t)(size - l2 - 20));
 	for (int i = 0; i < BATCH; i++) {
 		if (i)
 			memcpy(frames[i], frame, size);
@@ -156,7 +177,7 @@ int main(int argc, char **argv)
 			for (int i = 0; i < want; i++) {
 				uint32_t be = htonl((uint32_t)(seq + (uint64_t)i));
 
-				memcpy(frames[i] + 42, &be, 4);
+				memcpy(frames[i] + l2 + 28, &be, 4);
 			}
 		}
 		n = sendmmsg(fd, msgs, (unsigned int)want, 0);

@@ -9,6 +9,8 @@
 # the flow's and the LIF's counters must be exactly the marked frames. The
 # topology is daemon_flows.sh's, partner A on p0 and B on p1; udpgen's frames
 # bypass A's qdisc (and its VLAN tagger), so they arrive on p0's LIF 0.
+# Then a policy switched live: vlan_flows off and on 20 times, by bpftool on
+# the pin, during 200,000 numbered frames udpgen tags with VLAN 50.
 #
 # Prints "N passed, M failed"; exits 77 (skipped) without root, bpffs, TUN,
 # clang, ethtool or scapy, with the reason.
@@ -56,7 +58,7 @@ if ! mount | grep -q ' /sys/fs/bpf type bpf'; then
 	mount -t bpf bpf /sys/fs/bpf 2>/dev/null || skip "cannot mount bpffs at /sys/fs/bpf"
 fi
 
-echo "== hwxdpd: 100 replaces during 1,000,000 numbered frames"
+echo "== hwxdpd: 100 replaces during 1,000,000 numbered frames, vlan_flows toggled 20 times"
 topo_up
 gcc -O2 -Wall -o "$tmp/udpgen" bench/live/udpgen.c || setup_failed "cannot build udpgen"
 clang -g -O2 -target bpf -I/usr/include/"$(gcc -dumpmachine)" -c scripts/appliance/seqsink.bpf.c \
@@ -136,5 +138,51 @@ if [ "${flow:-x}" = "$marked" ] && [ $((lif1 - lif0)) = "$marked" ]; then
 	pass "counters exact: the flow's packets ($flow) and LIF 0's rx (+$((lif1 - lif0))) are the $marked frames the board forwarded"
 else
 	fail "counters: flow packets ${flow:-?}, LIF 0 rx $lif0 -> $lif1, marked frames $marked"
+fi
+
+# --- vlan_flows switched off and on 20 times by bpftool on the pinned config,
+# during 200,000 numbered frames tagged VLAN 50: a made flow punts while it
+# is off (vlan-flows-off) and the host carries those frames; none is lost,
+# and every one the host carried is counted.
+VLAN_FLOWS_OFF=8
+B ip link set eth0 xdp off
+B ip link set eth0 xdp obj "$tmp/seqsink.o" sec xdp || setup_failed "seqsink on B's eth0 again"
+sink_prog=$(B ip -j link show eth0 | jfield "d[0]['xdp']['prog']['id']")
+stats_map=$(bpftool -j prog show id "$sink_prog" | jfield "d['map_ids']" | tr -d '[],' |
+	xargs -n1 | while read -r id; do
+		[ "$(bpftool -j map show id "$id" | jfield "d['name']")" = stats ] && echo "$id"
+	done)
+config() { bpftool map update pinned "$pins/fwd/config" key 0 0 0 0 value "$1" 0 0 0 0 0 0 0 1 0 0 0 0 0 0 0; }
+TCOUNT=200000
+miss0=$(punt_count $FLOW_MISS) off0=$(punt_count $VLAN_FLOWS_OFF)
+A "$tmp/udpgen" eth0 30 64 "$wamac" 10.78.1.2 10.78.2.2 "$TCOUNT" 20000 50 >"$tmp/sent" 2>&1 &
+gen=$!
+sleep 0.5
+toggles=0
+for i in $(seq 20); do
+	config 0 && sleep 0.1 && config 1 && toggles=$((toggles + 1))
+	sleep 0.3
+done
+running=0
+kill -0 "$gen" 2>/dev/null && running=1
+wait "$gen"
+sent=$(cat "$tmp/sent")
+sleep 1.5
+read -r seen doubled beyond ttl63 dscp0 dscp1 dscp2 dscp_other < <(sink_stats)
+miss1=$(punt_count $FLOW_MISS) off1=$(punt_count $VLAN_FLOWS_OFF)
+flow=$(hwxdp -j flow list | jfield "sum(f['packets'] for f in d['flows'] if f['proto'] == 'udp' and f['in_vlan'] == 50)")
+host=$(((off1 - off0) + (miss1 - miss0)))
+echo "  sent $sent tagged VLAN 50; $toggles toggles; at the far end $seen distinct, $doubled doubled, DSCP 0/1/2/other $dscp0/$dscp1/$dscp2/$dscp_other; punted vlan-flows-off +$((off1 - off0)), flow-miss +$((miss1 - miss0))"
+if [ "$toggles" = 20 ] && [ "$running" = 1 ] && [ "${sent:-0}" = "$TCOUNT" ] && [ "$seen" = "$TCOUNT" ] &&
+	[ "$doubled" = 0 ] && [ "$ttl63" = "$seen" ]; then
+	pass "vlan_flows switched off and on 20 times by bpftool during the stream: 0 of $TCOUNT frames lost, none doubled"
+else
+	fail "vlan_flows toggles: $toggles done, stream running $running, sent ${sent:-?}, seen $seen, doubled $doubled, TTL 63 on $ttl63"
+fi
+if [ "$((off1 - off0))" -gt 0 ] && [ "$dscp0" = "$host" ] && [ "${flow:-x}" = "$dscp1" ] && [ "$dscp2" = 0 ] &&
+	[ "$dscp_other" = 0 ]; then
+	pass "the host carried $dscp0 frames, each counted: $((off1 - off0)) punted vlan-flows-off and $((miss1 - miss0)) flow-miss; the board forwarded the other $dscp1, the flow's count"
+else
+	fail "counted: host-carried (DSCP 0) $dscp0, punts vlan-flows-off +$((off1 - off0)) flow-miss +$((miss1 - miss0)), board (DSCP 1) $dscp1, flow packets ${flow:-?}"
 fi
 finish
