@@ -6,7 +6,9 @@
 #      to partner B: the kernel running fwd natively on the veths
 #      (XDP_REDIRECT), then hwxdpd with fwd on the same veths, its flow made
 #      by the flow maker. B's sink (sink.bpf.c) counts what arrives.
-#   2. the host's CPU time while a TCP stream (iperf3, 400 Mbit/s, 5 s) is
+#   2. the 64-byte frames per second through hwxdpd while 100 `prog replace`
+#      run (fwd and its alu32 build in turn), against the same time without;
+#   3. the host's CPU time while a TCP stream (iperf3, 400 Mbit/s, 5 s) is
 #      on the device, and while the host carries it (the LIF offload-disabled:
 #      fwd punts every frame, as with vlan_flows 0 for a VLAN).
 # Three runs each, medians; prints a JSON document at the end. Root only.
@@ -122,6 +124,41 @@ mode=$(hwxdp -j port show p0 | py "import json,sys; print(json.load(sys.stdin)['
 d64=$(fps 60) d1500=$(fps 1514)
 echo "  ($mode) 64 B: $d64 frames/s, 1514 B: $d1500 frames/s"
 
+echo "== hwxdpd: 64-byte frames per second during 100 prog replaces, against the same time without"
+# window WITH: frames per second at B while 100 replaces run (WITH=1), or for
+# the same time without them; the window's length is the replaces'.
+window_s=5
+window() {
+	local gen r0 r1 t0 t1 n=0
+	# Not through A: $! must be udpgen itself, for the kill.
+	ip netns exec "$nsa" "$tmp/udpgen" eth0 60 60 "$wamac" 10.79.1.2 10.79.2.2 >/dev/null &
+	gen=$!
+	sleep 0.5
+	r0=$(received) t0=$(date +%s%N)
+	if [ "$1" = 1 ]; then
+		for i in $(seq 100); do
+			if [ $((i % 2)) -eq 1 ]; then o=fwd_alu32; else o=fwd; fi
+			hwxdp prog replace fwd "$build/progs/$o.bpf.o" >/dev/null && n=$((n + 1))
+		done
+	else
+		sleep "$window_s"
+	fi
+	r1=$(received) t1=$(date +%s%N)
+	kill "$gen" 2>/dev/null
+	wait "$gen" 2>/dev/null
+	[ "$1" = 1 ] && window_s=$(py "print(round(($t1 - $t0) / 1e9, 2))")
+	[ "$1" = 1 ] && [ "$n" -ne 100 ] && die "$n of 100 replaces"
+	echo $(((r1 - r0) * 1000000000 / (t1 - t0)))
+}
+rep_with=() rep_without=()
+for _ in $(seq "$runs"); do
+	rep_with+=("$(window 1)")
+	rep_without+=("$(window 0)")
+done
+med() { printf '%s\n' "$@" | sort -g | sed -n "$((($# + 1) / 2))p"; }
+rw_med=$(med "${rep_with[@]}") rwo_med=$(med "${rep_without[@]}")
+echo "  during 100 replaces ($window_s s): $rw_med frames/s; without: $rwo_med frames/s (runs: ${rep_with[*]} / ${rep_without[*]})"
+
 echo "== host CPU: a TCP stream on the device, then carried by the host"
 B iperf3 -s -D -p 5201 || die "iperf3 -s"
 sleep 0.3
@@ -159,7 +196,6 @@ for _ in $(seq "$runs"); do
 	read -r c f < <(host_cpu)
 	cpu_host+=("$c") fwd_host+=("$f")
 done
-med() { printf '%s\n' "$@" | sort -g | sed -n "$((($# + 1) / 2))p"; }
 cd_med=$(med "${cpu_dev[@]}") ch_med=$(med "${cpu_host[@]}")
 fd_med=$(med "${fwd_dev[@]}") fh_med=$(med "${fwd_host[@]}")
 echo "  datagrams the host routed in 5 s: $fd_med with the stream on the device, $fh_med carried by the host"
@@ -169,6 +205,8 @@ import json
 print(json.dumps({'frames_per_second': {
     'udp64':   {'kernel': $k64, 'appliance': $d64, 'ratio': round($d64 / max($k64, 1), 3)},
     'udp1514': {'kernel': $k1500, 'appliance': $d1500, 'ratio': round($d1500 / max($k1500, 1), 3)}},
+  'udp64_during_100_replaces': {'replacing': $rw_med, 'not_replacing': $rwo_med,
+                                'ratio': round($rw_med / max($rwo_med, 1), 3)},
   'wire_mode': '$mode', 'runs': $runs, 'seconds': $secs,
   'host_routed_datagrams_5s': {'offloaded': $fd_med, 'host_carried': $fh_med},
   'cpu_percent_less_daemon_and_iperf3': {'offloaded': $cd_med, 'host_carried': $ch_med}}))"
