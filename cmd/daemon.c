@@ -5,6 +5,7 @@
  * as text or (-j, -p) as JSON, and holds the help texts.
  * HWXDP_SOCKET names another socket than the daemon's default.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -279,6 +280,85 @@ int do_flow(int argc, char **argv)
 		return 0;
 	}
 	return call("flow", argc, argv);
+}
+
+static int sa_help(void)
+{
+	fprintf(stderr,
+		"Usage: %s sa { add | list | del | help }\n"
+		"       %s sa add HANDLE spi SPI src IPV4 dst IPV4 key-file { FILE | - }\n"
+		"                 [lifetime-packets N] [lifetime-bytes N] [prog NAME]\n"
+		"       %s sa list [prog NAME]\n"
+		"       %s sa del HANDLE [prog NAME]\n"
+		"\n"
+		"ESP tunnel SAs on the board (AES-GCM, RFC 4106) for a program with fwd's\n"
+		"sas map. The key is read from FILE, or from standard input with '-', as\n"
+		"hex of the AES key (16, 24 or 32 bytes) followed by the 4-byte salt, as\n"
+		"ip xfrm takes rfc4106(gcm(aes)); never from the command line, where ps\n"
+		"shows it. The board counts each SA's packets and bytes and refuses a\n"
+		"frame past a lifetime. del takes the tunnel flows naming the SA off the\n"
+		"board first. PROG: the only program with fwd's layout unless named.\n",
+		bin_name, bin_name, bin_name, bin_name);
+	return 0;
+}
+
+/* key-file FILE|- read into the words as `key HEX`: the key goes to the
+ * daemon over its root-only socket, never through argv. */
+static int sa_key_words(int argc, char **argv, char *hex, size_t hexlen)
+{
+	int at = -1;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "key"))
+			return cmd_error("sa add: no key on the command line, where ps shows it "
+					 "(key-file FILE, or key-file - for standard input)");
+		if (!strcmp(argv[i], "key-file") && i + 1 < argc)
+			at = i;
+	}
+	if (at < 0)
+		return 0;
+	{
+		FILE *f = strcmp(argv[at + 1], "-") ? fopen(argv[at + 1], "re") : stdin;
+		size_t n = 0;
+		int c;
+
+		if (!f)
+			return cmd_error("sa add: %s: %s", argv[at + 1], strerror(errno));
+		while ((c = fgetc(f)) != EOF) {
+			if (isspace(c))
+				continue;
+			if (n + 1 >= hexlen) {
+				n = 0;
+				break;
+			}
+			hex[n++] = (char)c;
+		}
+		if (f != stdin)
+			fclose(f);
+		hex[n] = '\0';
+		if (!n)
+			return cmd_error("sa add: %s holds no key (hex of the key and salt)",
+					 argv[at + 1]);
+	}
+	argv[at] = (char *)"key";
+	argv[at + 1] = hex;
+	return 0;
+}
+
+int do_sa(int argc, char **argv)
+{
+	/* argv comes to point at it: not on the stack. */
+	static char hex[256];
+	int err = 0;
+
+	if (wants_help(argc, argv))
+		return sa_help();
+	if (argc >= 1 && !strncmp("add", argv[0], strlen(argv[0])))
+		err = sa_key_words(argc, argv, hex, sizeof(hex));
+	if (!err)
+		err = call("sa", argc, argv);
+	memset(hex, 0, sizeof(hex));
+	return err;
 }
 
 int do_stats(int argc, char **argv)

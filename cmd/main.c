@@ -32,6 +32,7 @@ static const struct cmd commands[] = {
 	{ "prog", do_prog_any,
 	  "load programs onto hwxdpd's ports; what a program costs, its microcode" },
 	{ "run", do_run, "run a program on the coprocessor model over pcap captures, offline" },
+	{ "sa", do_sa, "ESP tunnel SAs on hwxdpd's board: add (key from a file), list, del" },
 	{ "stats", do_stats, "the board's counters in hwxdpd" },
 	{ "verify", do_verify, "prove the programs of a BPF object safe, without a kernel" },
 	{ "version", do_version, "print the version" },
@@ -66,8 +67,8 @@ static int do_help(int argc, char **argv)
 
 /* What this build holds, named as `hwxdp version` and `-j version` say. */
 static const char *const features[] = {
-	"verifier", "translator", "device", "compiled-engine", "esp-aes-gcm",
-	"prove-z3", "host-copy", "daemon-client", NULL,
+	"verifier",  "translator",    "device", "compiled-engine", "esp-aes-gcm", "prove-z3",
+	"host-copy", "daemon-client", NULL,
 };
 
 static int do_version(int argc, char **argv)
@@ -101,7 +102,8 @@ static int do_version(int argc, char **argv)
 		return 0;
 	}
 	printf("%s v%s\nusing libbpf %s, %s, %s, z3 %s\nfeatures:", bin_name, HWXDP_VERSION,
-	       libbpf_version_string(), OpenSSL_version(OPENSSL_VERSION), hwxdp_pcap__version(), z3);
+	       libbpf_version_string(), OpenSSL_version(OPENSSL_VERSION), hwxdp_pcap__version(),
+	       z3);
 	for (int i = 0; features[i]; i++)
 		printf("%s %s", i ? "," : "", features[i]);
 	printf("\n");

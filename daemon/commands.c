@@ -6,6 +6,8 @@
  * Grammar as bpftool's: OBJECT COMMAND ARGS, each word abbreviable where
  * unique.
  */
+#include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 #include "daemon/flows.h"
 #include "daemon/internal.h"
 #include "daemon/map.h"
+#include "daemon/sa.h"
 #include "device/device.h"
 
 struct word_cmd {
@@ -750,9 +753,209 @@ static int do_flow(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b
 	return run_words(flow_cmds, "flow command", d, argc, argv, b, msg, msglen);
 }
 
+/* ---- sa ---- */
+
+static bool number_u64(const char *w, uint64_t max, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(w, &end, 0);
+	if (!*w || *w == '-' || *end || errno || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* HEX of key and salt (RFC 4106: the salt is the last 4 bytes). */
+static bool key_salt(const char *hex, struct sa_args *a)
+{
+	size_t n = strlen(hex), bytes;
+
+	if (n > 2 && hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X'))
+		hex += 2, n -= 2;
+	bytes = n / 2;
+	if (n % 2 || (bytes != 20 && bytes != 28 && bytes != 36))
+		return false;
+	for (size_t i = 0; i < bytes; i++) {
+		unsigned int v;
+
+		if (sscanf(hex + 2 * i, "%2x", &v) != 1 || !isxdigit((unsigned char)hex[2 * i]) ||
+		    !isxdigit((unsigned char)hex[2 * i + 1]))
+			return false;
+		if (i < bytes - 4)
+			a->key[i] = (uint8_t)v;
+		else
+			a->salt[i - (bytes - 4)] = (uint8_t)v;
+	}
+	a->key_len = bytes - 4;
+	return true;
+}
+
+/* The program an sa command means: `prog NAME`, or the only one with fwd's
+ * layout. */
+static struct prog *sa_prog(struct hwxdpd *d, const char *name, char *msg, size_t msglen)
+{
+	struct prog *found = NULL;
+	int n = 0;
+
+	if (name) {
+		found = prog_by_name(d, name);
+		if (!found)
+			snprintf(msg, msglen, "no program '%s' is loaded", name);
+		return found;
+	}
+	for (int i = 0; i < HWXDPD_PROGS_MAX; i++)
+		if (d->progs[i].used && d->progs[i].fwd)
+			found = &d->progs[i], n++;
+	if (n != 1)
+		snprintf(msg, msglen, "%s (name one with prog NAME)",
+			 n ? "more than one program has SAs"
+			   : "no program with fwd's sas map is loaded");
+	return n == 1 ? found : NULL;
+}
+
+static int do_sa_add(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+		     size_t msglen)
+{
+	static const char usage[] =
+		"sa add HANDLE spi SPI src IPV4 dst IPV4 key HEX [lifetime-packets N] "
+		"[lifetime-bytes N] [prog NAME]";
+	struct sa_args a = { 0 };
+	const char *prog_name = NULL;
+	bool spi = false, src = false, dst = false, key = false;
+	struct prog *pr;
+	uint64_t v;
+	int err;
+
+	if (argc < 1 || !number_u64(argv[0], UINT32_MAX, &v)) {
+		snprintf(msg, msglen, "expected an SA handle (usage: %s)", usage);
+		return -EINVAL;
+	}
+	a.handle = (uint32_t)v;
+	for (int i = 1; i < argc; i += 2) {
+		const char *w = argv[i], *x = i + 1 < argc ? argv[i + 1] : NULL;
+		bool ok = x != NULL;
+
+		if (ok && !strcmp(w, "spi")) {
+			ok = number_u64(x, UINT32_MAX, &v) && v;
+			a.spi = (uint32_t)v, spi = true;
+		} else if (ok && (!strcmp(w, "src") || !strcmp(w, "dst"))) {
+			ok = inet_pton(AF_INET, x, w[0] == 's' ? &a.src_be : &a.dst_be) == 1;
+			*(w[0] == 's' ? &src : &dst) = true;
+		} else if (ok && !strcmp(w, "key")) {
+			ok = key_salt(x, &a);
+			key = true;
+		} else if (ok && !strcmp(w, "lifetime-packets")) {
+			ok = number_u64(x, UINT64_MAX, &a.lifetime_packets);
+		} else if (ok && !strcmp(w, "lifetime-bytes")) {
+			ok = number_u64(x, UINT64_MAX, &a.lifetime_bytes);
+		} else if (ok && !strcmp(w, "prog")) {
+			prog_name = x;
+		} else {
+			snprintf(msg, msglen, "unexpected '%s' (usage: %s)", w, usage);
+			return -EINVAL;
+		}
+		if (!ok) {
+			/* Never the key's bytes in a message. */
+			snprintf(msg, msglen, "%s '%s': %s", w, strcmp(w, "key") ? x : "...",
+				 !strcmp(w, "key") ? "hex of a 16, 24 or 32-byte AES key and a "
+						     "4-byte salt expected"
+						   : "not valid");
+			memset(&a, 0, sizeof(a));
+			return -EINVAL;
+		}
+	}
+	if (!spi || !src || !dst || !key) {
+		snprintf(msg, msglen, "spi, src, dst and key are needed (usage: %s)", usage);
+		memset(&a, 0, sizeof(a));
+		return -EINVAL;
+	}
+	pthread_mutex_lock(&d->lock);
+	pr = sa_prog(d, prog_name, msg, msglen);
+	err = pr ? sa_add(d, pr, &a, msg, msglen) : -ENOENT;
+	if (!err) {
+		jbuf_start_object(b);
+		jbuf_name(b, "sas");
+		jbuf_start_array(b);
+		sa_json(d, pr, b);
+		jbuf_end_array(b);
+		jbuf_end_object(b);
+	}
+	pthread_mutex_unlock(&d->lock);
+	memset(&a, 0, sizeof(a));
+	return err;
+}
+
+static int do_sa_list(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+		      size_t msglen)
+{
+	struct prog *only = NULL;
+
+	if (argc && (argc != 2 || strcmp(argv[0], "prog"))) {
+		snprintf(msg, msglen, "usage: sa list [prog NAME]");
+		return -EINVAL;
+	}
+	pthread_mutex_lock(&d->lock);
+	if (argc) {
+		only = prog_by_name(d, argv[1]);
+		if (!only) {
+			pthread_mutex_unlock(&d->lock);
+			snprintf(msg, msglen, "no program '%s' is loaded", argv[1]);
+			return -ENOENT;
+		}
+	}
+	jbuf_start_object(b);
+	jbuf_name(b, "sas");
+	jbuf_start_array(b);
+	for (int i = 0; i < HWXDPD_PROGS_MAX; i++)
+		if (d->progs[i].used && (!only || only == &d->progs[i]))
+			sa_json(d, &d->progs[i], b);
+	jbuf_end_array(b);
+	jbuf_end_object(b);
+	pthread_mutex_unlock(&d->lock);
+	return 0;
+}
+
+static int do_sa_del(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+		     size_t msglen)
+{
+	struct prog *pr;
+	uint64_t h;
+	int err;
+
+	(void)b;
+	if ((argc != 1 && argc != 3) || !number_u64(argv[0], UINT32_MAX, &h) ||
+	    (argc == 3 && strcmp(argv[1], "prog"))) {
+		snprintf(msg, msglen, "usage: sa del HANDLE [prog NAME]");
+		return -EINVAL;
+	}
+	pthread_mutex_lock(&d->lock);
+	pr = sa_prog(d, argc == 3 ? argv[2] : NULL, msg, msglen);
+	err = pr ? sa_del(d, pr, (uint32_t)h, msg, msglen) : -ENOENT;
+	pthread_mutex_unlock(&d->lock);
+	return err;
+}
+
+static const struct word_cmd sa_cmds[] = {
+	{ "add", do_sa_add },
+	{ "list", do_sa_list },
+	{ "show", do_sa_list },
+	{ "del", do_sa_del },
+	{ 0 },
+};
+
+static int do_sa(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+		 size_t msglen)
+{
+	return run_words(sa_cmds, "sa command", d, argc, argv, b, msg, msglen);
+}
+
 static const struct word_cmd objects[] = {
-	{ "map", do_map },   { "stats", do_stats }, { "prog", do_prog }, { "daemon", do_daemon },
-	{ "port", do_port }, { "lif", do_lif },	    { "flow", do_flow }, { 0 },
+	{ "map", do_map },	 { "stats", do_stats }, { "prog", do_prog },
+	{ "daemon", do_daemon }, { "port", do_port },	{ "lif", do_lif },
+	{ "flow", do_flow },	 { "sa", do_sa },	{ 0 },
 };
 
 int hwxdpd_dispatch(struct hwxdpd *d, int argc, const char **argv, struct jbuf *body, char *msg,

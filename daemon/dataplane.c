@@ -117,6 +117,15 @@ static void to_host(struct port *p, const uint8_t *data, uint32_t len)
 }
 
 /* One batch from p's wire through the board. */
+/* fwd's reasons for punting a frame of a tunnel flow, which must leave
+ * encrypted or not at all. */
+static bool tunnel_punt(struct hwxdpd *d, const struct port *p, uint32_t reason)
+{
+	return p->prog >= 0 && d->progs[p->prog].fwd &&
+	       (reason == HWXDP_PUNT_IPSEC_OFF || reason == HWXDP_PUNT_SA_STALE ||
+		reason == HWXDP_PUNT_NO_CRYPTO || reason == HWXDP_PUNT_ESP_FAILED);
+}
+
 /* The first frame a replacing build ran: the end of the swap. */
 static void swap_seen(struct prog *pr, const struct hwxdp_device_frame *f, int n)
 {
@@ -169,6 +178,12 @@ static int wire_round(struct dataplane *dp, struct port *p)
 		case XDP_PASS:
 			if (f->reason == HWXDP_PUNT_FLOW_MISS)
 				flows_punted(d, p, f->out, f->out_len);
+			/* A tunnel flow the board could not encrypt: the host
+			 * has no ESP here and would route it in clear. Held. */
+			if (tunnel_punt(d, p, f->reason)) {
+				p->c.tunnel_held++;
+				break;
+			}
 			to_host(p, f->out, f->out_len);
 			break;
 		case XDP_TX:

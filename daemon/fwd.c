@@ -55,6 +55,8 @@ int fwd_detect(struct hwxdpd *d, struct prog *pr)
 	if (!err)
 		err = pair_of(d, pr, "nexthops", BPF_MAP_TYPE_ARRAY, 4,
 			      sizeof(struct hwxdp_nexthop), &f.nexthops);
+	if (!err)
+		err = pair_of(d, pr, "sas", BPF_MAP_TYPE_ARRAY, 4, sizeof(struct hwxdp_sa), &f.sas);
 	if (err)
 		return 0; /* another program: nothing to do */
 	f.nexthop_max = bpf_map__max_entries(f.nexthops.map);

@@ -21,7 +21,7 @@ struct prog;
 struct port;
 
 struct fwd_maps {
-	struct map_pair ports, tx_ports, lifs, config, flows, nexthops;
+	struct map_pair ports, tx_ports, lifs, config, flows, nexthops, sas;
 	uint32_t nexthop_max; /* entries of nexthops on both sides */
 };
 

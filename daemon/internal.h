@@ -31,6 +31,7 @@ struct dataplane;
 struct fwd_maps;
 struct flow_maker;
 struct mirror;
+struct hwxdp_esp_sa;
 
 enum conn_state {
 	CONN_FREE,
@@ -58,6 +59,7 @@ struct port_counters {
 	_Atomic uint64_t dropped;      /* XDP_DROP, XDP_ABORTED, redirects nowhere */
 	_Atomic uint64_t host_tx;      /* from the TAP to the wire */
 	_Atomic uint64_t errors;       /* frames a socket or the TAP refused */
+	_Atomic uint64_t tunnel_held;  /* a tunnel flow's frames not encrypted: not sent */
 };
 
 /* A VLAN LIF of a port, with its TAP hx<N>.<vlan>; VLAN 0, the port
@@ -124,9 +126,10 @@ struct prog {
 		uint64_t links_us, first_frame_us;
 		bool first_seen;
 	} swap;
-	uint32_t swap_watch;   /* the new build's board id, or HWXDP_DEVICE_PROG_NONE */
-	struct fwd_maps *fwd;  /* fwd's maps, when the program has its layout */
-	struct mirror *mirror; /* hash maps, mirrored board <-> kernel */
+	uint32_t swap_watch;	  /* the new build's board id, or HWXDP_DEVICE_PROG_NONE */
+	struct fwd_maps *fwd;	  /* fwd's maps, when the program has its layout */
+	struct hwxdp_esp_sa **sa; /* by handle: the board's SAs (daemon/sa.c) */
+	struct mirror *mirror;	  /* hash maps, mirrored board <-> kernel */
 };
 
 struct hwxdpd {

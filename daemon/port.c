@@ -206,6 +206,7 @@ void port_json(struct hwxdpd *d, const struct port *p, struct jbuf *b)
 	jbuf_uint_field(b, "host_tx", p->c.host_tx);
 	jbuf_uint_field(b, "errors", p->c.errors);
 	jbuf_uint_field(b, "unknown_vlan", p->unknown_vlan);
+	jbuf_uint_field(b, "tunnel_held", p->c.tunnel_held);
 	if (!wire_drops(p->wire, &drops)) {
 		jbuf_uint_field(b, "kernel_rx_dropped", drops.rx_dropped);
 		jbuf_uint_field(b, "kernel_rx_ring_full", drops.rx_ring_full);

@@ -29,6 +29,7 @@
 #include "daemon/fwd.h"
 #include "daemon/internal.h"
 #include "daemon/mirror.h"
+#include "daemon/sa.h"
 #include "device/device.h"
 #include "device/tables.h"
 #include "loader/device.h"
@@ -260,6 +261,8 @@ static void prog_release(struct hwxdpd *d, struct prog *pr)
 {
 	if (pr->used)
 		flows_flush_prog(d, pr);
+	if (pr->device_id != HWXDP_DEVICE_PROG_NONE)
+		sas_free(d, pr);
 	mirror_free(pr);
 	fwd_free(pr);
 	if (pr->device_id != HWXDP_DEVICE_PROG_NONE)
@@ -537,8 +540,10 @@ int prog_load(struct hwxdpd *d, const char *path, const char *name_arg, const ch
 		pthread_mutex_unlock(&d->lock);
 		return err;
 	}
-	if (d->restoring)
+	if (d->restoring) {
+		sas_forget(d, pr);
 		flows_adopt(d, pr);
+	}
 	prog_json(d, pr, body);
 	pthread_mutex_unlock(&d->lock);
 	snprintf(msg, msglen, "%s loaded (%u BPF instructions, %u microcode words)%s%s", name,

@@ -276,14 +276,21 @@ int hwxdp_esp_sa__encap(struct hwxdp_esp_sa *sa, uint8_t *buf, size_t cap, size_
 		pthread_mutex_unlock(&engine->lock);
 		return -EOVERFLOW;
 	}
+	if ((sa->limit_packets && sa->seq + 1 > sa->limit_packets) ||
+	    (sa->limit_bytes && sa->bytes + in.len > sa->limit_bytes)) {
+		pthread_mutex_unlock(&engine->lock);
+		return -EKEYEXPIRED;
+	}
 	seq = sa->seq + 1;
 	put_be32(esp_header, sa->spi);
 	put_be32(esp_header + 4, seq);
 	memcpy(nonce, sa->salt, ESP_SALT_LEN);
 	put_be64(nonce + ESP_SALT_LEN, seq);
 	err = esp_seal(engine->cipher, nonce, esp_header, inner, in.len, trailer, trailer_len, tag);
-	if (!err)
+	if (!err) {
 		sa->seq = seq;
+		sa->bytes += in.len;
+	}
 	pthread_mutex_unlock(&engine->lock);
 	if (err)
 		return err;

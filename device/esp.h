@@ -34,7 +34,11 @@ struct hwxdp_esp_sa {
 	uint32_t tunnel_src_be; /* outer IPv4 source, network order */
 	uint32_t tunnel_dst_be; /* outer IPv4 destination, network order */
 	uint64_t seq;		/* last sequence number sent; 0 after init */
-	void *ctx;		/* engine state: cipher context and lock */
+	uint64_t bytes;		/* inner bytes encrypted (the packets are seq) */
+	/* Lifetimes: a frame that would take the SA past either is refused
+	 * (-EKEYEXPIRED); 0 is none. Set after init, read under the lock. */
+	uint64_t limit_packets, limit_bytes;
+	void *ctx; /* engine state: cipher context and lock */
 };
 
 /*
@@ -79,6 +83,8 @@ size_t hwxdp_esp_tunnel_len(size_t inner_len);
  *              enough after the inner packet for padding, trailer and ICV
  *   -EMSGSIZE  the outer packet would exceed 65535 bytes
  *   -EOVERFLOW the SA has sent sequence number 2^32 - 1 (no ESN): rekey
+ *   -EKEYEXPIRED the frame would take the SA past its packet or byte
+ *              lifetime: rekey
  *   -EIO       libcrypto failed
  * One SA may be used by several threads at once; each call takes its lock.
  */

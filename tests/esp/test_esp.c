@@ -376,6 +376,46 @@ Test(esp_errors, sequence_number_overflow)
 	hwxdp_esp_sa__fini(&r.sa);
 }
 
+/* Lifetimes: the frame that would pass one is refused, the one that
+ * reaches it exactly is not; the counts are the inner bytes and packets. */
+Test(esp_errors, packet_and_byte_lifetimes)
+{
+	struct refusal r;
+	size_t off, len;
+
+	refusal_setup(&r, 4, 100);
+	r.sa.limit_packets = 2;
+	memcpy(r.before, r.buf, sizeof(r.buf));
+	for (int i = 0; i < 2; i++) {
+		memcpy(r.buf, r.before, sizeof(r.buf));
+		off = r.off, len = r.len;
+		cr_assert_eq(hwxdp_esp_sa__encap(&r.sa, r.buf, r.cap, &off, &len, ETH_LEN), 0);
+	}
+	cr_assert_eq(r.sa.seq, 2);
+	cr_assert_eq(r.sa.bytes, 200, "inner bytes %llu", (unsigned long long)r.sa.bytes);
+	memcpy(r.buf, r.before, sizeof(r.buf));
+	refusal_expect(&r, ETH_LEN, -EKEYEXPIRED);
+	cr_assert_eq(r.sa.bytes, 200);
+
+	/* 250 bytes: the second 100-byte packet fits, the third does not. */
+	r.sa.limit_packets = 0;
+	r.sa.seq = r.sa.bytes = 0;
+	r.sa.limit_bytes = 250;
+	for (int i = 0; i < 2; i++) {
+		memcpy(r.buf, r.before, sizeof(r.buf));
+		off = r.off, len = r.len;
+		cr_assert_eq(hwxdp_esp_sa__encap(&r.sa, r.buf, r.cap, &off, &len, ETH_LEN), 0);
+	}
+	memcpy(r.buf, r.before, sizeof(r.buf));
+	refusal_expect(&r, ETH_LEN, -EKEYEXPIRED);
+	r.sa.limit_bytes = 300; /* exactly reached: allowed */
+	memcpy(r.buf, r.before, sizeof(r.buf));
+	off = r.off, len = r.len;
+	cr_assert_eq(hwxdp_esp_sa__encap(&r.sa, r.buf, r.cap, &off, &len, ETH_LEN), 0);
+	cr_assert_eq(r.sa.bytes, 300);
+	hwxdp_esp_sa__fini(&r.sa);
+}
+
 Test(esp_errors, outer_packet_over_64k)
 {
 	static uint8_t buf[HEADROOM + ETH_LEN + 65535 + HWXDP_ESP_TAILROOM_MAX];
