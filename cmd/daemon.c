@@ -317,29 +317,8 @@ static int sa_key_words(int argc, char **argv, char *hex, size_t hexlen)
 	}
 	if (at < 0)
 		return 0;
-	{
-		FILE *f = strcmp(argv[at + 1], "-") ? fopen(argv[at + 1], "re") : stdin;
-		size_t n = 0;
-		int c;
-
-		if (!f)
-			return cmd_error("sa add: %s: %s", argv[at + 1], strerror(errno));
-		while ((c = fgetc(f)) != EOF) {
-			if (isspace(c))
-				continue;
-			if (n + 1 >= hexlen) {
-				n = 0;
-				break;
-			}
-			hex[n++] = (char)c;
-		}
-		if (f != stdin)
-			fclose(f);
-		hex[n] = '\0';
-		if (!n)
-			return cmd_error("sa add: %s holds no key (hex of the key and salt)",
-					 argv[at + 1]);
-	}
+	if (cmd_read_secret_hex(argv[at + 1], hex, hexlen))
+		return 1;
 	argv[at] = (char *)"key";
 	argv[at + 1] = hex;
 	return 0;

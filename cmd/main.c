@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* hwxdp: the command. `hwxdp [OPTIONS] OBJECT COMMAND ...`, as bpftool. */
+#include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,6 +19,33 @@
 bool json_output;
 bool pretty_output;
 const char *bin_name = "hwxdp";
+
+int cmd_read_secret_hex(const char *path, char *hex, size_t len)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "re") : stdin;
+	size_t n = 0;
+	int c;
+
+	if (!f)
+		return cmd_error("%s: %s", path, strerror(errno));
+	while ((c = fgetc(f)) != EOF) {
+		if (isspace(c))
+			continue;
+		if (n + 1 >= len) {
+			n = 0;
+			break;
+		}
+		hex[n++] = (char)c;
+	}
+	if (f != stdin)
+		fclose(f);
+	hex[n] = '\0';
+	if (!n)
+		return cmd_error("%s: no key in it (hex of the key and the salt), or a longer one "
+				 "than any AES key",
+				 path);
+	return 0;
+}
 
 static int do_help(int argc, char **argv);
 static int do_version(int argc, char **argv);

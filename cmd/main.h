@@ -39,6 +39,13 @@ __attribute__((format(printf, 1, 2))) int cmd_error(const char *fmt, ...);
 /* The same, returning code. */
 __attribute__((format(printf, 2, 3))) int cmd_error_code(int code, const char *fmt, ...);
 
+/*
+ * A key given by file, never on the command line: the hex in path ("-" for
+ * standard input), white space dropped, into hex (len bytes with its NUL).
+ * 0, or 1 with the error printed.
+ */
+int cmd_read_secret_hex(const char *path, char *hex, size_t len);
+
 int do_conformance(int argc, char **argv);
 int do_lab(int argc, char **argv);
 int do_prog(int argc, char **argv);

@@ -566,10 +566,11 @@ static int run_help(void)
 		"  --table NAME=N    map NAME gets N entries on the device (default: what the\n"
 		"                    program asks for in hwxdp_entries_NAME, else the map's\n"
 		"                    own max_entries, the kernel map's)\n"
-		"  --sa H:SPI:KEY:SALT:SRC:DST\n"
+		"  --sa H:SPI:@FILE:SRC:DST\n"
 		"                    an AES-GCM SA in the crypto engine for `sas` entry H:\n"
-		"                    key and salt in hex (16/24/32 and 4 bytes), tunnel IPv4\n"
-		"                    source and destination\n",
+		"                    FILE (- for standard input) holds the key and salt in hex\n"
+		"                    (16/24/32 and 4 bytes); tunnel IPv4 source and destination.\n"
+		"                    H:SPI:KEY:SALT:SRC:DST works too, with a warning (ps)\n",
 		bin_name, RUN_DEFAULT_PORT, HWXDP_DEVICE_ENGINES_DEFAULT, HWXDP_DEVICE_ENGINES_MAX);
 	return 0;
 }
@@ -609,6 +610,53 @@ static int board_load(struct offline_device *d, const char *path, uint32_t *id, 
 	d->progs[d->prog_cnt++].id = (uint32_t)ret;
 	*id = (uint32_t)ret;
 	return 0;
+}
+
+/*
+ * --sa H:SPI:@FILE:SRC:DST (the key and salt as hex in FILE, "-" for
+ * standard input), or H:SPI:KEY:SALT:SRC:DST with a warning: a key on the
+ * command line is in ps for anyone to read. 0; -1 with msg; 1 printed.
+ */
+static int sa_text_add(struct hx_state *state, const char *text, char *msg, size_t msglen)
+{
+	char hex[160], full[512], *at = strchr(text, '@'), *end;
+	size_t n;
+	int err;
+
+	if (!at) {
+		fprintf(stderr, "hwxdp: warning: --sa: a key on the command line is visible to "
+				"every user (ps); give H:SPI:@FILE:SRC:DST\n");
+		return hx_state__add_sa_text(state, text, msg, msglen) ? -1 : 0;
+	}
+	end = strchr(at, ':');
+	if (!end || at == text || at[-1] != ':' || (size_t)(end - at - 1) >= sizeof(full) / 2) {
+		snprintf(msg, msglen, "--sa: expected HANDLE:SPI:@FILE:SRC:DST");
+		return -1;
+	}
+	snprintf(full, sizeof(full), "%.*s", (int)(end - at - 1), at + 1);
+	if (cmd_read_secret_hex(full, hex, sizeof(hex)))
+		return 1;
+	n = strlen(hex);
+	if (n > 2 && hex[0] == '0' && (hex[1] == 'x' || hex[1] == 'X'))
+		memmove(hex, hex + 2, n - 1), n -= 2;
+	if (n <= 8) {
+		snprintf(msg, msglen, "--sa: %.*s: expected hex of the key and the 4-byte salt",
+			 (int)(end - at - 1), at + 1);
+		memset(hex, 0, sizeof(hex));
+		return -1;
+	}
+	/* The same text as the inline form, built here and wiped. */
+	snprintf(full, sizeof(full), "%.*s%.*s:%s%s", (int)(at - text), text, (int)(n - 8), hex,
+		 hex + n - 8, end);
+	err = hx_state__add_sa_text(state, full, msg, msglen);
+	memset(hex, 0, sizeof(hex));
+	memset(full, 0, sizeof(full));
+	if (err && strstr(msg, "--sa "))
+		snprintf(msg, msglen,
+			 "--sa %s: the key file's hex is not a 16, 24 or 32-byte key "
+			 "and a 4-byte salt, or another field is wrong",
+			 text);
+	return err ? -1 : 0;
 }
 
 /* Loads every program and fills every slot: a port named by --port N:FILE
@@ -910,8 +958,11 @@ int do_run(int argc, char **argv)
 		}
 	}
 	for (i = 0; i < sa_cnt; i++) {
-		if (hx_state__add_sa_text(state, sa_args[i], msg, sizeof(msg))) {
-			cmd_error("%s", msg);
+		int bad = sa_text_add(state, sa_args[i], msg, sizeof(msg));
+
+		if (bad) {
+			if (bad < 0)
+				cmd_error("%s", msg);
 			goto out;
 		}
 	}

@@ -23,19 +23,32 @@ trap 'rm -rf "$dir"' EXIT
 
 passed=0 failed=0
 "$build/tests/tunnel_pcap_dump" "$dir/in.pcap" || { echo "0 passed, 1 failed"; exit 1; }
-for how in --sa --maps --engines; do
+printf '%s%s\n' "$key" "$salt" >"$dir/sa.key"
+for how in --sa --maps --engines --sa-inline; do
 	if [ "$how" = --maps ]; then
 		sa=(--maps "$here/sa.json")
-	else
+	elif [ "$how" = --sa-inline ]; then
 		sa=(--sa "1:0x1001:$key:$salt:192.0.2.1:198.51.100.1")
+	else
+		# The key from a file, not the command line.
+		sa=(--sa "1:0x1001:@$dir/sa.key:192.0.2.1:198.51.100.1")
 	fi
 	[ "$how" = --engines ] && sa+=(--engines 3)
 	echo "-- ${how#--}: ${sa[*]}"
 	rm -f "$dir/out.pcap" "$dir/punt.pcap"
 	if ! "$build/hwxdp" run "$build/progs/fwd.bpf.o" --in "2:$dir/in.pcap" \
-		--out "$dir/out.pcap" --punt "$dir/punt.pcap" --maps "$here/state.json" "${sa[@]}"; then
+		--out "$dir/out.pcap" --punt "$dir/punt.pcap" --maps "$here/state.json" "${sa[@]}" \
+		2> >(tee "$dir/run.err" >&2); then
 		failed=$((failed + 1))
 		continue
+	fi
+	# A key on the command line is said to be visible; from a file it is not.
+	warned=$(grep -c 'visible to every user' "$dir/run.err")
+	want=0
+	[ "$how" = --sa-inline ] && want=1
+	if [ "$warned" -ne "$want" ]; then
+		echo "   FAIL: --sa ${how#--sa}: $warned warnings about a key on the command line"
+		failed=$((failed + 1))
 	fi
 	/usr/bin/python3 "$here/check_run_scapy.py" "$dir/in.pcap" "$dir/out.pcap" \
 		"$dir/punt.pcap" --spi 0x1001 --key "$key" --salt "$salt" \
