@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cmd/main.h"
-#include "hwxdp/fwd.h"
+#include "hwxdp/platform.h"
 #include "loader/object.h"
 #include "verifier/disasm.h"
 #include "verifier/verifier.h"

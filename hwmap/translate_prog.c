@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "hwmap/translate.h"
-#include "hwxdp/fwd.h"
+#include "hwxdp/platform.h"
 #include "loader/log.h"
 #include "loader/object.h"
 

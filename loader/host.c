@@ -6,7 +6,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "hwxdp/fwd.h"
+#include "hwxdp/platform.h"
 #include "hwxdp/object.h"
 #include "loader/host.h"
 #include "loader/log.h"
