@@ -30,12 +30,14 @@
 
 struct hwxdp_object;
 
-/* A key or a value as written: bytes, or a number to size later. */
+/* A key or a value as written: bytes, a number to size later, or fields
+ * by name (typed, a tree of the state's) to encode by the map's BTF. */
 struct hx_state_datum {
 	bool is_number;
 	uint64_t number;
 	uint8_t *bytes;
 	size_t len;
+	const void *typed;
 };
 
 struct hx_state_entry {
@@ -60,10 +62,12 @@ struct hx_state {
 	struct hx_state_map {
 		char *name;
 		char *where; /* "FILE:3:12: maps.flows" */
-	} *maps;
+	} * maps;
 	size_t map_cnt;
 	struct hx_state_sa *sas;
 	size_t sa_cnt;
+	void **docs; /* the parsed files, which typed data point into */
+	size_t doc_cnt;
 };
 
 /* Every function returns 0 or a negative errno (-EINVAL for input that does
