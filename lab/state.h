@@ -15,7 +15,11 @@
  * KEY and VALUE are either a string of hex bytes in memory order (spaces
  * between bytes allowed, "0a000001 00000000"), exactly the map's key or
  * value size, or a non-negative integer stored in host byte order in a key
- * or value of 1, 2, 4 or 8 bytes (an array index: "key": 3).
+ * or value of 1, 2, 4 or 8 bytes (an array index: "key": 3); or as
+ * `bpftool map dump -j` prints them: a list of "0x0a" bytes, or the fields by
+ * name of its "formatted" section, which the map's BTF encodes when the
+ * state is applied. An entry may carry "formatted" beside its bytes (the
+ * bytes win), so a dump is a map's list as it is.
  * An SA's key is 16, 24 or 32 bytes, its salt 4; spi is a number or a
  * "0x" string; handle is the index of the `sas` map entry it backs.
  * Members other than these are refused, so a typo is an error and not a
