@@ -94,7 +94,6 @@ static int create_tables(struct count_target *ct)
 
 static int count_open(struct hx_target *target, const char *object_path)
 {
-	uint32_t device = HWXDP_TARGET_DEVICE;
 	struct count_target *ct;
 	int err;
 
@@ -114,8 +113,8 @@ static int count_open(struct hx_target *target, const char *object_path)
 	err = hwxdp_object__open(object_path, &ct->obj);
 	if (err)
 		goto fail;
-	err = hwxdp_object__set_global(ct->obj, "hwxdp_target", &device, sizeof(device));
-	if (err && err != -ENOENT)
+	err = hwxdp_object__set_target(ct->obj, HWXDP_TARGET_DEVICE);
+	if (err)
 		goto fail;
 	ct->prog = hwxdp_object__xdp_prog(ct->obj);
 	if (!ct->prog) {
