@@ -18,6 +18,7 @@
 #include <linux/bpf.h>
 
 #include "loader/object.h"
+#include "lab/hex.h"
 #include "lab/state.h"
 #include "loader/file.h"
 
@@ -373,33 +374,6 @@ static int only_members(const struct json *obj, const char *const *allowed, cons
 	return 0;
 }
 
-static int hex_bytes(const char *s, uint8_t **out, size_t *len)
-{
-	size_t n = 0, cap = strlen(s) / 2 + 1;
-	uint8_t *b = malloc(cap);
-
-	if (!b)
-		return -ENOMEM;
-	while (*s) {
-		unsigned int v;
-
-		if (isspace((unsigned char)*s)) {
-			s++;
-			continue;
-		}
-		if (!isxdigit((unsigned char)s[0]) || !isxdigit((unsigned char)s[1]) ||
-		    sscanf(s, "%2x", &v) != 1) {
-			free(b);
-			return -EINVAL;
-		}
-		b[n++] = (uint8_t)v;
-		s += 2;
-	}
-	*out = b;
-	*len = n;
-	return 0;
-}
-
 /* "0x0a": one byte as bpftool prints it in a key or value list. */
 static bool is_hex_byte(const struct json *j)
 {
@@ -423,6 +397,7 @@ static bool is_hex_list(const struct json *j)
 static int datum(const struct json *j, struct hx_state_datum *d, const char *name,
 		 const char *where, const char *what, char *msg, size_t msglen)
 {
+	char why[128];
 	int err;
 
 	if (j->type == JSON_NUMBER && j->integer) {
@@ -451,10 +426,10 @@ static int datum(const struct json *j, struct hx_state_datum *d, const char *nam
 			   "%s:%u:%u: %s.%s: expected a string of hex bytes, a list of them as "
 			   "bpftool prints, a non-negative integer or fields by name",
 			   name, j->line, j->col, where, what);
-	err = hex_bytes(j->string, &d->bytes, &d->len);
+	err = hx_hex_parse(j->string, &d->bytes, &d->len, why, sizeof(why));
 	if (err == -EINVAL)
-		return say(msg, msglen, "%s:%u:%u: %s.%s: \"%s\" is not hex bytes", name, j->line,
-			   j->col, where, what, j->string);
+		return say(msg, msglen, "%s:%u:%u: %s.%s: \"%s\" is not hex bytes: %s", name,
+			   j->line, j->col, where, what, j->string, why);
 	return err;
 }
 
@@ -555,7 +530,7 @@ static const char *sa_fill(struct hx_state_sa *sa, const char *handle, const cha
 	if (!*spi || *end || errno || !v || v > UINT32_MAX)
 		return "the SPI is not a number from 1 to 0xffffffff";
 	sa->spi = (uint32_t)v;
-	if (hex_bytes(key, &bytes, &len))
+	if (hx_hex_parse(key, &bytes, &len, NULL, 0))
 		return "the key is not hex bytes";
 	if (len != 16 && len != 24 && len != 32) {
 		free(bytes);
@@ -564,7 +539,7 @@ static const char *sa_fill(struct hx_state_sa *sa, const char *handle, const cha
 	memcpy(sa->key, bytes, len);
 	sa->key_len = len;
 	free(bytes);
-	if (hex_bytes(salt, &bytes, &len))
+	if (hx_hex_parse(salt, &bytes, &len, NULL, 0))
 		return "the salt is not hex bytes";
 	if (len != 4) {
 		free(bytes);
