@@ -30,7 +30,7 @@ endif
 LDLIBS := $(shell $(PKG_CONFIG) --libs libbpf libelf zlib libcrypto libpcap z3 2>/dev/null || echo -lbpf -lelf -lz -lcrypto -lpcap -lz3)
 TEST_LDLIBS := $(shell $(PKG_CONFIG) --libs criterion 2>/dev/null || echo -lcriterion)
 
-BPF_CFLAGS := -g -O2 -target bpf -Wall -Werror -Iprogs/include \
+BPF_CFLAGS := -g -O2 -target bpf -Wall -Werror -Iprogs/include -Iinclude \
 	      $(if $(MULTIARCH),-I/usr/include/$(MULTIARCH))
 
 BPF_SRCS  := $(wildcard progs/*.bpf.c)
@@ -96,18 +96,18 @@ run: deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)bash scripts/appliance/live-lab.sh
 
-$(BUILD)/progs/%.bpf.o: progs/%.bpf.c $(wildcard progs/include/hwxdp/*.h)
+$(BUILD)/progs/%.bpf.o: progs/%.bpf.c $(wildcard progs/include/hwxdp/*.h) include/hwxdp/platform.h
 	@mkdir -p $(@D)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
-$(BUILD)/progs/fwd_alu32.bpf.o: progs/fwd.bpf.c $(wildcard progs/include/hwxdp/*.h)
+$(BUILD)/progs/fwd_alu32.bpf.o: progs/fwd.bpf.c $(wildcard progs/include/hwxdp/*.h) include/hwxdp/platform.h
 	@mkdir -p $(@D)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -mcpu=v3 -c $< -o $@
 
 # Two builds that mark what they forward (DSCP 1 and 2): tests of prog replace.
-$(BUILD)/progs/fwd_mark%.bpf.o: progs/fwd.bpf.c $(wildcard progs/include/hwxdp/*.h)
+$(BUILD)/progs/fwd_mark%.bpf.o: progs/fwd.bpf.c $(wildcard progs/include/hwxdp/*.h) include/hwxdp/platform.h
 	@mkdir -p $(@D)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -DHWXDP_FWD_MARK=$* -c $< -o $@

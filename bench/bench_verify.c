@@ -80,7 +80,7 @@ static double hwxdp_verify_us(const char *path, bool device, uint32_t *processed
 		open_opts.kfuncs = no_kfuncs;
 	if (hwxdp_object__open_opts(path, &open_opts, &obj))
 		return -1;
-	hwxdp_object__set_global(obj, "hwxdp_target", &target, sizeof(target));
+	hwxdp_object__set_target(obj, target);
 	if (!hwxdp_verify(obj, &obj->progs[0], &opts, &res)) {
 		if (res->accepted)
 			us = res->verify_ns / 1000.0;

@@ -26,7 +26,6 @@
 #include "hwmap/hxu_text.h"
 #include "hwmap/image.h"
 #include "hwmap/translate.h"
-#include "hwxdp/fwd.h"
 #include "loader/object.h"
 #include "lab/bpf_count.h"
 #include "lab/fwd.h"

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cmd/main.h"
-#include "hwxdp/fwd.h"
+#include "hwxdp/platform.h"
 #include "loader/object.h"
 #include "verifier/disasm.h"
 #include "verifier/verifier.h"
@@ -189,11 +189,10 @@ int do_verify(int argc, char **argv)
 	if (err)
 		return cmd_error_code(HWXDP_EXIT_FAILED, "%s", hwxdp_error_message(err));
 	target = opts.device ? HWXDP_TARGET_DEVICE : HWXDP_TARGET_HOST;
-	err = hwxdp_object__set_global(obj, "hwxdp_target", &target, sizeof(target));
-	if (err && err != -ENOENT) {
+	err = hwxdp_object__set_target(obj, target);
+	if (err) {
 		hwxdp_object__close(obj);
-		return cmd_error_code(HWXDP_EXIT_FAILED, "%s: hwxdp_target is not a 4-byte global",
-				      path);
+		return cmd_error_code(HWXDP_EXIT_FAILED, "%s: %s", path, hwxdp_error_message(err));
 	}
 	if (json_output) {
 		w = json_new(stdout, pretty_output);

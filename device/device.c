@@ -28,7 +28,7 @@
 #include "device/tables.h"
 #include "hwmap/hash.h"
 #include "hwmap/hxu.h"
-#include "hwxdp/fwd.h"
+#include "hwxdp/platform.h"
 #include "hwxdp/object.h"
 #include "loader/device.h"
 #include "loader/log.h"
@@ -340,7 +340,7 @@ static void run_frame(struct worker *w, struct hwxdp_device_frame *fr)
 		memcpy(fr->meta, w->window + f.data - n, n);
 	}
 	/* A program that punts through XDP_PASS says why in its metadata
-	 * (progs/include/hwxdp/fwd.h, struct hwxdp_meta). */
+	 * (include/hwxdp/platform.h, struct hwxdp_meta). */
 	if (f.verdict == XDP_PASS && !fr->reason && fr->meta_len == sizeof(struct hwxdp_meta)) {
 		struct hwxdp_meta meta;
 

@@ -30,7 +30,7 @@
 #include "hwmap/mutant.h"
 #include "hwmap/translate.h"
 #include "hwmap/work.h"
-#include "hwxdp/fwd.h"
+#include "hwxdp/platform.h"
 #include "loader/kfuncs.h"
 
 #ifndef BPF_MEMSX

@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "hwmap/translate.h"
-#include "hwxdp/fwd.h"
+#include "hwxdp/platform.h"
 #include "loader/log.h"
 #include "loader/object.h"
 
@@ -31,14 +31,13 @@ int hwxdp_translate_for_device_timed(struct hwxdp_object *obj, const struct hwxd
 	uint64_t t0 = now_ns(), t1;
 	struct hwxdp_verify_opts vopts = { .sz = sizeof(vopts), .device = true };
 	struct hwxdp_verify_result *res = NULL;
-	uint32_t device = HWXDP_TARGET_DEVICE;
 	char why[512];
 	int err;
 
 	*out = NULL;
-	err = hwxdp_object__set_global(obj, "hwxdp_target", &device, sizeof(device));
-	if (err && err != -ENOENT)
-		return hwxdp_say(msg, msglen, err, "hwxdp_target is not a 4-byte global");
+	err = hwxdp_object__set_target(obj, HWXDP_TARGET_DEVICE);
+	if (err)
+		return hwxdp_say(msg, msglen, err, "%s", hwxdp_error_message(err));
 	vopts.expected_attach_type = prog->expected_attach_type;
 	err = hwxdp_verify(obj, prog, &vopts, &res);
 	t1 = now_ns();

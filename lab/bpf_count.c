@@ -15,6 +15,7 @@
 #include <linux/bpf.h>
 
 #include "device/tables.h"
+#include "loader/device.h"
 #include "hwmap/hxu.h"
 #include "loader/object.h"
 #include "lab/bpf_count.h"
@@ -61,40 +62,8 @@ static void count_close(struct hx_target *target)
 	target->priv = NULL;
 }
 
-static int create_tables(struct count_target *ct)
-{
-	for (size_t i = 0; i < ct->obj->map_cnt && i < HXU_TABLES; i++) {
-		const struct hwxdp_map_desc *m = &ct->obj->maps[i];
-		struct hxu_table_desc d = {
-			.id = (uint32_t)i,
-			.type = m->type,
-			.key_size = m->key_size,
-			.value_size = m->value_size,
-			.max_entries = m->max_entries,
-			.flags = m->map_flags,
-		};
-		uint32_t zero = 0;
-		int err;
-
-		snprintf(d.name, sizeof(d.name), "%s", m->name);
-		err = hwxdp_tables__create(ct->tables, &d);
-		if (err)
-			return err;
-		if (m->origin != HWXDP_MAP_GLOBAL || !m->initial)
-			continue;
-		if (m->initial_size > m->value_size)
-			return -EINVAL;
-		err = hwxdp_table__update(hwxdp_tables__get(ct->tables, (uint32_t)i), &zero,
-					  m->initial, BPF_ANY);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
 static int count_open(struct hx_target *target, const char *object_path)
 {
-	uint32_t device = HWXDP_TARGET_DEVICE;
 	struct count_target *ct;
 	int err;
 
@@ -114,15 +83,16 @@ static int count_open(struct hx_target *target, const char *object_path)
 	err = hwxdp_object__open(object_path, &ct->obj);
 	if (err)
 		goto fail;
-	err = hwxdp_object__set_global(ct->obj, "hwxdp_target", &device, sizeof(device));
-	if (err && err != -ENOENT)
+	err = hwxdp_object__set_target(ct->obj, HWXDP_TARGET_DEVICE);
+	if (err)
 		goto fail;
 	ct->prog = hwxdp_object__xdp_prog(ct->obj);
 	if (!ct->prog) {
 		err = hwxdp_error(-ENOENT, "%s: the object has no XDP program", object_path);
 		goto fail;
 	}
-	err = create_tables(ct);
+	/* the tables as the device makes them, global data written in */
+	err = hwxdp_device_tables__fill(ct->tables, ct->obj->maps, ct->obj->map_cnt);
 	if (err)
 		goto fail;
 	return 0;

@@ -25,6 +25,8 @@
 
 #include "loader/object.h"
 
+#include "lab/hex.h"
+
 /* Instructions the wrapper puts before the raw program's first one. */
 #define HX_CONFORMANCE_PROLOGUE 15
 
@@ -55,13 +57,6 @@ struct hx_conformance_opts {
 /* The one-entry array (u32 key, u64 value) the wrapper stores r0 in. */
 extern const struct hwxdp_map_desc hx_conformance_map;
 
-/*
- * Reads space-separated hex bytes ("00 01 ff", blanks of any kind and
- * length; "0001ff" as one word is the same three bytes). 0 with *out
- * (malloc'ed, NULL for no bytes) and *len, or -EINVAL with the reason in err
- * (errlen bytes, may be 0), or -ENOMEM.
- */
-int hx_hex_parse(const char *text, uint8_t **out, size_t *len, char *err, size_t errlen);
 
 /*
  * Raw program bytes as instructions: 0, or -EINVAL for no bytes or a count

@@ -14,9 +14,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <bpf/btf.h>
 #include <linux/bpf.h>
 
 #include "loader/object.h"
+#include "lab/hex.h"
 #include "lab/state.h"
 #include "loader/file.h"
 
@@ -27,7 +29,8 @@ enum json_type { JSON_NULL, JSON_BOOL, JSON_NUMBER, JSON_STRING, JSON_ARRAY, JSO
 struct json {
 	enum json_type type;
 	bool boolean;
-	bool integer; /* a non-negative integer that fits number */
+	bool integer;  /* a non-negative integer that fits number */
+	bool negative; /* a negative integer whose magnitude fits number */
 	uint64_t number;
 	char *string;
 	struct json *items; /* array items or object values */
@@ -183,10 +186,17 @@ static int parse_number(struct parser *ps, struct json *out)
 		return syntax(ps, "bad number");
 	}
 	out->type = JSON_NUMBER;
+	/* a negative integer: "-" and digits, as bpftool prints a signed field */
+	if (!digits_only && *start == '-' && ps->p - start > 1) {
+		out->negative = true;
+		for (const char *c = start + 1; c < ps->p; c++)
+			out->negative &= isdigit((unsigned char)*c) != 0;
+	}
 	out->integer = digits_only;
-	for (const char *c = start; digits_only && c < ps->p; c++) {
+	for (const char *c = start + out->negative; (digits_only || out->negative) && c < ps->p;
+	     c++) {
 		if (v > (UINT64_MAX - (uint64_t)(*c - '0')) / 10) {
-			out->integer = false;
+			out->integer = out->negative = false;
 			break;
 		}
 		v = v * 10 + (uint64_t)(*c - '0');
@@ -364,36 +374,30 @@ static int only_members(const struct json *obj, const char *const *allowed, cons
 	return 0;
 }
 
-static int hex_bytes(const char *s, uint8_t **out, size_t *len)
+/* "0x0a": one byte as bpftool prints it in a key or value list. */
+static bool is_hex_byte(const struct json *j)
 {
-	size_t n = 0, cap = strlen(s) / 2 + 1;
-	uint8_t *b = malloc(cap);
+	const char *s = j->string;
 
-	if (!b)
-		return -ENOMEM;
-	while (*s) {
-		unsigned int v;
+	return j->type == JSON_STRING && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') &&
+	       isxdigit((unsigned char)s[2]) && (!s[3] || (isxdigit((unsigned char)s[3]) && !s[4]));
+}
 
-		if (isspace((unsigned char)*s)) {
-			s++;
-			continue;
-		}
-		if (!isxdigit((unsigned char)s[0]) || !isxdigit((unsigned char)s[1]) ||
-		    sscanf(s, "%2x", &v) != 1) {
-			free(b);
-			return -EINVAL;
-		}
-		b[n++] = (uint8_t)v;
-		s += 2;
-	}
-	*out = b;
-	*len = n;
-	return 0;
+/* bpftool's list of bytes, ["0x0a", "0x00", ...]; false for any other array. */
+static bool is_hex_list(const struct json *j)
+{
+	if (j->type != JSON_ARRAY || !j->count)
+		return false;
+	for (size_t i = 0; i < j->count; i++)
+		if (!is_hex_byte(&j->items[i]))
+			return false;
+	return true;
 }
 
 static int datum(const struct json *j, struct hx_state_datum *d, const char *name,
 		 const char *where, const char *what, char *msg, size_t msglen)
 {
+	char why[128];
 	int err;
 
 	if (j->type == JSON_NUMBER && j->integer) {
@@ -401,24 +405,41 @@ static int datum(const struct json *j, struct hx_state_datum *d, const char *nam
 		d->number = j->number;
 		return 0;
 	}
+	if (is_hex_list(j)) {
+		d->bytes = malloc(j->count);
+		if (!d->bytes)
+			return -ENOMEM;
+		for (size_t i = 0; i < j->count; i++)
+			d->bytes[i] = (uint8_t)strtoul(j->items[i].string, NULL, 16);
+		d->len = j->count;
+		return 0;
+	}
+	/* Fields by name, as bpftool's "formatted" has them: encoded by the
+	 * map's BTF when the state is applied (the tree lives with the state). */
+	if (j->type == JSON_OBJECT || j->type == JSON_ARRAY || j->type == JSON_BOOL ||
+	    (j->type == JSON_NUMBER && j->negative)) {
+		d->typed = j;
+		return 0;
+	}
 	if (j->type != JSON_STRING)
 		return say(msg, msglen,
-			   "%s:%u:%u: %s.%s: expected a string of hex bytes or a non-negative "
-			   "integer",
+			   "%s:%u:%u: %s.%s: expected a string of hex bytes, a list of them as "
+			   "bpftool prints, a non-negative integer or fields by name",
 			   name, j->line, j->col, where, what);
-	err = hex_bytes(j->string, &d->bytes, &d->len);
+	err = hx_hex_parse(j->string, &d->bytes, &d->len, why, sizeof(why));
 	if (err == -EINVAL)
-		return say(msg, msglen, "%s:%u:%u: %s.%s: \"%s\" is not hex bytes", name, j->line,
-			   j->col, where, what, j->string);
+		return say(msg, msglen, "%s:%u:%u: %s.%s: \"%s\" is not hex bytes: %s", name,
+			   j->line, j->col, where, what, j->string, why);
 	return err;
 }
 
 static int add_entry(struct hx_state *state, const char *map, const struct json *e, size_t index,
 		     const char *name, char *msg, size_t msglen)
 {
-	static const char *const allowed[] = { "key", "value", NULL };
+	static const char *const allowed[] = { "key", "value", "formatted", NULL };
+	static const char *const allowed_formatted[] = { "key", "value", NULL };
 	struct hx_state_entry *entries, *ent;
-	const struct json *key, *value;
+	const struct json *key, *value, *formatted;
 	char where[128], *at;
 	int err;
 
@@ -426,11 +447,33 @@ static int add_entry(struct hx_state *state, const char *map, const struct json 
 	if (e->type != JSON_OBJECT)
 		return say(msg, msglen, "%s:%u:%u: %s: expected {\"key\": ..., \"value\": ...}",
 			   name, e->line, e->col, where);
+	if (member(e, "values"))
+		return say(msg, msglen,
+			   "%s:%u:%u: %s: per-CPU \"values\" are not supported (one value per "
+			   "key)",
+			   name, e->line, e->col, where);
 	err = only_members(e, allowed, name, where, msg, msglen);
 	if (err)
 		return err;
 	key = member(e, "key");
 	value = member(e, "value");
+	/* bpftool -j prints the bytes and, with BTF, "formatted": the same
+	 * entry by field names. The bytes are the entry; "formatted" stands in
+	 * for what is not given as bytes. */
+	formatted = member(e, "formatted");
+	if (formatted) {
+		char in[160];
+
+		snprintf(in, sizeof(in), "%s.formatted", where);
+		if (formatted->type != JSON_OBJECT)
+			return say(msg, msglen, "%s:%u:%u: %s: expected an object", name,
+				   formatted->line, formatted->col, in);
+		err = only_members(formatted, allowed_formatted, name, in, msg, msglen);
+		if (err)
+			return err;
+		key = key ?: member(formatted, "key");
+		value = value ?: member(formatted, "value");
+	}
 	if (!key || !value)
 		return say(msg, msglen, "%s:%u:%u: %s: needs both \"key\" and \"value\"", name,
 			   e->line, e->col, where);
@@ -487,7 +530,7 @@ static const char *sa_fill(struct hx_state_sa *sa, const char *handle, const cha
 	if (!*spi || *end || errno || !v || v > UINT32_MAX)
 		return "the SPI is not a number from 1 to 0xffffffff";
 	sa->spi = (uint32_t)v;
-	if (hex_bytes(key, &bytes, &len))
+	if (hx_hex_parse(key, &bytes, &len, NULL, 0))
 		return "the key is not hex bytes";
 	if (len != 16 && len != 24 && len != 32) {
 		free(bytes);
@@ -496,7 +539,7 @@ static const char *sa_fill(struct hx_state_sa *sa, const char *handle, const cha
 	memcpy(sa->key, bytes, len);
 	sa->key_len = len;
 	free(bytes);
-	if (hex_bytes(salt, &bytes, &len))
+	if (hx_hex_parse(salt, &bytes, &len, NULL, 0))
 		return "the salt is not hex bytes";
 	if (len != 4) {
 		free(bytes);
@@ -615,20 +658,32 @@ int hx_state__parse(struct hx_state *state, const char *text, size_t len, const 
 {
 	static const char *const allowed[] = { "maps", "sas", NULL };
 	const struct json *maps, *sas;
-	struct json doc;
+	struct json *doc, **docs;
 	int err;
 
-	err = json_parse(text, len, name, &doc, msg, msglen);
-	if (err)
+	/* The tree stays with the state: typed keys and values point into it. */
+	docs = realloc(state->docs, (state->doc_cnt + 1) * sizeof(*docs));
+	if (docs)
+		state->docs = (void **)docs;
+	doc = docs ? calloc(1, sizeof(*doc)) : NULL;
+	if (!doc) {
+		say(msg, msglen, "%s: out of memory", name);
+		return -ENOMEM;
+	}
+	err = json_parse(text, len, name, doc, msg, msglen);
+	if (err) {
+		free(doc);
 		return err;
-	if (doc.type != JSON_OBJECT) {
+	}
+	docs[state->doc_cnt++] = doc;
+	if (doc->type != JSON_OBJECT) {
 		err = say(msg, msglen, "%s: expected an object {\"maps\": {...}}", name);
 		goto out;
 	}
-	err = only_members(&doc, allowed, name, "the document", msg, msglen);
+	err = only_members(doc, allowed, name, "the document", msg, msglen);
 	if (err)
 		goto out;
-	maps = member(&doc, "maps");
+	maps = member(doc, "maps");
 	if (maps && maps->type != JSON_OBJECT) {
 		err = say(msg, msglen, "%s:%u:%u: maps: expected an object of map names", name,
 			  maps->line, maps->col);
@@ -652,11 +707,10 @@ int hx_state__parse(struct hx_state *state, const char *text, size_t len, const 
 				goto out;
 		}
 	}
-	sas = member(&doc, "sas");
+	sas = member(doc, "sas");
 	if (sas)
 		err = parse_sas(state, sas, name, msg, msglen);
 out:
-	json_free(&doc);
 	if (err == -ENOMEM)
 		say(msg, msglen, "%s: out of memory", name);
 	return err;
@@ -726,6 +780,11 @@ void hx_state__free(struct hx_state *state)
 		free(state->maps[i].where);
 	}
 	free(state->maps);
+	for (size_t i = 0; i < state->doc_cnt; i++) {
+		json_free(state->docs[i]);
+		free(state->docs[i]);
+	}
+	free(state->docs);
 	/* Key material does not outlive the state. */
 	if (state->sas)
 		explicit_bzero(state->sas, state->sa_cnt * sizeof(*state->sas));
@@ -789,8 +848,7 @@ static int no_map(const struct hwxdp_object *obj, const char *where, const char 
 
 	if (!msglen)
 		return -ENOENT;
-	n += (size_t)snprintf(msg, msglen, "%s: the program has no map \"%s\" (maps:", where,
-			      name);
+	n += (size_t)snprintf(msg, msglen, "%s: the program has no map \"%s\" (maps:", where, name);
 	for (size_t j = 0; j < obj->map_cnt && n < msglen; j++)
 		n += (size_t)snprintf(msg + n, msglen - n, " %s", obj->maps[j].name);
 	if (n < msglen)
@@ -825,6 +883,238 @@ static int encode_error(const struct hx_state_entry *e, const struct hx_state_da
 		   d->len, e->map, what, size);
 }
 
+/*
+ * Fields by name into bytes, by the map's BTF, the way bpftool prints them
+ * in "formatted": a struct or union as an object of its members (those not
+ * named are 0), an array as a list (a char array also as a string), an
+ * integer or a pointer as a number, a bool as true or false, an enum as
+ * its number or an enumerator's name. Host byte order, as in the map.
+ */
+struct typed {
+	const struct btf *btf;
+	const struct hx_state_entry *entry;
+	const char *what; /* "key" or "value" */
+	char *msg;
+	size_t msglen;
+};
+
+static int typed_error(const struct typed *c, const struct json *j, const char *path,
+		       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+static int typed_error(const struct typed *c, const struct json *j, const char *path,
+		       const char *fmt, ...)
+{
+	char why[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	return say(c->msg, c->msglen, "%s.%s%s (line %u, column %u): %s", c->entry->where, c->what,
+		   path, j->line, j->col, why);
+}
+
+static const struct btf_type *resolved(const struct btf *btf, uint32_t *id)
+{
+	const struct btf_type *t = btf__type_by_id(btf, *id);
+
+	while (t && (btf_is_mod(t) || btf_is_typedef(t))) {
+		*id = t->type;
+		t = btf__type_by_id(btf, *id);
+	}
+	return t;
+}
+
+/* Writes the low bits of v at bit offset off of out (little-endian bit
+ * order, as BTF numbers the bits of a bitfield on this host). */
+static void put_bits(uint8_t *out, uint32_t off, uint32_t bits, uint64_t v)
+{
+	for (uint32_t i = 0; i < bits; i++) {
+		uint32_t b = off + i;
+
+		out[b / 8] =
+			(uint8_t)((out[b / 8] & ~(1u << (b % 8))) | (((v >> i) & 1u) << (b % 8)));
+	}
+}
+
+static int encode_number(const struct typed *c, const struct json *j, const char *path,
+			 bool is_signed, uint32_t bits, uint8_t *out, uint32_t bit_off)
+{
+	uint64_t v;
+
+	if (j->type == JSON_BOOL) {
+		v = j->boolean;
+	} else if (j->type == JSON_NUMBER && j->integer) {
+		v = j->number;
+		if ((bits < 64 && v >> (bits - (is_signed ? 1 : 0))) ||
+		    (bits == 64 && is_signed && v >> 63))
+			return typed_error(c, j, path, "%llu does not fit %u %s bits",
+					   (unsigned long long)v, bits,
+					   is_signed ? "signed" : "unsigned");
+	} else if (j->type == JSON_NUMBER && j->negative) {
+		if (!is_signed || j->number > (uint64_t)1 << (bits - 1))
+			return typed_error(c, j, path, "-%llu does not fit %u %s bits",
+					   (unsigned long long)j->number, bits,
+					   is_signed ? "signed" : "unsigned");
+		v = (uint64_t)0 - j->number;
+	} else {
+		return typed_error(c, j, path, "expected a whole number");
+	}
+	put_bits(out, bit_off, bits, v);
+	return 0;
+}
+
+static int encode_typed(const struct typed *c, uint32_t id, const struct json *j, char *path,
+			size_t pathlen, uint8_t *out, uint32_t bit_off, uint32_t bitfield);
+
+static int encode_members(const struct typed *c, const struct btf_type *t, const struct json *j,
+			  char *path, size_t pathlen, uint8_t *out, uint32_t bit_off)
+{
+	size_t at = strlen(path);
+	int err;
+
+	if (j->type != JSON_OBJECT)
+		return typed_error(c, j, path, "expected an object of %s members",
+				   btf_is_union(t) ? "union" : "struct");
+	for (size_t i = 0; i < j->count; i++) {
+		const struct btf_member *m = btf_members(t);
+		uint16_t k, n = btf_vlen(t);
+
+		for (k = 0; k < n; k++, m++)
+			if (!strcmp(btf__name_by_offset(c->btf, m->name_off), j->names[i]))
+				break;
+		snprintf(path + at, pathlen - at, ".%s", j->names[i]);
+		if (k == n)
+			return typed_error(c, &j->items[i], path, "%s %s has no member \"%s\"",
+					   btf_is_union(t) ? "union" : "struct",
+					   btf__name_by_offset(c->btf, t->name_off), j->names[i]);
+		err = encode_typed(c, m->type, &j->items[i], path, pathlen, out,
+				   bit_off + btf_member_bit_offset(t, k),
+				   btf_member_bitfield_size(t, k));
+		if (err)
+			return err;
+	}
+	path[at] = '\0';
+	return 0;
+}
+
+static int encode_array(const struct typed *c, const struct btf_type *t, const struct json *j,
+			char *path, size_t pathlen, uint8_t *out, uint32_t bit_off)
+{
+	const struct btf_array *a = btf_array(t);
+	long long elem = btf__resolve_size(c->btf, a->type);
+	size_t at = strlen(path);
+	int err;
+
+	if (elem <= 0)
+		return typed_error(c, j, path, "an array of elements of unknown size");
+	if (j->type == JSON_STRING && elem == 1) {
+		size_t len = strlen(j->string);
+
+		if (len >= a->nelems && len != a->nelems)
+			return typed_error(c, j, path, "a string of %zu bytes, the array has %u",
+					   len, a->nelems);
+		memcpy(out + bit_off / 8, j->string, len);
+		return 0;
+	}
+	if (j->type != JSON_ARRAY || j->count != a->nelems)
+		return typed_error(c, j, path, "expected a list of %u elements", a->nelems);
+	for (size_t i = 0; i < j->count; i++) {
+		snprintf(path + at, pathlen - at, "[%zu]", i);
+		err = encode_typed(c, a->type, &j->items[i], path, pathlen, out,
+				   bit_off + (uint32_t)(i * (size_t)elem * 8), 0);
+		if (err)
+			return err;
+	}
+	path[at] = '\0';
+	return 0;
+}
+
+static int encode_enum(const struct typed *c, const struct btf_type *t, const struct json *j,
+		       const char *path, uint8_t *out, uint32_t bit_off, uint32_t bitfield)
+{
+	uint32_t bits = bitfield ?: t->size * 8;
+	bool is_signed = btf_kflag(t);
+
+	if (j->type == JSON_STRING) {
+		for (uint16_t k = 0; k < btf_vlen(t); k++) {
+			const char *name;
+			uint64_t v;
+
+			if (btf_is_enum(t)) {
+				name = btf__name_by_offset(c->btf, btf_enum(t)[k].name_off);
+				v = (uint64_t)(int64_t)btf_enum(t)[k].val;
+			} else {
+				name = btf__name_by_offset(c->btf, btf_enum64(t)[k].name_off);
+				v = btf_enum64_value(&btf_enum64(t)[k]);
+			}
+			if (!strcmp(name, j->string)) {
+				put_bits(out, bit_off, bits, v);
+				return 0;
+			}
+		}
+		return typed_error(c, j, path, "enum %s has no \"%s\"",
+				   btf__name_by_offset(c->btf, t->name_off), j->string);
+	}
+	return encode_number(c, j, path, is_signed || btf_is_enum(t), bits, out, bit_off);
+}
+
+static int encode_typed(const struct typed *c, uint32_t id, const struct json *j, char *path,
+			size_t pathlen, uint8_t *out, uint32_t bit_off, uint32_t bitfield)
+{
+	const struct btf_type *t = resolved(c->btf, &id);
+
+	if (!t)
+		return typed_error(c, j, path, "BTF type %u is missing", id);
+	if (bit_off % 8 && !bitfield && !btf_is_int(t))
+		return typed_error(c, j, path, "a member that does not start on a byte");
+	if (btf_is_int(t)) {
+		uint8_t enc = btf_int_encoding(t);
+		uint32_t bits = bitfield ?: btf_int_bits(t);
+
+		if (bits > 64)
+			return typed_error(c, j, path, "a %u-bit integer: write it as bytes", bits);
+		return encode_number(c, j, path, enc & BTF_INT_SIGNED, bits, out,
+				     bit_off + btf_int_offset(t));
+	}
+	if (btf_is_ptr(t))
+		return encode_number(c, j, path, false, 64, out, bit_off);
+	if (btf_is_any_enum(t))
+		return encode_enum(c, t, j, path, out, bit_off, bitfield);
+	if (btf_is_array(t))
+		return encode_array(c, t, j, path, pathlen, out, bit_off);
+	if (btf_is_composite(t))
+		return encode_members(c, t, j, path, pathlen, out, bit_off);
+	return typed_error(c, j, path, "BTF kind %u cannot be written by fields", btf_kind(t));
+}
+
+/* d into size bytes at out (zeroed first); a message naming e otherwise. */
+static int datum_bytes(const struct hwxdp_object *obj, const struct hwxdp_map_desc *m,
+		       const struct hx_state_entry *e, const struct hx_state_datum *d,
+		       const char *what, uint8_t *out, size_t size, char *msg, size_t msglen)
+{
+	uint32_t id = !strcmp(what, "key") ? m->btf_key_type_id : m->btf_value_type_id;
+	struct typed c = { obj->btf, e, what, msg, msglen };
+	char path[256] = "";
+	long long typed_size;
+
+	memset(out, 0, size);
+	if (!d->typed)
+		return hx_state_datum__encode(d, size, out)
+			       ? encode_error(e, d, what, size, msg, msglen)
+			       : 0;
+	if (!obj->btf || !id)
+		return say(msg, msglen,
+			   "%s.%s: fields by name need BTF, and map %s's %s has none: write it "
+			   "as bytes",
+			   e->where, what, e->map, what);
+	typed_size = btf__resolve_size(obj->btf, id);
+	if (typed_size != (long long)size)
+		return say(msg, msglen, "%s.%s: map %s's %s type is %lld bytes, not %zu", e->where,
+			   what, e->map, what, typed_size, size);
+	return encode_typed(&c, id, d->typed, path, sizeof(path), out, 0, 0);
+}
+
 int hx_state__apply(const struct hx_state *state, const struct hwxdp_object *obj,
 		    hx_state_update_fn update, void *ctx, char *msg, size_t msglen)
 {
@@ -837,30 +1127,11 @@ int hx_state__apply(const struct hx_state *state, const struct hwxdp_object *obj
 		if (!map_by_name(obj, state->maps[i].name))
 			return no_map(obj, state->maps[i].where, state->maps[i].name, msg, msglen);
 	for (size_t i = 0; i < state->entry_cnt; i++) {
-		const struct hx_state_entry *e = &state->entries[i];
-		const struct hwxdp_map_desc *m = map_by_name(obj, e->map);
-		uint8_t probe[8];
-		uint32_t index;
+		const struct hwxdp_map_desc *m = map_by_name(obj, state->entries[i].map);
 
 		if (!m)
-			return no_map(obj, e->where, e->map, msg, msglen);
-		if ((e->key.is_number ? (m->key_size > 8 ||
-					 hx_state_datum__encode(&e->key, m->key_size, probe))
-				      : e->key.len != m->key_size))
-			return encode_error(e, &e->key, "key", m->key_size, msg, msglen);
-		if ((e->value.is_number ? (m->value_size > 8 ||
-					   hx_state_datum__encode(&e->value, m->value_size, probe))
-					: e->value.len != m->value_size))
-			return encode_error(e, &e->value, "value", m->value_size, msg, msglen);
-		if (is_array(m) && m->key_size == sizeof(index)) {
-			uint8_t k[sizeof(index)] = { 0 };
-
-			hx_state_datum__encode(&e->key, sizeof(k), k);
-			memcpy(&index, k, sizeof(index));
-			if (index >= m->max_entries)
-				return say(msg, msglen, "%s.key: key %u is outside array %s of %u entries",
-					   e->where, index, e->map, m->max_entries);
-		}
+			return no_map(obj, state->entries[i].where, state->entries[i].map, msg,
+				      msglen);
 		if (m->key_size > key_max)
 			key_max = m->key_size;
 		if (m->value_size > value_max)
@@ -873,17 +1144,34 @@ int hx_state__apply(const struct hx_state *state, const struct hwxdp_object *obj
 		say(msg, msglen, "out of memory");
 		goto out;
 	}
-	for (size_t i = 0; i < state->entry_cnt; i++) {
-		const struct hx_state_entry *e = &state->entries[i];
-		const struct hwxdp_map_desc *m = map_by_name(obj, e->map);
+	/* the first pass only checks, the second writes */
+	for (int write = 0; write < 2; write++) {
+		for (size_t i = 0; i < state->entry_cnt; i++) {
+			const struct hx_state_entry *e = &state->entries[i];
+			const struct hwxdp_map_desc *m = map_by_name(obj, e->map);
+			uint32_t index;
 
-		hx_state_datum__encode(&e->key, m->key_size, key);
-		hx_state_datum__encode(&e->value, m->value_size, value);
-		err = update(ctx, e->map, key, value);
-		if (err) {
-			say(msg, msglen, "%s: map %s refuses the entry: %s", e->where, e->map,
-			    hwxdp_strerror(err < 0 ? err : -err));
-			goto out;
+			err = datum_bytes(obj, m, e, &e->key, "key", key, m->key_size, msg, msglen);
+			if (!err)
+				err = datum_bytes(obj, m, e, &e->value, "value", value,
+						  m->value_size, msg, msglen);
+			if (err)
+				goto out;
+			if (is_array(m) && m->key_size == sizeof(index))
+				memcpy(&index, key, sizeof(index));
+			if (!write && is_array(m) && m->key_size == sizeof(index) &&
+			    index >= m->max_entries) {
+				err = say(msg, msglen,
+					  "%s.key: key %u is outside array %s of %u entries",
+					  e->where, index, e->map, m->max_entries);
+				goto out;
+			}
+			err = write ? update(ctx, e->map, key, value) : 0;
+			if (err) {
+				say(msg, msglen, "%s: map %s refuses the entry: %s", e->where,
+				    e->map, hwxdp_strerror(err < 0 ? err : -err));
+				goto out;
+			}
 		}
 	}
 out:

@@ -15,7 +15,11 @@
  * KEY and VALUE are either a string of hex bytes in memory order (spaces
  * between bytes allowed, "0a000001 00000000"), exactly the map's key or
  * value size, or a non-negative integer stored in host byte order in a key
- * or value of 1, 2, 4 or 8 bytes (an array index: "key": 3).
+ * or value of 1, 2, 4 or 8 bytes (an array index: "key": 3); or as
+ * `bpftool map dump -j` prints them: a list of "0x0a" bytes, or the fields by
+ * name of its "formatted" section, which the map's BTF encodes when the
+ * state is applied. An entry may carry "formatted" beside its bytes (the
+ * bytes win), so a dump is a map's list as it is.
  * An SA's key is 16, 24 or 32 bytes, its salt 4; spi is a number or a
  * "0x" string; handle is the index of the `sas` map entry it backs.
  * Members other than these are refused, so a typo is an error and not a
@@ -30,12 +34,14 @@
 
 struct hwxdp_object;
 
-/* A key or a value as written: bytes, or a number to size later. */
+/* A key or a value as written: bytes, a number to size later, or fields
+ * by name (typed, a tree of the state's) to encode by the map's BTF. */
 struct hx_state_datum {
 	bool is_number;
 	uint64_t number;
 	uint8_t *bytes;
 	size_t len;
+	const void *typed;
 };
 
 struct hx_state_entry {
@@ -60,10 +66,12 @@ struct hx_state {
 	struct hx_state_map {
 		char *name;
 		char *where; /* "FILE:3:12: maps.flows" */
-	} *maps;
+	} * maps;
 	size_t map_cnt;
 	struct hx_state_sa *sas;
 	size_t sa_cnt;
+	void **docs; /* the parsed files, which typed data point into */
+	size_t doc_cnt;
 };
 
 /* Every function returns 0 or a negative errno (-EINVAL for input that does

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hwxdp/fwd.h"
+#include "hwxdp/platform.h"
 #include "lab/pkt.h"
 
 #define HX_META_MAX 32

@@ -11,7 +11,6 @@
 #include "device/tables.h"
 #include "hwmap/hash.h"
 #include "hwmap/translate.h"
-#include "hwxdp/fwd.h"
 #include "loader/object.h"
 #include "loader/device.h"
 #include "loader/log.h"

@@ -6,53 +6,34 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "hwxdp/fwd.h"
+#include "hwxdp/platform.h"
 #include "hwxdp/object.h"
 #include "loader/host.h"
+#include "loader/object.h"
 #include "loader/log.h"
 
 /* Sets the read-only global `hwxdp_target` in .rodata before load. */
-static int set_target(struct bpf_object *obj, __u32 target)
+static int set_target(struct bpf_object *obj, enum hwxdp_target target)
 {
-	const struct btf_var_secinfo *var;
-	const struct btf_type *sec;
-	struct bpf_map *rodata;
-	struct btf *btf;
+	struct bpf_map *rodata = bpf_object__find_map_by_name(obj, ".rodata");
 	const char *initial;
 	size_t size;
 	char *data;
-	int i, err;
+	int err;
 
-	rodata = bpf_object__find_map_by_name(obj, ".rodata");
-	btf = bpf_object__btf(obj);
-	if (!rodata || !btf)
-		return 0;
-	i = btf__find_by_name_kind(btf, ".rodata", BTF_KIND_DATASEC);
-	if (i < 0)
-		return 0;
-	sec = btf__type_by_id(btf, i);
-	initial = bpf_map__initial_value(rodata, &size);
+	initial = rodata ? bpf_map__initial_value(rodata, &size) : NULL;
 	if (!initial)
 		return 0;
-	var = btf_var_secinfos(sec);
-	for (i = 0; i < btf_vlen(sec); i++, var++) {
-		const struct btf_type *t = btf__type_by_id(btf, var->type);
-
-		if (strcmp(btf__name_by_offset(btf, t->name_off), "hwxdp_target"))
-			continue;
-		if (var->size != sizeof(target) || var->offset + var->size > size)
-			return -EINVAL;
-		/* libbpf hands out the image read-only: write a copy back. */
-		data = malloc(size);
-		if (!data)
-			return -ENOMEM;
-		memcpy(data, initial, size);
-		memcpy(data + var->offset, &target, sizeof(target));
+	/* libbpf hands out the image read-only: write a copy back. */
+	data = malloc(size);
+	if (!data)
+		return -ENOMEM;
+	memcpy(data, initial, size);
+	err = hwxdp_target__write(bpf_object__btf(obj), (uint8_t *)data, size, target);
+	if (err > 0)
 		err = bpf_map__set_initial_value(rodata, data, size);
-		free(data);
-		return err;
-	}
-	return 0;
+	free(data);
+	return err;
 }
 
 static int set_mmapable(struct bpf_object *obj)
@@ -136,7 +117,7 @@ struct bpf_object *hwxdp_host_load_opts(const char *path, const struct hwxdp_hos
 	}
 	err = set_target(obj, HWXDP_TARGET_HOST);
 	if (err) {
-		hwxdp_error(err, "%s: hwxdp_target is not a 4-byte global", path);
+		hwxdp_error(err, "%s: %s", path, hwxdp_error_message(err));
 		goto fail;
 	}
 	if (o.mmapable_arrays) {

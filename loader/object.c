@@ -1342,40 +1342,81 @@ void hwxdp_object__close(struct hwxdp_object *obj)
 	free(obj);
 }
 
+int hwxdp_btf__find_global(const struct btf *btf, const char *section, size_t section_size,
+			   const char *name, size_t size, uint32_t *offset)
+{
+	const struct btf_var_secinfo *var;
+	const struct btf_type *sec;
+	int id, i;
+
+	id = btf ? btf__find_by_name_kind(btf, section, BTF_KIND_DATASEC) : -ENOENT;
+	if (id < 0)
+		return -ENOENT;
+	sec = btf__type_by_id(btf, id);
+	var = btf_var_secinfos(sec);
+	for (i = 0; i < btf_vlen(sec); i++, var++) {
+		const struct btf_type *t = btf__type_by_id(btf, var->type);
+
+		if (strcmp(btf__name_by_offset(btf, t->name_off), name))
+			continue;
+		if (var->size != size || var->offset + size > section_size)
+			return -EINVAL;
+		*offset = var->offset;
+		return 0;
+	}
+	return -ENOENT;
+}
+
 /* Global variable name of size bytes: its map and offset. */
 static int find_global(const struct hwxdp_object *obj, const char *name, size_t size,
 		       struct hwxdp_map_desc **out, uint32_t *offset)
 {
-	const struct btf_var_secinfo *var;
-	const struct btf_type *sec;
-	size_t m;
-	int id, i;
-
 	if (!obj || !obj->btf || !name)
 		return -ENOENT;
-	for (m = 0; m < obj->map_cnt; m++) {
+	for (size_t m = 0; m < obj->map_cnt; m++) {
 		struct hwxdp_map_desc *map = &obj->maps[m];
+		int err;
 
 		if (map->origin != HWXDP_MAP_GLOBAL)
 			continue;
-		id = btf__find_by_name_kind(obj->btf, map->section, BTF_KIND_DATASEC);
-		if (id < 0)
+		err = hwxdp_btf__find_global(obj->btf, map->section, map->initial_size, name, size,
+					     offset);
+		if (err == -ENOENT)
 			continue;
-		sec = btf__type_by_id(obj->btf, id);
-		var = btf_var_secinfos(sec);
-		for (i = 0; i < btf_vlen(sec); i++, var++) {
-			const struct btf_type *t = btf__type_by_id(obj->btf, var->type);
-
-			if (strcmp(btf__name_by_offset(obj->btf, t->name_off), name))
-				continue;
-			if (var->size != size || var->offset + size > map->initial_size)
-				return -EINVAL;
-			*out = map;
-			*offset = var->offset;
-			return 0;
-		}
+		*out = map;
+		return err;
 	}
 	return -ENOENT;
+}
+
+int hwxdp_target__write(const struct btf *btf, uint8_t *rodata, size_t size,
+			enum hwxdp_target target)
+{
+	uint32_t value = target, offset;
+	int err = hwxdp_btf__find_global(btf, ".rodata", size, "hwxdp_target", sizeof(value),
+					 &offset);
+
+	if (err == -ENOENT || (!err && !rodata))
+		return 0;
+	if (err)
+		return hwxdp_error(err, "hwxdp_target is not a 4-byte global");
+	memcpy(rodata + offset, &value, sizeof(value));
+	return 1;
+}
+
+int hwxdp_object__set_target(struct hwxdp_object *obj, enum hwxdp_target target)
+{
+	for (size_t m = 0; m < obj->map_cnt; m++) {
+		struct hwxdp_map_desc *map = &obj->maps[m];
+
+		if (map->origin == HWXDP_MAP_GLOBAL && !strcmp(map->section, ".rodata")) {
+			int err = hwxdp_target__write(obj->btf, (uint8_t *)map->initial,
+						      map->initial_size, target);
+
+			return err < 0 ? err : 0;
+		}
+	}
+	return 0;
 }
 
 int hwxdp_object__get_global(const struct hwxdp_object *obj, const char *name, void *value,

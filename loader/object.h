@@ -14,6 +14,9 @@
 #include <linux/bpf.h>
 
 #include "hwxdp/object.h"
+#include "hwxdp/platform.h"
+
+struct btf;
 
 struct hwxdp_map_desc {
 	char name[HWXDP_NAME_MAX];
@@ -65,5 +68,27 @@ struct hwxdp_object {
 	struct btf *btf;            /* NULL when the object has no BTF */
 	void *priv;
 };
+
+/*
+ * The global variable name of size bytes in section (section_size bytes) of
+ * btf: 0 with *offset set, -ENOENT without one, -EINVAL when its size
+ * differs or it lies beyond the section.
+ */
+int hwxdp_btf__find_global(const struct btf *btf, const char *section, size_t section_size,
+			   const char *name, size_t size, uint32_t *offset);
+
+/*
+ * The loader's side of the hwxdp_target contract (include/hwxdp/platform.h),
+ * the one place it is written: target into the `hwxdp_target` global of the
+ * .rodata image (size bytes, whose layout btf gives). 1 when written, 0 when
+ * the program has no such global, -EINVAL (recorded: "hwxdp_target is not a
+ * 4-byte global") when it is not a 4-byte one.
+ */
+int hwxdp_target__write(const struct btf *btf, uint8_t *rodata, size_t size,
+			enum hwxdp_target target);
+
+/* hwxdp_target__write on obj's .rodata: 0 (written, or no such global) or
+ * the error. */
+int hwxdp_object__set_target(struct hwxdp_object *obj, enum hwxdp_target target);
 
 #endif /* HWXDP_LOADER_OBJECT_H */

@@ -18,18 +18,10 @@
 #include <bpf/bpf_helpers.h>
 
 #include "hwxdp/fwd.h"
+#include "hwxdp/platform.h"
 
 /* Set by the loader before each load; the other target's code is dead. */
 const volatile __u32 hwxdp_target = HWXDP_TARGET_HOST;
-
-/*
- * The device's crypto engine: wraps the IP packet at l3_offset in ESP tunnel
- * mode for SA sa_handle (outer IPv4, RFC 4303 / RFC 4106), keeping the L2
- * header in front. 0 on success, a negative errno with the frame untouched
- * otherwise. The kernel has no such function: it resolves to NULL there.
- */
-extern int bpf_hwxdp_esp_encap(struct xdp_md *ctx, __u32 sa_handle,
-			       __u32 l3_offset) __ksym __weak;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);

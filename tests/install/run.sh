@@ -92,6 +92,65 @@ else
 	failed=$((failed + 1))
 fi
 
+# A program of one's own on the installed platform header alone: the
+# target global, the device kfunc and the metadata compile for BPF, the
+# kfunc stays a weak extern the kernel can leave NULL, and the installed
+# command translates it for the device (the kfunc's name is the one the
+# device knows).
+echo "-- a program on <hwxdp/platform.h>"
+cat >"$root/plat.bpf.c" <<'BPF'
+#include <linux/bpf.h>
+#include <bpf/bpf_helpers.h>
+#include <hwxdp/platform.h>
+
+const volatile __u32 hwxdp_target = HWXDP_TARGET_HOST;
+
+SEC("xdp")
+int plat(struct xdp_md *ctx)
+{
+	void *data = (void *)(long)ctx->data;
+	struct hwxdp_meta *meta;
+
+	if (hwxdp_target == HWXDP_TARGET_DEVICE && bpf_hwxdp_esp_encap &&
+	    !bpf_hwxdp_esp_encap(ctx, 1, 14))
+		return XDP_TX;
+	if (bpf_xdp_adjust_meta(ctx, -(int)sizeof(*meta)))
+		return XDP_PASS;
+	meta = (void *)(long)ctx->data_meta;
+	data = (void *)(long)ctx->data;
+	if ((void *)(meta + 1) > data)
+		return XDP_PASS;
+	meta->lif = 0;
+	meta->egress_port = 0;
+	meta->reason = HWXDP_PUNT_NO_CRYPTO;
+	meta->pad = 0;
+	return XDP_PASS;
+}
+
+char LICENSE[] SEC("license") = "GPL";
+BPF
+if ${CLANG:-clang} -g -O2 -target bpf -Wall -Werror $(pkg-config --cflags hwxdp) \
+	-I/usr/include/$(${CC:-cc} -dumpmachine) -c "$root/plat.bpf.c" -o "$root/plat.bpf.o" 2>"$log"; then
+	passed=$((passed + 1))
+	if readelf -sW "$root/plat.bpf.o" | grep -Eq 'WEAK +DEFAULT +UND bpf_hwxdp_esp_encap$'; then
+		passed=$((passed + 1))
+	else
+		echo "FAIL: bpf_hwxdp_esp_encap is not a weak undefined symbol of the object"
+		failed=$((failed + 1))
+	fi
+	if "$dest$prefix/bin/hwxdp" prog translate "$root/plat.bpf.o" -o "$root/plat.hxu" >"$log" 2>&1 &&
+		"$dest$prefix/bin/hwxdp" prog dump "$root/plat.hxu" 2>&1 | grep -qi 'esp'; then
+		passed=$((passed + 1))
+	else
+		echo "FAIL: the installed hwxdp does not translate the program to an ESP command:"
+		head -n 5 "$log"
+		failed=$((failed + 1))
+	fi
+else
+	echo "FAIL: a BPF program does not compile on <hwxdp/platform.h>:"; head -n 5 "$log"
+	failed=$((failed + 1))
+fi
+
 # uninstall leaves nothing of ours behind
 make --no-print-directory BUILD="$build" DESTDIR="$root/dest" PREFIX=$prefix uninstall >/dev/null 2>&1
 left=$(find "$root/dest" -type f -o -type l)

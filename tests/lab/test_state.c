@@ -5,6 +5,8 @@
  * line that names the file, the map or the key and says what is wrong.
  */
 #include <criterion/criterion.h>
+#include <stdarg.h>
+#include <stdlib.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -160,4 +162,270 @@ Test(state, long_path_keeps_the_reason, .init = setup, .fini = teardown)
 	cr_assert(strstr(msg, "the program has no map \"confg\" (maps:"), "cut: \"%s\"", msg);
 	cr_assert(strstr(msg, "/state.json:1:"), "%s", msg);
 	cr_assert(strstr(msg, ": maps.confg: the program has no map"), "%s", msg);
+}
+
+/*
+ * What bpftool prints, fed back. A real kernel map: fwd loaded and its maps
+ * pinned by bpftool, entries written with `bpftool map update` from the
+ * bytes below, dumped with `bpftool map dump -j`; the dump as a state file
+ * gives back those bytes, once by its byte lists and once by its
+ * "formatted" fields alone (encoded by the object's BTF).
+ */
+static char pin_dir[64];
+
+static void pin_setup(void)
+{
+	setup();
+	snprintf(pin_dir, sizeof(pin_dir), "/sys/fs/bpf/hwxdp-state-%d", (int)getpid());
+}
+
+static void pin_teardown(void)
+{
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", pin_dir);
+	(void)!system(cmd);
+	teardown();
+}
+
+/* Runs cmd through the shell; its whole output, which the caller frees. */
+static char *output_of(const char *cmd)
+{
+	size_t cap = 1 << 16, len = 0, n;
+	char *out = malloc(cap);
+	FILE *p = popen(cmd, "r");
+
+	cr_assert(out && p, "%s", cmd);
+	while ((n = fread(out + len, 1, cap - len - 1, p)) > 0) {
+		len += n;
+		if (len + 1 == cap) {
+			out = realloc(out, cap *= 2);
+			cr_assert_not_null(out);
+		}
+	}
+	out[len] = '\0';
+	cr_assert_eq(pclose(p), 0, "%s: %s", cmd, out);
+	return out;
+}
+
+static void run(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void run(const char *fmt, ...)
+{
+	char cmd[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	free(output_of(cmd));
+}
+
+/* "0a 00 ..." for bpftool's `hex` arguments. */
+static void hex_args(const uint8_t *b, size_t len, char *out)
+{
+	for (size_t i = 0; i < len; i++)
+		sprintf(out + 3 * i, "%02x ", b[i]);
+}
+
+struct recorded {
+	char map[32];
+	uint8_t key[64], value[64];
+};
+
+struct record {
+	struct recorded e[64];
+	int n;
+	const struct hwxdp_object *obj;
+};
+
+static int record_update(void *ctx, const char *map, const void *key, const void *value)
+{
+	struct record *r = ctx;
+	const struct hwxdp_map_desc *m = NULL;
+
+	for (size_t i = 0; i < r->obj->map_cnt; i++)
+		if (!strcmp(r->obj->maps[i].name, map))
+			m = &r->obj->maps[i];
+	cr_assert(m && m->key_size <= 64 && m->value_size <= 64 && r->n < 64);
+	snprintf(r->e[r->n].map, sizeof(r->e[r->n].map), "%s", map);
+	memcpy(r->e[r->n].key, key, m->key_size);
+	memcpy(r->e[r->n].value, value, m->value_size);
+	r->n++;
+	return 0;
+}
+
+/* The value recorded for map and key, which must be there. */
+static const uint8_t *recorded_value(const struct record *r, const char *map, const void *key,
+				     size_t key_size)
+{
+	for (int i = 0; i < r->n; i++)
+		if (!strcmp(r->e[i].map, map) && !memcmp(r->e[i].key, key, key_size))
+			return r->e[i].value;
+	cr_assert_fail("no entry of %s was written", map);
+	return NULL;
+}
+
+/* The dump with every entry's byte lists left out: {"formatted": ...} only. */
+static char *formatted_only(const char *dump)
+{
+	size_t len = strlen(dump), n = 0;
+	char *out = malloc(len + 1);
+	const char *p = dump;
+
+	cr_assert_not_null(out);
+	out[n++] = '[';
+	while ((p = strstr(p, "\"formatted\":"))) {
+		const char *start = p;
+		int depth = 0;
+
+		p += strlen("\"formatted\":");
+		while (*p == ' ' || *p == '\n')
+			p++;
+		cr_assert_eq(*p, '{');
+		do {
+			depth += *p == '{' ? 1 : *p == '}' ? -1 : 0;
+			p++;
+		} while (depth);
+		n += (size_t)sprintf(out + n, "%s{%.*s}", n > 1 ? "," : "", (int)(p - start),
+				     start);
+	}
+	out[n++] = ']';
+	out[n] = '\0';
+	return out;
+}
+
+static void feed_back(const char *path, const char *lifs, const char *flows, const char *config,
+		      struct record *r)
+{
+	char *text, msg[1024] = "";
+	struct hx_state *state = hx_state__new();
+	FILE *f = fopen(path, "w");
+
+	cr_assert(f && state);
+	fprintf(f, "{\"maps\": {\"lifs\": %s, \"flows\": %s, \"config\": %s}}\n", lifs, flows,
+		config);
+	fclose(f);
+	cr_assert_eq(hx_state__load(state, path, msg, sizeof(msg)), 0, "%s", msg);
+	r->n = 0;
+	cr_assert_eq(hx_state__apply(state, r->obj, record_update, r, msg, sizeof(msg)), 0, "%s",
+		     msg);
+	hx_state__free(state);
+	(void)text;
+}
+
+Test(state, a_bpftool_dump_fed_back, .init = pin_setup, .fini = pin_teardown)
+{
+	/* fwd's layouts, written byte by byte here (progs/include/hwxdp/fwd.h):
+	 * lifs 4101 -> state 1, rx_packets 2, rx_bytes 0x0102030405, tx 7 */
+	static const uint8_t lif_key[4] = { 0x05, 0x10, 0x00, 0x00 };
+	static const uint8_t lif_value[48] = { 1, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0,
+					       0, 0, 0, 5, 4, 3, 2, 1, 0, 0, 0, 7 };
+	/* flows: LIF 4101, IPv4, UDP, ports 1234 -> 53 in network order,
+	 * 10.0.0.1 -> 192.0.2.9 -> next hop 3, tunnel, SA 9 revision 2 */
+	static const uint8_t flow_key[44] = { 0x05, 0x10, 0,  0, 4, 17, 0,	    0, 0x04, 0xd2,
+					      0,    53,	  10, 0, 0, 1,	[28] = 192, 0, 2,    9 };
+	static const uint8_t flow_value[32] = { 3,    0,    0,	  0,	1,    0,    0,	  0,
+						9,    0,    0,	  0,	2,    0,    0,	  0,
+						0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+	static const uint8_t config_key[4] = { 0 };
+	static const uint8_t config_value[16] = { 1, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0 };
+	char path[128], args[2][256], *lifs, *flows, *config, *flifs, *fflows, *fconfig;
+	struct hwxdp_object *obj = NULL;
+	struct record r = {};
+
+	if (geteuid())
+		cr_skip_test("needs root: bpftool loads fwd into the kernel");
+	run("mkdir -p %s && bpftool prog loadall %s %s/progs pinmaps %s/maps type xdp 2>&1",
+	    pin_dir, hx_object_path("fwd"), pin_dir, pin_dir);
+	hex_args(lif_key, sizeof(lif_key), args[0]);
+	hex_args(lif_value, sizeof(lif_value), args[1]);
+	run("bpftool map update pinned %s/maps/lifs key hex %s value hex %s", pin_dir, args[0],
+	    args[1]);
+	hex_args(flow_key, sizeof(flow_key), args[0]);
+	hex_args(flow_value, sizeof(flow_value), args[1]);
+	run("bpftool map update pinned %s/maps/flows key hex %s value hex %s", pin_dir, args[0],
+	    args[1]);
+	hex_args(config_key, sizeof(config_key), args[0]);
+	hex_args(config_value, sizeof(config_value), args[1]);
+	run("bpftool map update pinned %s/maps/config key hex %s value hex %s", pin_dir, args[0],
+	    args[1]);
+
+	snprintf(args[0], sizeof(args[0]), "bpftool map dump -p pinned %s/maps/lifs", pin_dir);
+	lifs = output_of(args[0]);
+	snprintf(args[0], sizeof(args[0]), "bpftool map dump -j pinned %s/maps/flows", pin_dir);
+	flows = output_of(args[0]);
+	snprintf(args[0], sizeof(args[0]), "bpftool map dump -j pinned %s/maps/config", pin_dir);
+	config = output_of(args[0]);
+	cr_assert(strstr(flows, "\"formatted\""), "bpftool printed no BTF fields: %s", flows);
+
+	cr_assert_eq(hwxdp_object__open(hx_object_path("fwd"), &obj), 0);
+	r.obj = obj;
+	snprintf(path, sizeof(path), "%s/dump.json", dir);
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass) {
+			/* the fields by name alone, without the bytes */
+			flifs = formatted_only(lifs);
+			fflows = formatted_only(flows);
+			fconfig = formatted_only(config);
+			cr_assert_null(strstr(fflows, "0x"), "%s", fflows);
+			feed_back(path, flifs, fflows, fconfig, &r);
+			free(flifs);
+			free(fflows);
+			free(fconfig);
+		} else {
+			feed_back(path, lifs, flows, config, &r);
+		}
+		cr_assert_eq(r.n, 3, "pass %d: %d entries", pass, r.n);
+		cr_assert_arr_eq(recorded_value(&r, "lifs", lif_key, 4), lif_value,
+				 sizeof(lif_value), "pass %d: lifs", pass);
+		cr_assert_arr_eq(recorded_value(&r, "flows", flow_key, sizeof(flow_key)),
+				 flow_value, sizeof(flow_value), "pass %d: flows", pass);
+		cr_assert_arr_eq(recorded_value(&r, "config", config_key, 4), config_value,
+				 sizeof(config_value), "pass %d: config", pass);
+	}
+	free(lifs);
+	free(flows);
+	free(config);
+	hwxdp_object__close(obj);
+}
+
+/* Fields by name are checked against the map's BTF, with a reason and the
+ * place of the value at fault (at marks it in the entry). */
+Test(state, fields_by_name_that_are_wrong, .init = setup, .fini = teardown)
+{
+	static const struct {
+		const char *entry, *at, *want;
+	} cases[] = {
+		{ "{\"key\": 0, \"value\": {\"vlan_flow\": 1}}", "1}",
+		  "maps.config[0].value.vlan_flow (line 1, column %d): struct hwxdp_config has no "
+		  "member \"vlan_flow\"" },
+		{ "{\"key\": 0, \"value\": {\"vlan_flows\": 4294967296}}", "4294967296",
+		  "value.vlan_flows (line 1, column %d): 4294967296 does not fit 32 unsigned "
+		  "bits" },
+		{ "{\"key\": 0, \"value\": {\"vlan_flows\": -1}}", "-1",
+		  "value.vlan_flows (line 1, column %d): -1 does not fit 32 unsigned bits" },
+		{ "{\"key\": 0, \"value\": [1, 0, 1, 0]}", "[1",
+		  "value (line 1, column %d): expected an object of struct members" },
+		{ "{\"key\": 0, \"values\": [{\"cpu\": 0, \"value\": [\"0x00\"]}]}", NULL,
+		  "maps.config[0]: per-CPU \"values\" are not supported" },
+		{ "{\"key\": 0, \"value\": {}, \"formatted\": {\"key\": 0, \"valeu\": {}}}", NULL,
+		  "maps.config[0].formatted: unknown member \"valeu\"" },
+	};
+	char path[128], text[512], msg[1024], want[256];
+
+	snprintf(path, sizeof(path), "%s/state.json", dir);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(text, sizeof(text), "{\"maps\": {\"config\": [%s]}}", cases[i].entry);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+		snprintf(want, sizeof(want), cases[i].want,
+			 cases[i].at ? (int)(strstr(text, cases[i].at) - text) + 1 : 0);
+#pragma GCC diagnostic pop
+		write_file(path, text);
+		msg[0] = '\0';
+		cr_assert_eq(load_apply(path, msg, sizeof(msg), NULL), -EINVAL, "%s", text);
+		cr_assert(strstr(msg, want), "%s\n  got: %s\n  want: %s", text, msg, want);
+		assert_one_line(msg);
+	}
 }

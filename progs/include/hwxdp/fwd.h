@@ -8,12 +8,17 @@
  * Byte order: fields named *_be are in network byte order (as on the wire);
  * every other field is in host byte order.
  *
+ * The platform's side (hwxdp_target, the device kfuncs, the punt reasons and
+ * struct hwxdp_meta) is include/hwxdp/platform.h, which any program includes.
  * docs/programs.md describes each map, field, behaviour and punt reason.
  */
 #ifndef HWXDP_FWD_H
 #define HWXDP_FWD_H
 
 #include <linux/types.h>
+
+/* The target, the punt reasons and the metadata: the platform's. */
+#include "hwxdp/platform.h"
 
 /* Map sizes. The device sizes its flow table by the board (issue-level
  * default 2,000,000); the kernel copy is sized for the host fallback. */
@@ -31,46 +36,6 @@
 	(((__u32)(iface_id) << HWXDP_VLAN_BITS) | ((__u32)(vlan) & HWXDP_VLAN_MASK))
 #define HWXDP_LIF_IFACE(lif) ((lif) >> HWXDP_VLAN_BITS)
 #define HWXDP_LIF_VLAN(lif)  ((lif) & HWXDP_VLAN_MASK)
-
-/* Which copy of the program this is; set by the loader in .rodata. */
-enum hwxdp_target {
-	HWXDP_TARGET_HOST   = 0,
-	HWXDP_TARGET_DEVICE = 1,
-};
-
-/*
- * Why a frame went to the host. Every reason has a counter (punt_stats) and
- * travels with the frame in its XDP metadata (struct hwxdp_meta).
- * Keep hwxdp_punt_reason_name() in step when adding one.
- */
-enum hwxdp_punt_reason {
-	HWXDP_PUNT_NONE = 0,          /* not punted */
-	HWXDP_PUNT_MALFORMED,         /* truncated header, IHL < 5, bad IP version,
-	                                 total length beyond the frame */
-	HWXDP_PUNT_UNKNOWN_PORT,      /* ingress interface not in ports */
-	HWXDP_PUNT_QINQ,              /* 802.1ad outer tag or a second tag */
-	HWXDP_PUNT_ETHERTYPE,         /* neither IPv4 nor IPv6 (ARP, LLDP, ...) */
-	HWXDP_PUNT_VLAN_RESERVED,     /* tag with VID 4095 */
-	HWXDP_PUNT_UNKNOWN_VLAN,      /* no LIF entry for (iface_id << 12) | vlan */
-	HWXDP_PUNT_LIF_OFFLOAD_OFF,   /* LIF is offload-disabled: host carries it */
-	HWXDP_PUNT_VLAN_FLOWS_OFF,    /* config vlan_flows is 0 and a VLAN is involved */
-	HWXDP_PUNT_IP_OPTIONS,        /* IPv4 header with options (IHL > 5) */
-	HWXDP_PUNT_FRAGMENT,          /* IPv4 fragment (MF set or offset != 0) */
-	HWXDP_PUNT_IPV6_EXT,          /* IPv6 extension header */
-	HWXDP_PUNT_L4_PROTO,          /* neither TCP nor UDP (ICMP, ESP, ...) */
-	HWXDP_PUNT_FLOW_MISS,         /* no microflow for the flow key */
-	HWXDP_PUNT_NEXTHOP_MISS,      /* microflow names an invalid next hop */
-	HWXDP_PUNT_EGRESS_MISS,       /* next hop's port has no tx_ports entry */
-	HWXDP_PUNT_EGRESS_LIF_OFF,    /* the LIF it would leave by is not enabled */
-	HWXDP_PUNT_TTL_EXCEEDED,      /* TTL / hop limit <= 1 */
-	HWXDP_PUNT_MTU_EXCEEDED,      /* IP packet longer than the next hop's MTU */
-	HWXDP_PUNT_IPSEC_OFF,         /* tunnel flow while config ipsec_flows is 0 */
-	HWXDP_PUNT_SA_STALE,          /* SA gone or its revision changed (rekey) */
-	HWXDP_PUNT_NO_CRYPTO,         /* no crypto engine on this target (the host) */
-	HWXDP_PUNT_ESP_FAILED,        /* the crypto engine refused the frame */
-	HWXDP_PUNT_HOST_ONLY,         /* path needs a host-only helper */
-	HWXDP_PUNT__MAX,
-};
 
 /* ports: ingress ifindex -> the port's interface id. Type HASH. */
 struct hwxdp_port {
@@ -168,18 +133,6 @@ struct hwxdp_sa {
 struct hwxdp_counter {
 	__u64 packets;
 	__u64 bytes;
-};
-
-/*
- * XDP metadata in front of every frame the program returns (where the
- * driver supports metadata): what the program decided, for the host
- * stack, AF_XDP and tests. 12 bytes, a multiple of 4 as XDP requires.
- */
-struct hwxdp_meta {
-	__u32 lif;                    /* ingress LIF (0 when not parsed that far) */
-	__u32 egress_port;            /* egress iface_id when forwarded */
-	__u16 reason;                 /* enum hwxdp_punt_reason */
-	__u16 pad;
 };
 
 #endif /* HWXDP_FWD_H */
