@@ -17,46 +17,14 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 build=${BUILD:-build}
-passed=0 failed=0
 tag=$$
 tmp=/tmp/hxptest.$tag
-. scripts/appliance/topology.sh
+. tests/integration/appliance_test.sh
 COUNT=1000000 RATE=${HWXDP_REPLACE_RATE:-50000}
-
-skip() { echo "skipped: $*"; exit 77; }
-pass() { echo "  ok: $*"; passed=$((passed + 1)); }
-fail() { echo "  FAIL: $*"; failed=$((failed + 1)); }
-finish() {
-	echo "$passed passed, $failed failed"
-	[ "$failed" -eq 0 ]
-	exit
-}
-setup_failed() {
-	echo "setup failed: $*"
-	[ -f "$tmp/hwxdpd.log" ] && sed 's/^/  hwxdpd: /' "$tmp/hwxdpd.log"
-	failed=$((failed + 1))
-	finish
-}
-cleanup() {
-	topo_down
-	rm -rf "$tmp"
-}
-topo_failed() { setup_failed "$@"; }
-trap cleanup EXIT
-
-[ "$(id -u)" -eq 0 ] || skip "needs root (network namespaces, TAPs, kernel BPF)"
-[ -c /dev/net/tun ] || skip "no /dev/net/tun"
-[ -x "$build/hwxdpd" ] && [ -x "$build/hwxdp" ] || skip "build first: make"
-for o in fwd fwd_mark1 fwd_mark2; do
+appliance_requires gcc
+for o in fwd_mark1 fwd_mark2; do
 	[ -f "$build/progs/$o.bpf.o" ] || skip "no $build/progs/$o.bpf.o: make"
 done
-for t in ethtool clang gcc tc bpftool; do
-	command -v "$t" >/dev/null || skip "no $t (scripts/install-deps.sh installs it)"
-done
-/usr/bin/python3 -c 'import scapy.all' 2>/dev/null || skip "Debian's python3-scapy is not installed"
-if ! mount | grep -q ' /sys/fs/bpf type bpf'; then
-	mount -t bpf bpf /sys/fs/bpf 2>/dev/null || skip "cannot mount bpffs at /sys/fs/bpf"
-fi
 
 echo "== hwxdpd: 100 replaces during 1,000,000 numbered frames, vlan_flows toggled 20 times"
 topo_up

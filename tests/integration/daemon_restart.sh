@@ -13,45 +13,10 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 build=${BUILD:-build}
-passed=0 failed=0
 tag=$$
 tmp=/tmp/hxrtest.$tag
-. scripts/appliance/topology.sh
-
-skip() { echo "skipped: $*"; exit 77; }
-pass() { echo "  ok: $*"; passed=$((passed + 1)); }
-fail() { echo "  FAIL: $*"; failed=$((failed + 1)); }
-finish() {
-	echo "$passed passed, $failed failed"
-	[ "$failed" -eq 0 ]
-	exit
-}
-setup_failed() {
-	echo "setup failed: $*"
-	for log in "$tmp"/hwxdpd*.log; do
-		[ -f "$log" ] && sed "s/^/  $(basename "$log"): /" "$log"
-	done
-	failed=$((failed + 1))
-	finish
-}
-cleanup() {
-	topo_down
-	rm -rf "$tmp"
-}
-topo_failed() { setup_failed "$@"; }
-trap cleanup EXIT
-
-[ "$(id -u)" -eq 0 ] || skip "needs root (network namespaces, TAPs, kernel BPF)"
-[ -c /dev/net/tun ] || skip "no /dev/net/tun"
-[ -x "$build/hwxdpd" ] && [ -x "$build/hwxdp" ] || skip "build first: make"
-[ -f "$build/progs/fwd.bpf.o" ] || skip "no $build/progs/fwd.bpf.o: make"
-for t in iperf3 ethtool clang tc bpftool; do
-	command -v "$t" >/dev/null || skip "no $t (scripts/install-deps.sh installs it)"
-done
-/usr/bin/python3 -c 'import scapy.all' 2>/dev/null || skip "Debian's python3-scapy is not installed"
-if ! mount | grep -q ' /sys/fs/bpf type bpf'; then
-	mount -t bpf bpf /sys/fs/bpf 2>/dev/null || skip "cannot mount bpffs at /sys/fs/bpf"
-fi
+. tests/integration/appliance_test.sh
+appliance_requires iperf3
 
 echo "== hwxdpd: SIGKILL mid-stream, started again on its pins"
 topo_up

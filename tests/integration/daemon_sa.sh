@@ -15,46 +15,13 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 build=${BUILD:-build}
-passed=0 failed=0
 tag=$$
 tmp=/tmp/hxstest.$tag
-. scripts/appliance/topology.sh
+. tests/integration/appliance_test.sh
 KEY1=000102030405060708090a0b0c0d0e0fc0c1c2c3
 KEY2=f0e1d2c3b4a5968778695a4b3c2d1e0f00112233
 ESP_FAILED=22
-
-skip() { echo "skipped: $*"; exit 77; }
-pass() { echo "  ok: $*"; passed=$((passed + 1)); }
-fail() { echo "  FAIL: $*"; failed=$((failed + 1)); }
-finish() {
-	echo "$passed passed, $failed failed"
-	[ "$failed" -eq 0 ]
-	exit
-}
-setup_failed() {
-	echo "setup failed: $*"
-	[ -f "$tmp/hwxdpd.log" ] && sed 's/^/  hwxdpd: /' "$tmp/hwxdpd.log"
-	failed=$((failed + 1))
-	finish
-}
-cleanup() {
-	topo_down
-	rm -rf "$tmp"
-}
-topo_failed() { setup_failed "$@"; }
-trap cleanup EXIT
-
-[ "$(id -u)" -eq 0 ] || skip "needs root (network namespaces, TAPs, kernel BPF)"
-[ -c /dev/net/tun ] || skip "no /dev/net/tun"
-[ -x "$build/hwxdpd" ] && [ -x "$build/hwxdp" ] || skip "build first: make"
-[ -f "$build/progs/fwd.bpf.o" ] || skip "no $build/progs/fwd.bpf.o: make"
-for t in ethtool clang gcc tc bpftool; do
-	command -v "$t" >/dev/null || skip "no $t (scripts/install-deps.sh installs it)"
-done
-/usr/bin/python3 -c 'import scapy.all' 2>/dev/null || skip "Debian's python3-scapy is not installed"
-if ! mount | grep -q ' /sys/fs/bpf type bpf'; then
-	mount -t bpf bpf /sys/fs/bpf 2>/dev/null || skip "cannot mount bpffs at /sys/fs/bpf"
-fi
+appliance_requires gcc
 
 echo "== hwxdpd: ESP SAs, a tunnel flow, a lifetime"
 topo_up
