@@ -64,20 +64,43 @@ static bool plain(unsigned char c)
 	       strchr("._/:-+,", c);
 }
 
-static void word(struct text *t, const char *w)
+size_t state_word_escape(const char *w, char *out, size_t cap)
 {
-	if (t->len && t->s[t->len - 1] != '\n')
-		put(t, " ", 1);
+	size_t n = 0;
+
 	for (const unsigned char *c = (const unsigned char *)w; *c; c++) {
 		char esc[4];
 
 		if (plain(*c)) {
-			put(t, (const char *)c, 1);
+			if (n + 1 < cap)
+				out[n] = (char)*c;
+			n++;
 			continue;
 		}
 		snprintf(esc, sizeof(esc), "%%%02X", *c);
-		put(t, esc, 3);
+		for (int i = 0; i < 3; i++, n++)
+			if (n + 1 < cap)
+				out[n] = esc[i];
 	}
+	if (cap)
+		out[n < cap ? n : cap - 1] = '\0';
+	return n;
+}
+
+static void word(struct text *t, const char *w)
+{
+	size_t n = state_word_escape(w, NULL, 0);
+	char *esc = malloc(n + 1);
+
+	if (!esc) {
+		t->failed = true;
+		return;
+	}
+	state_word_escape(w, esc, n + 1);
+	if (t->len && t->s[t->len - 1] != '\n')
+		put(t, " ", 1);
+	put(t, esc, n);
+	free(esc);
 }
 
 static void end_line(struct text *t)
@@ -224,14 +247,13 @@ static int hex(char c)
 	return -1;
 }
 
-/* Splits line into words in place, %XX undone: the count, -1 when malformed. */
-static int split(char *line, char **words)
+int state_line_split(char *line, char **words, int max)
 {
 	int n = 0;
 
 	for (char *r = line, *w = line; *r;) {
-		if (n == STATE_WORDS)
-			return -1;
+		if (n == max || *r == ' ')
+			return -1; /* too many, or an empty word */
 		words[n++] = w;
 		while (*r && *r != ' ') {
 			if (*r == '%') {
@@ -281,7 +303,8 @@ int state_restore(struct hwxdpd *d)
 			line[--len] = '\0';
 		if (!len || line[0] == '#')
 			continue;
-		n = memchr(line, '\0', (size_t)len) ? -1 : split(line, words);
+		n = memchr(line, '\0', (size_t)len) ? -1
+						    : state_line_split(line, words, STATE_WORDS);
 		if (n < 1) {
 			fprintf(stderr, "hwxdpd: %s:%d: not a command, skipped\n", d->state_path,
 				lineno);

@@ -7,6 +7,8 @@
 #ifndef HWXDP_DAEMON_STATE_H
 #define HWXDP_DAEMON_STATE_H
 
+#include <stddef.h>
+
 struct hwxdpd;
 
 /* Writes the file when the configuration changed; takes d->lock. A file
@@ -17,5 +19,14 @@ void state_save(struct hwxdpd *d);
  * stderr; 0, or -errno when the file cannot be read. */
 int state_restore(struct hwxdpd *d);
 void state_remove(struct hwxdpd *d);
+
+/* One word as the file has it: bytes other than letters, digits and
+ * "._/:-+," as %XX. The length it needs; out holds at most cap - 1 of it
+ * and a NUL (cap 0: only the length). */
+size_t state_word_escape(const char *w, char *out, size_t cap);
+/* A line of the file into at most max words, in place, %XX undone: their
+ * count, or -1 for a line that is not one (an empty word, %00, a bad
+ * escape, a byte that should have been escaped, too many words). */
+int state_line_split(char *line, char **words, int max);
 
 #endif /* HWXDP_DAEMON_STATE_H */
