@@ -80,6 +80,17 @@ if [ "${sent:-0}" = "$COUNT" ] && [ "$seen" = "$COUNT" ] && [ "$doubled" = 0 ] &
 else
 	fail "lost: sent ${sent:-?}, seen ${seen:-?} distinct, ${doubled:-?} doubled, ${beyond:-?} out of range"
 fi
+# A build whose maps are not fwd's: refused before anything changes.
+before=$(hwxdp -j prog show fwd | jfield "'%d %s' % (d['replaces'], d['file'])")
+out=$(hwxdp prog replace fwd "$build/progs/vlan_tag.bpf.o" 2>&1)
+rc=$?
+after=$(hwxdp -j prog show fwd | jfield "'%d %s' % (d['replaces'], d['file'])")
+if [ $rc -ne 0 ] && [ "$before" = "$after" ] && [ "$(echo "$out" | grep -c 'error')" -ge 1 ]; then
+	pass "a build with other maps is refused, nothing changed: $(echo "$out" | grep error | head -n 1)"
+else
+	fail "incompatible replace: rc $rc, prog $before -> $after: $(echo "$out" | head -c 300)"
+fi
+
 # Each replace's own account (prog show's last_replace), as medians.
 swaps=$(py "
 import json, statistics
