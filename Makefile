@@ -80,7 +80,7 @@ MUTANT_BINS := $(BUILD)/mutants/devdiff_combine.test $(BUILD)/tests/prove_mutant
 # Objects `hwxdp prog prove` is tested on (tests/prove).
 PROVE_OBJS := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/prove/bpf/*.bpf.c))
 
-.PHONY: all test run deps clean format bench fuzz-control fuzz-images install uninstall \
+.PHONY: all test run deps clean format bench fuzz-control fuzz-daemon fuzz-images install uninstall \
 	prove-mutants
 all: $(BPF_OBJS) $(CORPUS_OBJS) $(PROVE_OBJS) $(LIB) $(SOLIB) $(DAEMON_LIB) $(DAEMON) $(CMD) $(TEST_BINS) \
      $(TOOL_BINS) $(MUTANT_BINS)
@@ -250,6 +250,14 @@ fuzz-control:
 		tests/fuzz/fuzz_control.c daemon/proto.c -o $(BUILD)/fuzz/fuzz_control
 	$(Q)$(BUILD)/fuzz/fuzz_control -max_total_time=$(FUZZ_SECONDS) -max_len=4096 \
 		$(BUILD)/fuzz/corpus/control
+
+# The live daemon, built with ASan/UBSan into build-san, forwarding pings
+# while its control socket takes junk for FUZZ_SECONDS (make fuzz-daemon
+# FUZZ_SECONDS=600: the 10-minute run). Root.
+fuzz-daemon:
+	$(Q)$(MAKE) --no-print-directory BUILD=build-san SAN=1 build-san/hwxdpd build-san/hwxdp \
+		build-san/progs/fwd.bpf.o
+	$(Q)BUILD=build-san HWXDP_JUNK_SECONDS=$(FUZZ_SECONDS) bash tests/integration/daemon_ping.sh
 
 # The long mutation run over fwd's image (tests/image/test_mutants.c):
 # 10,000 mutants, every accepted one run on the interpreted engine and every

@@ -17,9 +17,9 @@
 
 #include "daemon/wire.h"
 
-#define XSK_FRAMES     4096
+#define XSK_FRAMES     8192
 #define XSK_FRAME_SIZE XSK_UMEM__DEFAULT_FRAME_SIZE
-#define XSK_RING       2048
+#define XSK_RING       4096
 /* AF_XDP frames are one page: larger MTUs go to AF_PACKET. */
 #define XSK_MTU_MAX   3498
 #define PKT_FRAME_MAX 9216 + 64

@@ -1149,7 +1149,7 @@ int hx_state__apply(const struct hx_state *state, const struct hwxdp_object *obj
 		for (size_t i = 0; i < state->entry_cnt; i++) {
 			const struct hx_state_entry *e = &state->entries[i];
 			const struct hwxdp_map_desc *m = map_by_name(obj, e->map);
-			uint32_t index;
+			uint32_t index = 0;
 
 			err = datum_bytes(obj, m, e, &e->key, "key", key, m->key_size, msg, msglen);
 			if (!err)

@@ -306,15 +306,18 @@ fi
 # The control socket under junk (malformed frames, nonsense words, reads)
 # while a ping crosses the appliance: every ping answered, the daemon still
 # answering in order afterwards.
-ip netns exec "$nsa" ping -c 100 -i 0.05 -W 1 10.77.2.2 >"/tmp/hxdtest.$tag.ping2" 2>&1 &
+# HWXDP_JUNK_SECONDS makes it longer (make fuzz-daemon: a sanitized build, 10 minutes).
+junk_s=${HWXDP_JUNK_SECONDS:-6}
+pings=$((junk_s * 20 + 20))
+ip netns exec "$nsa" ping -c "$pings" -i 0.05 -W 1 10.77.2.2 >"/tmp/hxdtest.$tag.ping2" 2>&1 &
 pinger=$!
-junk=$(/usr/bin/python3 tests/integration/ctl_junk.py "$sock" 6 "$tag" 2>&1)
+junk=$(/usr/bin/python3 tests/integration/ctl_junk.py "$sock" "$junk_s" "$tag" 2>&1)
 wait "$pinger"
 prc=$?
 loss=$(grep -o '[0-9.]*% packet loss' "/tmp/hxdtest.$tag.ping2")
 if [ $prc -eq 0 ] && [ "$loss" = "0% packet loss" ] && kill -0 "$daemon_pid" 2>/dev/null &&
 	[ "$(hwxdp -j port list | py_field '["ports"][0]["name"]')" = p0 ]; then
-	pass "control socket junk ($junk) while 100 pings crossed: $loss, the daemon answers"
+	pass "control socket junk for $junk_s s ($junk) while $pings pings crossed: $loss, the daemon answers"
 else
 	fail "under junk ($junk): ping rc $prc, ${loss:-no ping}, daemon $(kill -0 "$daemon_pid" 2>/dev/null && echo alive || echo gone)"
 fi
@@ -328,5 +331,14 @@ if [ "$rc" -eq 0 ] && [ ! -e "$sock" ] && [ ! -e "$pins/fwd" ] && ! ip link show
 	pass "SIGTERM: exit 0, socket, pins and TAPs gone"
 else
 	fail "after SIGTERM: rc $rc, socket $( [ -e "$sock" ] && echo left), pins $( [ -e "$pins/fwd" ] && echo left), $tap0 $(ip link show "$tap0" >/dev/null 2>&1 && echo left)"
+fi
+# A sanitized build (SAN=1) says what it found in the daemon's log.
+if nm "$build/hwxdpd" 2>/dev/null | grep -q __asan_init; then
+	reports=$(grep -cE 'ERROR: (Address|Leak)Sanitizer|runtime error' "$dlog")
+	if [ "$reports" -eq 0 ]; then
+		pass "ASan/UBSan/LSan: no report in the daemon's log, through the junk and the stop"
+	else
+		fail "sanitizer reports in the daemon's log: $(grep -m 3 -E 'ERROR:|runtime error' "$dlog")"
+	fi
 fi
 finish
