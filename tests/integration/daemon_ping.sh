@@ -333,7 +333,7 @@ else
 	fail "after SIGTERM: rc $rc, socket $( [ -e "$sock" ] && echo left), pins $( [ -e "$pins/fwd" ] && echo left), $tap0 $(ip link show "$tap0" >/dev/null 2>&1 && echo left)"
 fi
 # A sanitized build (SAN=1) says what it found in the daemon's log.
-if nm "$build/hwxdpd" 2>/dev/null | grep -q __asan_init; then
+if [ "$(nm "$build/hwxdpd" 2>/dev/null | grep -c __asan_init)" -gt 0 ]; then
 	reports=$(grep -cE 'ERROR: (Address|Leak)Sanitizer|runtime error' "$dlog")
 	if [ "$reports" -eq 0 ]; then
 		pass "ASan/UBSan/LSan: no report in the daemon's log, through the junk and the stop"
