@@ -123,6 +123,11 @@ struct prover {
 	Z3_ast ingress, rx_queue;
 	Z3_ast pkt0, lm0, writer0, tm0;
 	Z3_ast outside; /* the window's bytes around the frame */
+	/* what a fresh device and reference start with, where the proof
+	 * leaves it free: the registers the programs read before writing
+	 * them (of BPF, of the microcode), local memory, global data */
+	Z3_ast start_regs[2][HXU_REGS];
+	Z3_ast fresh;
 	Z3_sort tmem;
 	const struct hwxdp_map_desc *maps;
 	size_t map_cnt;
@@ -859,12 +864,28 @@ static enum step add_leaf(struct prover *p, const struct sym *st, Z3_ast cond, u
 }
 
 /* The device aborts an access outside its space: a leaf when that can
- * happen on this path; the path goes on where it cannot. */
-static enum step space_check(struct prover *p, struct sym *st, Z3_ast addr, unsigned int n,
-			     uint32_t limit)
+ * happen on this path; the path goes on where it cannot. Table memory
+ * (space HXU_SPACE_TM) is checked as the device checks it, by the start
+ * address only: one that is no map's (NULL plus an offset, a scalar
+ * taken for a pointer) aborts; in the model's addresses, the maps' values
+ * are the ones with bits 48..63 naming a map (MAP_BASE). */
+static enum step access_check(struct prover *p, struct sym *st, unsigned int space, Z3_ast addr,
+			      unsigned int n)
 {
-	Z3_ast out = Z3_mk_bvugt(p->z, addr, u64(p, limit - n));
-	Z3_ast c = and2(p, st->cond, out);
+	Z3_ast out, c;
+
+	if (space == HXU_SPACE_TM) {
+		Z3_sort s16 = Z3_mk_bv_sort(p->z, 16);
+		Z3_ast m = Z3_mk_extract(p->z, 63, 48, addr);
+
+		out = or2(p, Z3_mk_eq(p->z, m, num(p, 0, s16)),
+			  Z3_mk_bvugt(p->z, m, num(p, p->map_cnt, s16)));
+	} else {
+		uint32_t limit = space == HXU_SPACE_PKT ? HXU_WINDOW_SIZE : HXU_LM_SIZE;
+
+		out = Z3_mk_bvugt(p->z, addr, u64(p, limit - n));
+	}
+	c = and2(p, st->cond, out);
 
 	if (!feasible(p, c))
 		return STEP_NEXT;
@@ -1246,9 +1267,7 @@ static enum step hxu_bytes(struct prover *p, struct sym *st, unsigned int space,
 {
 	Z3_ast mem = space == HXU_SPACE_PKT ? st->pkt : space == HXU_SPACE_LM ? st->lm : st->tm;
 
-	if (space != HXU_SPACE_TM &&
-	    space_check(p, st, addr, n, space == HXU_SPACE_PKT ? HXU_WINDOW_SIZE : HXU_LM_SIZE) ==
-		    STEP_FAIL)
+	if (access_check(p, st, space, addr, n) == STEP_FAIL)
 		return STEP_FAIL;
 	*out = read_bytes(p, mem, addr, n, false);
 	return STEP_NEXT;
@@ -1339,12 +1358,8 @@ static enum step hxu_step(struct prover *p, struct sym *st, struct fork *fk)
 		bool fp = space == HXU_SPACE_LM && o.rs == HXU_REG_FP && o.imm >= -HXU_LM_FRAME &&
 			  o.imm <= -(int32_t)n;
 
-		/* frame-relative local memory is not checked: r10 keeps it inside;
-		 * nor is table memory: the verifier proves its addresses */
-		if (!fp && space != HXU_SPACE_TM &&
-		    space_check(p, st, addr, n,
-				space == HXU_SPACE_PKT ? HXU_WINDOW_SIZE : HXU_LM_SIZE) ==
-			    STEP_FAIL)
+		/* frame-relative local memory is not checked: r10 keeps it inside */
+		if (!fp && access_check(p, st, space, addr, n) == STEP_FAIL)
 			return STEP_FAIL;
 		if (kind == HXU_OP_ATOMIC) {
 			static const uint8_t aops[] = {
@@ -1485,7 +1500,7 @@ static enum step hxu_step(struct prover *p, struct sym *st, struct fork *fk)
 		if (o.opcode == HXU_OP_CSUM16) {
 			Z3_ast addr = Z3_mk_bvadd(p->z, rs, u64(p, (uint64_t)(int64_t)o.imm));
 
-			if (space_check(p, st, addr, 2, HXU_WINDOW_SIZE) == STEP_FAIL)
+			if (access_check(p, st, HXU_SPACE_PKT, addr, 2) == STEP_FAIL)
 				return STEP_FAIL;
 			csum16(p, st, addr, rt, pc);
 			st->pc += words;
@@ -1518,10 +1533,7 @@ static enum step hxu_step(struct prover *p, struct sym *st, struct fork *fk)
 				mem = space == HXU_SPACE_PKT  ? st->pkt
 				      : space == HXU_SPACE_LM ? st->lm
 							      : st->tm;
-				if (space != HXU_SPACE_TM &&
-				    space_check(p, st, rs, ks,
-						space == HXU_SPACE_PKT ? HXU_WINDOW_SIZE
-								       : HXU_LM_SIZE) == STEP_FAIL)
+				if (access_check(p, st, space, rs, ks) == STEP_FAIL)
 					return STEP_FAIL;
 				key = read_bytes(p, mem, rs, ks, false);
 			}
@@ -1546,6 +1558,7 @@ static void sym_init(struct prover *p, struct sym *st, const char *side, uint32_
 	for (int i = 0; i < HXU_REGS; i++) {
 		snprintf(name, sizeof(name), "%s_r%d", side, i);
 		st->r[i] = Z3_mk_const(p->z, Z3_mk_string_symbol(p->z, name), p->bv64);
+		p->start_regs[side[0] == 'h'][i] = st->r[i];
 	}
 	st->r[1] = u64(p, CTX_ADDR);
 	st->r[HXU_REG_FP] = u64(p, LM_FP);
@@ -2008,24 +2021,24 @@ static int compare(struct prover *p)
 	r = Z3_solver_check(z, p->s);
 	p->checks++;
 	if (r == Z3_L_TRUE) {
-		/* zero bytes around the frame, no map full */
+		/* the state a fresh device and reference start from, no map
+		 * full: a counterexample the replay can make */
 		Z3_solver_push(z, p->s);
-		Z3_solver_assert(
-			z, p->s,
-			Z3_mk_eq(z, p->outside, Z3_mk_const_array(z, p->bv32, num(p, 0, p->bv8))));
+		pushed++;
+		Z3_solver_assert(z, p->s, p->fresh);
 		for (uint32_t k = 0; k < WRITE_MAX; k++)
 			if (p->full[k])
 				Z3_solver_assert(z, p->s, Z3_mk_not(z, p->full[k]));
 		r = Z3_solver_check(z, p->s);
 		p->checks++;
-		if (r != Z3_L_TRUE)
-			Z3_solver_pop(z, p->s, 1);
-		else
-			pushed++;
-	}
-	if (r != Z3_L_TRUE) {
-		r = Z3_solver_check(z, p->s);
-		p->checks++;
+		if (r == Z3_L_FALSE) {
+			not_proven(p, "the two differ only from a state a fresh device does not "
+				      "start in (registers read before they are written, local "
+				      "memory, the window around the frame, global data or a "
+				      "full map): no counterexample the replay can make");
+			Z3_solver_pop(z, p->s, pushed);
+			return 0;
+		}
 	}
 	if (r == Z3_L_FALSE) {
 		p->res->status = HWXDP_PROVE_PROVEN;
@@ -2040,6 +2053,49 @@ static int compare(struct prover *p)
 	}
 	Z3_solver_pop(z, p->s, pushed);
 	return 0;
+}
+
+/* The state a fresh device and the reference start a first frame in, as
+ * one condition on what the proof leaves free: registers and local memory
+ * zero (but r1 and r10), the window's bytes around the frame zero, global
+ * data as the object gives it (.bss zero). */
+static void fresh_state(struct prover *p)
+{
+	Z3_context z = p->z;
+	Z3_ast zero = u64(p, 0), c[2 + 2 * HXU_REGS];
+	unsigned int n = 0;
+
+	c[n++] = Z3_mk_eq(z, p->outside, Z3_mk_const_array(z, p->bv32, num(p, 0, p->bv8)));
+	c[n++] = Z3_mk_eq(z, p->lm0, Z3_mk_const_array(z, p->bv32, num(p, 0, p->bv8)));
+	for (int side = 0; side < 2; side++)
+		for (int i = 0; i < HXU_REGS; i++)
+			if (i != 1 && i != HXU_REG_FP && p->start_regs[side][i])
+				c[n++] = Z3_mk_eq(z, p->start_regs[side][i], zero);
+	p->fresh = Z3_mk_and(z, n, c);
+	for (size_t m = 0; m < p->map_cnt && m < HXU_TABLES; m++) {
+		const struct hwxdp_map_desc *d = &p->maps[m];
+		uint8_t bytes[HWXDP_PROVE_VALUE_MAX] = { 0 };
+		uint32_t len = d->value_size;
+
+		if (d->origin != HWXDP_MAP_GLOBAL || d->read_only || d->type != BPF_MAP_TYPE_ARRAY)
+			continue;
+		if (len > HWXDP_PROVE_VALUE_MAX)
+			len = HWXDP_PROVE_VALUE_MAX;
+		if (d->initial)
+			memcpy(bytes, d->initial, d->initial_size < len ? d->initial_size : len);
+		for (uint32_t k = 0; k < len; k += 8) {
+			uint32_t w = len - k < 8 ? len - k : 8;
+			uint64_t v = 0;
+
+			for (uint32_t b = 0; b < w; b++)
+				v |= (uint64_t)bytes[k + b] << (8 * b);
+			p->fresh = and2(
+				p, p->fresh,
+				Z3_mk_eq(z,
+					 read_bytes(p, p->tm0, u64(p, MAP_BASE(m) + k), w, false),
+					 num(p, v, Z3_mk_bv_sort(z, 8 * w))));
+		}
+	}
 }
 
 static uint64_t now_ms(void)
@@ -2168,6 +2224,7 @@ int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map
 			   p.bpf.leaf_cnt ? "the microcode" : "BPF");
 		goto out;
 	}
+	fresh_state(&p);
 	compare(&p);
 	if (p.z3_error)
 		not_proven(&p, "the solver refused a term");
