@@ -128,6 +128,10 @@ struct prover {
 	 * them (of BPF, of the microcode), local memory, global data */
 	Z3_ast start_regs[2][HXU_REGS];
 	Z3_ast fresh;
+	/* table memory addresses as values are the cells' plus this free
+	 * amount: an outcome that depends on it depends on where the device
+	 * put a value, which no replay reproduces */
+	Z3_ast tm_shift;
 	Z3_sort tmem;
 	const struct hwxdp_map_desc *maps;
 	size_t map_cnt;
@@ -387,7 +391,7 @@ static Z3_ast cell(struct prover *p, Z3_ast mem, Z3_ast addr, unsigned int i)
 	Z3_sort dom = Z3_get_array_sort_domain(p->z, Z3_get_sort(p->z, mem));
 
 	if (Z3_get_bv_sort_size(p->z, dom) == 64)
-		return Z3_mk_bvadd(p->z, addr, u64(p, i));
+		return Z3_mk_bvadd(p->z, Z3_mk_bvsub(p->z, addr, p->tm_shift), u64(p, i));
 	return Z3_mk_bvadd(p->z, lo32(p, addr), num(p, i, p->bv32));
 }
 
@@ -484,7 +488,7 @@ static Z3_ast lookup_term(struct prover *p, uint32_t m, uint32_t ver, Z3_ast key
 	if (m >= p->map_cnt || m >= HXU_TABLES || ver > WRITE_MAX)
 		return NULL;
 	d = &p->maps[m];
-	base = u64(p, MAP_BASE(m));
+	base = Z3_mk_bvadd(z, u64(p, MAP_BASE(m)), p->tm_shift);
 	if (d->type == BPF_MAP_TYPE_ARRAY) {
 		Z3_ast idx = zext(p, Z3_mk_extract(z, 31, 0, key), 64);
 
@@ -505,6 +509,11 @@ static Z3_ast lookup_term(struct prover *p, uint32_t m, uint32_t ver, Z3_ast key
 				Z3_mk_func_decl(z, Z3_mk_string_symbol(z, name), 1, &ks, p->bv32);
 		}
 		*hit = Z3_mk_app(z, p->present[m][ver], 1, &key);
+		/* an LPM key's prefix longer than its data finds nothing */
+		if (d->type == BPF_MAP_TYPE_LPM_TRIE && d->key_size > 4)
+			*hit = and2(p, *hit,
+				    Z3_mk_bvule(z, Z3_mk_extract(z, 31, 0, key),
+						num(p, 8 * (d->key_size - 4), p->bv32)));
 		off = Z3_mk_bvmul(z, zext(p, Z3_mk_app(z, p->slot[m][ver], 1, &key), 64),
 				  u64(p, d->value_size));
 	} else {
@@ -876,7 +885,7 @@ static enum step access_check(struct prover *p, struct sym *st, unsigned int spa
 
 	if (space == HXU_SPACE_TM) {
 		Z3_sort s16 = Z3_mk_bv_sort(p->z, 16);
-		Z3_ast m = Z3_mk_extract(p->z, 63, 48, addr);
+		Z3_ast m = Z3_mk_extract(p->z, 63, 48, Z3_mk_bvsub(p->z, addr, p->tm_shift));
 
 		out = or2(p, Z3_mk_eq(p->z, m, num(p, 0, s16)),
 			  Z3_mk_bvugt(p->z, m, num(p, p->map_cnt, s16)));
@@ -1035,7 +1044,9 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 			    p->maps[in->imm].type != BPF_MAP_TYPE_ARRAY)
 				return not_proven(p, "insn %u: address in map %d, not an array", pc,
 						  in->imm);
-			*dst = u64(p, MAP_BASE((uint32_t)in->imm) + (uint32_t)in[1].imm);
+			*dst = Z3_mk_bvadd(
+				p->z, u64(p, MAP_BASE((uint32_t)in->imm) + (uint32_t)in[1].imm),
+				p->tm_shift);
 		} else if (in->src_reg == BPF_PSEUDO_BTF_ID) {
 			/* a device kfunc's address: it exists in the device's copy */
 			*dst = u64(p, 1);
@@ -1813,9 +1824,12 @@ static void entries_of(struct prover *p, Z3_model m, const struct leaf *l)
 		{
 			Z3_ast hit, a, v = lookup_term(p, e.map, 0, l->lk[i].key, &hit, &a);
 
-			addr = v ? eval_u64(p, m, v) : 0;
+			Z3_ast yes;
+
+			addr = v ? eval_u64(p, m, Z3_mk_bvsub(p->z, v, p->tm_shift)) : 0;
+			e.absent =
+				!v || !Z3_model_eval(p->z, m, hit, true, &yes) || !is_true(p, yes);
 		}
-		e.absent = !addr;
 		for (uint32_t b = 0; !e.absent && b < d->value_size; b++)
 			e.value[b] = (uint8_t)eval_u64(
 				p, m, Z3_mk_select(p->z, p->tm0, u64(p, addr + b)));
@@ -1883,6 +1897,42 @@ static bool write_differs(struct prover *p, Z3_model m, struct hwxdp_prove_resul
 	return false;
 }
 
+/* Whether the microcode's outcome on model m changes where the table
+ * memory addresses are other numbers (tm_shift moved by a page): the
+ * leaf it takes, its verdict, its frame's length or bytes. */
+static bool hxu_on_address(struct prover *p, Z3_model m)
+{
+	Z3_context z = p->z;
+	Z3_ast moved = Z3_mk_bvadd(z, p->tm_shift, u64(p, 0x5a5a5000));
+	const struct leaf *l = taken(p, m, &p->hxu), *l2 = NULL;
+	Z3_ast v;
+
+#define MOVED(t) Z3_substitute(z, (t), 1, &p->tm_shift, &moved)
+	for (uint32_t i = 0; i < p->hxu.leaf_cnt && !l2; i++)
+		if (Z3_model_eval(z, m, MOVED(p->hxu.leaves[i].cond), true, &v) && is_true(p, v))
+			l2 = &p->hxu.leaves[i];
+	if (!l || l2 != l)
+		return true;
+	if (model_differ(p, m, l->value, MOVED(l->value)) ||
+	    model_differ(p, m, l->data, MOVED(l->data)) ||
+	    model_differ(p, m, l->data_end, MOVED(l->data_end)))
+		return true;
+	{
+		uint64_t data = eval_u64(p, m, l->data), len = eval_u64(p, m, l->data_end) - data;
+		Z3_ast pkt2 = MOVED(l->pkt);
+
+		for (uint64_t i = 0; i < len && i < HWXDP_PROVE_LEN_MAX; i++) {
+			Z3_ast at = num(p, (uint32_t)(data + i), p->bv32);
+
+			if (model_differ(p, m, Z3_mk_select(z, l->pkt, at),
+					 Z3_mk_select(z, pkt2, at)))
+				return true;
+		}
+	}
+#undef MOVED
+	return false;
+}
+
 static void counterexample(struct prover *p, Z3_model m)
 {
 	struct hwxdp_prove_result *res = p->res;
@@ -1909,6 +1959,10 @@ static void counterexample(struct prover *p, Z3_model m)
 	entries_of(p, m, taken(p, m, &p->hxu));
 	res->bpf.writer = writer_of(p, m, taken(p, m, &p->bpf), res->diff_byte);
 	res->hxu.writer = writer_of(p, m, taken(p, m, &p->hxu), res->diff_byte);
+	if (write_differs(p, m, res))
+		res->loose |= HWXDP_PROVE_LOOSE_WRITES;
+	if (hxu_on_address(p, m))
+		res->loose |= HWXDP_PROVE_LOOSE_ADDRESS;
 	if (b->end != h->end || b->value != h->value)
 		snprintf(res->reason, sizeof(res->reason),
 			 "BPF ends at insn %u with %s %u, the microcode at op %u (insn %u) with %s "
@@ -1922,7 +1976,7 @@ static void counterexample(struct prover *p, Z3_model m)
 			 : h->end == HWXDP_PROVE_END_PUNT ? "punt"
 							  : "fault",
 			 h->value);
-	else if (write_differs(p, m, res))
+	else if (res->diff_write >= 0)
 		;
 	else if (b->len == h->len && res->diff_byte < 0) {
 		uint64_t a = eval_u64(p, m, p->tm_diff), map = (a >> 48) - 1;
@@ -2089,11 +2143,13 @@ static void fresh_state(struct prover *p)
 
 			for (uint32_t b = 0; b < w; b++)
 				v |= (uint64_t)bytes[k + b] << (8 * b);
-			p->fresh = and2(
-				p, p->fresh,
-				Z3_mk_eq(z,
-					 read_bytes(p, p->tm0, u64(p, MAP_BASE(m) + k), w, false),
-					 num(p, v, Z3_mk_bv_sort(z, 8 * w))));
+			p->fresh = and2(p, p->fresh,
+					Z3_mk_eq(z,
+						 read_bytes(p, p->tm0,
+							    Z3_mk_bvadd(z, u64(p, MAP_BASE(m) + k),
+									p->tm_shift),
+							    w, false),
+						 num(p, v, Z3_mk_bv_sort(z, 8 * w))));
 		}
 	}
 }
@@ -2183,6 +2239,9 @@ int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map
 	p.writer0 = Z3_mk_const_array(p.z, p.bv32, num(&p, UINT32_MAX, p.bv32));
 	p.tmem = Z3_mk_array_sort(p.z, p.bv64, p.bv8);
 	p.tm0 = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "table_memory"), p.tmem);
+	p.tm_shift = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "table_memory_shift"), p.bv64);
+	/* below the maps' own bits: no value's address is 0 */
+	Z3_solver_assert(p.z, p.s, Z3_mk_bvult(p.z, p.tm_shift, u64(&p, 1ull << 44)));
 	p.key_bits = p.value_bits = 8;
 	for (size_t m = 0; m < map_cnt && m < HXU_TABLES; m++) {
 		if (maps[m].key_size * 8 > p.key_bits && maps[m].key_size <= HWXDP_PROVE_KEY_MAX)
