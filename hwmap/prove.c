@@ -489,12 +489,15 @@ static Z3_ast lookup_term(struct prover *p, uint32_t m, uint32_t ver, Z3_ast key
 		return NULL;
 	d = &p->maps[m];
 	base = Z3_mk_bvadd(z, u64(p, MAP_BASE(m)), p->tm_shift);
-	if (d->type == BPF_MAP_TYPE_ARRAY) {
+	/* a per-CPU map's copy is the engine's (the CPU's): the frame sees
+	 * that one, of contents as free as a shared map's */
+	if (d->type == BPF_MAP_TYPE_ARRAY || d->type == BPF_MAP_TYPE_PERCPU_ARRAY) {
 		Z3_ast idx = zext(p, Z3_mk_extract(z, 31, 0, key), 64);
 
 		*hit = Z3_mk_bvult(z, idx, u64(p, d->max_entries));
 		off = Z3_mk_bvmul(z, idx, u64(p, d->value_size));
 	} else if (d->type == BPF_MAP_TYPE_HASH || d->type == BPF_MAP_TYPE_LRU_HASH ||
+		   d->type == BPF_MAP_TYPE_PERCPU_HASH || d->type == BPF_MAP_TYPE_LRU_PERCPU_HASH ||
 		   d->type == BPF_MAP_TYPE_LPM_TRIE || d->type == BPF_MAP_TYPE_DEVMAP ||
 		   d->type == BPF_MAP_TYPE_DEVMAP_HASH) {
 		if (!p->present[m][ver]) {
@@ -807,6 +810,65 @@ static Z3_ast redirect(struct prover *p, struct sym *st, uint32_t m, Z3_ast key,
 	return u64(p, XDP_REDIRECT);
 }
 
+/* bpf_redirect and redirif: with flags (all 64 bits) 0 the egress is the
+ * ifindex in the low 32 bits of ifindex, named apart from every map's
+ * entries, and the result XDP_REDIRECT; otherwise XDP_ABORTED and the
+ * egress as it was. */
+static Z3_ast redirect_ifindex(struct prover *p, struct sym *st, Z3_ast ifindex, Z3_ast flags)
+{
+	Z3_context z = p->z;
+	Z3_ast ok = Z3_mk_eq(z, flags, u64(p, 0));
+
+	st->egress =
+		Z3_mk_ite(z, ok, Z3_mk_concat(z, num(p, UINT32_MAX - 1, p->bv32), lo32(p, ifindex)),
+			  st->egress);
+	return Z3_mk_ite(z, ok, u64(p, XDP_REDIRECT), u64(p, XDP_ABORTED));
+}
+
+/* sum(b, n, s) of docs/isa.md 4.4: s plus the n bytes at addr of mem as
+ * little-endian 32-bit words, the last padded with zeros, 32 bits with
+ * end-around carry. */
+static Z3_ast csum_sum(struct prover *p, Z3_ast mem, Z3_ast addr, uint32_t n, Z3_ast seed)
+{
+	Z3_context z = p->z;
+	Z3_ast acc = zext(p, seed, 64);
+
+	for (uint32_t i = 0; i < n; i++)
+		acc = Z3_mk_bvadd(
+			z, acc,
+			Z3_mk_bvshl(z, load(p, mem, Z3_mk_bvadd(z, addr, u64(p, i)), 1, false),
+				    u64(p, 8 * (i & 3))));
+	for (int k = 0; k < 3; k++)
+		acc = Z3_mk_bvadd(z, Z3_mk_bvand(z, acc, u64(p, 0xffffffffu)),
+				  Z3_mk_bvlshr(z, acc, u64(p, 32)));
+	return acc;
+}
+
+/* bpf_csum_diff and csumd with constant sizes: the kernel's result
+ * (docs/isa.md 4.4). from/to NULL where the size is 0. */
+static Z3_ast csum_diff(struct prover *p, Z3_ast from_mem, Z3_ast from, uint32_t fsize,
+			Z3_ast to_mem, Z3_ast to, uint32_t tsize, Z3_ast seed)
+{
+	Z3_context z = p->z;
+	Z3_ast s = zext(p, lo32(p, seed), 64), v, m32 = u64(p, 0xffffffffu);
+
+	if (fsize && tsize) {
+		v = Z3_mk_bvadd(z, csum_sum(p, to_mem, to, tsize, s),
+				Z3_mk_bvxor(z, csum_sum(p, from_mem, from, fsize, u64(p, 0)), m32));
+		v = Z3_mk_bvadd(z, Z3_mk_bvand(z, v, m32), Z3_mk_bvlshr(z, v, u64(p, 32)));
+	} else if (tsize) {
+		v = csum_sum(p, to_mem, to, tsize, s);
+	} else if (fsize) {
+		v = Z3_mk_bvxor(z, csum_sum(p, from_mem, from, fsize, Z3_mk_bvxor(z, s, m32)), m32);
+	} else {
+		v = s;
+	}
+	for (int k = 0; k < 4; k++)
+		v = Z3_mk_bvadd(z, Z3_mk_bvand(z, v, u64(p, 0xffff)),
+				Z3_mk_bvlshr(z, v, u64(p, 16)));
+	return v;
+}
+
 /* An atomic read-modify-write of n bytes (one frame runs at a time: no
  * other writer in between); the old value, zero-extended. */
 static Z3_ast atomic_rmw(struct prover *p, Z3_ast *mem, Z3_ast addr, unsigned int n,
@@ -945,6 +1007,15 @@ static Z3_ast ctx_field(struct prover *p, const struct sym *st, uint64_t off)
 		return u64(p, 0);
 	}
 	return NULL;
+}
+
+/* The memory a BPF pointer of type t points into, or NULL. */
+static Z3_ast bpf_space(const struct sym *st, uint8_t t)
+{
+	return t == HWXDP_REG_PTR_TO_STACK					   ? st->lm
+	       : t == HWXDP_REG_PTR_TO_MAP_VALUE				   ? st->tm
+	       : t == HWXDP_REG_PTR_TO_PACKET || t == HWXDP_REG_PTR_TO_PACKET_META ? st->pkt
+										   : NULL;
 }
 
 /* n bytes at the pointer in register r, in the space its type says; NULL
@@ -1147,13 +1218,15 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 				do_call(p, st, pc + 1, (uint32_t)((int64_t)pc + 1 + in->imm));
 				return STEP_NEXT;
 			}
-			if (in->src_reg || (in->imm != BPF_FUNC_map_lookup_elem &&
-					    in->imm != BPF_FUNC_xdp_adjust_head &&
-					    in->imm != BPF_FUNC_xdp_adjust_meta &&
-					    in->imm != BPF_FUNC_xdp_adjust_tail &&
-					    in->imm != BPF_FUNC_map_update_elem &&
-					    in->imm != BPF_FUNC_map_delete_elem &&
-					    in->imm != BPF_FUNC_redirect_map))
+			if (in->src_reg ||
+			    (in->imm != BPF_FUNC_map_lookup_elem &&
+			     in->imm != BPF_FUNC_xdp_adjust_head &&
+			     in->imm != BPF_FUNC_xdp_adjust_meta &&
+			     in->imm != BPF_FUNC_xdp_adjust_tail &&
+			     in->imm != BPF_FUNC_map_update_elem &&
+			     in->imm != BPF_FUNC_map_delete_elem &&
+			     in->imm != BPF_FUNC_redirect_map && in->imm != BPF_FUNC_redirect &&
+			     in->imm != BPF_FUNC_csum_diff))
 				return not_proven(p, "insn %u: %s %d not modelled yet", pc,
 						  in->src_reg == BPF_PSEUDO_KFUNC_CALL ? "kfunc"
 										       : "helper",
@@ -1191,6 +1264,24 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 				if (!v)
 					return not_proven(p, "insn %u: map write: %s not modelled",
 							  pc, why);
+			} else if (in->imm == BPF_FUNC_redirect) {
+				v = redirect_ifindex(p, st, st->r[1], st->r[2]);
+			} else if (in->imm == BPF_FUNC_csum_diff) {
+				uint64_t fs, ts;
+				Z3_ast fm = NULL, tmem = NULL;
+
+				if (!const_of(p, st->r[2], &fs) || !const_of(p, st->r[4], &ts) ||
+				    fs > HWXDP_PROVE_VALUE_MAX || ts > HWXDP_PROVE_VALUE_MAX)
+					return not_proven(
+						p, "insn %u: csum_diff of sizes not known", pc);
+				if (fs && !(fm = bpf_space(st, f->regs[1].type)))
+					return not_proven(p, "insn %u: csum_diff from %s", pc,
+							  type_name(f->regs[1].type));
+				if (ts && !(tmem = bpf_space(st, f->regs[3].type)))
+					return not_proven(p, "insn %u: csum_diff to %s", pc,
+							  type_name(f->regs[3].type));
+				v = csum_diff(p, fm, st->r[1], (uint32_t)fs, tmem, st->r[3],
+					      (uint32_t)ts, st->r[5]);
 			} else if (in->imm == BPF_FUNC_redirect_map) {
 				uint64_t flags;
 
@@ -1523,6 +1614,30 @@ static enum step hxu_step(struct prover *p, struct sym *st, struct fork *fk)
 				return not_proven(p, "op %u: redirect not modelled", pc);
 			return hxu_unit_done(p, st, o.rd, words);
 		}
+		if (o.opcode == HXU_OP_REDIRIF) {
+			*rd = redirect_ifindex(p, st, rs, rt);
+			st->pc += words;
+			return STEP_NEXT;
+		}
+		if (o.opcode == HXU_OP_CSUMD) {
+			unsigned int fsp = o.x & 3, tsp = (o.x >> HXU_CSUMD_TO_SHIFT) & 3;
+			uint64_t fs, ts;
+			Z3_ast *mems[HXU_SPACE__MAX] = { [HXU_SPACE_PKT] = &st->pkt,
+							 [HXU_SPACE_LM] = &st->lm,
+							 [HXU_SPACE_TM] = &st->tm };
+
+			if (!const_of(p, st->r[2], &fs) || !const_of(p, st->r[4], &ts) ||
+			    fs > HWXDP_PROVE_VALUE_MAX || ts > HWXDP_PROVE_VALUE_MAX ||
+			    fsp >= HXU_SPACE__MAX || tsp >= HXU_SPACE__MAX)
+				return not_proven(p, "op %u: csumd of sizes not known", pc);
+			if ((fs && access_check(p, st, fsp, st->r[1], (uint32_t)fs) == STEP_FAIL) ||
+			    (ts && access_check(p, st, tsp, st->r[3], (uint32_t)ts) == STEP_FAIL))
+				return STEP_FAIL;
+			*rd = csum_diff(p, *mems[fsp], st->r[1], (uint32_t)fs, *mems[tsp], st->r[3],
+					(uint32_t)ts, st->r[5]);
+			st->pc += words;
+			return STEP_NEXT;
+		}
 		if (o.opcode == HXU_OP_TINDEX || o.opcode == HXU_OP_TLOOKUP) {
 			const struct hwxdp_map_desc *d = o.x < p->map_cnt ? &p->maps[o.x] : NULL;
 			unsigned int space = o.flags & 3;
@@ -1834,7 +1949,8 @@ static void entries_of(struct prover *p, Z3_model m, const struct leaf *l)
 			e.value[b] = (uint8_t)eval_u64(
 				p, m, Z3_mk_select(p->z, p->tm0, u64(p, addr + b)));
 		/* an array's elements always exist: one out of range is no entry */
-		if (e.absent && d->type == BPF_MAP_TYPE_ARRAY)
+		if (e.absent &&
+		    (d->type == BPF_MAP_TYPE_ARRAY || d->type == BPF_MAP_TYPE_PERCPU_ARRAY))
 			continue;
 		res->entries[res->entry_cnt++] = e;
 	}
@@ -1933,6 +2049,43 @@ static bool hxu_on_address(struct prover *p, Z3_model m)
 	return false;
 }
 
+/* Whether the first n bits of a and b, most significant first, agree. */
+static bool prefix_equal(const uint8_t *a, const uint8_t *b, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (((a[i / 8] ^ b[i / 8]) >> (7 - i % 8)) & 1)
+			return false;
+	return true;
+}
+
+/* Whether the entries a counterexample needs can be one LPM trie: the model
+ * takes its keys apart, so a key it has absent may be covered by a shorter
+ * prefix it has present, which a real trie finds. */
+static bool lpm_entries_ok(const struct prover *p)
+{
+	const struct hwxdp_prove_result *res = p->res;
+
+	for (uint32_t i = 0; i < res->entry_cnt; i++) {
+		const struct hwxdp_prove_entry *a = &res->entries[i];
+		const struct hwxdp_map_desc *d = &p->maps[a->map];
+		uint32_t la, bits = 8 * (d->key_size - 4);
+
+		if (d->type != BPF_MAP_TYPE_LPM_TRIE || !a->absent || d->key_size <= 4)
+			continue;
+		memcpy(&la, a->key, 4);
+		for (uint32_t j = 0; j < res->entry_cnt; j++) {
+			const struct hwxdp_prove_entry *e = &res->entries[j];
+			uint32_t le;
+
+			memcpy(&le, e->key, 4);
+			if (e->map == a->map && !e->absent && le <= la && la <= bits &&
+			    prefix_equal(a->key + 4, e->key + 4, le))
+				return false;
+		}
+	}
+	return true;
+}
+
 static void counterexample(struct prover *p, Z3_model m)
 {
 	struct hwxdp_prove_result *res = p->res;
@@ -1957,6 +2110,12 @@ static void counterexample(struct prover *p, Z3_model m)
 		}
 	entries_of(p, m, taken(p, m, &p->bpf));
 	entries_of(p, m, taken(p, m, &p->hxu));
+	if (!lpm_entries_ok(p)) {
+		not_proven(p, "the only counterexample found needs an LPM key absent that a "
+			      "shorter prefix it needs present covers (the model takes an LPM "
+			      "trie's keys apart)");
+		return;
+	}
 	res->bpf.writer = writer_of(p, m, taken(p, m, &p->bpf), res->diff_byte);
 	res->hxu.writer = writer_of(p, m, taken(p, m, &p->hxu), res->diff_byte);
 	if (write_differs(p, m, res))
