@@ -123,6 +123,15 @@ struct prover {
 	Z3_ast ingress, rx_queue;
 	Z3_ast pkt0, lm0, writer0, tm0;
 	Z3_ast outside; /* the window's bytes around the frame */
+	/* what a fresh device and reference start with, where the proof
+	 * leaves it free: the registers the programs read before writing
+	 * them (of BPF, of the microcode), local memory, global data */
+	Z3_ast start_regs[2][HXU_REGS];
+	Z3_ast fresh;
+	/* table memory addresses as values are the cells' plus this free
+	 * amount: an outcome that depends on it depends on where the device
+	 * put a value, which no replay reproduces */
+	Z3_ast tm_shift;
 	Z3_sort tmem;
 	const struct hwxdp_map_desc *maps;
 	size_t map_cnt;
@@ -382,7 +391,7 @@ static Z3_ast cell(struct prover *p, Z3_ast mem, Z3_ast addr, unsigned int i)
 	Z3_sort dom = Z3_get_array_sort_domain(p->z, Z3_get_sort(p->z, mem));
 
 	if (Z3_get_bv_sort_size(p->z, dom) == 64)
-		return Z3_mk_bvadd(p->z, addr, u64(p, i));
+		return Z3_mk_bvadd(p->z, Z3_mk_bvsub(p->z, addr, p->tm_shift), u64(p, i));
 	return Z3_mk_bvadd(p->z, lo32(p, addr), num(p, i, p->bv32));
 }
 
@@ -479,13 +488,16 @@ static Z3_ast lookup_term(struct prover *p, uint32_t m, uint32_t ver, Z3_ast key
 	if (m >= p->map_cnt || m >= HXU_TABLES || ver > WRITE_MAX)
 		return NULL;
 	d = &p->maps[m];
-	base = u64(p, MAP_BASE(m));
-	if (d->type == BPF_MAP_TYPE_ARRAY) {
+	base = Z3_mk_bvadd(z, u64(p, MAP_BASE(m)), p->tm_shift);
+	/* a per-CPU map's copy is the engine's (the CPU's): the frame sees
+	 * that one, of contents as free as a shared map's */
+	if (d->type == BPF_MAP_TYPE_ARRAY || d->type == BPF_MAP_TYPE_PERCPU_ARRAY) {
 		Z3_ast idx = zext(p, Z3_mk_extract(z, 31, 0, key), 64);
 
 		*hit = Z3_mk_bvult(z, idx, u64(p, d->max_entries));
 		off = Z3_mk_bvmul(z, idx, u64(p, d->value_size));
 	} else if (d->type == BPF_MAP_TYPE_HASH || d->type == BPF_MAP_TYPE_LRU_HASH ||
+		   d->type == BPF_MAP_TYPE_PERCPU_HASH || d->type == BPF_MAP_TYPE_LRU_PERCPU_HASH ||
 		   d->type == BPF_MAP_TYPE_LPM_TRIE || d->type == BPF_MAP_TYPE_DEVMAP ||
 		   d->type == BPF_MAP_TYPE_DEVMAP_HASH) {
 		if (!p->present[m][ver]) {
@@ -500,6 +512,11 @@ static Z3_ast lookup_term(struct prover *p, uint32_t m, uint32_t ver, Z3_ast key
 				Z3_mk_func_decl(z, Z3_mk_string_symbol(z, name), 1, &ks, p->bv32);
 		}
 		*hit = Z3_mk_app(z, p->present[m][ver], 1, &key);
+		/* an LPM key's prefix longer than its data finds nothing */
+		if (d->type == BPF_MAP_TYPE_LPM_TRIE && d->key_size > 4)
+			*hit = and2(p, *hit,
+				    Z3_mk_bvule(z, Z3_mk_extract(z, 31, 0, key),
+						num(p, 8 * (d->key_size - 4), p->bv32)));
 		off = Z3_mk_bvmul(z, zext(p, Z3_mk_app(z, p->slot[m][ver], 1, &key), 64),
 				  u64(p, d->value_size));
 	} else {
@@ -793,6 +810,65 @@ static Z3_ast redirect(struct prover *p, struct sym *st, uint32_t m, Z3_ast key,
 	return u64(p, XDP_REDIRECT);
 }
 
+/* bpf_redirect and redirif: with flags (all 64 bits) 0 the egress is the
+ * ifindex in the low 32 bits of ifindex, named apart from every map's
+ * entries, and the result XDP_REDIRECT; otherwise XDP_ABORTED and the
+ * egress as it was. */
+static Z3_ast redirect_ifindex(struct prover *p, struct sym *st, Z3_ast ifindex, Z3_ast flags)
+{
+	Z3_context z = p->z;
+	Z3_ast ok = Z3_mk_eq(z, flags, u64(p, 0));
+
+	st->egress =
+		Z3_mk_ite(z, ok, Z3_mk_concat(z, num(p, UINT32_MAX - 1, p->bv32), lo32(p, ifindex)),
+			  st->egress);
+	return Z3_mk_ite(z, ok, u64(p, XDP_REDIRECT), u64(p, XDP_ABORTED));
+}
+
+/* sum(b, n, s) of docs/isa.md 4.4: s plus the n bytes at addr of mem as
+ * little-endian 32-bit words, the last padded with zeros, 32 bits with
+ * end-around carry. */
+static Z3_ast csum_sum(struct prover *p, Z3_ast mem, Z3_ast addr, uint32_t n, Z3_ast seed)
+{
+	Z3_context z = p->z;
+	Z3_ast acc = zext(p, seed, 64);
+
+	for (uint32_t i = 0; i < n; i++)
+		acc = Z3_mk_bvadd(
+			z, acc,
+			Z3_mk_bvshl(z, load(p, mem, Z3_mk_bvadd(z, addr, u64(p, i)), 1, false),
+				    u64(p, 8 * (i & 3))));
+	for (int k = 0; k < 3; k++)
+		acc = Z3_mk_bvadd(z, Z3_mk_bvand(z, acc, u64(p, 0xffffffffu)),
+				  Z3_mk_bvlshr(z, acc, u64(p, 32)));
+	return acc;
+}
+
+/* bpf_csum_diff and csumd with constant sizes: the kernel's result
+ * (docs/isa.md 4.4). from/to NULL where the size is 0. */
+static Z3_ast csum_diff(struct prover *p, Z3_ast from_mem, Z3_ast from, uint32_t fsize,
+			Z3_ast to_mem, Z3_ast to, uint32_t tsize, Z3_ast seed)
+{
+	Z3_context z = p->z;
+	Z3_ast s = zext(p, lo32(p, seed), 64), v, m32 = u64(p, 0xffffffffu);
+
+	if (fsize && tsize) {
+		v = Z3_mk_bvadd(z, csum_sum(p, to_mem, to, tsize, s),
+				Z3_mk_bvxor(z, csum_sum(p, from_mem, from, fsize, u64(p, 0)), m32));
+		v = Z3_mk_bvadd(z, Z3_mk_bvand(z, v, m32), Z3_mk_bvlshr(z, v, u64(p, 32)));
+	} else if (tsize) {
+		v = csum_sum(p, to_mem, to, tsize, s);
+	} else if (fsize) {
+		v = Z3_mk_bvxor(z, csum_sum(p, from_mem, from, fsize, Z3_mk_bvxor(z, s, m32)), m32);
+	} else {
+		v = s;
+	}
+	for (int k = 0; k < 4; k++)
+		v = Z3_mk_bvadd(z, Z3_mk_bvand(z, v, u64(p, 0xffff)),
+				Z3_mk_bvlshr(z, v, u64(p, 16)));
+	return v;
+}
+
 /* An atomic read-modify-write of n bytes (one frame runs at a time: no
  * other writer in between); the old value, zero-extended. */
 static Z3_ast atomic_rmw(struct prover *p, Z3_ast *mem, Z3_ast addr, unsigned int n,
@@ -859,12 +935,28 @@ static enum step add_leaf(struct prover *p, const struct sym *st, Z3_ast cond, u
 }
 
 /* The device aborts an access outside its space: a leaf when that can
- * happen on this path; the path goes on where it cannot. */
-static enum step space_check(struct prover *p, struct sym *st, Z3_ast addr, unsigned int n,
-			     uint32_t limit)
+ * happen on this path; the path goes on where it cannot. Table memory
+ * (space HXU_SPACE_TM) is checked as the device checks it, by the start
+ * address only: one that is no map's (NULL plus an offset, a scalar
+ * taken for a pointer) aborts; in the model's addresses, the maps' values
+ * are the ones with bits 48..63 naming a map (MAP_BASE). */
+static enum step access_check(struct prover *p, struct sym *st, unsigned int space, Z3_ast addr,
+			      unsigned int n)
 {
-	Z3_ast out = Z3_mk_bvugt(p->z, addr, u64(p, limit - n));
-	Z3_ast c = and2(p, st->cond, out);
+	Z3_ast out, c;
+
+	if (space == HXU_SPACE_TM) {
+		Z3_sort s16 = Z3_mk_bv_sort(p->z, 16);
+		Z3_ast m = Z3_mk_extract(p->z, 63, 48, Z3_mk_bvsub(p->z, addr, p->tm_shift));
+
+		out = or2(p, Z3_mk_eq(p->z, m, num(p, 0, s16)),
+			  Z3_mk_bvugt(p->z, m, num(p, p->map_cnt, s16)));
+	} else {
+		uint32_t limit = space == HXU_SPACE_PKT ? HXU_WINDOW_SIZE : HXU_LM_SIZE;
+
+		out = Z3_mk_bvugt(p->z, addr, u64(p, limit - n));
+	}
+	c = and2(p, st->cond, out);
 
 	if (!feasible(p, c))
 		return STEP_NEXT;
@@ -915,6 +1007,15 @@ static Z3_ast ctx_field(struct prover *p, const struct sym *st, uint64_t off)
 		return u64(p, 0);
 	}
 	return NULL;
+}
+
+/* The memory a BPF pointer of type t points into, or NULL. */
+static Z3_ast bpf_space(const struct sym *st, uint8_t t)
+{
+	return t == HWXDP_REG_PTR_TO_STACK					   ? st->lm
+	       : t == HWXDP_REG_PTR_TO_MAP_VALUE				   ? st->tm
+	       : t == HWXDP_REG_PTR_TO_PACKET || t == HWXDP_REG_PTR_TO_PACKET_META ? st->pkt
+										   : NULL;
 }
 
 /* n bytes at the pointer in register r, in the space its type says; NULL
@@ -1014,7 +1115,9 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 			    p->maps[in->imm].type != BPF_MAP_TYPE_ARRAY)
 				return not_proven(p, "insn %u: address in map %d, not an array", pc,
 						  in->imm);
-			*dst = u64(p, MAP_BASE((uint32_t)in->imm) + (uint32_t)in[1].imm);
+			*dst = Z3_mk_bvadd(
+				p->z, u64(p, MAP_BASE((uint32_t)in->imm) + (uint32_t)in[1].imm),
+				p->tm_shift);
 		} else if (in->src_reg == BPF_PSEUDO_BTF_ID) {
 			/* a device kfunc's address: it exists in the device's copy */
 			*dst = u64(p, 1);
@@ -1115,13 +1218,15 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 				do_call(p, st, pc + 1, (uint32_t)((int64_t)pc + 1 + in->imm));
 				return STEP_NEXT;
 			}
-			if (in->src_reg || (in->imm != BPF_FUNC_map_lookup_elem &&
-					    in->imm != BPF_FUNC_xdp_adjust_head &&
-					    in->imm != BPF_FUNC_xdp_adjust_meta &&
-					    in->imm != BPF_FUNC_xdp_adjust_tail &&
-					    in->imm != BPF_FUNC_map_update_elem &&
-					    in->imm != BPF_FUNC_map_delete_elem &&
-					    in->imm != BPF_FUNC_redirect_map))
+			if (in->src_reg ||
+			    (in->imm != BPF_FUNC_map_lookup_elem &&
+			     in->imm != BPF_FUNC_xdp_adjust_head &&
+			     in->imm != BPF_FUNC_xdp_adjust_meta &&
+			     in->imm != BPF_FUNC_xdp_adjust_tail &&
+			     in->imm != BPF_FUNC_map_update_elem &&
+			     in->imm != BPF_FUNC_map_delete_elem &&
+			     in->imm != BPF_FUNC_redirect_map && in->imm != BPF_FUNC_redirect &&
+			     in->imm != BPF_FUNC_csum_diff))
 				return not_proven(p, "insn %u: %s %d not modelled yet", pc,
 						  in->src_reg == BPF_PSEUDO_KFUNC_CALL ? "kfunc"
 										       : "helper",
@@ -1159,6 +1264,24 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 				if (!v)
 					return not_proven(p, "insn %u: map write: %s not modelled",
 							  pc, why);
+			} else if (in->imm == BPF_FUNC_redirect) {
+				v = redirect_ifindex(p, st, st->r[1], st->r[2]);
+			} else if (in->imm == BPF_FUNC_csum_diff) {
+				uint64_t fs, ts;
+				Z3_ast fm = NULL, tmem = NULL;
+
+				if (!const_of(p, st->r[2], &fs) || !const_of(p, st->r[4], &ts) ||
+				    fs > HWXDP_PROVE_VALUE_MAX || ts > HWXDP_PROVE_VALUE_MAX)
+					return not_proven(
+						p, "insn %u: csum_diff of sizes not known", pc);
+				if (fs && !(fm = bpf_space(st, f->regs[1].type)))
+					return not_proven(p, "insn %u: csum_diff from %s", pc,
+							  type_name(f->regs[1].type));
+				if (ts && !(tmem = bpf_space(st, f->regs[3].type)))
+					return not_proven(p, "insn %u: csum_diff to %s", pc,
+							  type_name(f->regs[3].type));
+				v = csum_diff(p, fm, st->r[1], (uint32_t)fs, tmem, st->r[3],
+					      (uint32_t)ts, st->r[5]);
 			} else if (in->imm == BPF_FUNC_redirect_map) {
 				uint64_t flags;
 
@@ -1246,9 +1369,7 @@ static enum step hxu_bytes(struct prover *p, struct sym *st, unsigned int space,
 {
 	Z3_ast mem = space == HXU_SPACE_PKT ? st->pkt : space == HXU_SPACE_LM ? st->lm : st->tm;
 
-	if (space != HXU_SPACE_TM &&
-	    space_check(p, st, addr, n, space == HXU_SPACE_PKT ? HXU_WINDOW_SIZE : HXU_LM_SIZE) ==
-		    STEP_FAIL)
+	if (access_check(p, st, space, addr, n) == STEP_FAIL)
 		return STEP_FAIL;
 	*out = read_bytes(p, mem, addr, n, false);
 	return STEP_NEXT;
@@ -1339,12 +1460,8 @@ static enum step hxu_step(struct prover *p, struct sym *st, struct fork *fk)
 		bool fp = space == HXU_SPACE_LM && o.rs == HXU_REG_FP && o.imm >= -HXU_LM_FRAME &&
 			  o.imm <= -(int32_t)n;
 
-		/* frame-relative local memory is not checked: r10 keeps it inside;
-		 * nor is table memory: the verifier proves its addresses */
-		if (!fp && space != HXU_SPACE_TM &&
-		    space_check(p, st, addr, n,
-				space == HXU_SPACE_PKT ? HXU_WINDOW_SIZE : HXU_LM_SIZE) ==
-			    STEP_FAIL)
+		/* frame-relative local memory is not checked: r10 keeps it inside */
+		if (!fp && access_check(p, st, space, addr, n) == STEP_FAIL)
 			return STEP_FAIL;
 		if (kind == HXU_OP_ATOMIC) {
 			static const uint8_t aops[] = {
@@ -1485,7 +1602,7 @@ static enum step hxu_step(struct prover *p, struct sym *st, struct fork *fk)
 		if (o.opcode == HXU_OP_CSUM16) {
 			Z3_ast addr = Z3_mk_bvadd(p->z, rs, u64(p, (uint64_t)(int64_t)o.imm));
 
-			if (space_check(p, st, addr, 2, HXU_WINDOW_SIZE) == STEP_FAIL)
+			if (access_check(p, st, HXU_SPACE_PKT, addr, 2) == STEP_FAIL)
 				return STEP_FAIL;
 			csum16(p, st, addr, rt, pc);
 			st->pc += words;
@@ -1496,6 +1613,30 @@ static enum step hxu_step(struct prover *p, struct sym *st, struct fork *fk)
 			if (!*rd)
 				return not_proven(p, "op %u: redirect not modelled", pc);
 			return hxu_unit_done(p, st, o.rd, words);
+		}
+		if (o.opcode == HXU_OP_REDIRIF) {
+			*rd = redirect_ifindex(p, st, rs, rt);
+			st->pc += words;
+			return STEP_NEXT;
+		}
+		if (o.opcode == HXU_OP_CSUMD) {
+			unsigned int fsp = o.x & 3, tsp = (o.x >> HXU_CSUMD_TO_SHIFT) & 3;
+			uint64_t fs, ts;
+			Z3_ast *mems[HXU_SPACE__MAX] = { [HXU_SPACE_PKT] = &st->pkt,
+							 [HXU_SPACE_LM] = &st->lm,
+							 [HXU_SPACE_TM] = &st->tm };
+
+			if (!const_of(p, st->r[2], &fs) || !const_of(p, st->r[4], &ts) ||
+			    fs > HWXDP_PROVE_VALUE_MAX || ts > HWXDP_PROVE_VALUE_MAX ||
+			    fsp >= HXU_SPACE__MAX || tsp >= HXU_SPACE__MAX)
+				return not_proven(p, "op %u: csumd of sizes not known", pc);
+			if ((fs && access_check(p, st, fsp, st->r[1], (uint32_t)fs) == STEP_FAIL) ||
+			    (ts && access_check(p, st, tsp, st->r[3], (uint32_t)ts) == STEP_FAIL))
+				return STEP_FAIL;
+			*rd = csum_diff(p, *mems[fsp], st->r[1], (uint32_t)fs, *mems[tsp], st->r[3],
+					(uint32_t)ts, st->r[5]);
+			st->pc += words;
+			return STEP_NEXT;
 		}
 		if (o.opcode == HXU_OP_TINDEX || o.opcode == HXU_OP_TLOOKUP) {
 			const struct hwxdp_map_desc *d = o.x < p->map_cnt ? &p->maps[o.x] : NULL;
@@ -1518,10 +1659,7 @@ static enum step hxu_step(struct prover *p, struct sym *st, struct fork *fk)
 				mem = space == HXU_SPACE_PKT  ? st->pkt
 				      : space == HXU_SPACE_LM ? st->lm
 							      : st->tm;
-				if (space != HXU_SPACE_TM &&
-				    space_check(p, st, rs, ks,
-						space == HXU_SPACE_PKT ? HXU_WINDOW_SIZE
-								       : HXU_LM_SIZE) == STEP_FAIL)
+				if (access_check(p, st, space, rs, ks) == STEP_FAIL)
 					return STEP_FAIL;
 				key = read_bytes(p, mem, rs, ks, false);
 			}
@@ -1546,6 +1684,7 @@ static void sym_init(struct prover *p, struct sym *st, const char *side, uint32_
 	for (int i = 0; i < HXU_REGS; i++) {
 		snprintf(name, sizeof(name), "%s_r%d", side, i);
 		st->r[i] = Z3_mk_const(p->z, Z3_mk_string_symbol(p->z, name), p->bv64);
+		p->start_regs[side[0] == 'h'][i] = st->r[i];
 	}
 	st->r[1] = u64(p, CTX_ADDR);
 	st->r[HXU_REG_FP] = u64(p, LM_FP);
@@ -1800,14 +1939,18 @@ static void entries_of(struct prover *p, Z3_model m, const struct leaf *l)
 		{
 			Z3_ast hit, a, v = lookup_term(p, e.map, 0, l->lk[i].key, &hit, &a);
 
-			addr = v ? eval_u64(p, m, v) : 0;
+			Z3_ast yes;
+
+			addr = v ? eval_u64(p, m, Z3_mk_bvsub(p->z, v, p->tm_shift)) : 0;
+			e.absent =
+				!v || !Z3_model_eval(p->z, m, hit, true, &yes) || !is_true(p, yes);
 		}
-		e.absent = !addr;
 		for (uint32_t b = 0; !e.absent && b < d->value_size; b++)
 			e.value[b] = (uint8_t)eval_u64(
 				p, m, Z3_mk_select(p->z, p->tm0, u64(p, addr + b)));
 		/* an array's elements always exist: one out of range is no entry */
-		if (e.absent && d->type == BPF_MAP_TYPE_ARRAY)
+		if (e.absent &&
+		    (d->type == BPF_MAP_TYPE_ARRAY || d->type == BPF_MAP_TYPE_PERCPU_ARRAY))
 			continue;
 		res->entries[res->entry_cnt++] = e;
 	}
@@ -1870,6 +2013,79 @@ static bool write_differs(struct prover *p, Z3_model m, struct hwxdp_prove_resul
 	return false;
 }
 
+/* Whether the microcode's outcome on model m changes where the table
+ * memory addresses are other numbers (tm_shift moved by a page): the
+ * leaf it takes, its verdict, its frame's length or bytes. */
+static bool hxu_on_address(struct prover *p, Z3_model m)
+{
+	Z3_context z = p->z;
+	Z3_ast moved = Z3_mk_bvadd(z, p->tm_shift, u64(p, 0x5a5a5000));
+	const struct leaf *l = taken(p, m, &p->hxu), *l2 = NULL;
+	Z3_ast v;
+
+#define MOVED(t) Z3_substitute(z, (t), 1, &p->tm_shift, &moved)
+	for (uint32_t i = 0; i < p->hxu.leaf_cnt && !l2; i++)
+		if (Z3_model_eval(z, m, MOVED(p->hxu.leaves[i].cond), true, &v) && is_true(p, v))
+			l2 = &p->hxu.leaves[i];
+	if (!l || l2 != l)
+		return true;
+	if (model_differ(p, m, l->value, MOVED(l->value)) ||
+	    model_differ(p, m, l->data, MOVED(l->data)) ||
+	    model_differ(p, m, l->data_end, MOVED(l->data_end)))
+		return true;
+	{
+		uint64_t data = eval_u64(p, m, l->data), len = eval_u64(p, m, l->data_end) - data;
+		Z3_ast pkt2 = MOVED(l->pkt);
+
+		for (uint64_t i = 0; i < len && i < HWXDP_PROVE_LEN_MAX; i++) {
+			Z3_ast at = num(p, (uint32_t)(data + i), p->bv32);
+
+			if (model_differ(p, m, Z3_mk_select(z, l->pkt, at),
+					 Z3_mk_select(z, pkt2, at)))
+				return true;
+		}
+	}
+#undef MOVED
+	return false;
+}
+
+/* Whether the first n bits of a and b, most significant first, agree. */
+static bool prefix_equal(const uint8_t *a, const uint8_t *b, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (((a[i / 8] ^ b[i / 8]) >> (7 - i % 8)) & 1)
+			return false;
+	return true;
+}
+
+/* Whether the entries a counterexample needs can be one LPM trie: the model
+ * takes its keys apart, so a key it has absent may be covered by a shorter
+ * prefix it has present, which a real trie finds. */
+static bool lpm_entries_ok(const struct prover *p)
+{
+	const struct hwxdp_prove_result *res = p->res;
+
+	for (uint32_t i = 0; i < res->entry_cnt; i++) {
+		const struct hwxdp_prove_entry *a = &res->entries[i];
+		const struct hwxdp_map_desc *d = &p->maps[a->map];
+		uint32_t la, bits = 8 * (d->key_size - 4);
+
+		if (d->type != BPF_MAP_TYPE_LPM_TRIE || !a->absent || d->key_size <= 4)
+			continue;
+		memcpy(&la, a->key, 4);
+		for (uint32_t j = 0; j < res->entry_cnt; j++) {
+			const struct hwxdp_prove_entry *e = &res->entries[j];
+			uint32_t le;
+
+			memcpy(&le, e->key, 4);
+			if (e->map == a->map && !e->absent && le <= la && la <= bits &&
+			    prefix_equal(a->key + 4, e->key + 4, le))
+				return false;
+		}
+	}
+	return true;
+}
+
 static void counterexample(struct prover *p, Z3_model m)
 {
 	struct hwxdp_prove_result *res = p->res;
@@ -1894,8 +2110,18 @@ static void counterexample(struct prover *p, Z3_model m)
 		}
 	entries_of(p, m, taken(p, m, &p->bpf));
 	entries_of(p, m, taken(p, m, &p->hxu));
+	if (!lpm_entries_ok(p)) {
+		not_proven(p, "the only counterexample found needs an LPM key absent that a "
+			      "shorter prefix it needs present covers (the model takes an LPM "
+			      "trie's keys apart)");
+		return;
+	}
 	res->bpf.writer = writer_of(p, m, taken(p, m, &p->bpf), res->diff_byte);
 	res->hxu.writer = writer_of(p, m, taken(p, m, &p->hxu), res->diff_byte);
+	if (write_differs(p, m, res))
+		res->loose |= HWXDP_PROVE_LOOSE_WRITES;
+	if (hxu_on_address(p, m))
+		res->loose |= HWXDP_PROVE_LOOSE_ADDRESS;
 	if (b->end != h->end || b->value != h->value)
 		snprintf(res->reason, sizeof(res->reason),
 			 "BPF ends at insn %u with %s %u, the microcode at op %u (insn %u) with %s "
@@ -1909,7 +2135,7 @@ static void counterexample(struct prover *p, Z3_model m)
 			 : h->end == HWXDP_PROVE_END_PUNT ? "punt"
 							  : "fault",
 			 h->value);
-	else if (write_differs(p, m, res))
+	else if (res->diff_write >= 0)
 		;
 	else if (b->len == h->len && res->diff_byte < 0) {
 		uint64_t a = eval_u64(p, m, p->tm_diff), map = (a >> 48) - 1;
@@ -2008,24 +2234,24 @@ static int compare(struct prover *p)
 	r = Z3_solver_check(z, p->s);
 	p->checks++;
 	if (r == Z3_L_TRUE) {
-		/* zero bytes around the frame, no map full */
+		/* the state a fresh device and reference start from, no map
+		 * full: a counterexample the replay can make */
 		Z3_solver_push(z, p->s);
-		Z3_solver_assert(
-			z, p->s,
-			Z3_mk_eq(z, p->outside, Z3_mk_const_array(z, p->bv32, num(p, 0, p->bv8))));
+		pushed++;
+		Z3_solver_assert(z, p->s, p->fresh);
 		for (uint32_t k = 0; k < WRITE_MAX; k++)
 			if (p->full[k])
 				Z3_solver_assert(z, p->s, Z3_mk_not(z, p->full[k]));
 		r = Z3_solver_check(z, p->s);
 		p->checks++;
-		if (r != Z3_L_TRUE)
-			Z3_solver_pop(z, p->s, 1);
-		else
-			pushed++;
-	}
-	if (r != Z3_L_TRUE) {
-		r = Z3_solver_check(z, p->s);
-		p->checks++;
+		if (r == Z3_L_FALSE) {
+			not_proven(p, "the two differ only from a state a fresh device does not "
+				      "start in (registers read before they are written, local "
+				      "memory, the window around the frame, global data or a "
+				      "full map): no counterexample the replay can make");
+			Z3_solver_pop(z, p->s, pushed);
+			return 0;
+		}
 	}
 	if (r == Z3_L_FALSE) {
 		p->res->status = HWXDP_PROVE_PROVEN;
@@ -2040,6 +2266,51 @@ static int compare(struct prover *p)
 	}
 	Z3_solver_pop(z, p->s, pushed);
 	return 0;
+}
+
+/* The state a fresh device and the reference start a first frame in, as
+ * one condition on what the proof leaves free: registers and local memory
+ * zero (but r1 and r10), the window's bytes around the frame zero, global
+ * data as the object gives it (.bss zero). */
+static void fresh_state(struct prover *p)
+{
+	Z3_context z = p->z;
+	Z3_ast zero = u64(p, 0), c[2 + 2 * HXU_REGS];
+	unsigned int n = 0;
+
+	c[n++] = Z3_mk_eq(z, p->outside, Z3_mk_const_array(z, p->bv32, num(p, 0, p->bv8)));
+	c[n++] = Z3_mk_eq(z, p->lm0, Z3_mk_const_array(z, p->bv32, num(p, 0, p->bv8)));
+	for (int side = 0; side < 2; side++)
+		for (int i = 0; i < HXU_REGS; i++)
+			if (i != 1 && i != HXU_REG_FP && p->start_regs[side][i])
+				c[n++] = Z3_mk_eq(z, p->start_regs[side][i], zero);
+	p->fresh = Z3_mk_and(z, n, c);
+	for (size_t m = 0; m < p->map_cnt && m < HXU_TABLES; m++) {
+		const struct hwxdp_map_desc *d = &p->maps[m];
+		uint8_t bytes[HWXDP_PROVE_VALUE_MAX] = { 0 };
+		uint32_t len = d->value_size;
+
+		if (d->origin != HWXDP_MAP_GLOBAL || d->read_only || d->type != BPF_MAP_TYPE_ARRAY)
+			continue;
+		if (len > HWXDP_PROVE_VALUE_MAX)
+			len = HWXDP_PROVE_VALUE_MAX;
+		if (d->initial)
+			memcpy(bytes, d->initial, d->initial_size < len ? d->initial_size : len);
+		for (uint32_t k = 0; k < len; k += 8) {
+			uint32_t w = len - k < 8 ? len - k : 8;
+			uint64_t v = 0;
+
+			for (uint32_t b = 0; b < w; b++)
+				v |= (uint64_t)bytes[k + b] << (8 * b);
+			p->fresh = and2(p, p->fresh,
+					Z3_mk_eq(z,
+						 read_bytes(p, p->tm0,
+							    Z3_mk_bvadd(z, u64(p, MAP_BASE(m) + k),
+									p->tm_shift),
+							    w, false),
+						 num(p, v, Z3_mk_bv_sort(z, 8 * w))));
+		}
+	}
 }
 
 static uint64_t now_ms(void)
@@ -2127,6 +2398,9 @@ int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map
 	p.writer0 = Z3_mk_const_array(p.z, p.bv32, num(&p, UINT32_MAX, p.bv32));
 	p.tmem = Z3_mk_array_sort(p.z, p.bv64, p.bv8);
 	p.tm0 = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "table_memory"), p.tmem);
+	p.tm_shift = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "table_memory_shift"), p.bv64);
+	/* below the maps' own bits: no value's address is 0 */
+	Z3_solver_assert(p.z, p.s, Z3_mk_bvult(p.z, p.tm_shift, u64(&p, 1ull << 44)));
 	p.key_bits = p.value_bits = 8;
 	for (size_t m = 0; m < map_cnt && m < HXU_TABLES; m++) {
 		if (maps[m].key_size * 8 > p.key_bits && maps[m].key_size <= HWXDP_PROVE_KEY_MAX)
@@ -2168,6 +2442,7 @@ int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map
 			   p.bpf.leaf_cnt ? "the microcode" : "BPF");
 		goto out;
 	}
+	fresh_state(&p);
 	compare(&p);
 	if (p.z3_error)
 		not_proven(&p, "the solver refused a term");

@@ -63,6 +63,15 @@ struct hwxdp_prove_outcome {
 	int32_t writer;
 };
 
+enum hwxdp_prove_loose {
+	/* the two sides' map writes part (diff_write): the model leaves
+	 * what the microcode's own writes leave in a map free */
+	HWXDP_PROVE_LOOSE_WRITES = 1,
+	/* the microcode's outcome depends on the value of a table memory
+	 * address (a pointer taken for a number), which is the device's */
+	HWXDP_PROVE_LOOSE_ADDRESS = 2,
+};
+
 /* A map entry the counterexample needs (present or, with absent, not). */
 struct hwxdp_prove_entry {
 	uint32_t map; /* index in the maps given */
@@ -84,6 +93,10 @@ struct hwxdp_prove_result {
 	int32_t diff_byte;	/* first output byte that differs, or -1 */
 	int32_t diff_write;	/* first map write that differs, or -1 */
 	uint32_t diff_hxu_insn; /* the BPF insn of the HXU op that ended */
+	/* enum hwxdp_prove_loose: where the model's outcome for the
+	 * microcode is not exact, and a replay holds the device only to
+	 * differing from the BPF reference */
+	uint32_t loose;
 	/* what it took */
 	uint32_t bpf_paths, hxu_paths;
 	uint64_t solver_checks;

@@ -359,8 +359,8 @@ Test(prove_units, translate_requires_a_proof)
 	cr_assert_eq(hwxdp_image__translate(path, &opts, &img), 0);
 	cr_assert_not_null(img);
 	hwxdp_image__free(img);
-	/* per-CPU maps are not modelled: not proven, so refused */
-	snprintf(path, sizeof(path), "%s/tests/corpus/xdp1_count.bpf.o", hx_build_dir());
+	/* tail calls are not modelled: not proven, so refused */
+	snprintf(path, sizeof(path), "%s/tests/corpus/cilium_tail.bpf.o", hx_build_dir());
 	cr_assert_eq(hwxdp_image__translate(path, &opts, &img), -HWXDP_ERR_NOT_PROVEN);
 	cr_assert_null(img);
 	opts.prove = false;
