@@ -127,6 +127,10 @@ VLAN_FLOWS_OFF=8
 # The flow made first, by a few frames the fresh sink below does not count:
 # then every frame the host carries is a vlan-flows-off punt (flow-miss
 # counts any port's TCP or UDP frame without a flow, the stream's or not).
+# fwd punts any VLAN frame vlan-flows-off while vlan_flows is 0, A's ARP and
+# IPv6 chatter too: A is kept quiet, so that the count is the stream's.
+A ip neigh replace 10.78.1.1 lladdr "$wamac" dev eth0 nud permanent
+A sysctl -qw net.ipv6.conf.eth0.disable_ipv6=1
 A "$tmp/udpgen" eth0 30 64 "$wamac" 10.78.1.2 10.78.2.2 20 1000 50 >/dev/null
 sleep 0.5
 B ip link set eth0 xdp off
