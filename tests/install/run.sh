@@ -151,6 +151,13 @@ else
 	failed=$((failed + 1))
 fi
 
+# The installed completion offers the objects the command has, no more, no less.
+comp=$(find "$root/dest" -path '*bash-completion/completions/hwxdp' | head -n 1)
+have=$(sed -n 's/^[[:space:]]*local objects="\(.*\)"$/\1/p' "$comp" 2>/dev/null | tr ' ' '\n' | sort | xargs)
+want=$("$build/hwxdp" help 2>&1 | sed -n '/^OBJECT:/,/^$/s/^  \([a-z]*\) .*/\1/p' | sort | xargs)
+if [ -n "$want" ] && [ "$have" = "$want" ]; then passed=$((passed + 1)); else
+	echo "FAIL: completion objects '$have', hwxdp help's '$want'"; failed=$((failed + 1)); fi
+
 # uninstall leaves nothing of ours behind
 make --no-print-directory BUILD="$build" DESTDIR="$root/dest" PREFIX=$prefix uninstall >/dev/null 2>&1
 left=$(find "$root/dest" -type f -o -type l)
