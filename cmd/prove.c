@@ -115,24 +115,6 @@ static const char *end_name(uint32_t end)
 					     : "fault";
 }
 
-static bool forwards(const struct hwxdp_prove_outcome *o)
-{
-	return o->end == HWXDP_PROVE_END_PUNT ||
-	       (o->end == HWXDP_PROVE_END_EXIT && o->value >= XDP_PASS && o->value <= XDP_REDIRECT);
-}
-
-/* Whether a target's run is what the model predicts for its side. */
-static bool run_matches(int err, const struct hx_result *r, const struct hwxdp_prove_outcome *o)
-{
-	if (o->end == HWXDP_PROVE_END_FAULT)
-		return err != 0;
-	if (err)
-		return false;
-	if (r->action != (o->end == HWXDP_PROVE_END_PUNT ? (uint32_t)XDP_PASS : o->value))
-		return false;
-	return !forwards(o) || (r->len == o->len && !memcmp(r->frame, o->frame, o->len));
-}
-
 struct replay {
 	int err[2]; /* reference, device */
 	struct hx_result run[2];
@@ -176,7 +158,7 @@ static void replay(const struct prove_ctx *c, const struct hwxdp_prove_result *r
 	if (res->bpf.end == HWXDP_PROVE_END_PUNT && rp->err[0] == -ENOTSUP)
 		rp->ok = true;
 	else
-		rp->ok = run_matches(rp->err[0], &rp->run[0], &res->bpf);
+		rp->ok = hx_result_is_outcome(rp->err[0], &rp->run[0], &res->bpf);
 	if (!rp->ok) {
 		snprintf(rp->why, sizeof(rp->why),
 			 "the reference interpreter does not do what the model says BPF does");
@@ -188,7 +170,7 @@ static void replay(const struct prove_ctx *c, const struct hwxdp_prove_result *r
 		const struct hx_result *a = &rp->run[0], *b = &rp->run[1];
 
 		rp->loose = true;
-		rp->ok = rp->err[0] == -ENOTSUP	    ? !run_matches(rp->err[1], b, &res->bpf)
+		rp->ok = rp->err[0] == -ENOTSUP ? !hx_result_is_outcome(rp->err[1], b, &res->bpf)
 			 : rp->err[0] || rp->err[1] ? !rp->err[0] != !rp->err[1]
 						    : a->action != b->action || a->len != b->len ||
 							      memcmp(a->frame, b->frame, a->len);
@@ -197,7 +179,7 @@ static void replay(const struct prove_ctx *c, const struct hwxdp_prove_result *r
 				 "the device does what the reference does on this frame");
 		goto out;
 	}
-	rp->ok = run_matches(rp->err[1], &rp->run[1], &res->hxu);
+	rp->ok = hx_result_is_outcome(rp->err[1], &rp->run[1], &res->hxu);
 	if (!rp->ok)
 		snprintf(rp->why, sizeof(rp->why),
 			 "the device does not do what the model says the microcode does");
@@ -244,7 +226,7 @@ static void print_outcome(struct json_writer *w, const char *name,
 {
 	char buf[2 * HWXDP_PROVE_LEN_MAX + 1];
 
-	hex(buf, sizeof(buf), o->frame, forwards(o) ? o->len : 0);
+	hex(buf, sizeof(buf), o->frame, hx_outcome_forwards(o) ? o->len : 0);
 	if (w) {
 		json_name(w, name);
 		json_start_object(w);
@@ -252,13 +234,13 @@ static void print_outcome(struct json_writer *w, const char *name,
 		json_uint_field(w, o->end == HWXDP_PROVE_END_PUNT ? "reason" : "verdict", o->value);
 		json_uint_field(w, where, at);
 		json_string_field(w, "text", text);
-		if (forwards(o))
+		if (hx_outcome_forwards(o))
 			json_string_field(w, "frame", buf);
 		json_end_object(w);
 		return;
 	}
 	printf("  %-9s %s %u at %s %u: %s\n", name, end_name(o->end), o->value, where, at, text);
-	if (forwards(o))
+	if (hx_outcome_forwards(o))
 		printf("            out (%u bytes): %s\n", o->len, buf);
 }
 

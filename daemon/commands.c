@@ -72,6 +72,20 @@ static int run_words(const struct word_cmd *cmds, const char *what, struct hwxdp
 	return c->fn(d, argc - 1, argv + 1, b, msg, msglen);
 }
 
+/* A number in base (0: decimal, 0x hex, 0 octal), at most max; no sign. */
+static bool number_u64(const char *w, int base, uint64_t max, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(w, &end, base);
+	if (!*w || *w == '-' || *end || errno || v > max)
+		return false;
+	*out = v;
+	return true;
+}
+
 static int no_more(int argc, const char **argv, const char *usage, char *msg, size_t msglen)
 {
 	if (!argc)
@@ -140,15 +154,11 @@ static int do_port_add(struct hwxdpd *d, int argc, const char **argv, struct jbu
 		else if (!strcmp(argv[i], "mode"))
 			mode = argv[i + 1];
 		else if (!strcmp(argv[i], "index")) {
-			const char *w = argv[i + 1];
-			unsigned long v;
-			char *end;
+			uint64_t v;
 
-			errno = 0;
-			v = strtoul(w, &end, 10);
-			if (!*w || *end || errno || v >= HWXDPD_PORTS_MAX) {
+			if (!number_u64(argv[i + 1], 10, HWXDPD_PORTS_MAX - 1, &v)) {
 				snprintf(msg, msglen, "index '%s': a number from 0 to %d expected",
-					 w, HWXDPD_PORTS_MAX - 1);
+					 argv[i + 1], HWXDPD_PORTS_MAX - 1);
 				return -EINVAL;
 			}
 			index = (int)v;
@@ -755,19 +765,6 @@ static int do_flow(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b
 
 /* ---- sa ---- */
 
-static bool number_u64(const char *w, uint64_t max, uint64_t *out)
-{
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	v = strtoull(w, &end, 0);
-	if (!*w || *w == '-' || *end || errno || v > max)
-		return false;
-	*out = v;
-	return true;
-}
-
 /* HEX of key and salt (RFC 4106: the salt is the last 4 bytes). */
 static bool key_salt(const char *hex, struct sa_args *a)
 {
@@ -829,7 +826,7 @@ static int do_sa_add(struct hwxdpd *d, int argc, const char **argv, struct jbuf 
 	uint64_t v;
 	int err;
 
-	if (argc < 1 || !number_u64(argv[0], UINT32_MAX, &v)) {
+	if (argc < 1 || !number_u64(argv[0], 0, UINT32_MAX, &v)) {
 		snprintf(msg, msglen, "expected an SA handle (usage: %s)", usage);
 		return -EINVAL;
 	}
@@ -839,7 +836,7 @@ static int do_sa_add(struct hwxdpd *d, int argc, const char **argv, struct jbuf 
 		bool ok = x != NULL;
 
 		if (ok && !strcmp(w, "spi")) {
-			ok = number_u64(x, UINT32_MAX, &v) && v;
+			ok = number_u64(x, 0, UINT32_MAX, &v) && v;
 			a.spi = (uint32_t)v, spi = true;
 		} else if (ok && (!strcmp(w, "src") || !strcmp(w, "dst"))) {
 			ok = inet_pton(AF_INET, x, w[0] == 's' ? &a.src_be : &a.dst_be) == 1;
@@ -848,9 +845,9 @@ static int do_sa_add(struct hwxdpd *d, int argc, const char **argv, struct jbuf 
 			ok = key_salt(x, &a);
 			key = true;
 		} else if (ok && !strcmp(w, "lifetime-packets")) {
-			ok = number_u64(x, UINT64_MAX, &a.lifetime_packets);
+			ok = number_u64(x, 0, UINT64_MAX, &a.lifetime_packets);
 		} else if (ok && !strcmp(w, "lifetime-bytes")) {
-			ok = number_u64(x, UINT64_MAX, &a.lifetime_bytes);
+			ok = number_u64(x, 0, UINT64_MAX, &a.lifetime_bytes);
 		} else if (ok && !strcmp(w, "prog")) {
 			prog_name = x;
 		} else {
@@ -926,7 +923,7 @@ static int do_sa_del(struct hwxdpd *d, int argc, const char **argv, struct jbuf 
 	int err;
 
 	(void)b;
-	if ((argc != 1 && argc != 3) || !number_u64(argv[0], UINT32_MAX, &h) ||
+	if ((argc != 1 && argc != 3) || !number_u64(argv[0], 0, UINT32_MAX, &h) ||
 	    (argc == 3 && strcmp(argv[1], "prog"))) {
 		snprintf(msg, msglen, "usage: sa del HANDLE [prog NAME]");
 		return -EINVAL;

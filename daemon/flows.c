@@ -213,6 +213,34 @@ void flows_punted(struct hwxdpd *d, struct port *p, const uint8_t *frame, uint32
 	};
 }
 
+/* prog's next hops, made at its first use: false without memory. */
+static bool nexthops_of(struct flow_maker *fm, int prog, const struct fwd_maps *fwd)
+{
+	if (!fm->nh[prog]) {
+		fm->nh[prog] = calloc(fwd->nexthop_max, sizeof(*fm->nh[prog]));
+		if (!fm->nh[prog])
+			return false;
+		fm->nh_cap[prog] = fwd->nexthop_max;
+	}
+	return true;
+}
+
+/* Room for one more made flow: false without memory. */
+static bool made_room(struct flow_maker *fm)
+{
+	size_t cap = fm->made_cap ? 2 * fm->made_cap : 256;
+	struct made *grown;
+
+	if (fm->made_cnt < fm->made_cap)
+		return true;
+	grown = realloc(fm->made, cap * sizeof(*grown));
+	if (!grown)
+		return false;
+	fm->made = grown;
+	fm->made_cap = cap;
+	return true;
+}
+
 /* A next hop of pr equal to v, or a new one: its index, 0 when full. */
 static uint32_t nexthop_get(struct hwxdpd *d, int prog, const struct hwxdp_nexthop *v,
 			    uint32_t tap_ifindex)
@@ -222,12 +250,8 @@ static uint32_t nexthop_get(struct hwxdpd *d, int prog, const struct hwxdp_nexth
 	uint32_t free_idx = 0;
 	bool board;
 
-	if (!fm->nh[prog]) {
-		fm->nh[prog] = calloc(fwd->nexthop_max, sizeof(*fm->nh[prog]));
-		if (!fm->nh[prog])
-			return 0;
-		fm->nh_cap[prog] = fwd->nexthop_max;
-	}
+	if (!nexthops_of(fm, prog, fwd))
+		return 0;
 	for (uint32_t i = 1; i < fm->nh_cap[prog]; i++) {
 		struct nexthop *n = &fm->nh[prog][i];
 
@@ -327,15 +351,8 @@ void flows_routed(struct hwxdpd *d, struct port *q, uint32_t vlan, const uint8_t
 	key.dport_be = t.dport_be;
 	memcpy(key.src, t.src, 16);
 	memcpy(key.dst, t.dst, 16);
-	if (fm->made_cnt == fm->made_cap) {
-		size_t cap = fm->made_cap ? 2 * fm->made_cap : 256;
-		struct made *grown = realloc(fm->made, cap * sizeof(*grown));
-
-		if (!grown)
-			return;
-		fm->made = grown;
-		fm->made_cap = cap;
-	}
+	if (!made_room(fm))
+		return;
 	flow.nexthop = nexthop_get(d, q->prog, &nh, l ? l->tap_ifindex : q->tap_ifindex);
 	if (!flow.nexthop) {
 		fm->c.full++;
@@ -397,21 +414,8 @@ static bool adopt_one(struct hwxdpd *d, int prog, const struct hwxdp_flow_key *k
 	l = lif_by_vlan(q, nh.vlan);
 	if (nh.vlan && !l)
 		return false;
-	if (!fm->nh[prog]) {
-		fm->nh[prog] = calloc(fwd->nexthop_max, sizeof(*fm->nh[prog]));
-		if (!fm->nh[prog])
-			return false;
-		fm->nh_cap[prog] = fwd->nexthop_max;
-	}
-	if (fm->made_cnt == fm->made_cap) {
-		size_t cap = fm->made_cap ? 2 * fm->made_cap : 256;
-		struct made *grown = realloc(fm->made, cap * sizeof(*grown));
-
-		if (!grown)
-			return false;
-		fm->made = grown;
-		fm->made_cap = cap;
-	}
+	if (!nexthops_of(fm, prog, fwd) || !made_room(fm))
+		return false;
 	if (!fm->nh[prog][idx].refs)
 		fm->nh[prog][idx] = (struct nexthop){
 			.v = nh,

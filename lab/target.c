@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/bpf.h>
+
+#include "hwmap/prove.h"
 #include "lab/target.h"
 
 static const struct hx_target_ops *const targets[] = {
@@ -55,8 +58,7 @@ int hx_target_map_update(struct hx_target *target, const char *map, const void *
 	return target->ops->map_update(target, map, key, value);
 }
 
-int hx_target_map_lookup(struct hx_target *target, const char *map, const void *key,
-			 void *value)
+int hx_target_map_lookup(struct hx_target *target, const char *map, const void *key, void *value)
 {
 	return target->ops->map_lookup(target, map, key, value);
 }
@@ -94,4 +96,21 @@ const char *hx_object_path(const char *name)
 
 	snprintf(path, sizeof(path), "%s/progs/%s.bpf.o", hx_build_dir(), name);
 	return path;
+}
+
+bool hx_outcome_forwards(const struct hwxdp_prove_outcome *o)
+{
+	return o->end == HWXDP_PROVE_END_PUNT ||
+	       (o->end == HWXDP_PROVE_END_EXIT && o->value >= XDP_PASS && o->value <= XDP_REDIRECT);
+}
+
+bool hx_result_is_outcome(int err, const struct hx_result *r, const struct hwxdp_prove_outcome *o)
+{
+	if (o->end == HWXDP_PROVE_END_FAULT)
+		return err != 0;
+	if (err)
+		return false;
+	if (r->action != (o->end == HWXDP_PROVE_END_PUNT ? (uint32_t)XDP_PASS : o->value))
+		return false;
+	return !hx_outcome_forwards(o) || (r->len == o->len && !memcmp(r->frame, o->frame, o->len));
 }

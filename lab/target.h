@@ -19,10 +19,10 @@
 
 /* What one run of the program did to one frame. */
 struct hx_result {
-	uint32_t action;            /* XDP_* verdict */
-	uint8_t frame[HX_PKT_MAX];  /* the frame as the program left it */
+	uint32_t action;	   /* XDP_* verdict */
+	uint8_t frame[HX_PKT_MAX]; /* the frame as the program left it */
 	size_t len;
-	bool has_meta;              /* the program wrote struct hwxdp_meta */
+	bool has_meta; /* the program wrote struct hwxdp_meta */
 	struct hwxdp_meta meta;
 	/* Whatever metadata it wrote, raw: its length (the kernel allows 32
 	 * bytes at most) and its bytes, the last of them next to the frame. */
@@ -33,9 +33,16 @@ struct hx_result {
 /* What the last run cost, where a target can tell (the device). */
 struct hx_run_stats {
 	uint64_t ops, bundles, cycles; /* the last frame's */
-	size_t image_ops;              /* operations in the loaded microcode */
-	size_t bpf_insns;              /* instructions of the BPF program */
+	size_t image_ops;	       /* operations in the loaded microcode */
+	size_t bpf_insns;	       /* instructions of the BPF program */
 };
+
+/* Whether a counterexample's outcome forwards the frame (its bytes count),
+ * and whether a target's run (err, r) is that outcome: the replay of
+ * hwxdp prog prove and of the mutation run. */
+struct hwxdp_prove_outcome;
+bool hx_outcome_forwards(const struct hwxdp_prove_outcome *o);
+bool hx_result_is_outcome(int err, const struct hx_result *r, const struct hwxdp_prove_outcome *o);
 
 struct hx_target;
 
@@ -44,8 +51,7 @@ struct hx_target_ops {
 	int (*open)(struct hx_target *target, const char *object_path);
 	int (*map_update)(struct hx_target *target, const char *map, const void *key,
 			  const void *value);
-	int (*map_lookup)(struct hx_target *target, const char *map, const void *key,
-			  void *value);
+	int (*map_lookup)(struct hx_target *target, const char *map, const void *key, void *value);
 	int (*map_delete)(struct hx_target *target, const char *map, const void *key);
 	int (*run)(struct hx_target *target, uint32_t ingress_ifindex, const uint8_t *frame,
 		   size_t len, struct hx_result *result);
@@ -94,8 +100,7 @@ const char *hx_target_name(const struct hx_target *target);
 /* 0 or a negative errno; lookup of a missing key is -ENOENT. */
 int hx_target_map_update(struct hx_target *target, const char *map, const void *key,
 			 const void *value);
-int hx_target_map_lookup(struct hx_target *target, const char *map, const void *key,
-			 void *value);
+int hx_target_map_lookup(struct hx_target *target, const char *map, const void *key, void *value);
 int hx_target_map_delete(struct hx_target *target, const char *map, const void *key);
 
 /* Runs one frame as if it arrived on ingress_ifindex. 0 or a negative errno

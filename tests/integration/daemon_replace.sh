@@ -31,13 +31,18 @@ topo_up
 gcc -O2 -Wall -o "$tmp/udpgen" bench/live/udpgen.c || setup_failed "cannot build udpgen"
 clang -g -O2 -target bpf -I/usr/include/"$(gcc -dumpmachine)" -c scripts/appliance/seqsink.bpf.c \
 	-o "$tmp/seqsink.o" || setup_failed "cannot build seqsink"
-B ip link set eth0 xdp obj "$tmp/seqsink.o" sec xdp || setup_failed "seqsink on B's eth0"
-sink_prog=$(B ip -j link show eth0 | jfield "d[0]['xdp']['prog']['id']")
-stats_map=$(bpftool -j prog show id "$sink_prog" | jfield "d['map_ids']" | tr -d '[],' |
-	xargs -n1 | while read -r id; do
-		[ "$(bpftool -j map show id "$id" | jfield "d['name']")" = stats ] && echo "$id"
-	done)
-[ -n "$stats_map" ] || setup_failed "no stats map on the sink"
+# A fresh sink on B's eth0, counting from 0; stats_map is its counters' id.
+sink_attach() {
+	B ip link set eth0 xdp off 2>/dev/null
+	B ip link set eth0 xdp obj "$tmp/seqsink.o" sec xdp || setup_failed "seqsink on B's eth0"
+	sink_prog=$(B ip -j link show eth0 | jfield "d[0]['xdp']['prog']['id']")
+	stats_map=$(bpftool -j prog show id "$sink_prog" | jfield "d['map_ids']" | tr -d '[],' |
+		xargs -n1 | while read -r id; do
+			[ "$(bpftool -j map show id "$id" | jfield "d['name']")" = stats ] && echo "$id"
+		done)
+	[ -n "$stats_map" ] || setup_failed "no stats map on the sink"
+}
+sink_attach
 # seen, doubled, out of range, TTL 63, DSCP 0, 1, 2, other
 sink_stats() {
 	bpftool -j map dump id "$stats_map" |
@@ -133,13 +138,7 @@ A ip neigh replace 10.78.1.1 lladdr "$wamac" dev eth0 nud permanent
 A sysctl -qw net.ipv6.conf.eth0.disable_ipv6=1
 A "$tmp/udpgen" eth0 30 64 "$wamac" 10.78.1.2 10.78.2.2 20 1000 50 >/dev/null
 sleep 0.5
-B ip link set eth0 xdp off
-B ip link set eth0 xdp obj "$tmp/seqsink.o" sec xdp || setup_failed "seqsink on B's eth0 again"
-sink_prog=$(B ip -j link show eth0 | jfield "d[0]['xdp']['prog']['id']")
-stats_map=$(bpftool -j prog show id "$sink_prog" | jfield "d['map_ids']" | tr -d '[],' |
-	xargs -n1 | while read -r id; do
-		[ "$(bpftool -j map show id "$id" | jfield "d['name']")" = stats ] && echo "$id"
-	done)
+sink_attach
 config() { bpftool map update pinned "$pins/fwd/config" key 0 0 0 0 value "$1" 0 0 0 0 0 0 0 1 0 0 0 0 0 0 0; }
 TCOUNT=200000
 miss0=$(punt_count $FLOW_MISS) off0=$(punt_count $VLAN_FLOWS_OFF)

@@ -284,23 +284,6 @@ static bool same_image(const struct hxu_image *a, const struct hxu_image *b)
 	return a->op_cnt == b->op_cnt && !memcmp(a->ops, b->ops, a->op_cnt * sizeof(a->ops[0]));
 }
 
-static bool forwards(const struct hwxdp_prove_outcome *o)
-{
-	return o->end == HWXDP_PROVE_END_PUNT ||
-	       (o->end == HWXDP_PROVE_END_EXIT && o->value >= XDP_PASS && o->value <= XDP_REDIRECT);
-}
-
-static bool run_matches(int err, const struct hx_result *r, const struct hwxdp_prove_outcome *o)
-{
-	if (o->end == HWXDP_PROVE_END_FAULT)
-		return err != 0;
-	if (err)
-		return false;
-	if (r->action != (o->end == HWXDP_PROVE_END_PUNT ? (uint32_t)XDP_PASS : o->value))
-		return false;
-	return !forwards(o) || (r->len == o->len && !memcmp(r->frame, o->frame, o->len));
-}
-
 static bool runs_differ(int e0, const struct hx_result *a, int e1, const struct hx_result *b)
 {
 	if (e0 || e1)
@@ -350,7 +333,7 @@ static int replay(const struct subject *s, const struct hwxdp_prove_result *res,
 		run[0].len = res->bpf.len;
 		memcpy(run[0].frame, res->bpf.frame, res->bpf.len);
 	}
-	if (!run_matches(err[0], &run[0], &res->bpf)) {
+	if (!hx_result_is_outcome(err[0], &run[0], &res->bpf)) {
 		snprintf(why, len,
 			 "the reference does not do what the model says BPF does (it ends "
 			 "with %d, verdict %u, %zu bytes)",
@@ -363,7 +346,7 @@ static int replay(const struct subject *s, const struct hwxdp_prove_result *res,
 		rc = runs_differ(err[0], &run[0], err[1], &run[1]);
 		goto out;
 	}
-	if (!run_matches(err[1], &run[1], &res->hxu)) {
+	if (!hx_result_is_outcome(err[1], &run[1], &res->hxu)) {
 		snprintf(why, len,
 			 "the device does not do what the model says the microcode does (it "
 			 "ends with %d, verdict %u, %zu bytes)",
