@@ -245,11 +245,12 @@ static void *dataplane_main(void *arg)
 {
 	struct dataplane *dp = arg;
 	struct hwxdpd *d = dp->d;
-	struct pollfd pfd[1 + (2 + HWXDPD_VLANS_MAX) * HWXDPD_PORTS_MAX];
+#define DP_FDS (1 + (WIRE_QUEUES_MAX + 1 + HWXDPD_VLANS_MAX) * HWXDPD_PORTS_MAX)
+	struct pollfd pfd[DP_FDS];
 	/* pfd[i] is a TAP of tap_port[i] (the VLAN tap_lif[i], NULL for the
-	 * port's own), or a wire when tap_port[i] is NULL */
-	struct port *tap_port[1 + (2 + HWXDPD_VLANS_MAX) * HWXDPD_PORTS_MAX];
-	struct lif *tap_lif[1 + (2 + HWXDPD_VLANS_MAX) * HWXDPD_PORTS_MAX];
+	 * port's own), or a wire's queue when tap_port[i] is NULL */
+	struct port *tap_port[DP_FDS];
+	struct lif *tap_lif[DP_FDS];
 	uint32_t built = UINT32_MAX;
 	int n = 0;
 
@@ -267,9 +268,13 @@ static void *dataplane_main(void *arg)
 
 				if (!p->used)
 					continue;
-				tap_port[n] = NULL;
-				pfd[n++] =
-					(struct pollfd){ .fd = wire_fd(p->wire), .events = POLLIN };
+				for (int q = 0; q < wire_queues(p->wire); q++) {
+					tap_port[n] = NULL;
+					pfd[n++] = (struct pollfd){
+						.fd = wire_queue_fd(p->wire, q),
+						.events = POLLIN,
+					};
+				}
 				tap_port[n] = p;
 				tap_lif[n] = NULL;
 				pfd[n++] = (struct pollfd){ .fd = p->tap_fd, .events = POLLIN };

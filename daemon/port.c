@@ -195,6 +195,15 @@ void port_json(struct hwxdpd *d, const struct port *p, struct jbuf *b)
 	jbuf_string_field(b, "program", p->prog >= 0 ? d->progs[p->prog].name : NULL);
 	if (wire_fallback_reason(p->wire)[0])
 		jbuf_string_field(b, "af_xdp_refused", wire_fallback_reason(p->wire));
+	jbuf_name(b, "queues");
+	jbuf_start_array(b);
+	for (int q = 0; q < wire_queues(p->wire); q++) {
+		jbuf_start_object(b);
+		jbuf_uint_field(b, "queue", (uint64_t)q);
+		jbuf_uint_field(b, "rx", wire_queue_frames(p->wire, q));
+		jbuf_end_object(b);
+	}
+	jbuf_end_array(b);
 	jbuf_name(b, "counters");
 	jbuf_start_object(b);
 	jbuf_uint_field(b, "rx", p->c.rx);

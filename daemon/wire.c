@@ -24,11 +24,8 @@
 #define XSK_MTU_MAX   3498
 #define PKT_FRAME_MAX 9216 + 64
 
-struct wire {
-	enum wire_mode mode;
-	int fd;
-	char fallback[256];
-	/* AF_XDP */
+/* One receive queue's AF_XDP socket, with a umem of its own. */
+struct xq {
 	void *area;
 	struct xsk_umem *umem;
 	struct xsk_socket *xsk;
@@ -37,6 +34,18 @@ struct wire {
 	uint64_t *free_addrs; /* frames for tx */
 	uint32_t free_cnt;
 	uint32_t tx_outstanding;
+	uint64_t frames; /* received */
+	int fd;
+};
+
+struct wire {
+	enum wire_mode mode;
+	int fd;
+	char fallback[256];
+	/* AF_XDP: a socket per receive queue; tx goes out on the first */
+	struct xq q[WIRE_QUEUES_MAX];
+	int nq;
+	int next; /* the queue a round starts at */
 	/* AF_PACKET */
 	uint8_t (*bufs)[PKT_FRAME_MAX];
 	struct mmsghdr msgs[WIRE_BATCH];
@@ -44,22 +53,26 @@ struct wire {
 	uint64_t pkt_drops; /* PACKET_STATISTICS so far */
 };
 
-static void xsk_fini(struct wire *w)
+static void xq_fini(struct xq *q)
 {
-	if (w->xsk)
-		xsk_socket__delete(w->xsk);
-	if (w->umem)
-		xsk_umem__delete(w->umem);
-	if (w->area)
-		munmap(w->area, (size_t)XSK_FRAMES * XSK_FRAME_SIZE);
-	free(w->free_addrs);
-	w->xsk = NULL;
-	w->umem = NULL;
-	w->area = NULL;
-	w->free_addrs = NULL;
+	if (q->xsk)
+		xsk_socket__delete(q->xsk);
+	if (q->umem)
+		xsk_umem__delete(q->umem);
+	if (q->area)
+		munmap(q->area, (size_t)XSK_FRAMES * XSK_FRAME_SIZE);
+	free(q->free_addrs);
+	memset(q, 0, sizeof(*q));
 }
 
-static int xsk_open(struct wire *w, const char *ifname, char *msg, size_t msglen)
+static void xsk_fini(struct wire *w)
+{
+	for (int i = 0; i < WIRE_QUEUES_MAX; i++)
+		xq_fini(&w->q[i]);
+	w->nq = 0;
+}
+
+static int xq_open(struct xq *q, const char *ifname, uint32_t queue, char *msg, size_t msglen)
 {
 	struct xsk_umem_config ucfg = {
 		.fill_size = XSK_RING,
@@ -74,37 +87,68 @@ static int xsk_open(struct wire *w, const char *ifname, char *msg, size_t msglen
 	uint32_t idx, i;
 	int err;
 
-	w->area = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (w->area == MAP_FAILED) {
-		w->area = NULL;
+	q->area = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (q->area == MAP_FAILED) {
+		q->area = NULL;
 		return -errno;
 	}
-	w->free_addrs = calloc(XSK_FRAMES, sizeof(*w->free_addrs));
-	if (!w->free_addrs)
+	q->free_addrs = calloc(XSK_FRAMES, sizeof(*q->free_addrs));
+	if (!q->free_addrs)
 		return -ENOMEM;
-	err = xsk_umem__create(&w->umem, w->area, size, &w->fq, &w->cq, &ucfg);
+	err = xsk_umem__create(&q->umem, q->area, size, &q->fq, &q->cq, &ucfg);
 	if (err) {
 		snprintf(msg, msglen, "AF_XDP umem: %s", strerror(-err));
-		w->umem = NULL;
+		q->umem = NULL;
 		return err;
 	}
-	err = xsk_socket__create(&w->xsk, ifname, 0, w->umem, &w->rx, &w->tx, &scfg);
+	err = xsk_socket__create(&q->xsk, ifname, queue, q->umem, &q->rx, &q->tx, &scfg);
 	if (err) {
-		snprintf(msg, msglen, "AF_XDP socket on %s: %s", ifname, strerror(-err));
-		w->xsk = NULL;
+		snprintf(msg, msglen, "AF_XDP socket on %s queue %u: %s", ifname, queue,
+			 strerror(-err));
+		q->xsk = NULL;
 		return err;
 	}
 	/* Half the frames wait in the fill ring for arrivals, half for tx. */
-	if (xsk_ring_prod__reserve(&w->fq, XSK_RING, &idx) != XSK_RING) {
-		snprintf(msg, msglen, "AF_XDP fill ring on %s", ifname);
+	if (xsk_ring_prod__reserve(&q->fq, XSK_RING, &idx) != XSK_RING) {
+		snprintf(msg, msglen, "AF_XDP fill ring on %s queue %u", ifname, queue);
 		return -ENOSPC;
 	}
 	for (i = 0; i < XSK_RING; i++)
-		*xsk_ring_prod__fill_addr(&w->fq, idx + i) = (uint64_t)i * XSK_FRAME_SIZE;
-	xsk_ring_prod__submit(&w->fq, XSK_RING);
+		*xsk_ring_prod__fill_addr(&q->fq, idx + i) = (uint64_t)i * XSK_FRAME_SIZE;
+	xsk_ring_prod__submit(&q->fq, XSK_RING);
 	for (i = XSK_RING; i < XSK_FRAMES; i++)
-		w->free_addrs[w->free_cnt++] = (uint64_t)i * XSK_FRAME_SIZE;
-	w->fd = xsk_socket__fd(w->xsk);
+		q->free_addrs[q->free_cnt++] = (uint64_t)i * XSK_FRAME_SIZE;
+	q->fd = xsk_socket__fd(q->xsk);
+	return 0;
+}
+
+/* The netdev's receive queues, as the kernel has them now
+ * (/sys/class/net/IF/queues/rx-N); 1 when it cannot say. */
+static int rx_queues(const char *ifname)
+{
+	char path[128];
+	int n = 0;
+
+	while (n < WIRE_QUEUES_MAX) {
+		snprintf(path, sizeof(path), "/sys/class/net/%s/queues/rx-%d", ifname, n);
+		if (access(path, F_OK))
+			break;
+		n++;
+	}
+	return n ? n : 1;
+}
+
+static int xsk_open(struct wire *w, const char *ifname, char *msg, size_t msglen)
+{
+	int nq = rx_queues(ifname), err;
+
+	for (int i = 0; i < nq; i++) {
+		err = xq_open(&w->q[i], ifname, (uint32_t)i, msg, msglen);
+		if (err)
+			return err;
+		w->nq = i + 1;
+	}
+	w->fd = w->q[0].fd;
 	w->mode = WIRE_AF_XDP;
 	return 0;
 }
@@ -196,15 +240,17 @@ int wire_drops(struct wire *w, struct wire_drops *out)
 	if (!w)
 		return -EINVAL;
 	if (w->mode == WIRE_AF_XDP) {
-		struct xdp_statistics st = { 0 };
-		socklen_t len = sizeof(st);
+		for (int i = 0; i < w->nq; i++) {
+			struct xdp_statistics st = { 0 };
+			socklen_t len = sizeof(st);
 
-		if (getsockopt(w->fd, SOL_XDP, XDP_STATISTICS, &st, &len))
-			return -errno;
-		out->rx_dropped = st.rx_dropped + st.rx_invalid_descs;
-		out->rx_ring_full = st.rx_ring_full;
-		out->fill_ring_empty = st.rx_fill_ring_empty_descs;
-		out->tx_invalid = st.tx_invalid_descs;
+			if (getsockopt(w->q[i].fd, SOL_XDP, XDP_STATISTICS, &st, &len))
+				return -errno;
+			out->rx_dropped += st.rx_dropped + st.rx_invalid_descs;
+			out->rx_ring_full += st.rx_ring_full;
+			out->fill_ring_empty += st.rx_fill_ring_empty_descs;
+			out->tx_invalid += st.tx_invalid_descs;
+		}
 		return 0;
 	}
 	/* PACKET_STATISTICS counts since the last read: kept here. */
@@ -220,11 +266,6 @@ int wire_drops(struct wire *w, struct wire_drops *out)
 	return 0;
 }
 
-int wire_fd(const struct wire *w)
-{
-	return w->fd;
-}
-
 const char *wire_mode_name(const struct wire *w)
 {
 	return w->mode == WIRE_AF_XDP ? "af_xdp" : "af_packet";
@@ -235,24 +276,55 @@ const char *wire_fallback_reason(const struct wire *w)
 	return w->fallback;
 }
 
+int wire_queues(const struct wire *w)
+{
+	return w->mode == WIRE_AF_XDP ? w->nq : 1;
+}
+
+int wire_queue_fd(const struct wire *w, int queue)
+{
+	return w->mode == WIRE_AF_XDP ? w->q[queue].fd : w->fd;
+}
+
+uint64_t wire_queue_frames(const struct wire *w, int queue)
+{
+	return w->mode == WIRE_AF_XDP ? w->q[queue].frames : 0;
+}
+
+/* The queues in turn from w->next, so that a busy one does not starve
+ * the others: each gives what it holds until the batch is full. */
+static int xsk_rx(struct wire *w, struct wire_frame *f, int max)
+{
+	int got = 0;
+
+	for (int k = 0; k < w->nq && got < max; k++) {
+		int qi = (w->next + k) % w->nq;
+		struct xq *q = &w->q[qi];
+		uint32_t idx, n = xsk_ring_cons__peek(&q->rx, (uint32_t)(max - got), &idx);
+
+		for (uint32_t i = 0; i < n; i++) {
+			const struct xdp_desc *desc = xsk_ring_cons__rx_desc(&q->rx, idx + i);
+
+			f[got].addr = desc->addr;
+			f[got].data = xsk_umem__get_data(q->area, desc->addr);
+			f[got].len = desc->len;
+			f[got].queue = (uint16_t)qi;
+			got++;
+		}
+		if (n)
+			xsk_ring_cons__release(&q->rx, n);
+		q->frames += n;
+	}
+	w->next = w->nq ? (w->next + 1) % w->nq : 0;
+	return got;
+}
+
 int wire_rx(struct wire *w, struct wire_frame *f, int max)
 {
 	if (max > WIRE_BATCH)
 		max = WIRE_BATCH;
-	if (w->mode == WIRE_AF_XDP) {
-		uint32_t idx, n = xsk_ring_cons__peek(&w->rx, (uint32_t)max, &idx);
-
-		for (uint32_t i = 0; i < n; i++) {
-			const struct xdp_desc *desc = xsk_ring_cons__rx_desc(&w->rx, idx + i);
-
-			f[i].addr = desc->addr;
-			f[i].data = xsk_umem__get_data(w->area, desc->addr);
-			f[i].len = desc->len;
-		}
-		if (n)
-			xsk_ring_cons__release(&w->rx, n);
-		return (int)n;
-	}
+	if (w->mode == WIRE_AF_XDP)
+		return xsk_rx(w, f, max);
 	for (int i = 0; i < max; i++) {
 		w->iov[i] = (struct iovec){ .iov_base = w->bufs[i], .iov_len = PKT_FRAME_MAX };
 		w->msgs[i] =
@@ -266,38 +338,51 @@ int wire_rx(struct wire *w, struct wire_frame *f, int max)
 		f[i].data = w->bufs[i];
 		f[i].len = w->msgs[i].msg_len;
 		f[i].addr = (uint64_t)i;
+		f[i].queue = 0;
 	}
 	return n;
 }
 
-void wire_rx_done(struct wire *w, const struct wire_frame *f, int n)
+/* Gives the n frames of f that came from queue qi back to its fill ring. */
+static void xq_refill(struct xq *q, const struct wire_frame *f, int n, int qi)
 {
-	uint32_t idx;
+	uint32_t idx, want = 0, k = 0;
 
-	if (w->mode != WIRE_AF_XDP || n <= 0)
+	for (int i = 0; i < n; i++)
+		want += f[i].queue == qi;
+	if (!want)
 		return;
 	/* The fill ring has room for every frame rx gave out: its size is
 	 * the number of receive buffers. Should it not, the buffers are lost
 	 * rather than the thread spinning. */
-	if (xsk_ring_prod__reserve(&w->fq, (uint32_t)n, &idx) != (uint32_t)n)
+	if (xsk_ring_prod__reserve(&q->fq, want, &idx) != want)
 		return;
 	for (int i = 0; i < n; i++)
-		*xsk_ring_prod__fill_addr(&w->fq, idx + (uint32_t)i) =
-			f[i].addr - f[i].addr % XSK_FRAME_SIZE;
-	xsk_ring_prod__submit(&w->fq, (uint32_t)n);
-	if (xsk_ring_prod__needs_wakeup(&w->fq))
-		recvfrom(w->fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
+		if (f[i].queue == qi)
+			*xsk_ring_prod__fill_addr(&q->fq, idx + k++) =
+				f[i].addr - f[i].addr % XSK_FRAME_SIZE;
+	xsk_ring_prod__submit(&q->fq, want);
+	if (xsk_ring_prod__needs_wakeup(&q->fq))
+		recvfrom(q->fd, NULL, 0, MSG_DONTWAIT, NULL, NULL);
 }
 
-static void xsk_reap(struct wire *w)
+void wire_rx_done(struct wire *w, const struct wire_frame *f, int n)
 {
-	uint32_t idx, n = xsk_ring_cons__peek(&w->cq, XSK_RING, &idx);
+	if (w->mode != WIRE_AF_XDP || n <= 0)
+		return;
+	for (int qi = 0; qi < w->nq; qi++)
+		xq_refill(&w->q[qi], f, n, qi);
+}
+
+static void xsk_reap(struct xq *q)
+{
+	uint32_t idx, n = xsk_ring_cons__peek(&q->cq, XSK_RING, &idx);
 
 	for (uint32_t i = 0; i < n; i++)
-		w->free_addrs[w->free_cnt++] = *xsk_ring_cons__comp_addr(&w->cq, idx + i);
+		q->free_addrs[q->free_cnt++] = *xsk_ring_cons__comp_addr(&q->cq, idx + i);
 	if (n)
-		xsk_ring_cons__release(&w->cq, n);
-	w->tx_outstanding -= n;
+		xsk_ring_cons__release(&q->cq, n);
+	q->tx_outstanding -= n;
 }
 
 int wire_tx(struct wire *w, const uint8_t *const *data, const uint32_t *len, int n)
@@ -307,26 +392,27 @@ int wire_tx(struct wire *w, const uint8_t *const *data, const uint32_t *len, int
 	if (n <= 0)
 		return 0;
 	if (w->mode == WIRE_AF_XDP) {
+		struct xq *q = &w->q[0];
 		uint32_t idx, want, i;
 
-		xsk_reap(w);
-		want = (uint32_t)n < w->free_cnt ? (uint32_t)n : w->free_cnt;
-		want = xsk_ring_prod__reserve(&w->tx, want, &idx);
+		xsk_reap(q);
+		want = (uint32_t)n < q->free_cnt ? (uint32_t)n : q->free_cnt;
+		want = xsk_ring_prod__reserve(&q->tx, want, &idx);
 		for (i = 0; i < want; i++) {
-			struct xdp_desc *desc = xsk_ring_prod__tx_desc(&w->tx, idx + i);
-			uint64_t addr = w->free_addrs[--w->free_cnt];
+			struct xdp_desc *desc = xsk_ring_prod__tx_desc(&q->tx, idx + i);
+			uint64_t addr = q->free_addrs[--q->free_cnt];
 			uint32_t l = len[i] > XSK_FRAME_SIZE ? XSK_FRAME_SIZE : len[i];
 
-			memcpy(xsk_umem__get_data(w->area, addr), data[i], l);
+			memcpy(xsk_umem__get_data(q->area, addr), data[i], l);
 			desc->addr = addr;
 			desc->len = l;
 		}
 		if (!want)
 			return 0;
-		xsk_ring_prod__submit(&w->tx, want);
-		w->tx_outstanding += want;
+		xsk_ring_prod__submit(&q->tx, want);
+		q->tx_outstanding += want;
 		/* Copy mode sends only when told to. */
-		sendto(w->fd, NULL, 0, MSG_DONTWAIT, NULL, 0);
+		sendto(q->fd, NULL, 0, MSG_DONTWAIT, NULL, 0);
 		return (int)want;
 	}
 	{

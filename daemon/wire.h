@@ -17,11 +17,15 @@ enum wire_mode {
 
 /* Frames one rx call returns at most. */
 #define WIRE_BATCH 64
+/* Receive queues of a netdev that get an AF_XDP socket each, at most;
+ * frames on queues beyond reach the netdev's own stack. */
+#define WIRE_QUEUES_MAX 16
 
 struct wire_frame {
 	const uint8_t *data;
 	uint32_t len;
 	uint64_t addr; /* the socket's own handle on the buffer */
+	uint16_t queue; /* the receive queue it came on */
 };
 
 struct wire;
@@ -35,7 +39,11 @@ int wire_open(const char *ifname, uint32_t ifindex, uint32_t mtu, enum wire_mode
 	      struct wire **out, char *msg, size_t msglen);
 void wire_close(struct wire *w);
 
-int wire_fd(const struct wire *w);
+/* The receive queues the port reads (AF_XDP: one socket each; AF_PACKET:
+ * 1), each one's descriptor to poll and the frames it brought. */
+int wire_queues(const struct wire *w);
+int wire_queue_fd(const struct wire *w, int queue);
+uint64_t wire_queue_frames(const struct wire *w, int queue);
 const char *wire_mode_name(const struct wire *w);
 
 /* What the kernel dropped before the daemon saw it (AF_XDP's

@@ -86,8 +86,11 @@ topo_up() {
 	clang -g -O2 -target bpf -I/usr/include/"$(gcc -dumpmachine)" -c "$here/vlan_partner.bpf.c" \
 		-o "$tmp/vlan_partner.o" || topo_failed "cannot build $here/vlan_partner.bpf.c"
 	ip netns add "$nsa" && ip netns add "$nsb" || topo_failed "ip netns add"
-	ip link add "$wa" type veth peer name eth0 netns "$nsa" || topo_failed "veth $wa"
-	ip link add "$wb" type veth peer name eth0 netns "$nsb" || topo_failed "veth $wb"
+	# Two queues each way: the board reads every receive queue of a wire.
+	ip link add "$wa" numtxqueues 2 numrxqueues 2 type veth peer name eth0 netns "$nsa" \
+		numtxqueues 2 numrxqueues 2 || topo_failed "veth $wa"
+	ip link add "$wb" numtxqueues 2 numrxqueues 2 type veth peer name eth0 netns "$nsb" \
+		numtxqueues 2 numrxqueues 2 || topo_failed "veth $wb"
 	for w in "$wa" "$wb"; do
 		ip link set "$w" up || topo_failed "$w up"
 		sysctl -qw "net.ipv6.conf.$w.disable_ipv6=1"

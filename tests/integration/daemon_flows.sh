@@ -347,6 +347,23 @@ else
 	fail "traceroute: $(echo "$trace" | tr '\n' '|')"
 fi
 
+# --- 6b. Every receive queue of a wire is read: p0's veth has two, and A's
+# kernel spreads its sockets over its two transmit queues by their hash, so
+# 32 UDP sockets (32 source ports) arrive on both. Each datagram reaches B.
+queue_rx() { hwxdp -j port show p0 | jfield "' '.join(str(q['rx']) for q in d['queues'])"; }
+qa=($(queue_rx))
+sniff "$nsb" eth0 10 "$tmp/at_bq" --host 10.78.1.2 --max 32
+A bash -c 'for i in $(seq 32); do echo q >/dev/udp/10.78.2.2/9; done'
+sniffers
+qb=($(queue_rx))
+got_q=$(grep -c '"dport": 9,' "$tmp/at_bq")
+if [ "${#qa[@]}" -eq 2 ] && [ "${#qb[@]}" -eq 2 ] && [ "$((qb[0] - qa[0]))" -gt 0 ] &&
+	[ "$((qb[1] - qa[1]))" -gt 0 ] && [ "$got_q" -eq 32 ]; then
+	pass "both receive queues of p0 read: +$((qb[0] - qa[0])) and +$((qb[1] - qa[1])) frames; all 32 UDP datagrams of 32 sockets reached B"
+else
+	fail "queues of p0: ${qa[*]:-?} -> ${qb[*]:-?}; $got_q of 32 datagrams at B"
+fi
+
 # --- 7. The per-LIF counters, as bpftool reads them, are the frames forwarded.
 sleep 1.5
 stats=$(hwxdp -j stats)
