@@ -3,9 +3,12 @@
  * Maps of loaded programs, as bpftool shows them: list, show, dump, lookup,
  * update, delete, with bpftool's `key`/`value` byte syntax. A map has two
  * homes here, the host copy's kernel map (pinned) and the board's table;
- * writes go to both, so that what the control plane sets is one content
- * (the board's own writes, such as counters, are not mirrored back yet).
- * Reads come from the kernel map unless `target device` is asked for.
+ * writes go to both, so that what the control plane sets is one content,
+ * and the mirror (daemon/mirror.c) carries what each side writes itself.
+ * Reads come from the kernel map unless `target device` is asked for. A
+ * per-CPU map's value is one copy per CPU of the kernel, or per engine of
+ * the board, which shows its engines as CPUs; an update writes the value
+ * to every copy on both, as bpftool's does.
  *
  * A devmap holds netdevs: the board's entry names a wire port, the kernel's
  * the port's TAP, so that a redirect by the host copy reaches the same
@@ -32,7 +35,30 @@ struct map_ref {
 	struct bpf_map *map;
 	struct hwxdp_table *table; /* NULL: the board has no table for it */
 	uint32_t key_size, value_size, type;
+	/* Per-CPU maps: the kernel's CPUs and the board's engines, a copy
+	 * of round_up(value_size, 8) bytes each. */
+	bool percpu;
+	uint32_t cpus, engines;
 };
+
+static bool percpu_type(uint32_t type)
+{
+	return type == BPF_MAP_TYPE_PERCPU_ARRAY || type == BPF_MAP_TYPE_PERCPU_HASH ||
+	       type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+}
+
+static uint32_t round8(uint32_t n)
+{
+	return (n + 7) & ~7u;
+}
+
+/* Bytes of a lookup's buffer on one side: the value, or every copy. */
+static size_t value_buf(const struct map_ref *ref, bool device)
+{
+	if (!ref->percpu)
+		return ref->value_size;
+	return (size_t)(device ? ref->engines : ref->cpus) * round8(ref->value_size);
+}
 
 /* PROG/MAP, or MAP when one program has it. */
 static int find_map(struct hwxdpd *d, const char *spec, struct map_ref *ref, char *msg,
@@ -73,12 +99,17 @@ static int find_map(struct hwxdpd *d, const char *spec, struct map_ref *ref, cha
 		snprintf(msg, msglen, "no map '%s' in the loaded programs", spec);
 		return -ENOENT;
 	}
-	if (ref->type == BPF_MAP_TYPE_PERCPU_ARRAY || ref->type == BPF_MAP_TYPE_PERCPU_HASH ||
-	    ref->type == BPF_MAP_TYPE_LRU_PERCPU_HASH) {
-		snprintf(msg, msglen, "map '%s' is per-CPU: not supported here yet (bpftool on %s)",
-			 spec,
-			 bpf_map__pin_path(ref->map) ? bpf_map__pin_path(ref->map) : "its pin");
-		return -EOPNOTSUPP;
+	ref->percpu = percpu_type(ref->type);
+	if (ref->percpu) {
+		int cpus = libbpf_num_possible_cpus();
+
+		if (cpus <= 0) {
+			snprintf(msg, msglen,
+				 "map '%s' is per-CPU, and the host's CPUs are unknown", spec);
+			return -EOPNOTSUPP;
+		}
+		ref->cpus = (uint32_t)cpus;
+		ref->engines = ref->table ? ref->table->copies : 0;
 	}
 	return 0;
 }
@@ -194,6 +225,27 @@ static void bytes_json(struct jbuf *b, const char *name, const uint8_t *p, uint3
 	jbuf_end_array(b);
 }
 
+/* A value as bpftool prints it: "value", or per CPU "values" (the board's
+ * engines are its CPUs). */
+static void value_json(struct jbuf *b, const struct map_ref *ref, bool device, const uint8_t *v)
+{
+	uint32_t n = device ? ref->engines : ref->cpus;
+
+	if (!ref->percpu) {
+		bytes_json(b, "value", v, ref->value_size);
+		return;
+	}
+	jbuf_name(b, "values");
+	jbuf_start_array(b);
+	for (uint32_t i = 0; i < n; i++) {
+		jbuf_start_object(b);
+		jbuf_uint_field(b, "cpu", i);
+		bytes_json(b, "value", v + (size_t)i * round8(ref->value_size), ref->value_size);
+		jbuf_end_object(b);
+	}
+	jbuf_end_array(b);
+}
+
 static void map_info_json(struct hwxdpd *d, const struct map_ref *ref, struct jbuf *b)
 {
 	struct bpf_map_info info = { 0 };
@@ -297,7 +349,7 @@ int map_dump(struct hwxdpd *d, const char *spec, int argc, const char **argv, st
 		goto out;
 	key = calloc(1, ref.key_size);
 	next = calloc(1, ref.key_size);
-	value = calloc(1, ref.value_size);
+	value = calloc(1, value_buf(&ref, a->device));
 	if (!key || !next || !value) {
 		err = -ENOMEM;
 		goto out;
@@ -316,7 +368,7 @@ int map_dump(struct hwxdpd *d, const char *spec, int argc, const char **argv, st
 			continue;
 		jbuf_start_object(b);
 		bytes_json(b, "key", key, ref.key_size);
-		bytes_json(b, "value", value, ref.value_size);
+		value_json(b, &ref, a->device, value);
 		jbuf_end_object(b);
 	}
 	jbuf_end_array(b);
@@ -336,6 +388,7 @@ int map_lookup(struct hwxdpd *d, const char *spec, int argc, const char **argv, 
 	       char *msg, size_t msglen)
 {
 	struct map_args *a = malloc(sizeof(*a));
+	uint8_t *value = NULL;
 	struct map_ref ref;
 	int err;
 
@@ -348,8 +401,13 @@ int map_lookup(struct hwxdpd *d, const char *spec, int argc, const char **argv, 
 		snprintf(msg, msglen, "usage: map lookup MAP key BYTES [target host|device]");
 		err = -EINVAL;
 	}
+	if (!err && a->device && !ref.table) {
+		snprintf(msg, msglen, "map '%s' has no table on the board", spec);
+		err = -ENODEV;
+	}
 	if (!err) {
-		err = lookup(&ref, a->device, a->key, a->value);
+		value = calloc(1, value_buf(&ref, a->device));
+		err = value ? lookup(&ref, a->device, a->key, value) : -ENOMEM;
 		if (err)
 			snprintf(msg, msglen, "%s: %s", spec,
 				 err == -ENOENT ? "no entry for that key" : strerror(-err));
@@ -357,16 +415,58 @@ int map_lookup(struct hwxdpd *d, const char *spec, int argc, const char **argv, 
 	if (!err) {
 		jbuf_start_object(b);
 		bytes_json(b, "key", a->key, ref.key_size);
-		bytes_json(b, "value", a->value, ref.value_size);
+		value_json(b, &ref, a->device, value);
 		jbuf_end_object(b);
 	}
+	free(value);
 	free(a);
 	return err;
 }
 
 static bool is_array(const struct map_ref *ref)
 {
-	return ref->type == BPF_MAP_TYPE_ARRAY;
+	return ref->type == BPF_MAP_TYPE_ARRAY || ref->type == BPF_MAP_TYPE_PERCPU_ARRAY;
+}
+
+/* A per-CPU update, as bpftool makes one: value on every CPU of the kernel
+ * and every engine of the board. */
+static int percpu_update(struct hwxdpd *d, const struct map_pair *m, const void *key,
+			 const void *value, uint64_t flags, bool *board)
+{
+	uint32_t vs = bpf_map__value_size(m->map), vs8 = round8(vs);
+	int cpus = libbpf_num_possible_cpus(), fd = bpf_map__fd(m->map), err;
+	uint32_t engines = m->table ? m->table->copies : 0;
+	size_t kb = (size_t)(cpus > 0 ? cpus : 0) * vs8, bb = (size_t)engines * vs8;
+	uint8_t *rec = calloc(1, kb + bb), *old = malloc(kb);
+	bool had;
+
+	*board = false;
+	if (!rec || !old || cpus <= 0) {
+		err = cpus <= 0 ? -EOPNOTSUPP : -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < (size_t)cpus + engines; i++)
+		memcpy(rec + i * vs8, value, vs);
+	had = !bpf_map_lookup_elem(fd, key, old);
+	if (bpf_map_update_elem(fd, key, rec, flags)) {
+		err = -errno;
+		goto out;
+	}
+	err = m->table ? hwxdp_table__update(m->table, key, rec + kb, flags) : 0;
+	if (err) {
+		*board = true;
+		if (had)
+			bpf_map_update_elem(fd, key, old, BPF_ANY);
+		else if (bpf_map__type(m->map) != BPF_MAP_TYPE_PERCPU_ARRAY)
+			bpf_map_delete_elem(fd, key);
+		goto out;
+	}
+	if (m->table)
+		mirror_written(d, m->map, key, rec);
+out:
+	free(rec);
+	free(old);
+	return err;
 }
 
 int pair_update(struct hwxdpd *d, const struct map_pair *m, const void *key, const void *value,
@@ -378,6 +478,8 @@ int pair_update(struct hwxdpd *d, const struct map_pair *m, const void *key, con
 	bool had;
 
 	*board = false;
+	if (percpu_type(type))
+		return percpu_update(d, m, key, value, flags, board);
 	if (vsize > MAP_BYTES_MAX)
 		return -E2BIG;
 	had = !bpf_map_lookup_elem(fd, key, old);

@@ -22,7 +22,12 @@ struct shadow {
 struct mirrored {
 	struct bpf_map *map;
 	struct hwxdp_table *table;
-	uint32_t ks, vs;
+	uint32_t ks, vs; /* vs: a shadow record's value bytes */
+	/* Per-CPU maps: the kernel's CPUs and the board's engines, each with
+	 * a copy of round_up(value_size, 8) bytes; the shadow holds both
+	 * sides' copies, the kernel's first. */
+	bool percpu;
+	uint32_t cpus, engines, vs8, value_size;
 	struct shadow old;
 };
 
@@ -34,10 +39,16 @@ struct mirror {
 	struct mirror_stats st;
 };
 
+static bool percpu_type(enum bpf_map_type type)
+{
+	return type == BPF_MAP_TYPE_PERCPU_ARRAY || type == BPF_MAP_TYPE_PERCPU_HASH ||
+	       type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+}
+
 static bool mirrored_type(enum bpf_map_type type)
 {
 	return type == BPF_MAP_TYPE_HASH || type == BPF_MAP_TYPE_LRU_HASH ||
-	       type == BPF_MAP_TYPE_LPM_TRIE;
+	       type == BPF_MAP_TYPE_LPM_TRIE || percpu_type(type);
 }
 
 int mirror_new(struct hwxdpd *d, struct prog *pr)
@@ -64,12 +75,26 @@ int mirror_new(struct hwxdpd *d, struct prog *pr)
 		if (!t || t->desc.key_size != bpf_map__key_size(map) ||
 		    t->desc.value_size != bpf_map__value_size(map))
 			continue;
-		m->maps[m->cnt++] = (struct mirrored){
+		m->maps[m->cnt] = (struct mirrored){
 			.map = map,
 			.table = t,
 			.ks = bpf_map__key_size(map),
 			.vs = bpf_map__value_size(map),
+			.value_size = bpf_map__value_size(map),
 		};
+		if (percpu_type(bpf_map__type(map))) {
+			struct mirrored *mm = &m->maps[m->cnt];
+			int cpus = libbpf_num_possible_cpus();
+
+			if (cpus <= 0)
+				continue;
+			mm->percpu = true;
+			mm->cpus = (uint32_t)cpus;
+			mm->engines = t->copies;
+			mm->vs8 = (mm->value_size + 7) & ~7u;
+			mm->vs = (mm->cpus + mm->engines) * mm->vs8;
+		}
+		m->cnt++;
 	}
 	pr->mirror = m;
 	return 0;
@@ -338,6 +363,182 @@ static void sync_map(struct mirror *m, struct mirrored *mm)
 	mm->old = fresh;
 }
 
+/*
+ * Per-CPU maps. The kernel has cpus copies of a value, the board one per
+ * engine. Of the two, the side with more copies ("wide") has copy i stand
+ * for copy i % n of the other ("narrow", n copies), so narrow copy j is
+ * the sum of its class j, j + n, j + 2n, ... on the wide side, word by
+ * word: the board's engine e shows as CPU e % cpus when engines >= cpus.
+ * Each round, what a side's copies gained since the last round is carried
+ * to the other: from wide to narrow, into the copy of the class; from
+ * narrow to wide, a gain to the class's first copy and a loss taken from
+ * the class's copies in turn, none below zero — so a reset to 0 by bpftool
+ * is 0 on every engine, and the sums of both sides stay equal. A key new on
+ * one side is made on the other the same way; deleted on one side while
+ * the other did not change it, it goes there too.
+ */
+static void carry(const struct mirrored *mm, const uint8_t *d, uint32_t n, uint8_t *to, uint32_t m)
+{
+	for (uint32_t w = 0; w + 8 <= mm->vs8; w += 8) {
+		for (uint32_t i = 0; i < n && m <= n; i++) {
+			uint64_t a, x;
+
+			memcpy(&x, d + (size_t)i * mm->vs8 + w, 8);
+			memcpy(&a, to + (size_t)(i % m) * mm->vs8 + w, 8);
+			a += x;
+			memcpy(to + (size_t)(i % m) * mm->vs8 + w, &a, 8);
+		}
+		for (uint32_t j = 0; j < n && m > n; j++) {
+			uint64_t a, x, r;
+
+			memcpy(&x, d + (size_t)j * mm->vs8 + w, 8);
+			if ((int64_t)x >= 0) {
+				memcpy(&a, to + (size_t)j * mm->vs8 + w, 8);
+				a += x;
+				memcpy(to + (size_t)j * mm->vs8 + w, &a, 8);
+				continue;
+			}
+			r = -x;
+			for (uint32_t k = j; k < m && r; k += n) {
+				memcpy(&a, to + (size_t)k * mm->vs8 + w, 8);
+				uint64_t take = a < r ? a : r;
+
+				a -= take;
+				r -= take;
+				memcpy(to + (size_t)k * mm->vs8 + w, &a, 8);
+			}
+			memcpy(&a, to + (size_t)j * mm->vs8 + w, 8);
+			a -= r;
+			memcpy(to + (size_t)j * mm->vs8 + w, &a, 8);
+		}
+	}
+	/* The padding after a value stays zero, as the kernel keeps it. */
+	for (uint32_t i = 0; i < m && mm->value_size < mm->vs8; i++)
+		memset(to + (size_t)i * mm->vs8 + mm->value_size, 0, mm->vs8 - mm->value_size);
+}
+
+static bool all_zero(const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+/* now - then, word by word, into d (n copies). */
+static void delta(const struct mirrored *mm, const uint8_t *now, const uint8_t *then, uint32_t n,
+		  uint8_t *d)
+{
+	for (size_t w = 0; w + 8 <= (size_t)n * mm->vs8; w += 8) {
+		uint64_t a, b;
+
+		memcpy(&a, now + w, 8);
+		memcpy(&b, then + w, 8);
+		a -= b;
+		memcpy(d + w, &a, 8);
+	}
+}
+
+static void sync_percpu(struct mirror *m, struct mirrored *mm)
+{
+	size_t kb = (size_t)mm->cpus * mm->vs8, bb = (size_t)mm->engines * mm->vs8;
+	uint8_t *kv = malloc(kb), *bv = malloc(bb), *rec = malloc(kb + bb), *dk = malloc(kb),
+		*db = malloc(bb);
+	bool array = bpf_map__type(mm->map) == BPF_MAP_TYPE_PERCPU_ARRAY;
+	int fd = bpf_map__fd(mm->map);
+	struct shadow fresh = { 0 };
+	size_t n_board, n_kernel;
+
+	if (!kv || !bv || !rec || !dk || !db || collect(m, mm, true, &n_board) ||
+	    shadow_init(mm, &fresh, n_board))
+		goto out;
+	for (size_t i = 0; i < n_board; i++) {
+		const uint8_t *key = m->keys + i * mm->ks;
+		const uint8_t *s = shadow_find(mm, &mm->old, key);
+		bool k_changed, b_changed;
+
+		if (hwxdp_table__lookup(mm->table, key, bv))
+			continue;
+		if (s)
+			s += 1 + mm->ks;
+		if (bpf_map_lookup_elem(fd, key, kv)) {
+			if (!array && s && !memcmp(bv, s + kb, bb)) {
+				hwxdp_table__delete(mm->table, key);
+				m->st.to_board++;
+				continue;
+			}
+			memset(kv, 0, kb);
+			carry(mm, bv, mm->engines, kv, mm->cpus);
+			if (bpf_map_update_elem(fd, key, kv, BPF_ANY)) {
+				m->st.kernel_full++;
+				continue;
+			}
+			m->st.to_kernel++;
+		} else {
+			/* Without a last round (a start, a restart), each side's
+			 * whole value is what it gained. */
+			if (s) {
+				delta(mm, kv, s, mm->cpus, dk);
+				delta(mm, bv, s + kb, mm->engines, db);
+			} else {
+				memcpy(dk, kv, kb);
+				memcpy(db, bv, bb);
+			}
+			k_changed = !all_zero(dk, kb);
+			b_changed = !all_zero(db, bb);
+			if (b_changed) {
+				carry(mm, db, mm->engines, kv, mm->cpus);
+				bpf_map_update_elem(fd, key, kv, BPF_EXIST);
+				m->st.to_kernel++;
+			}
+			if (k_changed) {
+				carry(mm, dk, mm->cpus, bv, mm->engines);
+				hwxdp_table__update(mm->table, key, bv, BPF_EXIST);
+				m->st.to_board++;
+			}
+			if (k_changed && b_changed)
+				m->st.merged++;
+		}
+		memcpy(rec, kv, kb);
+		memcpy(rec + kb, bv, bb);
+		shadow_put(mm, &fresh, key, rec);
+	}
+	if (!collect(m, mm, false, &n_kernel)) {
+		for (size_t i = 0; i < n_kernel; i++) {
+			const uint8_t *key = m->keys + i * mm->ks;
+			const uint8_t *s = shadow_find(mm, &mm->old, key);
+
+			if (shadow_find(mm, &fresh, key) || bpf_map_lookup_elem(fd, key, kv))
+				continue;
+			if (!hwxdp_table__lookup(mm->table, key, bv))
+				continue; /* the board's since its listing: next round */
+			if (s && !memcmp(kv, s + 1 + mm->ks, kb)) {
+				bpf_map_delete_elem(fd, key);
+				m->st.to_kernel++;
+				continue;
+			}
+			memset(bv, 0, bb);
+			carry(mm, kv, mm->cpus, bv, mm->engines);
+			if (hwxdp_table__update(mm->table, key, bv, BPF_NOEXIST))
+				continue;
+			m->st.to_board++;
+			memcpy(rec, kv, kb);
+			memcpy(rec + kb, bv, bb);
+			shadow_put(mm, &fresh, key, rec);
+		}
+	}
+	free(mm->old.rec);
+	mm->old = fresh;
+	fresh.rec = NULL;
+out:
+	free(fresh.rec);
+	free(kv);
+	free(bv);
+	free(rec);
+	free(dk);
+	free(db);
+}
+
 void mirror_sync(struct hwxdpd *d, struct prog *pr)
 {
 	struct mirror *m = pr->mirror;
@@ -346,7 +547,10 @@ void mirror_sync(struct hwxdpd *d, struct prog *pr)
 	if (!m)
 		return;
 	for (int i = 0; i < m->cnt; i++)
-		sync_map(m, &m->maps[i]);
+		if (m->maps[i].percpu)
+			sync_percpu(m, &m->maps[i]);
+		else
+			sync_map(m, &m->maps[i]);
 	m->st.rounds++;
 }
 

@@ -7,8 +7,10 @@
  * the other; deleted on one side, it goes from the other; written on both,
  * each 8-byte word one side changed is taken from it, and a word both
  * changed gets both changes added (counters both sides count add up).
- * Devmaps (the daemon's own), per-CPU maps and arrays (shared by mmap) are
- * not mirrored. docs/daemon.md, "Maps".
+ * Per-CPU maps (arrays and hashes) are mirrored by what each side's copies
+ * gained, added to the copies of the other side they fold onto (engine e
+ * shows as CPU e % cpus), so both sides' sums agree. Devmaps (the daemon's
+ * own) and arrays (shared by mmap) are not mirrored. docs/daemon.md, "Maps".
  */
 #ifndef HWXDP_DAEMON_MIRROR_H
 #define HWXDP_DAEMON_MIRROR_H
@@ -28,7 +30,8 @@ void mirror_carry(struct mirror *to, struct mirror *from);
 void mirror_sync(struct hwxdpd *d, struct prog *pr);
 
 /* The daemon wrote value under key on both sides (pair_update): the next
- * round takes it as what both held, not as a change of both. */
+ * round takes it as what both held, not as a change of both. For a per-CPU
+ * map, value is the kernel's copies followed by the board's. */
 struct bpf_map;
 void mirror_written(struct hwxdpd *d, const struct bpf_map *map, const void *key,
 		    const void *value);

@@ -94,6 +94,7 @@ script_check "hwxdpd: TCP on the device, VLAN to plain port, flows made" tests/i
 script_check "hwxdpd: SIGKILL mid-stream, started again on its pins" tests/integration/daemon_restart.sh
 script_check "hwxdpd: 100 replaces during 1,000,000 numbered frames, vlan_flows toggled 20 times" tests/integration/daemon_replace.sh
 script_check "hwxdpd: ESP SAs, a tunnel flow, a lifetime" tests/integration/daemon_sa.sh
+script_check "hwxdpd: per-CPU maps, the board's engines as CPUs" tests/integration/daemon_percpu.sh
 
 # Checks that must fail: the translator built with a fault put back. A
 # mutant the tests pass is a hole in the tests.
