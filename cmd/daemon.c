@@ -340,6 +340,33 @@ int do_sa(int argc, char **argv)
 	return err;
 }
 
+static int policy_help(void)
+{
+	fprintf(stderr,
+		"Usage: %s policy { add | list | del | help }\n"
+		"       %s policy add src PREFIX dst PREFIX tunnel IPV4 IPV4 [prog NAME]\n"
+		"       %s policy list [prog NAME]\n"
+		"       %s policy del INDEX [prog NAME]\n"
+		"\n"
+		"Tunnel policies for a program with fwd's sas map: IP packets from src to\n"
+		"dst (IPv4 or IPv6 prefixes) leave through the ESP tunnel with these outer\n"
+		"IPv4 source and destination, encrypted with the newest SA of that tunnel\n"
+		"that can still encrypt (sa add; a rekey is sa add of the new SA, then sa\n"
+		"del of the old). The flow maker makes their connections as tunnel flows\n"
+		"while ipsec_flows is 1; what the host routes of them meanwhile is encrypted\n"
+		"by the host path with the same SA, or held when no SA can: never sent in\n"
+		"clear. The first policy that takes a packet wins.\n",
+		bin_name, bin_name, bin_name, bin_name);
+	return 0;
+}
+
+int do_policy(int argc, char **argv)
+{
+	if (wants_help(argc, argv))
+		return policy_help();
+	return call("policy", argc, argv);
+}
+
 int do_stats(int argc, char **argv)
 {
 	if (argc >= 1 && (!strcmp(argv[0], "help") || !strcmp(argv[0], "--help"))) {

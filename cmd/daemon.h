@@ -9,6 +9,7 @@ int do_map(int argc, char **argv);
 int do_lif(int argc, char **argv);
 int do_flow(int argc, char **argv);
 int do_sa(int argc, char **argv);
+int do_policy(int argc, char **argv);
 int do_stats(int argc, char **argv);
 /* prog load|show|list|detach|unload go to the daemon, the rest to do_prog. */
 int do_prog_any(int argc, char **argv);

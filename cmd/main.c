@@ -57,6 +57,7 @@ static const struct cmd commands[] = {
 	{ "lab", do_lab, "run a program over the built-in lab frames on a target" },
 	{ "lif", do_lif, "hwxdpd's logical interfaces: a port's VLANs, with their TAPs" },
 	{ "map", do_map, "the maps of hwxdpd's programs: dump, lookup, update, delete" },
+	{ "policy", do_policy, "tunnel policies: which packets leave through which ESP tunnel" },
 	{ "port", do_port, "wire ports of hwxdpd on live netdevs, with their TAPs" },
 	{ "prog", do_prog_any,
 	  "load programs onto hwxdpd's ports; what a program costs, its microcode" },

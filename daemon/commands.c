@@ -17,9 +17,11 @@
 
 #include "daemon/flows.h"
 #include "daemon/internal.h"
+#include "daemon/policy.h"
 #include "daemon/map.h"
 #include "daemon/sa.h"
 #include "device/device.h"
+#include "hwxdp/fwd.h"
 
 struct word_cmd {
 	const char *name;
@@ -949,10 +951,174 @@ static int do_sa(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, 
 	return run_words(sa_cmds, "sa command", d, argc, argv, b, msg, msglen);
 }
 
+/* ---- policy ---- */
+
+/* ADDR/LEN (or ADDR, a host) of family, as a policy keeps it. */
+static bool prefix_parse(const char *w, uint8_t *family, uint8_t *addr, uint8_t *len)
+{
+	char text[INET6_ADDRSTRLEN + 8];
+	const char *slash = strchr(w, '/');
+	size_t n = slash ? (size_t)(slash - w) : strlen(w);
+	uint64_t v;
+	uint8_t fam;
+
+	if (n >= INET6_ADDRSTRLEN)
+		return false;
+	memcpy(text, w, n);
+	text[n] = '\0';
+	memset(addr, 0, 16);
+	if (inet_pton(AF_INET, text, addr) == 1)
+		fam = HWXDP_FAMILY_IPV4;
+	else if (inet_pton(AF_INET6, text, addr) == 1)
+		fam = HWXDP_FAMILY_IPV6;
+	else
+		return false;
+	v = fam == HWXDP_FAMILY_IPV4 ? 32 : 128;
+	if (slash && !number_u64(slash + 1, 10, v, &v))
+		return false;
+	/* The bits past the prefix are not part of it. */
+	for (uint32_t bit = (uint32_t)v; bit < 128; bit++)
+		addr[bit / 8] &= (uint8_t) ~(0x80 >> (bit % 8));
+	if (*family && *family != fam)
+		return false;
+	*family = fam;
+	*len = (uint8_t)v;
+	return true;
+}
+
+static int do_policy_add(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+			 size_t msglen)
+{
+	static const char usage[] = "policy add src PREFIX dst PREFIX tunnel IPV4 IPV4 [prog NAME]";
+	struct policy p = { 0 };
+	const char *prog_name = NULL;
+	bool src = false, dst = false, tunnel = false;
+	struct prog *pr;
+	int err;
+
+	for (int i = 0; i < argc;) {
+		const char *w = argv[i];
+		bool ok;
+
+		if ((!strcmp(w, "src") || !strcmp(w, "dst")) && i + 1 < argc) {
+			bool s = w[0] == 's';
+
+			ok = prefix_parse(argv[i + 1], &p.family, s ? p.src : p.dst,
+					  s ? &p.src_len : &p.dst_len);
+			*(s ? &src : &dst) = true;
+			if (!ok) {
+				snprintf(msg, msglen,
+					 "%s '%s': an IPv4 or IPv6 prefix expected, both of one "
+					 "family",
+					 w, argv[i + 1]);
+				return -EINVAL;
+			}
+			i += 2;
+		} else if (!strcmp(w, "tunnel") && i + 2 < argc) {
+			if (inet_pton(AF_INET, argv[i + 1], &p.tunnel_src_be) != 1 ||
+			    inet_pton(AF_INET, argv[i + 2], &p.tunnel_dst_be) != 1) {
+				snprintf(msg, msglen,
+					 "tunnel '%s' '%s': the outer IPv4 source and destination "
+					 "expected",
+					 argv[i + 1], argv[i + 2]);
+				return -EINVAL;
+			}
+			tunnel = true;
+			i += 3;
+		} else if (!strcmp(w, "prog") && i + 1 < argc) {
+			prog_name = argv[i + 1];
+			i += 2;
+		} else {
+			snprintf(msg, msglen, "unexpected '%s' (usage: %s)", w, usage);
+			return -EINVAL;
+		}
+	}
+	if (!src || !dst || !tunnel) {
+		snprintf(msg, msglen, "src, dst and tunnel are needed (usage: %s)", usage);
+		return -EINVAL;
+	}
+	pthread_mutex_lock(&d->lock);
+	pr = sa_prog(d, prog_name, msg, msglen);
+	err = pr ? policy_add(d, pr, &p, msg, msglen) : -ENOENT;
+	if (!err) {
+		jbuf_start_object(b);
+		jbuf_name(b, "policies");
+		jbuf_start_array(b);
+		policy_json(d, pr, b);
+		jbuf_end_array(b);
+		jbuf_end_object(b);
+	}
+	pthread_mutex_unlock(&d->lock);
+	return err;
+}
+
+static int do_policy_list(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+			  size_t msglen)
+{
+	struct prog *only = NULL;
+
+	if (argc && (argc != 2 || strcmp(argv[0], "prog"))) {
+		snprintf(msg, msglen, "usage: policy list [prog NAME]");
+		return -EINVAL;
+	}
+	pthread_mutex_lock(&d->lock);
+	if (argc && !(only = prog_by_name(d, argv[1]))) {
+		pthread_mutex_unlock(&d->lock);
+		snprintf(msg, msglen, "no program '%s' is loaded", argv[1]);
+		return -ENOENT;
+	}
+	jbuf_start_object(b);
+	jbuf_name(b, "policies");
+	jbuf_start_array(b);
+	for (int i = 0; i < HWXDPD_PROGS_MAX; i++)
+		if (d->progs[i].used && (!only || only == &d->progs[i]))
+			policy_json(d, &d->progs[i], b);
+	jbuf_end_array(b);
+	jbuf_end_object(b);
+	pthread_mutex_unlock(&d->lock);
+	return 0;
+}
+
+static int do_policy_del(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+			 size_t msglen)
+{
+	struct prog *pr;
+	uint64_t i;
+	int err;
+
+	(void)b;
+	if ((argc != 1 && argc != 3) || !number_u64(argv[0], 10, UINT32_MAX, &i) ||
+	    (argc == 3 && strcmp(argv[1], "prog"))) {
+		snprintf(msg, msglen, "usage: policy del INDEX [prog NAME]");
+		return -EINVAL;
+	}
+	pthread_mutex_lock(&d->lock);
+	pr = sa_prog(d, argc == 3 ? argv[2] : NULL, msg, msglen);
+	err = pr ? policy_del(d, pr, (uint32_t)i, msg, msglen) : -ENOENT;
+	pthread_mutex_unlock(&d->lock);
+	return err;
+}
+
+static const struct word_cmd policy_cmds[] = {
+	{ "add", do_policy_add },
+	{ "list", do_policy_list },
+	{ "show", do_policy_list },
+	{ "del", do_policy_del },
+	{ 0 },
+};
+
+static int do_policy(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
+		     size_t msglen)
+{
+	return run_words(policy_cmds, "policy command", d, argc, argv, b, msg, msglen);
+}
+
 static const struct word_cmd objects[] = {
-	{ "map", do_map },	 { "stats", do_stats }, { "prog", do_prog },
-	{ "daemon", do_daemon }, { "port", do_port },	{ "lif", do_lif },
-	{ "flow", do_flow },	 { "sa", do_sa },	{ 0 },
+	{ "map", do_map },	 { "stats", do_stats },
+	{ "prog", do_prog },	 { "daemon", do_daemon },
+	{ "port", do_port },	 { "lif", do_lif },
+	{ "flow", do_flow },	 { "sa", do_sa },
+	{ "policy", do_policy }, { 0 },
 };
 
 int hwxdpd_dispatch(struct hwxdpd *d, int argc, const char **argv, struct jbuf *body, char *msg,

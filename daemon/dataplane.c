@@ -23,7 +23,10 @@
 
 #include "daemon/flows.h"
 #include "daemon/internal.h"
+#include "daemon/policy.h"
+#include "daemon/sa.h"
 #include "daemon/wire.h"
+#include "device/esp.h"
 #include "device/device.h"
 #include "hwmap/hxu.h"
 #include "hwxdp/fwd.h"
@@ -116,7 +119,6 @@ static void to_host(struct port *p, const uint8_t *data, uint32_t len)
 		p->c.errors++;
 }
 
-/* One batch from p's wire through the board. */
 /* fwd's reasons for punting a frame of a tunnel flow, which must leave
  * encrypted or not at all. */
 static bool tunnel_punt(struct hwxdpd *d, const struct port *p, uint32_t reason)
@@ -124,6 +126,20 @@ static bool tunnel_punt(struct hwxdpd *d, const struct port *p, uint32_t reason)
 	return p->prog >= 0 && d->progs[p->prog].fwd &&
 	       (reason == HWXDP_PUNT_IPSEC_OFF || reason == HWXDP_PUNT_SA_STALE ||
 		reason == HWXDP_PUNT_NO_CRYPTO || reason == HWXDP_PUNT_ESP_FAILED);
+}
+
+/* A tunnel flow's punted frame: to the host when a policy covers it (the
+ * host path encrypts what the host routes of it, or holds it), else held.
+ * A frame the board could not encrypt may mean an SA spent: its flows go,
+ * to be made again on the tunnel's next SA. */
+static bool tunnel_to_host(struct hwxdpd *d, struct port *p, uint32_t reason, const uint8_t *frame,
+			   uint32_t len)
+{
+	struct prog *pr = &d->progs[p->prog];
+
+	if (reason == HWXDP_PUNT_ESP_FAILED)
+		sas_retire(d, pr);
+	return policy_of_frame(pr, frame, len) != NULL;
 }
 
 /* The first frame a replacing build ran: the end of the swap. */
@@ -180,7 +196,8 @@ static int wire_round(struct dataplane *dp, struct port *p)
 				flows_punted(d, p, f->out, f->out_len);
 			/* A tunnel flow the board could not encrypt: the host
 			 * has no ESP here and would route it in clear. Held. */
-			if (tunnel_punt(d, p, f->reason)) {
+			if (tunnel_punt(d, p, f->reason) &&
+			    !tunnel_to_host(d, p, f->reason, f->out, f->out_len)) {
 				p->c.tunnel_held++;
 				break;
 			}
@@ -209,33 +226,48 @@ static int wire_round(struct dataplane *dp, struct port *p)
 	return got;
 }
 
+/* Room in front of what the host sends: the ESP headers and a tag. */
+#define HOST_HEAD (HWXDP_ESP_HEADROOM + 4)
+
 /* What the host sends on the TAP of p's LIF vlan (l, or the port's own),
- * out of p's wire, tagged for a VLAN. */
+ * out of p's wire, tagged for a VLAN; a tunnel policy's packets in ESP
+ * (daemon/policy.h), or held. */
 static int host_round(struct dataplane *dp, struct port *p, struct lif *l)
 {
 	int n = 0, fd = l ? l->tap_fd : p->tap_fd;
+	struct prog *pr = p->prog >= 0 ? &dp->d->progs[p->prog] : NULL;
 
 	while (n < WIRE_BATCH) {
-		/* Four bytes of room in front, for the tag. */
 		uint8_t *buf = dp->host[n];
-		ssize_t len = read(fd, buf + 4, HXU_FRAME_MAX - 4);
+		ssize_t got = read(fd, buf + HOST_HEAD,
+				   HXU_FRAME_MAX - HOST_HEAD - HWXDP_ESP_TAILROOM_MAX);
+		size_t off = HOST_HEAD, len;
 
-		if (len <= 0)
+		if (got <= 0)
 			break;
-		flows_routed(dp->d, p, l ? l->vlan : 0, buf + 4, (uint32_t)len);
+		len = (size_t)got;
+		n++;
+		flows_routed(dp->d, p, l ? l->vlan : 0, buf + off, (uint32_t)len);
+		if (pr && pr->pol &&
+		    policy_host_out(pr, buf, HXU_FRAME_MAX, &off, &len, l ? l->mtu : p->mtu) ==
+			    POLICY_HELD) {
+			p->c.tunnel_held++;
+			continue;
+		}
 		if (l && len >= 14) {
-			memmove(buf, buf + 4, 12);
-			buf[12] = 0x81;
-			buf[13] = 0x00;
-			buf[14] = (uint8_t)(l->vlan >> 8);
-			buf[15] = (uint8_t)l->vlan;
-			queue(dp, p, buf, (uint32_t)len + 4);
+			/* The tag goes in after the MACs: 4 bytes to the front. */
+			memmove(buf + off - 4, buf + off, 12);
+			off -= 4;
+			buf[off + 12] = 0x81;
+			buf[off + 13] = 0x00;
+			buf[off + 14] = (uint8_t)(l->vlan >> 8);
+			buf[off + 15] = (uint8_t)l->vlan;
+			queue(dp, p, buf + off, (uint32_t)len + 4);
 			l->host_tx++;
 		} else {
-			queue(dp, p, buf + 4, (uint32_t)len);
+			queue(dp, p, buf + off, (uint32_t)len);
 			p->c.host_tx++;
 		}
-		n++;
 	}
 	flush(dp, p);
 	return n;

@@ -20,6 +20,7 @@
 #include "daemon/fwd.h"
 #include "daemon/internal.h"
 #include "daemon/mirror.h"
+#include "daemon/policy.h"
 #include "device/tables.h"
 #include "hwxdp/fwd.h"
 
@@ -59,6 +60,8 @@ struct made {
 	uint32_t out_tap;
 	int64_t made_at, active_at;
 	uint64_t packets;
+	bool tunnel; /* a policy's: encrypted with SA sa_handle */
+	uint32_t sa_handle;
 };
 
 struct neigh {
@@ -81,7 +84,7 @@ struct flow_maker {
 	char nl_why[128];
 	struct {
 		uint64_t made, adopted, vlan_kept, state_kept, full, aged, flushed, gone,
-			mirror_missed;
+			mirror_missed, ipsec_kept, no_sa;
 	} c;
 };
 
@@ -293,6 +296,14 @@ static bool vlan_flows_on(struct fwd_maps *fwd)
 	return !hwxdp_table__lookup(fwd->config.table, &key, &cfg) && cfg.vlan_flows;
 }
 
+static bool ipsec_flows_on(struct fwd_maps *fwd)
+{
+	struct hwxdp_config cfg;
+	uint32_t key = 0;
+
+	return !hwxdp_table__lookup(fwd->config.table, &key, &cfg) && cfg.ipsec_flows;
+}
+
 void flows_routed(struct hwxdpd *d, struct port *q, uint32_t vlan, const uint8_t *frame,
 		  uint32_t len)
 {
@@ -302,6 +313,7 @@ void flows_routed(struct hwxdpd *d, struct port *q, uint32_t vlan, const uint8_t
 	struct hwxdp_flow_key key = { 0 };
 	struct pending *pend;
 	struct fwd_maps *fwd;
+	struct policy *pol;
 	struct port *p;
 	struct made *m;
 	struct lif *l;
@@ -333,6 +345,19 @@ void flows_routed(struct hwxdpd *d, struct port *q, uint32_t vlan, const uint8_t
 		fm->c.state_kept++;
 		return;
 	}
+	/* A tunnel policy's connection is a tunnel flow on the policy's SA,
+	 * made only while tunnel flows are on the board. */
+	pol = policy_match(&d->progs[q->prog], t.family, t.src, t.dst);
+	if (pol && !ipsec_flows_on(fwd)) {
+		fm->c.ipsec_kept++;
+		return;
+	}
+	if (pol && policy_sa(&d->progs[q->prog], pol, &flow.sa_handle, &flow.sa_revision)) {
+		fm->c.no_sa++;
+		return;
+	}
+	if (pol)
+		flow.flags = HWXDP_FLOW_TUNNEL;
 	if (now < fm->full_until) {
 		fm->c.full++;
 		return;
@@ -386,6 +411,8 @@ void flows_routed(struct hwxdpd *d, struct port *q, uint32_t vlan, const uint8_t
 		.out_tap = l ? l->tap_ifindex : q->tap_ifindex,
 		.made_at = now,
 		.active_at = now,
+		.tunnel = pol != NULL,
+		.sa_handle = flow.sa_handle,
 	};
 	fm->c.made++;
 }
@@ -582,6 +609,30 @@ void flows_flush_prog(struct hwxdpd *d, struct prog *pr)
 		fm->nh[r.prog] = NULL;
 		fm->nh_cap[r.prog] = 0;
 	}
+}
+
+struct sa_ref {
+	int prog;
+	uint32_t handle;
+};
+
+static bool on_sa(const struct made *m, const void *ctx)
+{
+	const struct sa_ref *r = ctx;
+
+	return m->tunnel && m->prog == r->prog && m->sa_handle == r->handle;
+}
+
+uint32_t flows_flush_sa(struct hwxdpd *d, struct prog *pr, uint32_t handle)
+{
+	struct sa_ref r = { (int)(pr - d->progs), handle };
+	uint32_t n = 0;
+
+	for (size_t i = 0; d->flows && i < d->flows->made_cnt; i++)
+		n += on_sa(&d->flows->made[i], &r);
+	if (n)
+		flush_if(d, on_sa, &r);
+	return n;
 }
 
 static bool any(const struct made *m, const void *ctx)
@@ -790,6 +841,8 @@ void flows_json(struct hwxdpd *d, struct jbuf *b)
 		jbuf_uint_field(b, "kept_vlan_flows_off", fm->c.vlan_kept);
 		jbuf_uint_field(b, "kept_lif_state", fm->c.state_kept);
 		jbuf_uint_field(b, "kept_table_full", fm->c.full);
+		jbuf_uint_field(b, "kept_ipsec_flows_off", fm->c.ipsec_kept);
+		jbuf_uint_field(b, "kept_no_sa", fm->c.no_sa);
 		jbuf_uint_field(b, "not_in_kernel_map", fm->c.mirror_missed);
 	}
 	jbuf_end_object(b);
@@ -826,6 +879,10 @@ void flows_json(struct hwxdpd *d, struct jbuf *b)
 			 n->v.dmac[1], n->v.dmac[2], n->v.dmac[3], n->v.dmac[4], n->v.dmac[5]);
 		jbuf_string_field(b, "dmac", mac);
 		jbuf_uint_field(b, "mtu", n->v.mtu);
+		if (m->tunnel)
+			jbuf_uint_field(b, "sa", m->sa_handle);
+		else
+			jbuf_string_field(b, "sa", NULL);
 		jbuf_uint_field(b, "packets", v.packets);
 		jbuf_uint_field(b, "bytes", v.bytes);
 		jbuf_uint_field(b, "age_s", (uint64_t)(now - m->made_at) / 1000);

@@ -49,6 +49,9 @@ void flows_netlink(struct hwxdpd *d);
 void flows_flush_lif(struct hwxdpd *d, struct port *p, uint32_t vlan, const char *why);
 void flows_flush_port(struct hwxdpd *d, struct port *p);
 void flows_flush_prog(struct hwxdpd *d, struct prog *pr);
+/* The tunnel flows the flow maker made on pr's SA handle, taken off both
+ * homes: how many. */
+uint32_t flows_flush_sa(struct hwxdpd *d, struct prog *pr, uint32_t handle);
 
 void flows_json(struct hwxdpd *d, struct jbuf *b);
 

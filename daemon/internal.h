@@ -32,6 +32,7 @@ struct fwd_maps;
 struct flow_maker;
 struct mirror;
 struct hwxdp_esp_sa;
+struct policy;
 
 enum conn_state {
 	CONN_FREE,
@@ -129,6 +130,8 @@ struct prog {
 	uint32_t swap_watch;	  /* the new build's board id, or HWXDP_DEVICE_PROG_NONE */
 	struct fwd_maps *fwd;	  /* fwd's maps, when the program has its layout */
 	struct hwxdp_esp_sa **sa; /* by handle: the board's SAs (daemon/sa.c) */
+	uint64_t *sa_serial;	  /* by handle: the order they were added in */
+	struct policy *pol;	  /* tunnel policies (daemon/policy.c) */
 	struct mirror *mirror;	  /* hash maps, mirrored board <-> kernel */
 };
 

@@ -28,6 +28,7 @@
 #include "daemon/flows.h"
 #include "daemon/fwd.h"
 #include "daemon/internal.h"
+#include "daemon/policy.h"
 #include "daemon/mirror.h"
 #include "daemon/sa.h"
 #include "device/device.h"
@@ -263,6 +264,7 @@ static void prog_release(struct hwxdpd *d, struct prog *pr)
 		flows_flush_prog(d, pr);
 	if (pr->device_id != HWXDP_DEVICE_PROG_NONE)
 		sas_free(d, pr);
+	policies_free(pr);
 	mirror_free(pr);
 	fwd_free(pr);
 	if (pr->device_id != HWXDP_DEVICE_PROG_NONE)

@@ -16,6 +16,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "daemon/flows.h"
 #include "daemon/fwd.h"
 #include "daemon/internal.h"
 #include "daemon/jbuf.h"
@@ -39,6 +40,9 @@ static int sas_entry(struct prog *pr, uint32_t handle, struct hwxdp_sa *e)
 	return hwxdp_table__lookup(pr->fwd->sas.table, &handle, e);
 }
 
+/* The order SAs were added in, for the newest of a tunnel's. */
+static uint64_t sa_serial_last;
+
 int sa_add(struct hwxdpd *d, struct prog *pr, const struct sa_args *a, char *msg, size_t msglen)
 {
 	struct hwxdp_esp_sa *esp;
@@ -57,8 +61,14 @@ int sa_add(struct hwxdpd *d, struct prog *pr, const struct sa_args *a, char *msg
 	}
 	if (!pr->sa) {
 		pr->sa = calloc(sa_cap(pr), sizeof(*pr->sa));
-		if (!pr->sa)
+		pr->sa_serial = calloc(sa_cap(pr), sizeof(*pr->sa_serial));
+		if (!pr->sa || !pr->sa_serial) {
+			free(pr->sa);
+			free(pr->sa_serial);
+			pr->sa = NULL;
+			pr->sa_serial = NULL;
 			return -ENOMEM;
+		}
 	}
 	if (pr->sa[a->handle]) {
 		snprintf(msg, msglen,
@@ -102,6 +112,7 @@ int sa_add(struct hwxdpd *d, struct prog *pr, const struct sa_args *a, char *msg
 		return err;
 	}
 	pr->sa[a->handle] = esp;
+	pr->sa_serial[a->handle] = ++sa_serial_last;
 	snprintf(msg, msglen, "SA %u of %s: SPI 0x%x, revision %u", a->handle, pr->name, a->spi,
 		 e.revision);
 	return 0;
@@ -149,9 +160,11 @@ int sa_del(struct hwxdpd *d, struct prog *pr, uint32_t handle, char *msg, size_t
 		snprintf(msg, msglen, "%s has no SA %u", pr->name, handle);
 		return -ENOENT;
 	}
-	/* Flows first, then the name, then the key: the board thread waits
-	 * on the lock, so no frame is between two of these. */
-	flows = tunnel_flows(pr, handle, true);
+	/* Flows first (the flow maker's, then any other), then the name, then
+	 * the key: the board thread waits on the lock, so no frame is between
+	 * two of these. */
+	flows = flows_flush_sa(d, pr, handle);
+	flows += tunnel_flows(pr, handle, true);
 	forget(d, pr, handle);
 	hwxdp_tables__set_sa(hwxdp_device__tables(d->board, pr->device_id), handle, NULL);
 	pr->sa[handle] = NULL;
@@ -195,7 +208,22 @@ void sas_free(struct hwxdpd *d, struct prog *pr)
 		free(pr->sa[h]);
 	}
 	free(pr->sa);
+	free(pr->sa_serial);
 	pr->sa = NULL;
+	pr->sa_serial = NULL;
+}
+
+bool sa_spent(const struct hwxdp_esp_sa *esp)
+{
+	return esp->expired || (esp->limit_packets && esp->seq >= esp->limit_packets) ||
+	       (esp->limit_bytes && esp->bytes >= esp->limit_bytes) || esp->seq >= UINT32_MAX;
+}
+
+void sas_retire(struct hwxdpd *d, struct prog *pr)
+{
+	for (uint32_t h = 0; pr->sa && h < sa_cap(pr); h++)
+		if (pr->sa[h] && sa_spent(pr->sa[h]))
+			flows_flush_sa(d, pr, h);
 }
 
 void sa_json(struct hwxdpd *d, struct prog *pr, struct jbuf *b)
@@ -225,9 +253,7 @@ void sa_json(struct hwxdpd *d, struct prog *pr, struct jbuf *b)
 		jbuf_uint_field(b, "bytes", esp->bytes);
 		jbuf_uint_field(b, "lifetime_packets", esp->limit_packets);
 		jbuf_uint_field(b, "lifetime_bytes", esp->limit_bytes);
-		jbuf_bool_field(b, "expired",
-				(esp->limit_packets && esp->seq >= esp->limit_packets) ||
-					(esp->limit_bytes && esp->bytes >= esp->limit_bytes));
+		jbuf_bool_field(b, "expired", sa_spent(esp));
 		jbuf_uint_field(b, "flows", tunnel_flows(pr, h, false));
 		jbuf_end_object(b);
 	}

@@ -6,6 +6,7 @@
 #ifndef HWXDP_DAEMON_SA_H
 #define HWXDP_DAEMON_SA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -32,6 +33,13 @@ int sa_del(struct hwxdpd *d, struct prog *pr, uint32_t handle, char *msg, size_t
  * not have (keys are never kept) are made invalid, their flows taken off. */
 void sas_forget(struct hwxdpd *d, struct prog *pr);
 void sas_free(struct hwxdpd *d, struct prog *pr);
+/* An SA that can encrypt no more: a lifetime reached or a frame refused
+ * for one, or its sequence numbers used up. */
+struct hwxdp_esp_sa;
+bool sa_spent(const struct hwxdp_esp_sa *esp);
+/* The flow maker's tunnel flows on spent SAs taken off: their next frames
+ * go through the host path and are made again on the tunnel's next SA. */
+void sas_retire(struct hwxdpd *d, struct prog *pr);
 /* pr's SAs as array elements: identity, revision, the board's counts. */
 void sa_json(struct hwxdpd *d, struct prog *pr, struct jbuf *b);
 

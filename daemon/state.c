@@ -12,6 +12,7 @@
  * One command per line, its words separated by one space; a byte that is
  * not a letter, digit or one of "._/:-+," is written %XX.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -21,6 +22,7 @@
 
 #include "daemon/flows.h"
 #include "daemon/internal.h"
+#include "daemon/policy.h"
 #include "daemon/jbuf.h"
 #include "daemon/state.h"
 #include "daemon/wire.h"
@@ -164,6 +166,32 @@ static void describe(struct hwxdpd *d, struct text *t)
 				first = 0;
 			}
 		end_line(t);
+	}
+	/* Policies after their programs; SAs are not kept (their keys never
+	 * are), so a policy without one holds its packets until sa add. */
+	for (int i = 0; i < HWXDPD_PROGS_MAX; i++) {
+		struct prog *pr = &d->progs[i];
+
+		for (int j = 0; pr->used && pr->pol && j < HWXDPD_POLICIES_MAX; j++) {
+			const struct policy *pol = &pr->pol[j];
+			int af = pol->family == HWXDP_FAMILY_IPV4 ? AF_INET : AF_INET6;
+			char a[INET6_ADDRSTRLEN], buf[INET6_ADDRSTRLEN + 8];
+
+			if (!pol->used)
+				continue;
+			word(t, "policy"), word(t, "add"), word(t, "src");
+			inet_ntop(af, pol->src, a, sizeof(a));
+			snprintf(buf, sizeof(buf), "%s/%u", a, pol->src_len);
+			word(t, buf), word(t, "dst");
+			inet_ntop(af, pol->dst, a, sizeof(a));
+			snprintf(buf, sizeof(buf), "%s/%u", a, pol->dst_len);
+			word(t, buf), word(t, "tunnel");
+			inet_ntop(AF_INET, &pol->tunnel_src_be, a, sizeof(a));
+			word(t, a);
+			inet_ntop(AF_INET, &pol->tunnel_dst_be, a, sizeof(a));
+			word(t, a), word(t, "prog"), word(t, pr->name);
+			end_line(t);
+		}
 	}
 }
 

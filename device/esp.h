@@ -38,6 +38,10 @@ struct hwxdp_esp_sa {
 	/* Lifetimes: a frame that would take the SA past either is refused
 	 * (-EKEYEXPIRED); 0 is none. Set after init, read under the lock. */
 	uint64_t limit_packets, limit_bytes;
+	/* Set when a frame was refused for a lifetime: the SA can take no
+	 * more (a byte lifetime may leave room for a smaller frame, which
+	 * the SA's user should not count on). */
+	uint8_t expired;
 	void *ctx; /* engine state: cipher context and lock */
 };
 

@@ -8,7 +8,7 @@ packages=(
 	libbpf-dev libelf-dev zlib1g-dev libxdp-dev libmnl-dev
 	libcriterion-dev libssl-dev libpcap-dev libz3-dev
 	bpftool iproute2 iputils-ping python3-scapy python3-cryptography
-	iperf3 ethtool traceroute
+	iperf3 ethtool traceroute tcpdump
 	linux-libc-dev libclang-rt-14-dev
 )
 

@@ -21,7 +21,7 @@ tmp=/tmp/hxstest.$tag
 KEY1=000102030405060708090a0b0c0d0e0fc0c1c2c3
 KEY2=f0e1d2c3b4a5968778695a4b3c2d1e0f00112233
 ESP_FAILED=22
-appliance_requires gcc
+appliance_requires gcc tcpdump
 
 echo "== hwxdpd: ESP SAs, a tunnel flow, a lifetime"
 topo_up

@@ -6,8 +6,8 @@ usage: esp_capture.py capture IFACE SECONDS READY_FILE OUT.pcap
        esp_capture.py check OUT.pcap --sa SPI:KEYSALT_HEX [--sa ...]
                       --inner-src A --inner-dst B --dport P
 
-capture writes every frame seen on IFACE for SECONDS (READY_FILE appears
-when the sniffer runs). check prints one JSON object: per SPI the ESP
+capture writes every frame arriving on IFACE for SECONDS with tcpdump
+(READY_FILE appears when it listens). check prints one JSON object: per SPI the ESP
 frames, how many decrypt (scapy's SecurityAssociation, AES-GCM RFC 4106)
 to an IPv4 UDP packet from --inner-src to --inner-dst port --dport, their
 ESP sequence numbers in order, and the inner payloads' first 4 bytes (the
@@ -15,23 +15,28 @@ numbered stream's sequence); and "clear": frames of that inner flow seen
 unencrypted, which must never be."""
 import argparse
 import json
+import signal
 import struct
+import subprocess
 import sys
 import time
 
-from scapy.all import ESP, IP, UDP, AsyncSniffer, SecurityAssociation, raw, rdpcap, wrpcap
+from scapy.all import ESP, IP, UDP, SecurityAssociation, raw, rdpcap
 
 
 def capture(args):
-    # What arrives only: PF_PACKET also hands over what the host sends.
-    sniffer = AsyncSniffer(iface=args.iface, store=True,
-                           lfilter=lambda p: getattr(p, "direction", None) != 4)
-    sniffer.start()
-    time.sleep(0.3)
+    # tcpdump writes the frames (its buffer, not a Python loop, keeps up
+    # with a stream); scapy reads them. What arrives only: -Q in.
+    dump = subprocess.Popen(["tcpdump", "-i", args.iface, "-Q", "in", "-B", "32768", "-U",
+                             "-n", "-w", args.out],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    for line in dump.stderr:
+        if "listening on" in line:
+            break
     open(args.ready, "w").close()
     time.sleep(args.seconds)
-    frames = sniffer.stop()
-    wrpcap(args.out, frames)
+    dump.send_signal(signal.SIGTERM)
+    dump.communicate(timeout=10)
 
 
 def check(args):
