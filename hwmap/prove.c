@@ -1060,6 +1060,30 @@ static enum step do_return(struct prover *p, struct sym *st)
 static const unsigned int bpf_sizes[4] = { 4, 2, 1, 8 }; /* BPF_W, H, B, DW >> 3 */
 
 /* One BPF instruction. */
+/*
+ * The map of map helper call f on this path: the facts' one, or, where
+ * paths passed different maps, the one the map register holds here (a map
+ * in a register is its index). false when neither is known.
+ */
+static bool call_map(struct prover *p, const struct sym *st, const struct hwxdp_insn_fact *f,
+		     uint32_t *map)
+{
+	uint64_t v;
+
+	if (f->map_known) {
+		*map = f->map_index;
+		return f->map_index < p->map_cnt;
+	}
+	if (f->map_alt_cnt < 2 || f->map_alt_cnt > HWXDP_MAP_ALTS || !const_of(p, st->r[1], &v))
+		return false;
+	for (uint8_t k = 0; k < f->map_alt_cnt; k++)
+		if (f->map_alt[k] == v && v < p->map_cnt) {
+			*map = (uint32_t)v;
+			return true;
+		}
+	return false;
+}
+
 static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 {
 	const struct bpf_insn *in = &p->insns[st->pc];
@@ -1207,6 +1231,8 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 					pc);
 		}
 		if (op == BPF_CALL) {
+			uint32_t map = 0;
+
 			if (f->punt_point)
 				return add_leaf(p, st, st->cond, HWXDP_PROVE_END_PUNT,
 						num(p, HWXDP_PUNT_HOST_ONLY, p->bv32), pc);
@@ -1250,17 +1276,17 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 				uint64_t flags = 0;
 				const char *why;
 
-				if (!f->map_known || f->map_index >= p->map_cnt ||
+				if (!call_map(p, st, f, &map) ||
 				    (upd && !const_of(p, st->r[4], &flags)))
 					return not_proven(p, "insn %u: map write not modelled", pc);
-				d = &p->maps[f->map_index];
+				d = &p->maps[map];
 				key = bpf_bytes(p, st, f, 2, d->key_size);
 				if (upd)
 					value = bpf_bytes(p, st, f, 3, d->value_size);
 				if (!key || (upd && !value))
 					return not_proven(p, "insn %u: map key or value in %s", pc,
 							  type_name(f->regs[key ? 3 : 2].type));
-				v = table_write(p, st, f->map_index, key, value, flags, pc, &why);
+				v = table_write(p, st, map, key, value, flags, pc, &why);
 				if (!v)
 					return not_proven(p, "insn %u: map write: %s not modelled",
 							  pc, why);
@@ -1285,18 +1311,18 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 			} else if (in->imm == BPF_FUNC_redirect_map) {
 				uint64_t flags;
 
-				if (!f->map_known || !const_of(p, st->r[3], &flags) ||
-				    !(v = redirect(p, st, f->map_index, lo32(p, st->r[2]), flags)))
+				if (!call_map(p, st, f, &map) || !const_of(p, st->r[3], &flags) ||
+				    !(v = redirect(p, st, map, lo32(p, st->r[2]), flags)))
 					return not_proven(p, "insn %u: redirect not modelled", pc);
 			} else {
 				const struct hwxdp_map_desc *d;
 				uint8_t kt = f->regs[2].type;
 				Z3_ast mem;
 
-				if (!f->map_known || f->map_index >= p->map_cnt)
+				if (!call_map(p, st, f, &map))
 					return not_proven(p, "insn %u: lookup in a map not known",
 							  pc);
-				d = &p->maps[f->map_index];
+				d = &p->maps[map];
 				mem = kt == HWXDP_REG_PTR_TO_STACK	 ? st->lm
 				      : kt == HWXDP_REG_PTR_TO_MAP_VALUE ? st->tm
 				      : kt == HWXDP_REG_PTR_TO_PACKET	 ? st->pkt
@@ -1304,7 +1330,7 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 				if (!mem || !d->key_size || d->key_size > HWXDP_PROVE_KEY_MAX)
 					return not_proven(p, "insn %u: map key in %s", pc,
 							  type_name(kt));
-				v = lookup(p, st, f->map_index,
+				v = lookup(p, st, map,
 					   read_bytes(p, mem, st->r[2], d->key_size, false));
 				if (!v)
 					return not_proven(p, "insn %u: lookup in map %s of type %u",

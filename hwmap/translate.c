@@ -53,8 +53,15 @@ uint64_t hxu_translate_work(void)
 struct pending {
 	struct hxu_op op;
 	uint32_t insn;
-	int64_t target; /* BPF instruction a control operation goes to, or -1 */
+	/* BPF instruction a control operation goes to, or -1; an operation
+	 * inside one instruction's translation is INTERNAL(its index) */
+	int64_t target;
 };
+
+/* A branch target that is an operation, not an instruction's first. */
+#define INTERNAL(op)	    (-2 - (int64_t)(op))
+#define IS_INTERNAL(target) ((target) <= -2)
+#define INTERNAL_OP(target) ((size_t)(-2 - (target)))
 
 /* A comparison of a packet pointer with data_end, as `lchk [base + off]`. */
 struct lchk {
@@ -583,12 +590,42 @@ static int known_map(struct translator *t, uint32_t i, const char *helper)
 {
 	const struct hwxdp_insn_fact *f = &t->facts[i];
 
+	if (!f->map_known && f->map_alt_cnt > HWXDP_MAP_ALTS)
+		return fail(t, i, "%s on one of more than %u maps chosen at run time", helper,
+			    HWXDP_MAP_ALTS);
 	if (!f->map_known)
 		return fail(t, i, "%s on a map not known at translation", helper);
 	if (f->map_index >= t->obj->map_cnt || f->map_index >= HXU_TABLES)
 		return fail(t, i, "%s on map %u beyond the device's tables", helper, f->map_index);
 	t->map_used[f->map_index] = true;
 	return (int)f->map_index;
+}
+
+/* The register a map helper takes its map in, or -1 for other helpers. */
+static int map_arg(const struct bpf_insn *in)
+{
+	if (in->code != (BPF_JMP | BPF_CALL) || in->src_reg)
+		return -1;
+	switch (in->imm) {
+	case BPF_FUNC_map_lookup_elem:
+	case BPF_FUNC_map_update_elem:
+	case BPF_FUNC_map_delete_elem:
+	case BPF_FUNC_redirect_map:
+		return BPF_REG_1;
+	case BPF_FUNC_tail_call:
+		return BPF_REG_2;
+	}
+	return -1;
+}
+
+/* Whether map helper call i is passed one of several maps, as on paths
+ * that chose a map each and met again before the call. */
+static bool map_dispatch(const struct translator *t, uint32_t i)
+{
+	const struct hwxdp_insn_fact *f = &t->facts[i];
+
+	return map_arg(&t->prog->insns[i]) >= 0 && !f->map_known && f->map_alt_cnt > 1 &&
+	       f->map_alt_cnt <= HWXDP_MAP_ALTS;
 }
 
 /*
@@ -641,26 +678,19 @@ static int csum_space(struct translator *t, uint32_t i, unsigned int reg, unsign
 	return space_of(t, i, reg, "csum_diff buffer");
 }
 
-static int translate_helper(struct translator *t, uint32_t i, const struct bpf_insn *in)
+/* The table operation of map helper call i on table map. */
+static int table_op(struct translator *t, uint32_t i, const struct bpf_insn *in, int map)
 {
-	int map, ks, vs;
 	uint64_t flags;
+	int ks, vs;
 
-	if (t->direct[i])
-		return translate_direct(t, i);
 	switch (in->imm) {
 	case BPF_FUNC_map_lookup_elem:
-		map = known_map(t, i, "map lookup");
-		if (map < 0)
-			return map;
 		ks = space_of(t, i, 2, "map key");
 		if (ks < 0)
 			return -HWXDP_ERR_TRANSLATE;
 		return emit(t, i, mk(HXU_OP_TLOOKUP, 0, 2, 0, (uint8_t)ks, (uint8_t)map, 0), -1);
 	case BPF_FUNC_map_update_elem:
-		map = known_map(t, i, "map update");
-		if (map < 0)
-			return map;
 		ks = space_of(t, i, 2, "map key");
 		if (ks < 0)
 			return -HWXDP_ERR_TRANSLATE;
@@ -674,20 +704,82 @@ static int translate_helper(struct translator *t, uint32_t i, const struct bpf_i
 			       (int32_t)(flags | (uint32_t)vs << HXU_TUPDATE_VSPACE_SHIFT)),
 			    -1);
 	case BPF_FUNC_map_delete_elem:
-		map = known_map(t, i, "map delete");
-		if (map < 0)
-			return map;
 		ks = space_of(t, i, 2, "map key");
 		if (ks < 0)
 			return -HWXDP_ERR_TRANSLATE;
 		return emit(t, i, mk(HXU_OP_TDELETE, 0, 2, 0, (uint8_t)ks, (uint8_t)map, 0), -1);
 	case BPF_FUNC_redirect_map:
-		map = known_map(t, i, "redirect_map");
-		if (map < 0)
-			return map;
 		if (!reg_const(t, i, 3, &flags) || flags > INT32_MAX)
 			return fail(t, i, "redirect_map flags not a known constant");
 		return emit(t, i, mk(HXU_OP_REDIR, 0, 2, 0, 0, (uint8_t)map, (int32_t)flags), -1);
+	case BPF_FUNC_tail_call:
+		return emit(t, i, mk(HXU_OP_TCALL, 0, 3, 0, 0, (uint8_t)map, 0), -1);
+	}
+	return fail(t, i, "helper %d is no map helper", in->imm);
+}
+
+/*
+ * A map helper call passed one of several maps: the map register holds
+ * the map's table id (translate_ld_imm64), so the call is a chain of tests
+ * of it, each alternative's table operation behind its own, all joining at
+ * the next instruction:
+ *
+ *	bri rM != A, L1;  <op on A>;  jmp next
+ *	L1: bri rM != B, L2;  <op on B>;  jmp next
+ *	L2: <op on the last>
+ *
+ * Every path the verifier walked passed one of these maps, so the last
+ * needs no test.
+ */
+static int translate_dispatch(struct translator *t, uint32_t i, const struct bpf_insn *in)
+{
+	const struct hwxdp_insn_fact *f = &t->facts[i];
+	uint8_t reg = (uint8_t)map_arg(in);
+	size_t branch = SIZE_MAX;
+	int err = 0;
+
+	for (uint8_t k = 0; k < f->map_alt_cnt && !err; k++) {
+		uint32_t map = f->map_alt[k];
+		struct hxu_op o;
+
+		if (map >= t->obj->map_cnt || map >= HXU_TABLES)
+			return fail(t, i, "map %u beyond the device's tables", map);
+		t->map_used[map] = true;
+		if (branch != SIZE_MAX)
+			t->ops[branch].target = INTERNAL(t->op_cnt);
+		branch = SIZE_MAX;
+		if (k + 1 < f->map_alt_cnt) {
+			o = mk(HXU_OP_BRI, 0, reg, 0, 0, HXU_CC_NE, 0);
+			o.ext = map;
+			err = emit(t, i, o, INTERNAL(0));
+			if (!err && t->op_cnt && t->ops[t->op_cnt - 1].op.opcode == HXU_OP_BRI)
+				branch = t->op_cnt - 1;
+		}
+		err = err ?: table_op(t, i, in, (int)map);
+		if (!err && k + 1 < f->map_alt_cnt)
+			err = emit(t, i, mk(HXU_OP_JMP, 0, 0, 0, 0, 0, 0), (int64_t)i + 1);
+	}
+	return err;
+}
+
+static int translate_helper(struct translator *t, uint32_t i, const struct bpf_insn *in)
+{
+	int map;
+
+	if (t->direct[i])
+		return translate_direct(t, i);
+	if (map_arg(in) >= 0) {
+		if (map_dispatch(t, i))
+			return translate_dispatch(t, i, in);
+		map = known_map(t, i,
+				in->imm == BPF_FUNC_map_lookup_elem   ? "map lookup"
+				: in->imm == BPF_FUNC_map_update_elem ? "map update"
+				: in->imm == BPF_FUNC_map_delete_elem ? "map delete"
+				: in->imm == BPF_FUNC_redirect_map    ? "redirect_map"
+								      : "tail call");
+		return map < 0 ? map : table_op(t, i, in, map);
+	}
+	switch (in->imm) {
 	case BPF_FUNC_redirect:
 		return emit(t, i, mk(HXU_OP_REDIRIF, 0, 1, 2, 0, 0, 0), -1);
 	case BPF_FUNC_csum_diff: {
@@ -720,11 +812,6 @@ static int translate_helper(struct translator *t, uint32_t i, const struct bpf_i
 		return emit(t, i, mk(HXU_OP_RAND, 0, 0, 0, 0, 0, 0), -1);
 	case BPF_FUNC_get_smp_processor_id:
 		return emit(t, i, mk(HXU_OP_CPU, 0, 0, 0, 0, 0, 0), -1);
-	case BPF_FUNC_tail_call:
-		map = known_map(t, i, "tail call");
-		if (map < 0)
-			return map;
-		return emit(t, i, mk(HXU_OP_TCALL, 0, 3, 0, 0, (uint8_t)map, 0), -1);
 	}
 	return fail(t, i, "helper %d has no device unit", in->imm);
 }
@@ -842,6 +929,10 @@ static void mark_targets(struct translator *t)
 		}
 		if (cls != BPF_JMP && cls != BPF_JMP32)
 			continue;
+		/* the alternatives of a map dispatch join again after it */
+		if (op == BPF_CALL && !in->src_reg && t->facts[i].map_alt_cnt > 1 &&
+		    i + 1 < p->insn_cnt)
+			t->is_target[i + 1] = true;
 		if (op == BPF_EXIT || (op == BPF_CALL && in->src_reg != BPF_PSEUDO_CALL))
 			continue;
 		target = (int64_t)i + 1 +
@@ -1051,6 +1142,8 @@ static void insn_effect(const struct translator *t, size_t k, uint16_t *use, uin
 		}
 	} else {
 		uses_defs(in, t->direct[k], t->facts[k].punt_point, use, def);
+		if (map_dispatch(t, (uint32_t)k))
+			*use |= (uint16_t)(1u << map_arg(in));
 	}
 }
 
@@ -1149,12 +1242,18 @@ static int build_image(struct translator *t, struct hxu_image **out)
 		     p->op.opcode == HXU_OP_LCHK) &&
 		    p->target >= 0)
 			dead[i] = (uint16_t)~live[p->target];
+		/* inside an instruction: what is live on its entry, a superset */
+		if (IS_INTERNAL(p->target))
+			dead[i] = (uint16_t)~live[p->insn];
 	}
 	/* Blocks start at every branch or call target and the entry. */
 	leader[0] = true;
 	for (i = 0; i < t->prog->insn_cnt; i++)
 		if (t->is_target[i])
 			leader[t->first_op[i]] = true;
+	for (i = 0; i < t->op_cnt; i++)
+		if (IS_INTERNAL(t->ops[i].target) && INTERNAL_OP(t->ops[i].target) < t->op_cnt)
+			leader[INTERNAL_OP(t->ops[i].target)] = true;
 	for (i = 0; i < t->op_cnt; i++)
 		t->ops[i].op.end = false;
 	{
@@ -1189,6 +1288,8 @@ static int build_image(struct translator *t, struct hxu_image **out)
 
 		if (p->target >= 0)
 			p->op.imm = (int32_t)word_of[t->first_op[p->target]];
+		else if (IS_INTERNAL(p->target))
+			p->op.imm = (int32_t)word_of[INTERNAL_OP(p->target)];
 		lines[i].op = w;
 		lines[i].insn = p->insn;
 		w += hxu_encode(&p->op, &words[w]);
@@ -1261,6 +1362,10 @@ static int propagate_copies(struct translator *t)
 		live_in[i] = t->live[t->ops[i].insn];
 		if (t->ops[i].target >= 0)
 			live_target[i] = t->live[t->ops[i].target];
+		if (IS_INTERNAL(t->ops[i].target) && INTERNAL_OP(t->ops[i].target) < n) {
+			leader[INTERNAL_OP(t->ops[i].target)] = true;
+			live_target[i] = t->live[t->ops[i].insn];
+		}
 	}
 	hxu_propagate_copies(plain, n, removed, &env);
 	for (i = 0; i < n; i++) {
@@ -1274,6 +1379,9 @@ static int propagate_copies(struct translator *t)
 		k++;
 	}
 	new_index[n] = (uint32_t)k;
+	for (i = 0; i < k; i++)
+		if (IS_INTERNAL(t->ops[i].target))
+			t->ops[i].target = INTERNAL(new_index[INTERNAL_OP(t->ops[i].target)]);
 	for (i = 0; i <= t->prog->insn_cnt; i++)
 		t->first_op[i] = new_index[t->first_op[i]];
 	t->op_cnt = k;

@@ -161,6 +161,16 @@ int device_check_map(struct verifier_env *env, const struct hwxdp_map_desc *map,
 	const char *kind;
 	char where[256];
 
+	if (map->type == BPF_MAP_TYPE_ARRAY_OF_MAPS || map->type == BPF_MAP_TYPE_HASH_OF_MAPS) {
+		verbose(env,
+			"map '%s' (%s, type %u) at insn %u%s: the device has no table of "
+			"tables: a lookup in a map of maps gives a map, and a table "
+			"operation there names its table in the microcode, not in a "
+			"register\n",
+			map->name, map_type_name(map->type), map->type, idx,
+			source_of(env, idx, where, sizeof(where)));
+		return REJECT;
+	}
 	if (!device_table(map->type, &kind, &key_exact, &key_max, &value_max)) {
 		verbose(env,
 			"map '%s' (%s, type %u) at insn %u%s: the device has no such table (it "

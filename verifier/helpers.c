@@ -246,21 +246,32 @@ static void note_key(struct verifier_env *env, uint32_t idx, bool known, uint64_
 	fact->map_key = key;
 }
 
-/* The map of a map helper call, when every visit passes the same one. */
+/* The map of a map helper call, when every visit passes the same one, and
+ * the maps visits passed when they differ. */
 static void note_map(struct verifier_env *env, uint32_t idx, uint32_t map)
 {
 	struct insn_aux *aux = &env->aux[idx];
 	struct hwxdp_insn_fact *fact = &env->facts[idx];
+	uint8_t i;
 
-	if (aux->map_varies)
-		return;
-	if (fact->map_known && fact->map_index != map) {
-		aux->map_varies = true;
-		fact->map_known = false;
+	if (!aux->map_varies && (!fact->map_known || fact->map_index == map)) {
+		fact->map_known = true;
+		fact->map_index = map;
 		return;
 	}
-	fact->map_known = true;
-	fact->map_index = map;
+	if (!aux->map_varies) {
+		aux->map_varies = true;
+		fact->map_known = false;
+		fact->map_alt[0] = fact->map_index;
+		fact->map_alt_cnt = 1;
+	}
+	for (i = 0; i < fact->map_alt_cnt && i < HWXDP_MAP_ALTS; i++)
+		if (fact->map_alt[i] == map)
+			return;
+	if (fact->map_alt_cnt < HWXDP_MAP_ALTS)
+		fact->map_alt[fact->map_alt_cnt] = map;
+	if (fact->map_alt_cnt <= HWXDP_MAP_ALTS)
+		fact->map_alt_cnt++;
 }
 
 static int arg_type_error(struct verifier_env *env, uint32_t regno, const char *expected)

@@ -49,6 +49,9 @@ struct hwxdp_verify_opts {
 	bool unprivileged;
 };
 
+/* Maps one helper call may be passed on different paths, as facts keep them. */
+#define HWXDP_MAP_ALTS 4
+
 /* Register types in struct hwxdp_reg_fact.type. */
 enum hwxdp_reg_type {
 	HWXDP_REG_NOT_INIT,
@@ -91,6 +94,11 @@ struct hwxdp_insn_fact {
 	uint64_t map_key;	     /* little-endian bytes of the key */
 	bool map_known;		     /* map helper call: every visit passed map_index */
 	uint32_t map_index;	     /* index into the maps the verifier was given */
+	/* map helper call whose visits passed different maps: the ones they
+	 * passed, in the order first seen, when no more than HWXDP_MAP_ALTS
+	 * (map_alt_cnt is HWXDP_MAP_ALTS + 1 when there were more) */
+	uint8_t map_alt_cnt;
+	uint32_t map_alt[HWXDP_MAP_ALTS];
 	/* device: a host-only helper the device does not call; it punts the
 	 * frame to the host here (reason HOST_ONLY), and nothing after it on
 	 * the path runs on the device */

@@ -372,6 +372,58 @@ static const char *const v4_pool[] = { "10.0.0.1",    "10.0.1.1", "10.0.0.2",
 static const char *const v6_pool[] = { "fd00::1", "fd00:1::1", "fd00::2", "2001:db8::5" };
 static const uint16_t port_pool[] = { 80, 53, 9, 22, 443, 40000, 8080, 0 };
 
+/*
+ * GRE frames get a GRE header (version 0 mostly, with checksum, key and
+ * sequence words or not, an inner IPv4 or IPv6 protocol or another) where
+ * the builder puts a plain payload, and half the IPv6 frames with a routing
+ * header get a segment routing header (type 4) of two segments, the pool's
+ * addresses, with one or two segments left.
+ */
+static size_t tunnel_frame(uint64_t *s, const struct hx_frame_spec *sp, uint8_t *buf, size_t len,
+			   size_t cap)
+{
+	static const uint16_t gre_flags[] = { 0, 0x2000, 0x8000, 0xb000, 0x0001, 0x4000 };
+	static const uint16_t gre_protos[] = { 0x0800, 0x86dd, 0x0800, 0x6558 };
+	size_t l3 = 14 + (sp->outer_tpid ? 4 : 0) + (sp->vlan >= 0 ? 4 : 0);
+
+	if (sp->family == 4 && sp->proto == 47 && sp->payload_len >= 32) {
+		uint8_t *g = buf + l3 + 20 + sp->ip_options_len;
+		uint16_t fl = gre_flags[xs(s) % 6], pr = gre_protos[xs(s) % 4];
+		size_t at = 4;
+
+		g[0] = (uint8_t)(fl >> 8);
+		g[1] = (uint8_t)fl;
+		g[2] = (uint8_t)(pr >> 8);
+		g[3] = (uint8_t)pr;
+		/* optional words, then the inner version byte */
+		for (int b = 0; b < 3; b++)
+			if (fl & (0x8000 >> (b == 0 ? 0 : b + 1)))
+				for (int k = 0; k < 4; k++)
+					g[at++] = (uint8_t)xs(s);
+		g[at] = pr == 0x86dd ? 0x60 : 0x45;
+		return len;
+	}
+	if (sp->family == 6 && sp->has_ipv6_ext && sp->ipv6_ext == 43 && (xs(s) & 1) &&
+	    len + 32 <= cap) {
+		uint8_t *ip = buf + l3, *rh = ip + 40;
+		uint16_t plen = (uint16_t)(ip[4] << 8 | ip[5]);
+
+		memmove(rh + 40, rh + 8, len - (size_t)(rh + 8 - buf));
+		rh[1] = 4; /* two segments */
+		rh[2] = 4;
+		rh[3] = (uint8_t)(1 + xs(s) % 2);
+		rh[4] = 1;
+		memset(rh + 5, 0, 3);
+		hx_ipv6_addr(rh + 8, v6_pool[xs(s) % 4]);
+		hx_ipv6_addr(rh + 24, v6_pool[xs(s) % 4]);
+		plen = (uint16_t)(plen + 32);
+		ip[4] = (uint8_t)(plen >> 8);
+		ip[5] = (uint8_t)plen;
+		return len + 32;
+	}
+	return len;
+}
+
 /* One valid frame of the family, protocol, tags and sizes the seed picks. */
 static size_t valid_frame(uint64_t *s, uint8_t *buf, size_t cap)
 {
@@ -440,7 +492,7 @@ static size_t valid_frame(uint64_t *s, uint8_t *buf, size_t cap)
 		hx_frame_spec_init(&sp, 4);
 		len = hx_frame_build(&sp, buf, cap);
 	}
-	return len;
+	return tunnel_frame(s, &sp, buf, len, cap);
 }
 
 /* Frame i of a run: valid ones, every truncation of a valid frame's first
