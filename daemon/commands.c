@@ -852,8 +852,17 @@ static int do_sa_add(struct hwxdpd *d, int argc, const char **argv, struct jbuf 
 			ok = number_u64(x, 0, UINT64_MAX, &a.lifetime_bytes);
 		} else if (ok && !strcmp(w, "prog")) {
 			prog_name = x;
+		} else if (ok && d->restoring &&
+			   (!strcmp(w, "packets") || !strcmp(w, "bytes") || !strcmp(w, "seq"))) {
+			/* The SA file's counts, at a restart only. */
+			ok = number_u64(x, 10, UINT64_MAX,
+					w[0] == 'p'   ? &a.packets
+					: w[0] == 'b' ? &a.bytes
+						      : &a.seq);
+			a.restore = true;
 		} else {
 			snprintf(msg, msglen, "unexpected '%s' (usage: %s)", w, usage);
+			memset(&a, 0, sizeof(a));
 			return -EINVAL;
 		}
 		if (!ok) {

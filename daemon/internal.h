@@ -154,6 +154,8 @@ struct hwxdpd {
 	 * pins of the killed daemon are then taken back, not refused). */
 	char state_path[PATH_MAX];
 	char *state_text;
+	char *sas_text; /* the SA file as written last (keys: wiped when freed) */
+	pthread_mutex_t sas_lock; /* the SA file's writers: commands, upkeep */
 	bool restoring;
 
 	/* Ports and programs: the control thread changes them under lock,

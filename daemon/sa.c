@@ -89,6 +89,13 @@ int sa_add(struct hwxdpd *d, struct prog *pr, const struct sa_args *a, char *msg
 	}
 	esp->limit_packets = a->lifetime_packets;
 	esp->limit_bytes = a->lifetime_bytes;
+	if (a->restore) {
+		uint64_t seq = a->seq + SA_RESTORE_SEQ_SKIP;
+
+		esp->seq = seq < UINT32_MAX ? seq : UINT32_MAX;
+		esp->seq_skip = esp->seq - (a->packets < esp->seq ? a->packets : esp->seq);
+		esp->bytes = a->bytes;
+	}
 	/* The key first, then the name that lets flows use it. */
 	err = hwxdp_tables__set_sa(hwxdp_device__tables(d->board, pr->device_id), a->handle, esp);
 	if (!err) {
@@ -169,7 +176,7 @@ int sa_del(struct hwxdpd *d, struct prog *pr, uint32_t handle, char *msg, size_t
 	hwxdp_tables__set_sa(hwxdp_device__tables(d->board, pr->device_id), handle, NULL);
 	pr->sa[handle] = NULL;
 	snprintf(msg, msglen, "SA %u of %s removed after %llu packets, %u tunnel flows taken off",
-		 handle, pr->name, (unsigned long long)esp->seq, flows);
+		 handle, pr->name, (unsigned long long)(esp->seq - esp->seq_skip), flows);
 	hwxdp_esp_sa__fini(esp);
 	free(esp);
 	return 0;
@@ -215,7 +222,8 @@ void sas_free(struct hwxdpd *d, struct prog *pr)
 
 bool sa_spent(const struct hwxdp_esp_sa *esp)
 {
-	return esp->expired || (esp->limit_packets && esp->seq >= esp->limit_packets) ||
+	return esp->expired ||
+	       (esp->limit_packets && esp->seq - esp->seq_skip >= esp->limit_packets) ||
 	       (esp->limit_bytes && esp->bytes >= esp->limit_bytes) || esp->seq >= UINT32_MAX;
 }
 
@@ -249,7 +257,8 @@ void sa_json(struct hwxdpd *d, struct prog *pr, struct jbuf *b)
 		jbuf_uint_field(b, "revision", e.revision);
 		/* The engines run under the lock the caller holds: counts are
 		 * whole frames. */
-		jbuf_uint_field(b, "packets", esp->seq);
+		jbuf_uint_field(b, "packets", esp->seq - esp->seq_skip);
+		jbuf_uint_field(b, "seq", esp->seq);
 		jbuf_uint_field(b, "bytes", esp->bytes);
 		jbuf_uint_field(b, "lifetime_packets", esp->limit_packets);
 		jbuf_uint_field(b, "lifetime_bytes", esp->limit_bytes);

@@ -21,7 +21,15 @@ struct sa_args {
 	size_t key_len; /* 16, 24 or 32 */
 	uint8_t salt[4];
 	uint64_t lifetime_packets, lifetime_bytes; /* 0: none */
+	/* A restart: the counts the SA file kept (daemon/state.c). */
+	bool restore;
+	uint64_t packets, bytes, seq;
 };
+
+/* Sequence numbers an SA taken up again after a restart passes over: more
+ * than the board encrypts between two writes of the SA file (500 ms), so
+ * that no number, and no GCM nonce, is used twice. */
+#define SA_RESTORE_SEQ_SKIP (1ull << 22)
 
 /* The key into the board's crypto unit, then sas[handle] valid with a new
  * revision. A handle in use is -EEXIST. */

@@ -127,6 +127,7 @@ struct hwxdpd *hwxdpd__new(const struct hwxdpd_opts *opts, char *msg, size_t msg
 	}
 	d->listen_fd = d->stop_fd = d->dp_wake_fd = d->hk_stop_fd = -1;
 	pthread_mutex_init(&d->lock, NULL);
+	pthread_mutex_init(&d->sas_lock, NULL);
 	snprintf(d->socket_path, sizeof(d->socket_path), "%s",
 		 opts && opts->socket_path ? opts->socket_path : HWXDPD_SOCKET_DEFAULT);
 	snprintf(d->pin_root, sizeof(d->pin_root), "%s",
@@ -483,5 +484,6 @@ void hwxdpd__free(struct hwxdpd *d)
 	if (d->hk_stop_fd >= 0)
 		close(d->hk_stop_fd);
 	pthread_mutex_destroy(&d->lock);
+	pthread_mutex_destroy(&d->sas_lock);
 	free(d);
 }

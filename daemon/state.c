@@ -20,16 +20,23 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <bpf/libbpf.h>
+
 #include "daemon/flows.h"
+#include "daemon/fwd.h"
 #include "daemon/internal.h"
 #include "daemon/policy.h"
 #include "daemon/jbuf.h"
 #include "daemon/state.h"
 #include "daemon/wire.h"
+#include "device/esp.h"
+#include "device/tables.h"
 #include "hwxdp/fwd.h"
 
 #define STATE_HEADER "# hwxdpd state 1: the commands that make this daemon's configuration\n"
 #define STATE_WORDS  256
+#define SAS_HEADER                                                                                 \
+	"# hwxdpd SAs 1: keys and counts for a restart (root only; removed by the clean stop)\n"
 
 struct text {
 	char *s;
@@ -195,6 +202,61 @@ static void describe(struct hwxdpd *d, struct text *t)
 	}
 }
 
+/* The SAs, keys and counts with them: sa add lines with the restore-only
+ * words packets, bytes and seq. */
+static void describe_sas(struct hwxdpd *d, struct text *t)
+{
+	put(t, SAS_HEADER, strlen(SAS_HEADER));
+	for (int i = 0; i < HWXDPD_PROGS_MAX; i++) {
+		struct prog *pr = &d->progs[i];
+		uint32_t cap = pr->fwd ? bpf_map__max_entries(pr->fwd->sas.map) : 0;
+
+		for (uint32_t h = 0; pr->used && pr->sa && h < cap && h < HWXDP_TABLES_SA_MAX;
+		     h++) {
+			const struct hwxdp_esp_sa *esp = pr->sa[h];
+			char a[INET_ADDRSTRLEN], hexkey[2 * (32 + 4) + 1];
+
+			if (!esp)
+				continue;
+			word(t, "sa"), word(t, "add");
+			number(t, h);
+			word(t, "spi");
+			number(t, esp->spi);
+			inet_ntop(AF_INET, &esp->tunnel_src_be, a, sizeof(a));
+			word(t, "src"), word(t, a);
+			inet_ntop(AF_INET, &esp->tunnel_dst_be, a, sizeof(a));
+			word(t, "dst"), word(t, a);
+			for (int k = 0; k < esp->key_len; k++)
+				snprintf(hexkey + 2 * k, 3, "%02x", esp->key[k]);
+			for (int k = 0; k < 4; k++)
+				snprintf(hexkey + 2 * (esp->key_len + k), 3, "%02x", esp->salt[k]);
+			word(t, "key"), word(t, hexkey);
+			memset(hexkey, 0, sizeof(hexkey));
+			word(t, "lifetime-packets");
+			number(t, esp->limit_packets);
+			word(t, "lifetime-bytes");
+			number(t, esp->limit_bytes);
+			word(t, "prog"), word(t, pr->name);
+			word(t, "packets");
+			number(t, esp->seq - esp->seq_skip);
+			word(t, "bytes");
+			number(t, esp->bytes);
+			word(t, "seq");
+			number(t, esp->seq);
+			end_line(t);
+		}
+	}
+}
+
+/* Frees what a text held, keys included, without leaving them in memory. */
+static void text_wipe(struct text *t)
+{
+	if (t->s)
+		memset(t->s, 0, t->cap);
+	free(t->s);
+	*t = (struct text){ 0 };
+}
+
 static int write_file(const char *path, const char *s, size_t len)
 {
 	char tmp[PATH_MAX + 8];
@@ -225,6 +287,8 @@ static int write_file(const char *path, const char *s, size_t len)
 	return err;
 }
 
+static void save_sas(struct hwxdpd *d);
+
 void state_save(struct hwxdpd *d)
 {
 	struct text t = { 0 };
@@ -232,6 +296,7 @@ void state_save(struct hwxdpd *d)
 
 	if (!d->state_path[0] || d->restoring)
 		return;
+	save_sas(d);
 	pthread_mutex_lock(&d->lock);
 	describe(d, &t);
 	pthread_mutex_unlock(&d->lock);
@@ -256,8 +321,76 @@ void state_save(struct hwxdpd *d)
 	d->state_text = t.s;
 }
 
+static void save_sas(struct hwxdpd *d)
+{
+	char *text;
+
+	pthread_mutex_lock(&d->lock);
+	text = state_sas_text(d);
+	pthread_mutex_unlock(&d->lock);
+	state_sas_write(d, text);
+}
+
+static void sas_path(const struct hwxdpd *d, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s.sas", d->state_path);
+}
+
+char *state_sas_text(struct hwxdpd *d)
+{
+	struct text t = { 0 };
+
+	if (!d->state_path[0] || d->restoring)
+		return NULL;
+	describe_sas(d, &t);
+	if (t.failed) {
+		text_wipe(&t);
+		return NULL;
+	}
+	if (d->sas_text && !strcmp(d->sas_text, t.s)) {
+		text_wipe(&t);
+		return NULL;
+	}
+	return t.s;
+}
+
+void state_sas_write(struct hwxdpd *d, char *text)
+{
+	char path[PATH_MAX + 8];
+	int err;
+
+	if (!text)
+		return;
+	sas_path(d, path, sizeof(path));
+	pthread_mutex_lock(&d->sas_lock);
+	err = write_file(path, text, strlen(text));
+	if (err) {
+		fprintf(stderr, "hwxdpd: warning: cannot write %s: %s\n", path, strerror(-err));
+		memset(text, 0, strlen(text));
+		free(text);
+	} else {
+		if (d->sas_text) {
+			memset(d->sas_text, 0, strlen(d->sas_text));
+			free(d->sas_text);
+		}
+		d->sas_text = text;
+	}
+	pthread_mutex_unlock(&d->sas_lock);
+}
+
 void state_remove(struct hwxdpd *d)
 {
+	char path[PATH_MAX + 8];
+
+	if (d->state_path[0]) {
+		sas_path(d, path, sizeof(path));
+		unlink(path);
+	}
+	if (d->sas_text) {
+		memset(d->sas_text, 0, strlen(d->sas_text));
+		free(d->sas_text);
+		d->sas_text = NULL;
+	}
 	if (d->state_path[0])
 		unlink(d->state_path);
 	free(d->state_text);
@@ -307,22 +440,20 @@ int state_line_split(char *line, char **words, int max)
 	return n;
 }
 
-int state_restore(struct hwxdpd *d)
+/* Replays one file's commands; how many were and were not. */
+static int replay(struct hwxdpd *d, const char *path, bool secret, int *done, int *failed)
 {
 	char *words[STATE_WORDS], *line = NULL, msg[1024];
-	int lineno = 0, done = 0, failed = 0;
+	int lineno = 0;
 	size_t cap = 0;
 	struct jbuf body;
 	ssize_t len;
 	FILE *f;
 
-	if (!d->state_path[0])
-		return 0;
-	f = fopen(d->state_path, "re");
+	f = fopen(path, "re");
 	if (!f)
 		return errno == ENOENT ? 0 : -errno;
 	jbuf_init(&body);
-	d->restoring = true;
 	while ((len = getline(&line, &cap, f)) >= 0) {
 		int n, err;
 
@@ -334,27 +465,46 @@ int state_restore(struct hwxdpd *d)
 		n = memchr(line, '\0', (size_t)len) ? -1
 						    : state_line_split(line, words, STATE_WORDS);
 		if (n < 1) {
-			fprintf(stderr, "hwxdpd: %s:%d: not a command, skipped\n", d->state_path,
-				lineno);
-			failed++;
+			fprintf(stderr, "hwxdpd: %s:%d: not a command, skipped\n", path, lineno);
+			(*failed)++;
 			continue;
 		}
 		msg[0] = '\0';
 		jbuf_reset(&body);
 		err = hwxdpd_dispatch(d, n, (const char **)words, &body, msg, sizeof(msg));
 		if (err) {
-			fprintf(stderr, "hwxdpd: %s:%d: not restored: %s\n", d->state_path, lineno,
+			fprintf(stderr, "hwxdpd: %s:%d: not restored: %s\n", path, lineno,
 				msg[0] ? msg : strerror(-err));
-			failed++;
+			(*failed)++;
 		} else {
 			fprintf(stderr, "hwxdpd: restored: %s\n", msg);
-			done++;
+			(*done)++;
 		}
 	}
+	if (secret && line)
+		memset(line, 0, cap);
 	free(line);
 	fclose(f);
 	jbuf_fini(&body);
+	return 0;
+}
+
+int state_restore(struct hwxdpd *d)
+{
+	char path[PATH_MAX + 8];
+	int done = 0, failed = 0, err;
+
+	if (!d->state_path[0])
+		return 0;
+	d->restoring = true;
+	err = replay(d, d->state_path, false, &done, &failed);
+	/* The SAs after the programs they belong to. */
+	sas_path(d, path, sizeof(path));
+	if (!err)
+		err = replay(d, path, true, &done, &failed);
 	d->restoring = false;
+	if (err)
+		return err;
 	fprintf(stderr, "hwxdpd: %d command%s of %s restored, %d not\n", done, done == 1 ? "" : "s",
 		d->state_path, failed);
 	/* What runs now is what a next restart restores. */

@@ -20,6 +20,15 @@ void state_save(struct hwxdpd *d);
 int state_restore(struct hwxdpd *d);
 void state_remove(struct hwxdpd *d);
 
+/*
+ * The SAs with their keys and counts, in a second file (the state file's
+ * name and ".sas", mode 0600, removed by the clean stop): the text when it
+ * changed since the last write, with d->lock held (NULL: nothing to write),
+ * then the write without the lock, which takes the text.
+ */
+char *state_sas_text(struct hwxdpd *d);
+void state_sas_write(struct hwxdpd *d, char *text);
+
 /* One word as the file has it: bytes other than letters, digits and
  * "._/:-+," as %XX. The length it needs; out holds at most cap - 1 of it
  * and a NUL (cap 0: only the length). */

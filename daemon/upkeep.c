@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The upkeep thread: netlink events for the flow maker as they come, the
- * flows' ageing every second, the hash maps' mirror twice a second. Each
+ * flows' ageing every second, the hash maps' mirror and the SA file's
+ * counts twice a second. Each
  * round runs under d->lock, between two of the board thread's.
  */
 #include <errno.h>
@@ -13,6 +14,7 @@
 #include "daemon/flows.h"
 #include "daemon/internal.h"
 #include "daemon/mirror.h"
+#include "daemon/state.h"
 
 #define TICK_MS	  1000
 #define MIRROR_MS 500
@@ -28,6 +30,7 @@ static void *upkeep_main(void *arg)
 			{ .fd = d->hk_stop_fd, .events = POLLIN },
 			{ .fd = nl, .events = POLLIN },
 		};
+		char *sas;
 		int64_t now;
 
 		if (poll(pfd, nl >= 0 ? 2 : 1, MIRROR_MS / 2) < 0 && errno != EINTR)
@@ -42,13 +45,17 @@ static void *upkeep_main(void *arg)
 			flows_tick(d, now);
 			last_tick = now;
 		}
+		sas = NULL;
 		if (now - last_mirror >= MIRROR_MS) {
 			for (int i = 0; i < HWXDPD_PROGS_MAX; i++)
 				if (d->progs[i].used)
 					mirror_sync(d, &d->progs[i]);
 			last_mirror = now;
+			/* The SAs' counts for a restart, written without the lock. */
+			sas = state_sas_text(d);
 		}
 		pthread_mutex_unlock(&d->lock);
+		state_sas_write(d, sas);
 	}
 	return NULL;
 }

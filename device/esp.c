@@ -276,7 +276,7 @@ int hwxdp_esp_sa__encap(struct hwxdp_esp_sa *sa, uint8_t *buf, size_t cap, size_
 		pthread_mutex_unlock(&engine->lock);
 		return -EOVERFLOW;
 	}
-	if ((sa->limit_packets && sa->seq + 1 > sa->limit_packets) ||
+	if ((sa->limit_packets && sa->seq - sa->seq_skip + 1 > sa->limit_packets) ||
 	    (sa->limit_bytes && sa->bytes + in.len > sa->limit_bytes)) {
 		sa->expired = 1;
 		pthread_mutex_unlock(&engine->lock);

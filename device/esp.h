@@ -34,7 +34,10 @@ struct hwxdp_esp_sa {
 	uint32_t tunnel_src_be; /* outer IPv4 source, network order */
 	uint32_t tunnel_dst_be; /* outer IPv4 destination, network order */
 	uint64_t seq;		/* last sequence number sent; 0 after init */
-	uint64_t bytes;		/* inner bytes encrypted (the packets are seq) */
+	uint64_t bytes;		/* inner bytes encrypted */
+	/* Sequence numbers passed over without a packet (an SA taken up
+	 * again after its user restarted): the packets are seq - seq_skip. */
+	uint64_t seq_skip;
 	/* Lifetimes: a frame that would take the SA past either is refused
 	 * (-EKEYEXPIRED); 0 is none. Set after init, read under the lock. */
 	uint64_t limit_packets, limit_bytes;

@@ -15,6 +15,10 @@
 #      by the board, the flow retired, and SA 4 carries the rest.
 #   3. ipsec_flows 0: no tunnel flow is made, the host path encrypts them
 #      all, with the sequence numbers going on from the board's.
+#   4. Without an SA the policy's frames are held.
+#   5. SIGKILL of hwxdpd and a start: the SA is taken up again from the SA
+#      file with its counts, its sequence numbers going on past the board's
+#      (never one used twice), the stream encrypted on it again.
 #
 # Prints "N passed, M failed"; exits 77 (skipped) without root, bpffs, TUN,
 # clang, ethtool or scapy, with the reason.
@@ -28,6 +32,7 @@ KEY1=000102030405060708090a0b0c0d0e0fc0c1c2c3
 KEY2=f0e1d2c3b4a5968778695a4b3c2d1e0f00112233
 KEY3=2b7e151628aed2a6abf7158809cf4f3c01020304
 KEY4=603deb1015ca71be2b73aef0857d77811f352c07
+KEY6=8e73b0f7da0e6452c810f32b809079e562f8ead2522c6b7b0a0b0c0d
 appliance_requires gcc tcpdump
 
 echo "== hwxdpd: rekeys of a tunnel mid-stream, its flows made from a policy"
@@ -55,7 +60,7 @@ capture() {
 }
 check() {
 	/usr/bin/python3 tests/integration/esp_capture.py check "$1" --sa "0x1001:$KEY1" \
-		--sa "0x2002:$KEY2" --sa "0x3003:$KEY3" --sa "0x4004:$KEY4" \
+		--sa "0x2002:$KEY2" --sa "0x3003:$KEY3" --sa "0x4004:$KEY4" --sa "0x6006:$KEY6" \
 		--inner-src 10.78.1.2 --inner-dst 10.78.2.2 --dport 9
 }
 # verdict N SPI... < check's JSON: "ok" when the N packets 0..N-1 each came
@@ -165,5 +170,40 @@ if [ "$clear" = 0 ] && [ $((held1 - held0)) = 50 ]; then
 	pass "without an SA the policy's 50 frames are held by the host path, 0 at B"
 else
 	fail "no SA: held +$((held1 - held0)), $clear frames of the flow at B"
+fi
+
+# 5. SIGKILL and start again: the SA and its sequence numbers from the SA file.
+config 1
+sa_add 6 0x6006 "$KEY6" || fail "sa add 6"
+capture 4 "$tmp/k5.pcap"
+send 1000 2000
+sleep 0.3
+wait "$cap"
+# No command from here to the kill (each one writes the SA file too): the
+# upkeep's round must have written the counts.
+sleep 0.7
+kill -KILL "$daemon_pid"
+wait "$daemon_pid" 2>/dev/null
+"$build/hwxdpd" --socket "$sock" --engines 1 --pin-root "$pins" >"$tmp/hwxdpd2.log" 2>&1 &
+daemon_pid=$!
+for _ in $(seq 100); do hwxdp -j sa list >/dev/null 2>&1 && break; sleep 0.1; done
+after=$(sa_field 6 seq) pk=$(sa_field 6 packets)
+capture 4 "$tmp/k6.pcap"
+send 500 2000
+sleep 0.3
+wait "$cap"
+skip=$((1 << 22))
+res=$( (check "$tmp/k5.pcap"; check "$tmp/k6.pcap") | py "
+import json, sys
+a, b = (json.loads(l) for l in sys.stdin.read().split('\n') if l.strip())
+e, f = a['spis'].get(str(0x6006), {}), b['spis'].get(str(0x6006), {})
+ok = (a['clear'] + b['clear'] == 0 and e.get('seq') == list(range(1, 1001)) and
+      f.get('seq') == list(range(1001 + $skip, 1501 + $skip)) and e.get('decrypted') == 1000 and
+      f.get('decrypted') == 500 and sorted(f.get('payload_seq', [])) == list(range(500)))
+print(ok, len(e.get('seq', [])), f.get('seq', [0])[:1], f.get('decrypted'))")
+if [ "${res%% *}" = True ] && [ "$after" = $((1000 + skip)) ] && [ "$pk" = 1000 ]; then
+	pass "SIGKILL and start: SA 6 taken up again from the SA file (1000 packets counted), its ESP sequence going on at $((1001 + skip)) past the board's 1000, 500 more frames decrypted at B, none in clear"
+else
+	fail "SA across a restart: $res; seq after ${after:-?}, packets ${pk:-?}; $(grep -i 'sa\b\|restored' "$tmp/hwxdpd2.log" | tail -n 3 | tr '\n' ' ')"
 fi
 finish
