@@ -94,7 +94,7 @@ int hwxdp_say(char *msg, size_t msglen, int err, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (msglen) {
+	if (msg && msglen) {
 		va_start(ap, fmt);
 		vsnprintf(msg, msglen, fmt, ap);
 		va_end(ap);

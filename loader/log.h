@@ -31,7 +31,8 @@ __attribute__((format(printf, 2, 3))) void hwxdp_print(enum hwxdp_print_level le
 __attribute__((format(printf, 2, 3))) int hwxdp_error(int err, const char *fmt, ...);
 
 /* Writes the formatted message into msg (msglen bytes, none when 0) and
- * returns err: the one-line report of the functions that take a buffer. */
+ * returns err: the one-line report of the functions that take a buffer
+ * (msg may be NULL). */
 __attribute__((format(printf, 4, 5))) int hwxdp_say(char *msg, size_t msglen, int err,
 						    const char *fmt, ...);
 const char *hwxdp_error_message(int err);
