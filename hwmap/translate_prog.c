@@ -8,7 +8,7 @@
 
 #include "hwmap/translate.h"
 #include "hwxdp/platform.h"
-#include "loader/log.h"
+#include "base/log.h"
 #include "loader/object.h"
 
 static uint64_t now_ns(void)

@@ -21,10 +21,10 @@
 #include "hwmap/translate.h"
 #include "loader/object.h"
 #include "lab/conformance.h"
-#include "lab/hex.h"
+#include "base/hex.h"
 #include "lab/target.h"
 #include "loader/device.h"
-#include "loader/log.h"
+#include "base/log.h"
 #include "verifier/verifier.h"
 
 const struct hwxdp_map_desc hx_conformance_map = {

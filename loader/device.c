@@ -13,7 +13,7 @@
 #include "hwmap/translate.h"
 #include "loader/object.h"
 #include "loader/device.h"
-#include "loader/log.h"
+#include "base/log.h"
 #include "verifier/verifier.h"
 
 int hwxdp_device_tables__fill(struct hwxdp_tables *tables, const struct hwxdp_map_desc *maps,

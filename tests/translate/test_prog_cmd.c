@@ -19,7 +19,7 @@
 #include "hwxdp/fwd.h"
 #include "loader/object.h"
 #include "lab/bpf_count.h"
-#include "lab/fwd_lab.h"
+#include "fwdlab/fwd_lab.h"
 #include "lab/target.h"
 #include "tests/common/cmd.h"
 #include "verifier/verifier.h"

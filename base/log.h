@@ -5,8 +5,8 @@
  * HWXDP_LOG_LEVEL=warn|info|debug sets the default threshold; any other
  * value is a warning, and the threshold stays warn.
  */
-#ifndef HWXDP_LOADER_LOG_H
-#define HWXDP_LOADER_LOG_H
+#ifndef HWXDP_BASE_LOG_H
+#define HWXDP_BASE_LOG_H
 
 #include <stdarg.h>
 #include <stddef.h>
@@ -47,4 +47,4 @@ int hwxdp_error_for(int err, const char *what);
 /* Routes libbpf's messages through hwxdp_print (warnings only unless debug). */
 void hwxdp_route_libbpf_print(void);
 
-#endif /* HWXDP_LOADER_LOG_H */
+#endif /* HWXDP_BASE_LOG_H */

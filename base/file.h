@@ -26,8 +26,8 @@
  * Functions return 0 (or a descriptor) or a negative errno and put one line
  * for the user in msg (msglen bytes, may be 0).
  */
-#ifndef HWXDP_LOADER_FILE_H
-#define HWXDP_LOADER_FILE_H
+#ifndef HWXDP_BASE_FILE_H
+#define HWXDP_BASE_FILE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -103,4 +103,4 @@ void hwxdp_outputs__free(struct hwxdp_outputs *set);
 int hwxdp_file__write(const char *path, const char *option, mode_t mode, const void *data,
 		      size_t len, const char *const *inputs, char *msg, size_t msglen);
 
-#endif /* HWXDP_LOADER_FILE_H */
+#endif /* HWXDP_BASE_FILE_H */

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lab/hex.h"
-#include "loader/log.h"
+#include "base/hex.h"
+#include "base/log.h"
 
 static int hex_digit(int c)
 {

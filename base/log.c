@@ -14,7 +14,7 @@
 #include "loader/object.h"
 #include "lab/conformance.h"
 #include "hwxdp/log.h"
-#include "loader/log.h"
+#include "base/log.h"
 
 static enum hwxdp_print_level threshold(void)
 {
