@@ -45,7 +45,7 @@ CORPUS_OBJS += $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/loader/older
 # XDP programs in the styles of public code, for tests/corpus.
 CORPUS_OBJS += $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/corpus/*.bpf.c))
 
-LIB_SRCS  := $(wildcard loader/*.c lab/*.c device/*.c hwmap/*.c verifier/*.c)
+LIB_SRCS  := $(wildcard base/*.c loader/*.c lab/*.c device/*.c hwmap/*.c verifier/*.c)
 LIB_OBJS  := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS))
 LIB       := $(BUILD)/libhwxdp.a
 # The shared library: the same objects, only the symbols of hwxdp.map (the
@@ -54,6 +54,11 @@ LIB_VERSION := 0.1.0
 LIB_ABI     := 0
 SONAME      := libhwxdp.so.$(LIB_ABI)
 SOLIB       := $(BUILD)/libhwxdp.so.$(LIB_VERSION)
+# The forwarding program's lab (fwdlab/): its control helpers, the lab
+# topology, the netns helper; for the command, tests and benchmarks, never
+# installed.
+FWDLAB_OBJS := $(patsubst %.c,$(BUILD)/%.o,$(wildcard fwdlab/*.c))
+FWDLAB_LIB  := $(BUILD)/libhwxdplab.a
 
 # The daemon: its library (linked by its tests and by the command, the
 # client) and the hwxdpd binary.
@@ -140,9 +145,13 @@ $(SOLIB): $(LIB_OBJS) hwxdp.map
 		-Wl,--no-undefined $(LIB_OBJS) $(LDLIBS) -lpthread -o $@
 	$(Q)ln -sf $(notdir $@) $(BUILD)/$(SONAME) && ln -sf $(SONAME) $(BUILD)/libhwxdp.so
 
-$(CMD): $(CMD_OBJS) $(DAEMON_LIB) $(LIB)
+$(CMD): $(CMD_OBJS) $(DAEMON_LIB) $(FWDLAB_LIB) $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
+
+$(FWDLAB_LIB): $(FWDLAB_OBJS)
+	$(call msg,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(DAEMON_LIB): $(DAEMON_OBJS)
 	$(call msg,AR,$@)
@@ -161,19 +170,19 @@ $(BUILD)/tests/corpus.test: $(BUILD)/tests/devdiff/pair.o
 $(BUILD)/tests/corpus.test: TEST_LDLIBS := $(LIB) $(TEST_LDLIBS)
 
 define test_bin
-$(BUILD)/tests/$(1).test: $(patsubst %.c,$(BUILD)/%.o,$(filter-out %_dump.c %_main.c %.bpf.c,$(wildcard tests/$(1)/*.c))) $(TEST_COMMON) $(LIB)
+$(BUILD)/tests/$(1).test: $(patsubst %.c,$(BUILD)/%.o,$(filter-out %_dump.c %_main.c %.bpf.c,$(wildcard tests/$(1)/*.c))) $(TEST_COMMON) $(FWDLAB_LIB) $(LIB)
 	$$(call msg,LINK,$$@)
 	$$(Q)$$(CC) $$(LDFLAGS) $$^ $$(TEST_LDLIBS) $$(LDLIBS) -o $$@
 endef
 $(foreach d,$(TEST_DIRS),$(eval $(call test_bin,$(notdir $(patsubst %/,%,$(d))))))
 
 # The verifier's differential harness against the kernel, as a program.
-$(BUILD)/vdiff: $(patsubst %.c,$(BUILD)/%.o,$(filter-out %/test_vdiff.c,$(wildcard tests/vdiff/*.c))) $(LIB)
+$(BUILD)/vdiff: $(patsubst %.c,$(BUILD)/%.o,$(filter-out %/test_vdiff.c,$(wildcard tests/vdiff/*.c))) $(FWDLAB_LIB) $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
 # The device against the kernel, differentially, as a program.
-$(BUILD)/devdiff: $(patsubst %.c,$(BUILD)/%.o,$(filter-out $(wildcard tests/devdiff/test_*.c),$(wildcard tests/devdiff/*.c))) $(LIB)
+$(BUILD)/devdiff: $(patsubst %.c,$(BUILD)/%.o,$(filter-out $(wildcard tests/devdiff/test_*.c),$(wildcard tests/devdiff/*.c))) $(FWDLAB_LIB) $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
@@ -184,7 +193,7 @@ $(BUILD)/mutants/combine.o: hwmap/combine.c
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -DHWXDP_MUTANT_COMBINE_ORDER -c $< -o $@
 
-$(BUILD)/mutants/devdiff_combine.test: $(BUILD)/mutants/combine.o $(patsubst %.c,$(BUILD)/%.o,$(filter-out %_dump.c %_main.c,$(wildcard tests/devdiff/*.c))) $(TEST_COMMON) $(LIB)
+$(BUILD)/mutants/devdiff_combine.test: $(BUILD)/mutants/combine.o $(patsubst %.c,$(BUILD)/%.o,$(filter-out %_dump.c %_main.c,$(wildcard tests/devdiff/*.c))) $(TEST_COMMON) $(FWDLAB_LIB) $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(TEST_LDLIBS) $(LDLIBS) -o $@
 
@@ -195,12 +204,12 @@ $(BUILD)/mutants/tests/prove/%.o: tests/prove/%.c
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -DHWXDP_MUTANT_COMBINE_ORDER -c $< -o $@
 
-$(BUILD)/tests/prove_mutant.test: $(BUILD)/mutants/combine.o $(BUILD)/mutants/tests/prove/test_prove.o $(TEST_COMMON) $(LIB)
+$(BUILD)/tests/prove_mutant.test: $(BUILD)/mutants/combine.o $(BUILD)/mutants/tests/prove/test_prove.o $(TEST_COMMON) $(FWDLAB_LIB) $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(TEST_LDLIBS) $(LDLIBS) -o $@
 
 # The command on the same mutant, for `hwxdp prog prove` to refute.
-$(BUILD)/mutants/hwxdp: $(BUILD)/mutants/combine.o $(CMD_OBJS) $(DAEMON_LIB) $(LIB)
+$(BUILD)/mutants/hwxdp: $(BUILD)/mutants/combine.o $(CMD_OBJS) $(DAEMON_LIB) $(FWDLAB_LIB) $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
@@ -212,7 +221,7 @@ $(BUILD)/mutants/hwmap/%.o: hwmap/%.c
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -DHWXDP_MUTANTS -c $< -o $@
 
-$(BUILD)/mutants/prove_mutants: $(BUILD)/tests/prove/mutants_main.o $(MUTANT_HWMAP_OBJS) $(LIB)
+$(BUILD)/mutants/prove_mutants: $(BUILD)/tests/prove/mutants_main.o $(MUTANT_HWMAP_OBJS) $(FWDLAB_LIB) $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
@@ -221,7 +230,7 @@ prove-mutants: all
 
 # Frame dumpers whose output an independent implementation (scapy) checks.
 define dump_bin
-$(BUILD)/tests/$(notdir $(basename $(1))): $(BUILD)/$(basename $(1)).o $(LIB)
+$(BUILD)/tests/$(notdir $(basename $(1))): $(BUILD)/$(basename $(1)).o $(FWDLAB_LIB) $(LIB)
 	$$(call msg,LINK,$$@)
 	$$(Q)$$(CC) $$(LDFLAGS) $$^ $$(LDLIBS) -o $$@
 endef
@@ -235,7 +244,7 @@ bench: deps
 	$(Q)echo "== bench/live/appliance.sh"; bash bench/live/appliance.sh
 .SECONDARY: $(BENCH_BINS:=.o)
 
-$(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(FWDLAB_LIB) $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 

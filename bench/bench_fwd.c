@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * progs/fwd.bpf.o on both targets in one run: the lab of lab/fwd_lab.h in
+ * progs/fwd.bpf.o on both targets in one run: the lab of fwdlab/fwd_lab.h in
  * the kernel (a private network namespace, BPF_PROG_TEST_RUN with repeat)
  * and on one engine of the device (a tight loop over the same frame, put
  * in the packet window before every run as the board puts it:
@@ -44,9 +44,9 @@
 #include "device/engine.h"
 #include "device/tables.h"
 #include "hwmap/hxu.h"
-#include "lab/fwd.h"
-#include "lab/fwd_lab.h"
-#include "lab/netlab.h"
+#include "fwdlab/fwd.h"
+#include "fwdlab/fwd_lab.h"
+#include "fwdlab/netlab.h"
 #include "lab/target.h"
 #include "loader/device.h"
 #include "loader/host.h"

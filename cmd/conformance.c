@@ -17,7 +17,7 @@
 
 #include "cmd/main.h"
 #include "lab/conformance.h"
-#include "loader/log.h"
+#include "base/log.h"
 
 /* A program in hex: an ELF object of a few KiB at most, three characters a byte. */
 #define STDIN_MAX (16u << 20)

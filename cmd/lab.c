@@ -15,10 +15,10 @@
 
 #include "cmd/main.h"
 #include "loader/object.h"
-#include "lab/fwd.h"
-#include "lab/netlab.h"
+#include "fwdlab/fwd.h"
+#include "fwdlab/netlab.h"
 #include "lab/target.h"
-#include "loader/log.h"
+#include "base/log.h"
 
 #define LAB_PORTS 3
 

@@ -18,23 +18,28 @@
 #include <linux/bpf.h>
 #include <netinet/in.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <bpf/libbpf.h>
+
 #include "cmd/main.h"
 #include "device/engine.h"
+#include "device/tables.h"
 #include "hwmap/hxu_text.h"
 #include "hwmap/image.h"
 #include "hwmap/translate.h"
+#include "loader/device.h"
 #include "loader/object.h"
 #include "lab/bpf_count.h"
-#include "lab/fwd.h"
-#include "lab/fwd_lab.h"
+#include "fwdlab/fwd.h"
+#include "fwdlab/fwd_lab.h"
 #include "lab/pkt.h"
-#include "lab/state.h"
+#include "loader/state.h"
 #include "lab/target.h"
-#include "loader/file.h"
-#include "loader/log.h"
+#include "base/file.h"
+#include "base/log.h"
 #include "verifier/disasm.h"
 #include "verifier/verifier.h"
 
@@ -70,9 +75,12 @@ static int prog_help(int argc, char **argv)
 		"                                frames for the forwarding program; for any\n"
 		"                                other, or with --maps (a state file, as for\n"
 		"                                run), the generic frames on its tables\n"
-		"  dump FILE [--prog NAME]       the microcode bundle by bundle, each operation\n"
+		"  dump FILE [--prog NAME] [--maps STATE]\n"
+		"                                the microcode bundle by bundle, each operation\n"
 		"                                with its BPF instruction and source line;\n"
-		"                                FILE a BPF object or an HXU image\n"
+		"                                FILE a BPF object or an HXU image. With\n"
+		"                                --maps, then the device's tables as the state\n"
+		"                                file fills them\n"
 		"  translate FILE.o [--prog NAME] [--target device] -o OUT.hxu\n"
 		"                                the device's microcode as an image file\n"
 		"  verify FILE.o ..., run FILE.o ...\n"
@@ -595,9 +603,156 @@ static int dump_image(const struct prog_args *a)
 	return 0;
 }
 
+/* Bytes as a state file takes them back: groups of four, "0a000001 00000000". */
+static void hex_groups(const uint8_t *bytes, size_t len, char *out)
+{
+	for (size_t i = 0; i < len; i++)
+		out += sprintf(out, "%s%02x", i && !(i % 4) ? " " : "", bytes[i]);
+	*out = '\0';
+}
+
+static bool all_zero(const uint8_t *bytes, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (bytes[i])
+			return false;
+	return true;
+}
+
+static int table_update(void *ctx, const char *map, const void *key, const void *value)
+{
+	struct hwxdp_table *tab = hwxdp_device_prog__table(ctx, map);
+
+	return tab ? hwxdp_table__update(tab, key, value, BPF_ANY) : -EOPNOTSUPP;
+}
+
+/* One table's entries, in the table's order; an array's entries of zeros,
+ * the state it starts in, are left out. */
+static int dump_entries(struct json_writer *w, struct hwxdp_table *tab)
+{
+	const struct hxu_table_desc *d = &tab->desc;
+	uint32_t value_size = hwxdp_table__value_buf_size(tab);
+	bool array = d->type == BPF_MAP_TYPE_ARRAY || d->type == BPF_MAP_TYPE_PERCPU_ARRAY;
+	uint8_t *key = calloc(1, d->key_size), *next = calloc(1, d->key_size);
+	uint8_t *value = calloc(1, value_size);
+	char *key_hex = malloc(d->key_size * 9 / 4 + 4),
+	     *value_hex = malloc(value_size * 9 / 4 + 4);
+	int err = -ENOMEM;
+
+	if (!key || !next || !value || !key_hex || !value_hex)
+		goto out;
+	for (err = hwxdp_table__get_next_key(tab, NULL, next); !err;
+	     err = hwxdp_table__get_next_key(tab, key, next)) {
+		memcpy(key, next, d->key_size);
+		err = hwxdp_table__lookup(tab, key, value);
+		if (err == -ENOENT)
+			continue;
+		if (err)
+			goto out;
+		if (array && all_zero(value, value_size))
+			continue;
+		hex_groups(key, d->key_size, key_hex);
+		hex_groups(value, value_size, value_hex);
+		if (w) {
+			json_start_object(w);
+			json_string_field(w, "key", key_hex);
+			json_string_field(w, "value", value_hex);
+			json_end_object(w);
+		} else {
+			printf("#   %s: %s\n", key_hex, value_hex);
+		}
+	}
+	err = err == -ENOENT ? 0 : err;
+out:
+	free(key);
+	free(next);
+	free(value);
+	free(key_hex);
+	free(value_hex);
+	return err;
+}
+
+/*
+ * The object at path on the device with the state file at maps in its
+ * tables, before anything is printed. 0 or the exit status, said.
+ */
+static int fill_tables(const char *path, const char *maps, struct hwxdp_device_prog **dp)
+{
+	struct hwxdp_device_prog_opts opts = { .sz = sizeof(opts), .no_engine = true };
+	struct hx_state *state = hx_state__new();
+	char msg[PATH_MAX + 512];
+	int err;
+
+	*dp = NULL;
+	if (!state)
+		return cmd_error("out of memory");
+	err = hx_state__load(state, maps, msg, sizeof(msg));
+	if (!err)
+		err = hwxdp_device_prog__open_opts(path, &opts, dp, msg, sizeof(msg));
+	if (!err)
+		err = hx_state__apply(state, (*dp)->obj, table_update, *dp, msg, sizeof(msg));
+	hx_state__free(state);
+	if (err) {
+		hwxdp_device_prog__close(*dp);
+		*dp = NULL;
+		return cmd_error("%s", msg);
+	}
+	return 0;
+}
+
+/* The object's maps as the device holds them (global data with its initial
+ * bytes), after the listing. 0 or the exit status, said. */
+static int dump_tables(const struct hwxdp_device_prog *dp, struct json_writer *w)
+{
+	int rc = 0;
+
+	if (w) {
+		json_name(w, "tables");
+		json_start_array(w);
+	}
+	for (size_t i = 0; i < dp->obj->map_cnt && !rc; i++) {
+		const struct hwxdp_map_desc *m = &dp->obj->maps[i];
+		struct hwxdp_table *tab = i < HXU_TABLES ? hwxdp_tables__get(dp->tables, i) : NULL;
+		const char *type = libbpf_bpf_map_type_str(m->type);
+		int err;
+
+		/* a type the device lacks has no table */
+		if (!tab)
+			continue;
+		if (w) {
+			json_start_object(w);
+			json_uint_field(w, "id", i);
+			json_string_field(w, "name", m->name);
+			json_string_field(w, "type", type ? type : "unknown");
+			json_uint_field(w, "key_size", tab->desc.key_size);
+			json_uint_field(w, "value_size", hwxdp_table__value_buf_size(tab));
+			json_uint_field(w, "max_entries", tab->desc.max_entries);
+			json_name(w, "entries");
+			json_start_array(w);
+		} else {
+			printf("# table %zu %s: %s, key %u bytes, value %u bytes, %u entries at "
+			       "most\n",
+			       i, m->name, type ? type : "unknown", tab->desc.key_size,
+			       hwxdp_table__value_buf_size(tab), tab->desc.max_entries);
+		}
+		err = dump_entries(w, tab);
+		if (w) {
+			json_end_array(w);
+			json_end_object(w);
+		}
+		if (err)
+			rc = cmd_error("%s: table %s cannot be read: %s", dp->obj->path, m->name,
+				       hwxdp_strerror(err));
+	}
+	if (w)
+		json_end_array(w);
+	return rc;
+}
+
 static int do_dump(int argc, char **argv)
 {
 	const struct hwxdp_line *shown = NULL;
+	struct hwxdp_device_prog *dp = NULL;
 	const struct hwxdp_prog *prog;
 	struct json_writer *w = NULL;
 	struct prog_args a = {};
@@ -606,14 +761,21 @@ static int do_dump(int argc, char **argv)
 	uint32_t i, bundle = 0;
 	int rc;
 
-	rc = parse(argc, argv, "dump", OPT_PROG, &a);
+	rc = parse(argc, argv, "dump", OPT_PROG | OPT_MAPS, &a);
 	if (rc || !a.path)
 		return rc;
+	if (is_image(a.path) && a.maps)
+		return cmd_error("%s: prog dump --maps needs the BPF object, not an image", a.path);
 	if (is_image(a.path))
 		return dump_image(&a);
 	rc = translate(a.path, a.prog, &obj, &prog, &img);
 	if (rc)
 		return rc;
+	if (a.maps) {
+		rc = fill_tables(a.path, a.maps, &dp);
+		if (rc)
+			goto out;
+	}
 	if (json_output) {
 		w = json_new(stdout, pretty_output);
 		json_start_object(w);
@@ -633,14 +795,20 @@ static int do_dump(int argc, char **argv)
 	if (w) {
 		json_end_array(w);
 		json_uint_field(w, "bundles", bundle);
-		json_end_object(w);
-		json_destroy(w);
 	} else {
 		printf("# %u bundles\n", bundle);
 	}
+	if (dp)
+		rc = dump_tables(dp, w);
+	if (w) {
+		json_end_object(w);
+		json_destroy(w);
+	}
+out:
+	hwxdp_device_prog__close(dp);
 	hxu_image__free(img);
 	hwxdp_object__close(obj);
-	return 0;
+	return rc;
 }
 
 static int do_translate(int argc, char **argv)

@@ -29,9 +29,9 @@
 #include "hwmap/hxu.h"
 #include "hwxdp/fwd.h"
 #include "loader/object.h"
-#include "lab/fwd.h"
-#include "lab/state.h"
-#include "loader/file.h"
+#include "fwdlab/fwd.h"
+#include "loader/state.h"
+#include "base/file.h"
 #include "loader/device.h"
 
 #define RUN_INPUTS_MAX	 16

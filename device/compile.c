@@ -45,8 +45,8 @@
 #include "device/compile.h"
 #include "device/engine_ops.h"
 #include "hwmap/hash.h"
-#include "loader/file.h"
-#include "loader/log.h"
+#include "base/file.h"
+#include "base/log.h"
 
 #define STRINGIFY(...)	#__VA_ARGS__
 #define XSTRINGIFY(...) STRINGIFY(__VA_ARGS__)

@@ -31,7 +31,7 @@
 #include "hwxdp/platform.h"
 #include "hwxdp/object.h"
 #include "loader/device.h"
-#include "loader/log.h"
+#include "base/log.h"
 
 /* Twice the ports, so probes stay short. */
 #define PORT_BUCKETS (2 * HWXDP_DEVICE_PORTS)

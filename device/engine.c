@@ -40,7 +40,7 @@
 #include "device/tables.h"
 #include "device/tm_proof.h"
 #include "hwmap/hash.h"
-#include "loader/log.h"
+#include "base/log.h"
 
 #define likely(x)   __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)

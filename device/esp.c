@@ -13,7 +13,7 @@
 #include <openssl/evp.h>
 
 #include "device/esp.h"
-#include "loader/log.h"
+#include "base/log.h"
 
 #define IPV4_HEADER_LEN 20
 #define OUTER_IPV4_LEN	IPV4_HEADER_LEN

@@ -12,8 +12,8 @@
 #include <pcap/pcap.h>
 
 #include "device/pcap.h"
-#include "loader/file.h"
-#include "loader/log.h"
+#include "base/file.h"
+#include "base/log.h"
 
 /* Larger than any frame the device sends, ESP growth included. */
 #define WRITER_SNAPLEN 262144

@@ -6,7 +6,7 @@
  * (pcap and pcapng); only Ethernet captures (DLT_EN10MB) are taken, since
  * the device's ports are Ethernet ports.
  *
- * A writer writes through loader/file.h's outputs: a temporary file beside
+ * A writer writes through base/file.h's outputs: a temporary file beside
  * its path, put in place on commit, so a run that fails leaves no
  * half-written file behind and an existing file untouched. Several writers
  * (and other outputs) can share one set of outputs, committed together.

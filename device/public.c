@@ -9,7 +9,7 @@
 #include "device/device.h"
 #include "hwmap/public.h"
 #include "hwxdp/board.h"
-#include "loader/log.h"
+#include "base/log.h"
 
 struct hwxdp_board {
 	struct hwxdp_device *device;

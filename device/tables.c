@@ -20,7 +20,7 @@
 #include "hwmap/hash.h"
 #include "hwmap/lpm.h"
 #include "hwxdp/object.h"
-#include "loader/log.h"
+#include "base/log.h"
 
 #define ARRAY_VALUE_MAX	 (1u << 20)  /* bytes of one array value */
 #define PERCPU_VALUE_MAX (32u << 10) /* the kernel's PCPU_MIN_UNIT_SIZE */

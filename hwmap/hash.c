@@ -75,7 +75,7 @@
 #include <linux/bpf.h>
 
 #include "hwmap/hash.h"
-#include "loader/log.h"
+#include "base/log.h"
 
 #define SLOTS	  HWXDP_HASH_BUCKET_SLOTS
 #define STASH_MAX 64

@@ -20,7 +20,7 @@
 #include "hwmap/hash.h"
 #include "hwmap/image.h"
 #include "hwmap/translate.h"
-#include "loader/file.h"
+#include "base/file.h"
 
 /* Header fields. */
 #define HDR_MAGIC     0

@@ -10,7 +10,7 @@
 #include "hwmap/public.h"
 #include "hwmap/translate.h"
 #include "hwxdp/image.h"
-#include "loader/log.h"
+#include "base/log.h"
 #include "loader/object.h"
 
 static struct hwxdp_image *wrap(struct hxu_image *hxu)

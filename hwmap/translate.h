@@ -34,8 +34,10 @@ int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *pro
 		    size_t errlen);
 
 /*
- * The sequence every device load runs: sets obj's `hwxdp_target` global to
- * the device (where it has one), verifies prog for the device and
+ * The sequence every device load runs, once for every caller (the board's
+ * loads, the command, the conformance runs), on an object each opened its
+ * own way (a file, memory, bare instructions): sets obj's `hwxdp_target`
+ * global to the device (where it has one), verifies prog for the device and
  * translates it. 0 with *out set; -EACCES when the verifier refuses it (its
  * log through pr_warn), -HWXDP_ERR_TRANSLATE or the verifier's error
  * otherwise; every error with a one-line reason in msg (msglen bytes),
@@ -49,10 +51,23 @@ struct hwxdp_translate_times {
 	uint64_t verify_ns, translate_ns;
 };
 
-/* hwxdp_translate_for_device, with its steps timed into times (may be NULL). */
-int hwxdp_translate_for_device_timed(struct hwxdp_object *obj, const struct hwxdp_prog *prog,
-				     struct hxu_image **out, struct hwxdp_translate_times *times,
-				     char *msg, size_t msglen);
+struct hwxdp_translate_opts {
+	size_t sz; /* sizeof(struct hwxdp_translate_opts) */
+	/* The verifier's log level (0: no log beyond a refusal's reason). */
+	uint32_t log_level;
+	/* Where the steps' times go; may be NULL. */
+	struct hwxdp_translate_times *times;
+	/* Where the verification goes, accepted or refused, for a caller that
+	 * reports a refusal its own way (it frees it with
+	 * hwxdp_verify_result__free); nothing is then printed. NULL: freed
+	 * here, a refusal's log through pr_warn. */
+	struct hwxdp_verify_result **verified;
+};
+
+/* hwxdp_translate_for_device with options (opts may be NULL). */
+int hwxdp_translate_for_device_opts(struct hwxdp_object *obj, const struct hwxdp_prog *prog,
+				    const struct hwxdp_translate_opts *opts, struct hxu_image **out,
+				    char *msg, size_t msglen);
 
 void hxu_image__free(struct hxu_image *img);
 

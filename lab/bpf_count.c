@@ -19,7 +19,7 @@
 #include "hwmap/hxu.h"
 #include "loader/object.h"
 #include "lab/bpf_count.h"
-#include "loader/log.h"
+#include "base/log.h"
 #include "verifier/verifier.h"
 
 #ifndef BPF_MEMSX

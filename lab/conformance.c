@@ -5,7 +5,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,10 +21,10 @@
 #include "hwmap/translate.h"
 #include "loader/object.h"
 #include "lab/conformance.h"
-#include "lab/hex.h"
+#include "base/hex.h"
 #include "lab/target.h"
 #include "loader/device.h"
-#include "loader/log.h"
+#include "base/log.h"
 #include "verifier/verifier.h"
 
 const struct hwxdp_map_desc hx_conformance_map = {
@@ -40,30 +39,18 @@ const struct hwxdp_map_desc hx_conformance_map = {
 /* The kernel's log of a refusal can be long; its last lines say why. */
 #define KERNEL_LOG_SIZE (1u << 20)
 
-__attribute__((format(printf, 3, 4))) static void set_err(char *err, size_t errlen, const char *fmt,
-							  ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 int hx_conformance_insns(const uint8_t *bytes, size_t len, struct bpf_insn **insns, size_t *cnt,
 			 char *err, size_t errlen)
 {
 	*insns = NULL;
 	*cnt = 0;
 	if (!len) {
-		set_err(err, errlen, "empty program");
+		hwxdp_say(err, errlen, 0, "empty program");
 		return -EINVAL;
 	}
 	if (len % sizeof(struct bpf_insn)) {
-		set_err(err, errlen, "program of %zu bytes: not a multiple of %zu", len,
-			sizeof(struct bpf_insn));
+		hwxdp_say(err, errlen, 0, "program of %zu bytes: not a multiple of %zu", len,
+			  sizeof(struct bpf_insn));
 		return -EINVAL;
 	}
 	*insns = malloc(len);
@@ -85,8 +72,8 @@ int hx_conformance_elf_insns(const uint8_t *elf, size_t len, struct bpf_insn **i
 	*cnt = 0;
 	err_code = hwxdp_object__open_mem(elf, len, "conformance", &obj);
 	if (err_code) {
-		set_err(err, errlen, "the ELF object cannot be read: %s",
-			hwxdp_error_message(err_code));
+		hwxdp_say(err, errlen, 0, "the ELF object cannot be read: %s",
+			  hwxdp_error_message(err_code));
 		return err_code;
 	}
 	prog = hwxdp_object__xdp_prog(obj);
@@ -94,13 +81,13 @@ int hx_conformance_elf_insns(const uint8_t *elf, size_t len, struct bpf_insn **i
 		prog = &obj->progs[0];
 	err_code = -EINVAL;
 	if (!prog || !prog->insn_cnt) {
-		set_err(err, errlen, "the ELF object has no program");
+		hwxdp_say(err, errlen, 0, "the ELF object has no program");
 		goto out;
 	}
 	/* the convention passes memory, never maps: nothing to give them */
 	if (obj->map_cnt) {
-		set_err(err, errlen, "the ELF object has maps (%s ...): the program gets none",
-			obj->maps[0].name);
+		hwxdp_say(err, errlen, 0, "the ELF object has maps (%s ...): the program gets none",
+			  obj->maps[0].name);
 		goto out;
 	}
 	err_code = -ENOMEM;
@@ -263,26 +250,30 @@ static int verdict(uint32_t action, char *err, size_t errlen)
 	if (action == XDP_PASS)
 		return 0;
 	if (action == XDP_DROP) {
-		set_err(err, errlen, "the frame does not hold the memory");
+		hwxdp_say(err, errlen, 0, "the frame does not hold the memory");
 		return -HX_CONFORMANCE_ERR_BOUNDS;
 	}
-	set_err(err, errlen, "the program ended with verdict %u", action);
+	hwxdp_say(err, errlen, 0, "the program ended with verdict %u", action);
 	return -HX_CONFORMANCE_ERR_VERDICT;
 }
 
 static int run_device(const struct bpf_insn *insns, size_t cnt, const uint8_t *frame,
 		      size_t frame_len, bool verbose, uint64_t *r0, char *err, size_t errlen)
 {
-	struct hwxdp_verify_opts vopts = { .sz = sizeof(vopts), .device = true };
 	struct hwxdp_map_desc map = hx_conformance_map;
 	struct hwxdp_verify_result *res = NULL;
+	struct hwxdp_translate_opts topts = {
+		.sz = sizeof(topts),
+		.log_level = verbose ? 1 : 0,
+		.verified = &res,
+	};
 	struct hwxdp_prog prog = {
 		.name = "conformance",
 		.type = BPF_PROG_TYPE_XDP,
 		.insns = (struct bpf_insn *)insns,
 		.insn_cnt = cnt,
 	};
-	/* the translator reads the maps and the program, nothing an ELF gave */
+	/* the object the wrapped program is: its map and itself, no ELF */
 	struct hwxdp_object obj = {
 		.maps = &map,
 		.map_cnt = 1,
@@ -303,34 +294,29 @@ static int run_device(const struct bpf_insn *insns, size_t cnt, const uint8_t *f
 	if (ret)
 		return ret;
 	prog.subprog_start = starts;
-	vopts.log_level = verbose ? 1 : 0;
-	ret = hwxdp_verify_insns(insns, cnt, &map, 1, &vopts, &res);
-	if (ret) {
-		set_err(err, errlen, "the verifier could not run: %s", hwxdp_strerror(ret));
-		goto out;
-	}
-	if (!res->accepted) {
+	ret = hwxdp_translate_for_device_opts(&obj, &prog, &topts, &img, why, sizeof(why));
+	if (ret == -EACCES && res) {
 		if (verbose && res->log)
 			pr_info("%s", res->log);
 		log_reason(res->log, why, sizeof(why));
 		where(res->error_insn, at, sizeof(at));
-		set_err(err, errlen, "the verifier refuses it at %s: %s", at, why);
-		ret = -EACCES;
+		hwxdp_say(err, errlen, 0, "the verifier refuses it at %s: %s", at, why);
 		goto out;
 	}
-	ret = hwxdp_translate(&obj, &prog, res, &img, why, sizeof(why));
+	if (ret == -HWXDP_ERR_TRANSLATE) {
+		hwxdp_say(err, errlen, 0,
+			  "it %s (the wrapped program: %d insns before the raw ones)", why,
+			  HX_CONFORMANCE_PROLOGUE);
+		goto out;
+	}
 	if (ret) {
-		set_err(err, errlen,
-			"it cannot be translated (wrapped program, %d insns "
-			"before the raw ones): %s",
-			HX_CONFORMANCE_PROLOGUE,
-			ret == -HWXDP_ERR_TRANSLATE ? why : hwxdp_strerror(ret));
+		hwxdp_say(err, errlen, 0, "%s", why);
 		goto out;
 	}
 	ret = hwxdp_engine__check(img, NULL, why, sizeof(why));
 	if (ret) {
-		set_err(err, errlen, "the engine refuses the microcode: %s",
-			ret == -HWXDP_ERR_IMAGE ? why : hwxdp_strerror(ret));
+		hwxdp_say(err, errlen, 0, "the engine refuses the microcode: %s",
+			  ret == -HWXDP_ERR_IMAGE ? why : hwxdp_strerror(ret));
 		goto out;
 	}
 	ret = -ENOMEM;
@@ -345,25 +331,26 @@ static int run_device(const struct bpf_insn *insns, size_t cnt, const uint8_t *f
 		ret = hwxdp_device_tables__fill(tables, &map, 1);
 	if (ret || !hwxdp_tables__get(tables, 0)) {
 		ret = ret ? ret : -ENOENT;
-		set_err(err, errlen, "the device cannot hold the result map: %s",
-			hwxdp_error_message(ret));
+		hwxdp_say(err, errlen, 0, "the device cannot hold the result map: %s",
+			  hwxdp_error_message(ret));
 		goto out;
 	}
 	engine = hwxdp_engine__new(img, tables);
 	if (!engine) {
 		ret = -errno;
-		set_err(err, errlen, "the engine refuses the microcode: %s",
-			hwxdp_error_message(ret));
+		hwxdp_say(err, errlen, 0, "the engine refuses the microcode: %s",
+			  hwxdp_error_message(ret));
 		goto out;
 	}
 	hwxdp_engine__set_rand_seed(engine, 1);
 	ret = hx_device_run_frame(engine, window, 1, frame, frame_len, result, &f, NULL);
 	if (ret) {
 		if (ret == -EINVAL || ret == -EMSGSIZE)
-			set_err(err, errlen, "the device cannot run the frame: %s", hwxdp_strerror(ret));
+			hwxdp_say(err, errlen, 0, "the device cannot run the frame: %s",
+				  hwxdp_strerror(ret));
 		else
-			set_err(err, errlen, "the engine aborted the program at op %u: %s",
-				f.fault_op, engine_error(ret));
+			hwxdp_say(err, errlen, 0, "the engine aborted the program at op %u: %s",
+				  f.fault_op, engine_error(ret));
 		goto out;
 	}
 	ret = verdict(result->action, err, errlen);
@@ -371,7 +358,7 @@ static int run_device(const struct bpf_insn *insns, size_t cnt, const uint8_t *f
 		goto out;
 	ret = hwxdp_table__lookup(hwxdp_tables__get(tables, 0), &zero, r0);
 	if (ret)
-		set_err(err, errlen, "the result cannot be read: %s", hwxdp_strerror(ret));
+		hwxdp_say(err, errlen, 0, "the result cannot be read: %s", hwxdp_strerror(ret));
 out:
 	hwxdp_engine__free(engine);
 	hwxdp_tables__free(tables);
@@ -422,7 +409,8 @@ static int run_kernel(struct bpf_insn *insns, size_t cnt, const uint8_t *frame, 
 				NULL);
 	if (map_fd < 0) {
 		ret = -errno;
-		set_err(err, errlen, "the kernel cannot create the result map: %s", hwxdp_strerror(ret));
+		hwxdp_say(err, errlen, 0, "the kernel cannot create the result map: %s",
+			  hwxdp_strerror(ret));
 		return ret;
 	}
 	/* the wrapper's map reference, by file descriptor as the kernel takes it */
@@ -437,7 +425,7 @@ static int run_kernel(struct bpf_insn *insns, size_t cnt, const uint8_t *frame, 
 	if (prog_fd < 0) {
 		ret = -errno;
 		kernel_reason(insns, cnt, verbose, why, sizeof(why));
-		set_err(err, errlen, "the kernel refuses it: %s", why);
+		hwxdp_say(err, errlen, 0, "the kernel refuses it: %s", why);
 		if (ret != -EPERM)
 			ret = -EACCES;
 		goto out;
@@ -448,7 +436,7 @@ static int run_kernel(struct bpf_insn *insns, size_t cnt, const uint8_t *frame, 
 		goto out;
 	ret = hx_kernel_run_frame(prog_fd, 1, frame, frame_len, result);
 	if (ret) {
-		set_err(err, errlen, "the kernel cannot run it: %s", hwxdp_strerror(ret));
+		hwxdp_say(err, errlen, 0, "the kernel cannot run it: %s", hwxdp_strerror(ret));
 		goto out;
 	}
 	ret = verdict(result->action, err, errlen);
@@ -456,7 +444,7 @@ static int run_kernel(struct bpf_insn *insns, size_t cnt, const uint8_t *frame, 
 		goto out;
 	if (bpf_map_lookup_elem(map_fd, &zero, r0)) {
 		ret = -errno;
-		set_err(err, errlen, "the result cannot be read: %s", hwxdp_strerror(ret));
+		hwxdp_say(err, errlen, 0, "the result cannot be read: %s", hwxdp_strerror(ret));
 	}
 out:
 	free(result);
@@ -478,12 +466,12 @@ int hx_conformance_run(const struct bpf_insn *raw, size_t cnt, const uint8_t *me
 	int ret;
 
 	if (!cnt) {
-		set_err(err, errlen, "empty program");
+		hwxdp_say(err, errlen, 0, "empty program");
 		return -EINVAL;
 	}
 	if (mem_len > HX_CONFORMANCE_MEM_MAX) {
-		set_err(err, errlen, "%zu bytes of memory: at most %u", mem_len,
-			HX_CONFORMANCE_MEM_MAX);
+		hwxdp_say(err, errlen, 0, "%zu bytes of memory: at most %u", mem_len,
+			  HX_CONFORMANCE_MEM_MAX);
 		return -EINVAL;
 	}
 	ret = hx_conformance_wrap(raw, cnt, mem_len, &prog, &prog_cnt);

@@ -25,7 +25,7 @@
 
 #include "loader/object.h"
 
-#include "lab/hex.h"
+#include "base/hex.h"
 
 /* Instructions the wrapper puts before the raw program's first one. */
 #define HX_CONFORMANCE_PROLOGUE 15

@@ -15,7 +15,7 @@
 
 #include "hwxdp/test.h"
 #include "lab/target.h"
-#include "loader/log.h"
+#include "base/log.h"
 #include "loader/object.h"
 
 struct hwxdp_test {

@@ -18,7 +18,7 @@
 #include "loader/object.h"
 #include "lab/target.h"
 #include "loader/device.h"
-#include "loader/log.h"
+#include "base/log.h"
 
 struct device_target {
 	struct hwxdp_device_prog *dp;

@@ -13,7 +13,7 @@
 #include "hwmap/translate.h"
 #include "loader/object.h"
 #include "loader/device.h"
-#include "loader/log.h"
+#include "base/log.h"
 #include "verifier/verifier.h"
 
 int hwxdp_device_tables__fill(struct hwxdp_tables *tables, const struct hwxdp_map_desc *maps,
@@ -187,6 +187,7 @@ static int build(struct hwxdp_device_prog *dp, const char *path,
 		 const struct hwxdp_device_prog_opts *opts, char *msg, size_t msglen)
 {
 	struct hwxdp_translate_times tt = { 0 };
+	struct hwxdp_translate_opts topts = { .sz = sizeof(topts), .times = &tt };
 	struct timespec t0, t1;
 	char why[512];
 	int err;
@@ -213,7 +214,8 @@ static int build(struct hwxdp_device_prog *dp, const char *path,
 		snprintf(msg, msglen, "%s: no XDP program", path);
 		return -ENOENT;
 	}
-	err = hwxdp_translate_for_device_timed(dp->obj, dp->prog, &dp->img, &tt, why, sizeof(why));
+	err = hwxdp_translate_for_device_opts(dp->obj, dp->prog, &topts, &dp->img, why,
+					      sizeof(why));
 	dp->times.verify_ns = tt.verify_ns;
 	dp->times.translate_ns = tt.translate_ns;
 	if (err) {

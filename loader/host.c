@@ -10,7 +10,7 @@
 #include "hwxdp/object.h"
 #include "loader/host.h"
 #include "loader/object.h"
-#include "loader/log.h"
+#include "base/log.h"
 
 /* Sets the read-only global `hwxdp_target` in .rodata before load. */
 static int set_target(struct bpf_object *obj, enum hwxdp_target target)

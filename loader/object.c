@@ -25,9 +25,9 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "loader/file.h"
+#include "base/file.h"
 #include "loader/kfuncs.h"
-#include "loader/log.h"
+#include "base/log.h"
 #include "loader/object_internal.h"
 
 #define INSN_SZ			 sizeof(struct bpf_insn)

@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 #include "hwxdp/verify.h"
-#include "loader/log.h"
+#include "base/log.h"
 #include "verifier/verifier.h"
 
 #define OPTS_HAS(opts, field)                                                                      \

@@ -38,7 +38,7 @@ enum hwxdp_target {
  * Why a frame went to the host. The board counts frames per reason, and a
  * program says the reason in its XDP metadata (struct hwxdp_meta) when it
  * returns XDP_PASS. The names are the forwarding domain's; a program is free
- * to use the ones that fit it. Keep hwxdp_punt_reason_name() (lab/fwd.c) in
+ * to use the ones that fit it. Keep hwxdp_punt_reason_name() (fwdlab/fwd.c) in
  * step when adding one.
  */
 enum hwxdp_punt_reason {

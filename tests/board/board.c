@@ -12,12 +12,12 @@
 
 #include "device/tables.h"
 #include "hwmap/hash.h"
-#include "lab/fwd.h"
+#include "fwdlab/fwd.h"
 #include "loader/device.h"
 #include "tests/board/board.h"
 
 /* fwd's maps on the board, through the lab's target interface, so that
- * lab/fwd.h fills and reads them as on any target. */
+ * fwdlab/fwd.h fills and reads them as on any target. */
 static int board_map_update(struct hx_target *t, const char *map, const void *key,
 			    const void *value)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Shared by the board's tests: a board running fwd on the lab's three
- * ports (lab/fwd_lab.h, ifindexes 1..3), frames as batches, microcode from
+ * ports (fwdlab/fwd_lab.h, ifindexes 1..3), frames as batches, microcode from
  * text, and whole-table dumps to compare.
  */
 #ifndef HWXDP_TESTS_BOARD_BOARD_H
@@ -14,7 +14,7 @@
 #include "device/device.h"
 #include "hwmap/hxu.h"
 #include "hwmap/hxu_text.h"
-#include "lab/fwd_lab.h"
+#include "fwdlab/fwd_lab.h"
 #include "lab/pkt.h"
 #include "lab/target.h"
 #include "loader/device.h"
@@ -22,7 +22,7 @@
 struct board {
 	struct hwxdp_device *dev;
 	uint32_t prog;		 /* fwd */
-	struct hx_target target; /* fwd's maps on the board, for lab/fwd.h */
+	struct hx_target target; /* fwd's maps on the board, for fwdlab/fwd.h */
 	uint32_t ifindex[HX_LAB_PORTS];
 };
 

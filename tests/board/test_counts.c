@@ -15,7 +15,7 @@
 #include "device/tables.h"
 #include "hwmap/hxu.h"
 #include "hwxdp/fwd.h"
-#include "lab/fwd.h"
+#include "fwdlab/fwd.h"
 #include "tests/board/board.h"
 
 #define FLOWS 50

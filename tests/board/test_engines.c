@@ -12,7 +12,7 @@
 
 #include "device/tables.h"
 #include "loader/object.h"
-#include "lab/fwd.h"
+#include "fwdlab/fwd.h"
 #include "loader/device.h"
 #include "tests/board/board.h"
 

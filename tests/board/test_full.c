@@ -18,7 +18,7 @@
 #include "hwmap/hash.h"
 #include "hwxdp/fwd.h"
 #include "loader/object.h"
-#include "lab/fwd.h"
+#include "fwdlab/fwd.h"
 #include "loader/device.h"
 #include "tests/board/board.h"
 

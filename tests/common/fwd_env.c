@@ -4,7 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lab/netlab.h"
+#include "fwdlab/netlab.h"
 #include "tests/common/fwd_env.h"
 
 static void must(int err, const char *what)

@@ -19,7 +19,7 @@
 #include <criterion/criterion.h>
 #include <linux/bpf.h>
 
-#include "lab/fwd.h"
+#include "fwdlab/fwd.h"
 #include "lab/pkt.h"
 #include "lab/target.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Compiled mode against the interpreter, bit for bit (tests/compile/twin.h):
- * progs/fwd.bpf.o in the lab of lab/fwd_lab.h over the lab's frames and
+ * progs/fwd.bpf.o in the lab of fwdlab/fwd_lab.h over the lab's frames and
  * thousands of random and mutated ones; the verifier's random BPF programs
  * (tests/vdiff/gen.h) verified and translated for the device; random
  * microcode (tests/compile/hxu_gen.h) that faults, calls, recurses, tail
@@ -17,7 +17,7 @@
 #include <linux/bpf.h>
 
 #include "device/compile.h"
-#include "lab/fwd_lab.h"
+#include "fwdlab/fwd_lab.h"
 #include "lab/target.h"
 #include "loader/device.h"
 #include "tests/compile/hxu_gen.h"

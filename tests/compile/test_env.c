@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "device/compile.h"
-#include "loader/log.h"
+#include "base/log.h"
 
 static char printed[1024];
 

@@ -17,7 +17,7 @@
 #include <linux/bpf.h>
 
 #include "device/compile.h"
-#include "loader/log.h"
+#include "base/log.h"
 #include "tests/compile/hxu_gen.h"
 #include "tests/compile/twin.h"
 

@@ -27,7 +27,7 @@
 #include "lab/pkt.h"
 #include "lab/target.h"
 #include "loader/device.h"
-#include "loader/log.h"
+#include "base/log.h"
 #include "tests/corpus/corpus.h"
 #include "tests/devdiff/pair.h"
 #include "verifier/disasm.h"

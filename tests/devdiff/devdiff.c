@@ -12,8 +12,8 @@
 
 #include "device/engine.h"
 #include "hwxdp/fwd.h"
-#include "lab/fwd.h"
-#include "lab/netlab.h"
+#include "fwdlab/fwd.h"
+#include "fwdlab/netlab.h"
 #include "lab/pkt.h"
 #include "tests/devdiff/devdiff.h"
 #include "tests/devdiff/pair.h"

@@ -3,7 +3,7 @@
  * Both targets of a differential run, opened so that what lab/target.h keeps
  * private is in reach: every map of the program (to walk its keys), the
  * device's redirect target and its faults. Each side is also a struct
- * hx_target, so lab/fwd.h fills its maps.
+ * hx_target, so fwdlab/fwd.h fills its maps.
  */
 #ifndef HWXDP_TESTS_DEVDIFF_PAIR_H
 #define HWXDP_TESTS_DEVDIFF_PAIR_H

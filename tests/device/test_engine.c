@@ -11,7 +11,7 @@
 
 #include <criterion/criterion.h>
 
-#include "loader/log.h"
+#include "base/log.h"
 #include "tests/device/engine_util.h"
 
 static uint8_t pkt64[64];

@@ -14,7 +14,7 @@
 #include <bpf/bpf.h>
 #include <criterion/criterion.h>
 
-#include "loader/log.h"
+#include "base/log.h"
 #include "tests/device/engine_util.h"
 
 static void quiet(void)

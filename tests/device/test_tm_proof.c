@@ -8,7 +8,7 @@
 
 #include <criterion/criterion.h>
 
-#include "loader/log.h"
+#include "base/log.h"
 #include "tests/device/engine_util.h"
 
 static void quiet(void)

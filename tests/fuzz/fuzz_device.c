@@ -2,7 +2,7 @@
 /*
  * libFuzzer entry for the coprocessor model running fwd.bpf.o: the device
  * copy is built once per process (verified, translated, its tables filled
- * as lab/fwd_lab.h sets the lab up), and every input is one frame:
+ * as fwdlab/fwd_lab.h sets the lab up), and every input is one frame:
  *   byte 0    bits 0-1: ingress port 1..3, or 0 for an interface that is
  *             no lab port; bit 2: vlan_flows off; bit 3: lif_apply off
  *   the rest  the frame's bytes
@@ -21,10 +21,10 @@
 #include <linux/bpf.h>
 
 #include "hwxdp/fwd.h"
-#include "lab/fwd.h"
-#include "lab/fwd_lab.h"
+#include "fwdlab/fwd.h"
+#include "fwdlab/fwd_lab.h"
 #include "lab/target.h"
-#include "loader/log.h"
+#include "base/log.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

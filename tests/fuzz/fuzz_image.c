@@ -37,7 +37,7 @@
 #include "hwxdp/fwd.h"
 #include "loader/object.h"
 #include "lab/target.h"
-#include "loader/log.h"
+#include "base/log.h"
 #include "verifier/verifier.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);

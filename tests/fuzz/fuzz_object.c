@@ -20,7 +20,7 @@
 
 #include "hwxdp/fwd.h"
 #include "loader/object.h"
-#include "loader/log.h"
+#include "base/log.h"
 #include "verifier/verifier.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

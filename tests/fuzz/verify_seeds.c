@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "loader/object.h"
-#include "loader/log.h"
+#include "base/log.h"
 #include "tests/fuzz/verify_input.h"
 #include "tests/vdiff/gen.h"
 #include "tests/verifier/cases.h"

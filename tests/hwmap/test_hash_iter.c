@@ -12,7 +12,7 @@
 #include <linux/bpf.h>
 
 #include "hwmap/hash.h"
-#include "loader/log.h"
+#include "base/log.h"
 #include "tests/hwmap/keys.h"
 
 /* Walks the table from the start; counts how often each pool key came up. */

@@ -12,7 +12,7 @@
 #include <linux/bpf.h>
 
 #include "hwmap/hash.h"
-#include "loader/log.h"
+#include "base/log.h"
 #include "tests/hwmap/keys.h"
 
 /* What the table must hold: per pool key, present or not and its value. */

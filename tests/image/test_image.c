@@ -17,7 +17,7 @@
 #include "device/engine.h"
 #include "hwmap/image.h"
 #include "hwmap/translate.h"
-#include "lab/fwd_lab.h"
+#include "fwdlab/fwd_lab.h"
 #include "lab/target.h"
 #include "tests/image/image_util.h"
 

@@ -4,6 +4,7 @@
 #   every symbol libhwxdp.so exports is declared in an installed header,
 #   every function hwxdp.map names is exported (a typo there is no export),
 #   the soname is libhwxdp.so.N,
+#   neither library holds the lab's helpers (netns, ip, fwd's tables),
 #   each installed header compiles alone, in C11 and in C++, -Wall -Wextra -Werror.
 # Usage: check_exports.sh DESTDIR PREFIX. Prints "N passed, M failed".
 set -uo pipefail
@@ -37,6 +38,15 @@ done
 for sym in $(sed -nE 's/^[[:space:]]+(hwxdp_[A-Za-z0-9_]+);/\1/p' hwxdp.map); do
 	if grep -qx "$sym" <<<"$exported"; then pass; else
 		fail "hwxdp.map names $sym, which libhwxdp.so does not export"; fi
+done
+
+# The lab's helpers are the tree's own: no library a user links makes
+# network namespaces or runs ip(8), nor knows the forwarding program.
+for f in "$so" "$lib/libhwxdp.a"; do
+	held=$(nm "$f" 2>/dev/null | awk '$2 ~ /[TtDdRr]/ {print $3}' |
+		grep -E '^(hx_netlab_|hx_fwd_|hx_lab_)' | head -n 3 | tr '\n' ' ')
+	if [ -z "$held" ]; then pass; else
+		fail "$(basename "$f") holds the lab's helpers: $held"; fi
 done
 
 tmp=$(mktemp -d)

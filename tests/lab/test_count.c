@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 
 #include "lab/bpf_count.h"
-#include "lab/fwd_lab.h"
+#include "fwdlab/fwd_lab.h"
 #include "lab/target.h"
-#include "loader/log.h"
+#include "base/log.h"
 
 static char printed[4096];
 

@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "loader/object.h"
-#include "lab/state.h"
+#include "loader/state.h"
 #include "lab/target.h"
-#include "loader/log.h"
+#include "base/log.h"
 
 static char dir[64];
 static char printed[4096];

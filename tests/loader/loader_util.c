@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "loader/log.h"
+#include "base/log.h"
 #include "tests/loader/loader_util.h"
 
 const struct hwxdp_kfunc hx_kernel_kfuncs[] = { { NULL, 0 } };

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "loader/log.h"
+#include "base/log.h"
 
 static char printed[1024];
 

@@ -27,8 +27,8 @@
 #include <criterion/criterion.h>
 
 #include "loader/object.h"
-#include "lab/fwd.h"
-#include "lab/state.h"
+#include "fwdlab/fwd.h"
+#include "loader/state.h"
 #include "lab/target.h"
 
 #define PORTS 3

@@ -11,7 +11,7 @@
 #include <linux/bpf.h>
 
 #include "lab/target.h"
-#include "loader/log.h"
+#include "base/log.h"
 #include "tests/tables/util.h"
 
 #define BASES 16

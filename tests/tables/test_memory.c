@@ -14,7 +14,7 @@
 #include <linux/bpf.h>
 
 #include "device/tables.h"
-#include "loader/log.h"
+#include "base/log.h"
 #include "tests/tables/util.h"
 
 static const struct {

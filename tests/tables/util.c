@@ -7,7 +7,7 @@
 #include <criterion/criterion.h>
 
 #include "hwmap/hxu_text.h"
-#include "loader/log.h"
+#include "base/log.h"
 #include "tests/tables/util.h"
 
 struct hxu_table_desc tt_desc(uint32_t id, uint32_t type, uint32_t key_size, uint32_t value_size,

@@ -19,7 +19,7 @@
 #include "hwxdp/fwd.h"
 #include "loader/object.h"
 #include "lab/bpf_count.h"
-#include "lab/fwd_lab.h"
+#include "fwdlab/fwd_lab.h"
 #include "lab/target.h"
 #include "tests/common/cmd.h"
 #include "verifier/verifier.h"
@@ -99,8 +99,8 @@ Test(prog_cmd, stats_lists_every_frame)
 		char head[32];
 
 		snprintf(head, sizeof(head), "\n%s ", hx_lab_frames[k].name);
-		cr_assert_not_null(strstr(out, head), "no row for %s in\n%s",
-				   hx_lab_frames[k].name, out);
+		cr_assert_not_null(strstr(out, head), "no row for %s in\n%s", hx_lab_frames[k].name,
+				   out);
 	}
 	free(out);
 	snprintf(args, sizeof(args), "prog stats %s --frame no-such-frame 2>/dev/null",
@@ -209,9 +209,8 @@ Test(prog_cmd, dump_json_counts_bundles)
 Test(prog_cmd, stats_takes_any_program)
 {
 	char args[8192], state[] = "/tmp/hwxdp-stats-XXXXXX";
-	const char *text =
-		"{ \"maps\": { \"routes4\": [ { \"key\": \"10000000 0a000100\", "
-		"\"value\": \"01000000 deadbeef\" } ] } }";
+	const char *text = "{ \"maps\": { \"routes4\": [ { \"key\": \"10000000 0a000100\", "
+			   "\"value\": \"01000000 deadbeef\" } ] } }";
 	char *out;
 	int st, fd;
 
@@ -244,4 +243,83 @@ Test(prog_cmd, stats_takes_any_program)
 	cr_assert_eq(st, 0, "%s", out);
 	cr_assert_not_null(strstr(out, "vlan-udp"), "%s", out);
 	free(out);
+}
+
+static void write_file(char *path, const char *text)
+{
+	int fd = mkstemp(path);
+
+	cr_assert_geq(fd, 0);
+	cr_assert_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+/*
+ * prog dump of a program that is not the forwarding one, with its maps from
+ * a state file: the listing is the plain dump's, then the device's tables,
+ * the route written by hand in its LPM table and the other table empty; the
+ * JSON's entries are a state file's, so they go back in as they are.
+ */
+Test(prog_cmd, dump_takes_any_program_with_maps)
+{
+	char state[] = "/tmp/hwxdp-dump-XXXXXX", again[] = "/tmp/hwxdp-dump-XXXXXX";
+	char wrong[] = "/tmp/hwxdp-dump-XXXXXX", args[8192];
+	const char *text = "{ \"maps\": { \"routes4\": [ { \"key\": \"18000000 0a0b0c00\", "
+			   "\"value\": \"02000000 c0ffee00\" } ] } }";
+	char *plain, *out, *json, *tables, *fed, *end, *routes6;
+	int st;
+
+	write_file(state, text);
+	snprintf(args, sizeof(args), "prog dump %s/progs/lpm_route.bpf.o", hx_build_dir());
+	plain = run_cmd(args, &st);
+	cr_assert_eq(st, 0, "%s", plain);
+	snprintf(args, sizeof(args), "prog dump %s/progs/lpm_route.bpf.o --maps %s 2>&1",
+		 hx_build_dir(), state);
+	out = run_cmd(args, &st);
+	cr_assert_eq(st, 0, "%s", out);
+	cr_assert_eq(strncmp(out, plain, strlen(plain)), 0, "the listing differs:\n%s", out);
+	cr_assert_not_null(strstr(out, "# table 0 routes4: lpm_trie, key 8 bytes, value 8 bytes"),
+			   "%s", out);
+	cr_assert_not_null(strstr(out, "#   18000000 0a0b0c00: 02000000 c0ffee00\n"), "%s", out);
+	routes6 = strstr(out, "# table 1 routes6: lpm_trie");
+	cr_assert_not_null(routes6, "%s", out);
+	cr_assert_null(strstr(routes6, "\n#   "), "routes6 is not empty:\n%s", out);
+	free(out);
+
+	snprintf(args, sizeof(args), "-j prog dump %s/progs/lpm_route.bpf.o --maps %s",
+		 hx_build_dir(), state);
+	json = run_cmd(args, &st);
+	cr_assert_eq(st, 0, "%s", json);
+	tables = strstr(json, "\"tables\":");
+	cr_assert_not_null(tables, "%s", json);
+	cr_assert_not_null(strstr(tables, "\"entries\":[{\"key\":\"18000000 0a0b0c00\","
+					  "\"value\":\"02000000 c0ffee00\"}]"),
+			   "%s", tables);
+	/* routes4's entries, as a state file holds them */
+	fed = strstr(tables, "\"entries\":") + strlen("\"entries\":");
+	end = strchr(fed, ']');
+	snprintf(args, sizeof(args), "{ \"maps\": { \"routes4\": %.*s } }", (int)(end - fed + 1),
+		 fed);
+	write_file(again, args);
+	snprintf(args, sizeof(args), "-j prog dump %s/progs/lpm_route.bpf.o --maps %s",
+		 hx_build_dir(), again);
+	out = run_cmd(args, &st);
+	unlink(again);
+	cr_assert_eq(st, 0, "%s", out);
+	cr_assert_str_eq(out, json);
+	free(out);
+	free(json);
+
+	/* a map the object lacks: an error naming it, and no listing */
+	write_file(wrong, "{ \"maps\": { \"no_such_map\": [] } }");
+	snprintf(args, sizeof(args), "prog dump %s/progs/lpm_route.bpf.o --maps %s 2>&1",
+		 hx_build_dir(), wrong);
+	out = run_cmd(args, &st);
+	unlink(wrong);
+	unlink(state);
+	cr_assert_neq(st, 0, "%s", out);
+	cr_assert_not_null(strstr(out, "no_such_map"), "%s", out);
+	cr_assert_null(strstr(out, "bundles"), "%s", out);
+	free(out);
+	free(plain);
 }

@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "lab/bpf_count.h"
-#include "lab/fwd_lab.h"
-#include "lab/netlab.h"
+#include "fwdlab/fwd_lab.h"
+#include "fwdlab/netlab.h"
 #include "lab/target.h"
 
 struct measure {

@@ -26,7 +26,7 @@
 #include <bpf/libbpf.h>
 
 #include "lab/target.h"
-#include "loader/log.h"
+#include "base/log.h"
 #include "tests/vdiff/gen.h"
 #include "verifier/verifier_internal.h"
 

@@ -17,7 +17,7 @@
 
 #include <bpf/bpf.h>
 
-#include "loader/log.h"
+#include "base/log.h"
 #include "tests/vdiff/kernel.h"
 
 /* kernel-internal, not in the UAPI errno list */

@@ -53,7 +53,7 @@
 #include <sys/stat.h>
 
 #include "lab/target.h"
-#include "loader/log.h"
+#include "base/log.h"
 #include "tests/vdiff/gen.h"
 #include "tests/vdiff/kernel.h"
 #include "verifier/disasm.h"

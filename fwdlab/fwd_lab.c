@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The measurement lab (lab/fwd_lab.h). */
+/* The measurement lab (fwdlab/fwd_lab.h). */
 #include <netinet/in.h>
 #include <stdio.h>
 
-#include "lab/fwd.h"
-#include "lab/fwd_lab.h"
+#include "fwdlab/fwd.h"
+#include "fwdlab/fwd_lab.h"
 
 enum { NH_WIRE1 = 1, NH_WIRE2, NH_WIRE1_V50, NH_WIRE1_V60 };
 

@@ -18,9 +18,9 @@
 #include <linux/bpf.h>
 
 #include "loader/object.h"
-#include "lab/hex.h"
-#include "lab/state.h"
-#include "loader/file.h"
+#include "base/hex.h"
+#include "loader/state.h"
+#include "base/file.h"
 
 #define JSON_DEPTH_MAX 32
 

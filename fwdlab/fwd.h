@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* Filling and reading the forwarding program's tables on any target. */
-#ifndef HWXDP_LAB_FWD_H
-#define HWXDP_LAB_FWD_H
+#ifndef HWXDP_FWDLAB_FWD_H
+#define HWXDP_FWDLAB_FWD_H
 
 #include <stdint.h>
 
@@ -40,4 +40,4 @@ int hx_fwd_flow_stats(struct hx_target *target, uint32_t lif, const struct hx_fr
 /* Packets punted for reason so far (0 when the map cannot be read). */
 uint64_t hx_fwd_punts(struct hx_target *target, unsigned int reason);
 
-#endif /* HWXDP_LAB_FWD_H */
+#endif /* HWXDP_FWDLAB_FWD_H */

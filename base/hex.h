@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-#ifndef HWXDP_LAB_HEX_H
-#define HWXDP_LAB_HEX_H
+#ifndef HWXDP_BASE_HEX_H
+#define HWXDP_BASE_HEX_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -13,4 +13,4 @@
  */
 int hx_hex_parse(const char *text, uint8_t **out, size_t *len, char *err, size_t errlen);
 
-#endif /* HWXDP_LAB_HEX_H */
+#endif /* HWXDP_BASE_HEX_H */

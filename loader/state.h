@@ -25,8 +25,8 @@
  * Members other than these are refused, so a typo is an error and not a
  * silently missing entry.
  */
-#ifndef HWXDP_LAB_STATE_H
-#define HWXDP_LAB_STATE_H
+#ifndef HWXDP_LOADER_STATE_H
+#define HWXDP_LOADER_STATE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -102,4 +102,4 @@ typedef int (*hx_state_update_fn)(void *ctx, const char *map, const void *key, c
 int hx_state__apply(const struct hx_state *state, const struct hwxdp_object *obj,
 		    hx_state_update_fn update, void *ctx, char *msg, size_t msglen);
 
-#endif /* HWXDP_LAB_STATE_H */
+#endif /* HWXDP_LOADER_STATE_H */

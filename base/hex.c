@@ -3,24 +3,12 @@
  * arguments and the state files read them the same way. */
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "lab/hex.h"
-
-__attribute__((format(printf, 3, 4))) static void set_err(char *err, size_t errlen, const char *fmt,
-							  ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
+#include "base/hex.h"
+#include "base/log.h"
 
 static int hex_digit(int c)
 {
@@ -56,16 +44,16 @@ int hx_hex_parse(const char *text, uint8_t **out, size_t *len, char *err, size_t
 		/* one byte may drop its leading zero ("1" is 01); longer words
 		 * are whole bytes */
 		if (wlen > 2 && wlen % 2) {
-			set_err(err, errlen, "malformed hex '%.*s': an odd number of digits",
-				(int)(wlen > 32 ? 32 : wlen), word);
+			hwxdp_say(err, errlen, 0, "malformed hex '%.*s': an odd number of digits",
+				  (int)(wlen > 32 ? 32 : wlen), word);
 			free(bytes);
 			return -EINVAL;
 		}
 		for (i = 0; i < wlen; i++) {
 			if (hex_digit((unsigned char)word[i]) < 0) {
-				set_err(err, errlen,
-					"malformed hex '%.*s': '%c' is not a hex digit",
-					(int)(wlen > 32 ? 32 : wlen), word, word[i]);
+				hwxdp_say(err, errlen, 0,
+					  "malformed hex '%.*s': '%c' is not a hex digit",
+					  (int)(wlen > 32 ? 32 : wlen), word, word[i]);
 				free(bytes);
 				return -EINVAL;
 			}

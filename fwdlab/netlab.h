@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* A private network namespace with veth ports, for kernel runs that need
  * real ingress and egress devices (BPF_PROG_TEST_RUN, devmaps). */
-#ifndef HWXDP_LAB_NETLAB_H
-#define HWXDP_LAB_NETLAB_H
+#ifndef HWXDP_FWDLAB_NETLAB_H
+#define HWXDP_FWDLAB_NETLAB_H
 
 #include <stdint.h>
 
@@ -15,4 +15,4 @@
  */
 int hx_netlab_enter(unsigned int count, uint32_t *ifindex);
 
-#endif /* HWXDP_LAB_NETLAB_H */
+#endif /* HWXDP_FWDLAB_NETLAB_H */

@@ -12,8 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "loader/file.h"
-#include "loader/log.h"
+#include "base/file.h"
+#include "base/log.h"
 
 /* The name of a temporary file that has one: ".NAME" TMP_MARK "XXXXXX". */
 #define TMP_MARK     ".hwxdp-"

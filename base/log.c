@@ -14,7 +14,7 @@
 #include "loader/object.h"
 #include "lab/conformance.h"
 #include "hwxdp/log.h"
-#include "loader/log.h"
+#include "base/log.h"
 
 static enum hwxdp_print_level threshold(void)
 {
@@ -94,7 +94,7 @@ int hwxdp_say(char *msg, size_t msglen, int err, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (msglen) {
+	if (msg && msglen) {
 		va_start(ap, fmt);
 		vsnprintf(msg, msglen, fmt, ap);
 		va_end(ap);

@@ -8,8 +8,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "lab/netlab.h"
-#include "loader/log.h"
+#include "fwdlab/netlab.h"
+#include "base/log.h"
 
 int hx_netlab_enter(unsigned int count, uint32_t *ifindex)
 {

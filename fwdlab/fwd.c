@@ -5,7 +5,7 @@
 
 #include <linux/bpf.h>
 
-#include "lab/fwd.h"
+#include "fwdlab/fwd.h"
 
 static const char *const punt_names[HWXDP_PUNT__MAX] = {
 	[HWXDP_PUNT_NONE] = "none",

@@ -5,8 +5,8 @@
  * forwarding (plain routed, tag removed, tag added, tag rewritten, IPv6)
  * with its microflow installed, plus a frame with none (a punt).
  */
-#ifndef HWXDP_LAB_FWD_LAB_H
-#define HWXDP_LAB_FWD_LAB_H
+#ifndef HWXDP_FWDLAB_FWD_LAB_H
+#define HWXDP_FWDLAB_FWD_LAB_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -47,4 +47,4 @@ int hx_lab_setup(struct hx_target *target, const uint32_t ifindex[HX_LAB_PORTS])
 /* Builds frame kind into buf (HX_PKT_MAX bytes); its length, 0 on error. */
 size_t hx_lab_build(enum hx_lab_kind kind, uint8_t *buf, size_t cap);
 
-#endif /* HWXDP_LAB_FWD_LAB_H */
+#endif /* HWXDP_FWDLAB_FWD_LAB_H */
