@@ -46,7 +46,15 @@ __attribute__((format(printf, 2, 3))) int cmd_error_code(int code, const char *f
  */
 int cmd_read_secret_hex(const char *path, char *hex, size_t len);
 
+/* The ingress ifindex of run's captures given without one. */
+#define HWXDP_RUN_DEFAULT_PORT 1
+
+/* prog stats, dump, translate, prove, verify, run (cmd/prog.c). */
+extern const struct cmd prog_offline_cmds[];
+
 int do_conformance(int argc, char **argv);
+int do_help(int argc, char **argv);
+int do_version(int argc, char **argv);
 int do_lab(int argc, char **argv);
 int do_prog(int argc, char **argv);
 int do_prog_prove(int argc, char **argv);

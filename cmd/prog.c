@@ -21,6 +21,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/grammar.h"
 #include "cmd/main.h"
 #include "device/engine.h"
 #include "hwmap/hxu_text.h"
@@ -60,35 +61,7 @@ static int prog_help(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	fprintf(stderr,
-		"Usage: %s prog { stats | dump | translate | prove | verify | run } FILE "
-		"[OPTIONS]\n"
-		"\n"
-		"  stats FILE.o [--frame KIND] [--maps STATE]\n"
-		"                                per frame: BPF instructions executed, HXU\n"
-		"                                operations, issue slots, cycles. The lab's\n"
-		"                                frames for the forwarding program; for any\n"
-		"                                other, or with --maps (a state file, as for\n"
-		"                                run), the generic frames on its tables\n"
-		"  dump FILE [--prog NAME]       the microcode bundle by bundle, each operation\n"
-		"                                with its BPF instruction and source line;\n"
-		"                                FILE a BPF object or an HXU image\n"
-		"  translate FILE.o [--prog NAME] [--target device] -o OUT.hxu\n"
-		"                                the device's microcode as an image file\n"
-		"  verify FILE.o ..., run FILE.o ...\n"
-		"                                `hwxdp verify` and `hwxdp run`, by their object\n"
-		"  load, show, list, detach, unload\n"
-		"                                programs in hwxdpd (`%s prog help live`)\n"
-		"\n"
-		"KIND: ",
-		bin_name, bin_name);
-	for (int k = 0; k < HX_LAB__COUNT; k++)
-		fprintf(stderr, "%s%s", k ? ", " : "", hx_lab_frames[k].name);
-	fprintf(stderr, " (lab); ");
-	for (size_t k = 0; k < GENERIC_FRAMES; k++)
-		fprintf(stderr, "%s%s", k ? ", " : "", generic_frames[k].name);
-	fprintf(stderr, " (generic)\n");
-	return 0;
+	return cmd_help_object(stderr, cmd_object_find("prog"), false);
 }
 
 /* What a subcommand was given after its FILE. */
@@ -757,19 +730,18 @@ out:
 	return rc;
 }
 
+const struct cmd prog_offline_cmds[] = {
+	{ "stats", do_stats, NULL },
+	{ "dump", do_dump, NULL },
+	{ "translate", do_translate, NULL },
+	{ "prove", do_prog_prove, NULL },
+	/* The top-level commands, in the object grammar too. */
+	{ "verify", do_verify, NULL },
+	{ "run", do_run, NULL },
+	{ 0 },
+};
+
 int do_prog(int argc, char **argv)
 {
-	static const struct cmd cmds[] = {
-		{ "stats", do_stats, "issue slots and cycles per lab frame against BPF" },
-		{ "dump", do_dump, "the microcode with BPF instructions and source lines" },
-		{ "translate", do_translate, "the device's microcode as an image file" },
-		{ "prove", do_prog_prove, "prove the microcode equal to the program (Z3)" },
-		/* The top-level commands, in the object grammar too. */
-		{ "verify", do_verify, "prove the programs of an object safe" },
-		{ "run", do_run, "run a program on the device over pcap captures, offline" },
-		{ "help", prog_help, "this help" },
-		{ 0 },
-	};
-
-	return cmd_select(cmds, argc, argv, prog_help);
+	return cmd_select(prog_offline_cmds, argc, argv, prog_help);
 }
