@@ -30,9 +30,12 @@ struct lab_lif {
 };
 
 static const struct lab_lif lab_lifs[] = {
-	{ 1, 0, HWXDP_LIF_ENABLED },	       { 1, 50, HWXDP_LIF_ENABLED },
-	{ 1, 60, HWXDP_LIF_ENABLED },	       { 1, 70, HWXDP_LIF_ADMIN_DISABLED },
-	{ 1, 80, HWXDP_LIF_OFFLOAD_DISABLED }, { 2, 0, HWXDP_LIF_ENABLED },
+	{ 1, 0, HWXDP_LIF_ENABLED },
+	{ 1, 50, HWXDP_LIF_ENABLED },
+	{ 1, 60, HWXDP_LIF_ENABLED },
+	{ 1, 70, HWXDP_LIF_ADMIN_DISABLED },
+	{ 1, 80, HWXDP_LIF_OFFLOAD_DISABLED },
+	{ 2, 0, HWXDP_LIF_ENABLED },
 	{ 3, 0, HWXDP_LIF_ENABLED },
 };
 
@@ -42,8 +45,9 @@ struct lab_hop {
 };
 
 static const struct lab_hop lab_hops[] = {
-	{ NH_WIRE2, 2, 0, 1500 }, { NH_WIRE1_V50, 1, 50, 1500 }, { NH_WIRE1_V60, 1, 60, 9000 },
-	{ NH_WIRE3, 3, 0, 1500 }, { NH_WIRE1, 1, 0, 1500 },	 { NH_WIRE2_SMALL, 2, 0, 1280 },
+	{ NH_WIRE2, 2, 0, 1500 },     { NH_WIRE1_V50, 1, 50, 1500 },
+	{ NH_WIRE1_V60, 1, 60, 9000 }, { NH_WIRE3, 3, 0, 1500 },
+	{ NH_WIRE1, 1, 0, 1500 },     { NH_WIRE2_SMALL, 2, 0, 1280 },
 };
 
 /* One lab frame: how it is built, where it arrives, the flow it has (if any). */
@@ -57,8 +61,8 @@ struct lab_frame {
 	const char *src, *dst;
 	uint8_t ttl;
 	size_t payload;
-	uint16_t ethertype;  /* family 0 */
-	uint16_t outer_tpid; /* QinQ */
+	uint16_t ethertype;   /* family 0 */
+	uint16_t outer_tpid;  /* QinQ */
 	uint8_t options;
 	uint16_t frag;
 	uint32_t nexthop;     /* 0: no flow */
@@ -69,21 +73,14 @@ struct lab_frame {
 #define UDP IPPROTO_UDP
 
 static const struct lab_frame lab_frames[] = {
-	{ "tcp vlan 50 -> wire2 (tag removed)", 1, 4, TCP, 50, 3, "10.50.0.2", "10.2.0.1", 64, 1400,
-	  .nexthop = NH_WIRE2 },
-	{ "tcp wire2 -> vlan 50 (tag added)", 2, 4, TCP, -1, 0, "10.2.0.1", "10.50.0.2", 64, 0,
-	  .nexthop = NH_WIRE1_V50 },
-	{ "udp vlan 50 -> vlan 60 (rewritten)", 1, 4, UDP, 50, 5, "10.50.0.3", "10.60.0.3", 32, 512,
-	  .nexthop = NH_WIRE1_V60 },
-	{ "tcp6 wire2 -> vlan 50 (tag added)", 2, 6, TCP, -1, 0, "fd00:2::1", "fd00:50::2", 64,
-	  1000, .nexthop = NH_WIRE1_V50 },
-	{ "udp6 vlan 60 -> wire2 (tag removed)", 1, 6, UDP, 60, 1, "fd00:60::3", "fd00:2::9", 9,
-	  100, .nexthop = NH_WIRE2 },
-	{ "tcp wire1 -> wire1 (hairpin)", 1, 4, TCP, -1, 0, "10.1.0.5", "10.1.0.6", 64, 64,
-	  .nexthop = NH_WIRE1 },
+	{ "tcp vlan 50 -> wire2 (tag removed)", 1, 4, TCP, 50, 3, "10.50.0.2", "10.2.0.1", 64, 1400, .nexthop = NH_WIRE2 },
+	{ "tcp wire2 -> vlan 50 (tag added)", 2, 4, TCP, -1, 0, "10.2.0.1", "10.50.0.2", 64, 0, .nexthop = NH_WIRE1_V50 },
+	{ "udp vlan 50 -> vlan 60 (rewritten)", 1, 4, UDP, 50, 5, "10.50.0.3", "10.60.0.3", 32, 512, .nexthop = NH_WIRE1_V60 },
+	{ "tcp6 wire2 -> vlan 50 (tag added)", 2, 6, TCP, -1, 0, "fd00:2::1", "fd00:50::2", 64, 1000, .nexthop = NH_WIRE1_V50 },
+	{ "udp6 vlan 60 -> wire2 (tag removed)", 1, 6, UDP, 60, 1, "fd00:60::3", "fd00:2::9", 9, 100, .nexthop = NH_WIRE2 },
+	{ "tcp wire1 -> wire1 (hairpin)", 1, 4, TCP, -1, 0, "10.1.0.5", "10.1.0.6", 64, 64, .nexthop = NH_WIRE1 },
 	{ "tcp ttl 1", 1, 4, TCP, -1, 0, "10.1.0.7", "10.2.0.7", 1, 64, .nexthop = NH_WIRE2 },
-	{ "udp 1400 B to a 1280 MTU hop", 1, 4, UDP, -1, 0, "10.1.0.8", "10.2.0.8", 64, 1400,
-	  .nexthop = NH_WIRE2_SMALL },
+	{ "udp 1400 B to a 1280 MTU hop", 1, 4, UDP, -1, 0, "10.1.0.8", "10.2.0.8", 64, 1400, .nexthop = NH_WIRE2_SMALL },
 	{ "tcp, no microflow", 2, 4, TCP, -1, 0, "10.2.0.99", "10.1.0.99", 64, 64 },
 	{ "tcp vlan 99 (no LIF)", 1, 4, TCP, 99, 0, "10.99.0.1", "10.2.0.1", 64, 64 },
 	{ "tcp vlan 70 (admin-disabled)", 1, 4, TCP, 70, 0, "10.70.0.1", "10.2.0.1", 64, 64 },
@@ -92,12 +89,9 @@ static const struct lab_frame lab_frames[] = {
 	{ "icmp echo", 2, 4, IPPROTO_ICMP, -1, 0, "10.2.0.1", "10.1.0.1", 64, 56 },
 	{ "tcp with IP options", 2, 4, TCP, -1, 0, "10.2.0.1", "10.1.0.1", 64, 64, .options = 8 },
 	{ "udp fragment", 2, 4, UDP, -1, 0, "10.2.0.1", "10.1.0.1", 64, 64, .frag = 0x2000 },
-	{ "qinq 88a8/8100", 1, 4, TCP, 50, 0, "10.50.0.2", "10.2.0.1", 64, 64,
-	  .outer_tpid = 0x88a8 },
-	{ "tcp into the tunnel (SA 1 rev 2)", 2, 4, TCP, -1, 0, "10.2.0.1", "10.3.0.1", 64, 256,
-	  .nexthop = NH_WIRE3, .sa_revision = 2 },
-	{ "tcp into the tunnel, stale SA rev 1", 2, 4, TCP, -1, 0, "10.2.0.2", "10.3.0.1", 64, 256,
-	  .nexthop = NH_WIRE3, .sa_revision = 1 },
+	{ "qinq 88a8/8100", 1, 4, TCP, 50, 0, "10.50.0.2", "10.2.0.1", 64, 64, .outer_tpid = 0x88a8 },
+	{ "tcp into the tunnel (SA 1 rev 2)", 2, 4, TCP, -1, 0, "10.2.0.1", "10.3.0.1", 64, 256, .nexthop = NH_WIRE3, .sa_revision = 2 },
+	{ "tcp into the tunnel, stale SA rev 1", 2, 4, TCP, -1, 0, "10.2.0.2", "10.3.0.1", 64, 256, .nexthop = NH_WIRE3, .sa_revision = 1 },
 };
 
 static void lab_spec(const struct lab_frame *lf, struct hx_frame_spec *spec)
@@ -218,17 +212,12 @@ static void print_row(struct json_writer *w, unsigned int n, const struct lab_fr
 		else
 			json_null(w);
 		json_uint_field(w, "len_out", r->len);
-		json_int_field(w, "vlan_in",
-			       lin->vlan_count ? lin->tci[lin->vlan_count - 1] & 0xfff : -1);
-		json_int_field(w, "vlan_out",
-			       !forwarded	 ? -1
-			       : lout.vlan_count ? lout.tci[0] & 0xfff
-						 : 0);
+		json_int_field(w, "vlan_in", lin->vlan_count ? lin->tci[lin->vlan_count - 1] & 0xfff : -1);
+		json_int_field(w, "vlan_out", !forwarded ? -1 : lout.vlan_count ? lout.tci[0] & 0xfff : 0);
 		json_int_field(w, "ttl_in", t_in);
 		json_int_field(w, "ttl_out", t_out);
-		json_string_field(w, "punt",
-				  r->action == XDP_PASS ? hwxdp_punt_reason_name(r->meta.reason)
-							: "");
+		json_string_field(w, "punt", r->action == XDP_PASS ?
+					     hwxdp_punt_reason_name(r->meta.reason) : "");
 		json_end_object(w);
 		return;
 	}
@@ -250,8 +239,7 @@ static void print_counters(struct json_writer *w, struct hx_target *t)
 		json_name(w, "lifs");
 		json_start_array(w);
 	} else {
-		printf("\nLIF        state             rx pkts   rx bytes  tx pkts   tx bytes  "
-		       "dropped\n");
+		printf("\nLIF        state             rx pkts   rx bytes  tx pkts   tx bytes  dropped\n");
 	}
 	for (i = 0; i < sizeof(lab_lifs) / sizeof(lab_lifs[0]); i++) {
 		uint32_t id = HWXDP_LIF(lab_lifs[i].iface, lab_lifs[i].vlan);
