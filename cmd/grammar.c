@@ -152,6 +152,9 @@ static const struct cmd_option help_options[] = {
 	{ "man", 'm', false, "TEMPLATE", CMD_ARG_FILE, NULL, 0,
 	  "hwxdp(8) from its template (docs/man/hwxdp.8.in), the\n"
 	  "synopses and options filled in from this grammar" },
+	{ "verbs", 'v', false, NULL, 0, NULL, 0,
+	  "the grammar, one \"OBJECT VERB|- [daemon] --OPTION[=ARG] ...\"\n"
+	  "a line (for the tests)" },
 	{ "dispatch", 'd', false, NULL, 0, NULL, 0,
 	  "the verbs the command's dispatch takes, one \"OBJECT VERB\" a\n"
 	  "line (for the tests)" },

@@ -122,6 +122,9 @@ void cmd_print_bash_completion(FILE *f);
  * 1 with an error printed. */
 int cmd_print_man(FILE *f, FILE *template, const char *template_name);
 
+/* The grammar, a line a command: "OBJECT VERB|- [daemon] --OPTION[=ARG] ...". */
+void cmd_print_grammar(FILE *f);
+
 /* The verbs each object's dispatch takes in this command ("OBJECT VERB"
  * lines), for the test that holds it to the table. */
 void cmd_print_dispatch(FILE *f);

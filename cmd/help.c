@@ -324,3 +324,34 @@ void cmd_print_dispatch(FILE *f)
 	for (const struct cmd *c = prog_offline_cmds; c->name; c++)
 		fprintf(f, "prog %s\n", c->name);
 }
+
+static void print_option_words(FILE *f, const struct cmd_option *options)
+{
+	for (const struct cmd_option *o = options; o && o->name; o++) {
+		if (o->flags & CMD_OPT_HIDDEN)
+			continue;
+		fprintf(f, " --%s", o->name);
+		if (o->arg)
+			fprintf(f, "=%s", o->kind == CMD_ARG_CHOICE ? o->choices : o->arg);
+	}
+}
+
+void cmd_print_grammar(FILE *f)
+{
+	for (const struct cmd_object *o = cmd_objects; o->name; o++) {
+		if (!o->verbs) {
+			fprintf(f, "%s -", o->name);
+			print_option_words(f, o->options);
+			fputc('\n', f);
+			continue;
+		}
+		for (const struct cmd_verb *v = o->verbs; v->name; v++) {
+			const struct cmd_object *as = same_as(o, v);
+
+			fprintf(f, "%s %s%s", o->name, v->name,
+				v->flags & CMD_VERB_DAEMON ? " daemon" : "");
+			print_option_words(f, as ? as->options : v->options);
+			fputc('\n', f);
+		}
+	}
+}

@@ -49,20 +49,20 @@ int cmd_read_secret_hex(const char *path, char *hex, size_t len)
 }
 
 /*
- * hwxdp help [--bash-completion | --man TEMPLATE | --dispatch]: the
- * objects; the completion script or the man page, from the grammar.
+ * hwxdp help [--bash-completion | --man TEMPLATE | --verbs | --dispatch]:
+ * the objects; the completion script, the man page or the grammar itself.
  */
 int do_help(int argc, char **argv)
 {
 	const struct cmd_object *self = cmd_object_find("help");
-	struct option options[8];
+	struct option options[12];
 	char shorts[16];
 	FILE *template;
 	int opt, rc;
 
 	if (argc < 1)
 		return cmd_help_main(stderr);
-	if (cmd_getopt_table(self->options, options, 8, shorts, sizeof(shorts)))
+	if (cmd_getopt_table(self->options, options, 12, shorts, sizeof(shorts)))
 		return cmd_error("help: too many options");
 	optind = 0;
 	while ((opt = getopt_long(argc + 1, argv - 1, "", options, NULL)) >= 0) {
@@ -80,6 +80,9 @@ int do_help(int argc, char **argv)
 			return rc;
 		case 'd':
 			cmd_print_dispatch(stdout);
+			return 0;
+		case 'v':
+			cmd_print_grammar(stdout);
 			return 0;
 		case 'h':
 			return cmd_help_object(stderr, self, false);
@@ -248,7 +251,7 @@ static int cmd_dispatch(int argc, char **argv)
 		return cmd_help_object(stderr, o,
 				       argc >= 2 && !strcmp(o->name, "prog") &&
 					       !strcmp(argv[1], "live"));
-	if (!o->verbs && argc >= 1 && is_help_word(argv[0]) && strcmp(o->name, "help"))
+	if (!o->verbs && argc >= 1 && is_help_word(argv[0]))
 		return cmd_help_object(stderr, o, false);
 	if (o->verbs && argc >= 2 && is_help_word(argv[1])) {
 		v = cmd_verb_find(o, argv[0]);
