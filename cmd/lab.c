@@ -330,6 +330,8 @@ int do_lab(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (!strcmp(object, "-") && !(object = cmd_stdin_path("--object -")))
+		return 1;
 	if (access(object, R_OK))
 		return cmd_error("%s: %s (build it with make)", object, hwxdp_strerror(-errno));
 	/* Off the kernel the ports need no devices: any distinct numbers do. */

@@ -27,6 +27,8 @@ int cmd_read_secret_hex(const char *path, char *hex, size_t len)
 	size_t n = 0;
 	int c;
 
+	if (f == stdin && cmd_stdin_claim("the key file"))
+		return 1;
 	if (!f)
 		return cmd_error("%s: %s", path, strerror(errno));
 	while ((c = fgetc(f)) != EOF) {

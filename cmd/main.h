@@ -46,6 +46,19 @@ __attribute__((format(printf, 2, 3))) int cmd_error_code(int code, const char *f
  */
 int cmd_read_secret_hex(const char *path, char *hex, size_t len);
 
+/*
+ * "-" as a file (cmd/dash.c). cmd_stdin_path: standard input, whole, as a
+ * path any reader can open and read again ("/dev/stdin"); what names the
+ * argument in messages. cmd_stdout_path: a path that writes to standard
+ * output, which the command's own printing then leaves for standard error.
+ * Each is for one argument: NULL with the error printed for a second one,
+ * or when standard input cannot be read. cmd_stdin_claim: standard input
+ * read by the caller itself; 0, or the exit status with the error printed.
+ */
+const char *cmd_stdin_path(const char *what);
+const char *cmd_stdout_path(const char *what);
+int cmd_stdin_claim(const char *what);
+
 /* The ingress ifindex of run's captures given without one. */
 #define HWXDP_RUN_DEFAULT_PORT 1
 

@@ -139,9 +139,16 @@ static int parse(int argc, char **argv, const char *sub, unsigned int allowed, s
 		return cmd_error("unexpected argument '%s'", argv[optind]);
 	if (!*argv[optind - 1])
 		return cmd_error("prog %s: an empty file name for FILE", sub);
-	if (access(argv[optind - 1], R_OK))
-		return cmd_error("%s: %s", argv[optind - 1], hwxdp_strerror(errno));
 	a->path = argv[optind - 1];
+	/* "-": standard input, or for -o standard output */
+	if (!strcmp(a->path, "-") && !(a->path = cmd_stdin_path("FILE -")))
+		return HWXDP_EXIT_USAGE;
+	if (a->maps && !strcmp(a->maps, "-") && !(a->maps = cmd_stdin_path("--maps -")))
+		return HWXDP_EXIT_USAGE;
+	if (a->output && !strcmp(a->output, "-") && !(a->output = cmd_stdout_path("-o -")))
+		return HWXDP_EXIT_USAGE;
+	if (access(a->path, R_OK))
+		return cmd_error("%s: %s", a->path, hwxdp_strerror(errno));
 	return 0;
 }
 

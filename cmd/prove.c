@@ -449,6 +449,8 @@ int do_prog_prove(int argc, char **argv)
 		return cmd_error_code(HWXDP_EXIT_USAGE, "unexpected argument '%s'",
 				      argv[optind + 1]);
 	c.path = argv[optind];
+	if (!strcmp(c.path, "-") && !(c.path = cmd_stdin_path("prog prove -")))
+		return HWXDP_EXIT_USAGE;
 	if (access(c.path, R_OK))
 		return cmd_error_code(HWXDP_EXIT_FAILED, "%s: %s", c.path, strerror(errno));
 	rc = open_and_translate(&c, name);

@@ -851,6 +851,19 @@ int do_run(int argc, char **argv)
 		ret = cmd_error("an empty file name for the BPF object");
 		goto out;
 	}
+	/* "-": standard input (read once: one of the inputs) or output */
+	if (object && !strcmp(object, "-") && !(object = cmd_stdin_path("FILE.o -")))
+		goto out;
+	for (i = 0; i < port_cnt; i++)
+		if (!strcmp(ports[i].path, "-") && !(ports[i].path = cmd_stdin_path("--port N:-")))
+			goto out;
+	for (i = 0; i < maps_cnt; i++)
+		if (!strcmp(maps_args[i], "-") && !(maps_args[i] = cmd_stdin_path("--maps -")))
+			goto out;
+	if (!strcmp(out_path, "-") && !(out_path = cmd_stdout_path("--out -")))
+		goto out;
+	if (punt_path && !strcmp(punt_path, "-") && !(punt_path = cmd_stdout_path("--punt -")))
+		goto out;
 
 	state = hx_state__new();
 	inputs = calloc(in_cnt, sizeof(*inputs));
@@ -872,6 +885,9 @@ int do_run(int argc, char **argv)
 			cmd_error("--in %s: no file name after the ifindex", in_args[i]);
 			goto out;
 		}
+		if (!strcmp(inputs[i].path, "-") &&
+		    !(inputs[i].path = cmd_stdin_path("--in -")))
+			goto out;
 		err = hwxdp_pcap_reader__open(inputs[i].path, &inputs[i].reader, msg, sizeof(msg));
 		if (!err)
 			err = hwxdp_outputs__input(outputs, inputs[i].path, msg, sizeof(msg));

@@ -107,7 +107,7 @@ int do_verify(int argc, char **argv)
 	struct hwxdp_object_open_opts open_opts = { .sz = sizeof(open_opts) };
 	struct hwxdp_verify_opts opts = { .sz = sizeof(opts), .device = true };
 	uint32_t target;
-	const char *path = NULL, *only = NULL;
+	const char *path = NULL, *file, *only = NULL;
 	struct json_writer *w = NULL;
 	struct hwxdp_object *obj;
 	size_t i, matched = 0;
@@ -157,11 +157,19 @@ int do_verify(int argc, char **argv)
 	path = argv[optind - 1];
 	if (optind < argc)
 		return cmd_error_code(HWXDP_EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
+	/* "-": the object on standard input, named "-" in the report */
+	if (!strcmp(path, "-")) {
+		file = cmd_stdin_path("verify -");
+		if (!file)
+			return HWXDP_EXIT_USAGE;
+	} else {
+		file = path;
+	}
 
 	/* The host sees no device kfunc: they stay unresolved, as libbpf leaves them. */
 	if (!opts.device)
 		open_opts.kfuncs = no_kfuncs;
-	err = hwxdp_object__open_opts(path, &open_opts, &obj);
+	err = hwxdp_object__open_opts(file, &open_opts, &obj);
 	if (err)
 		return cmd_error_code(HWXDP_EXIT_FAILED, "%s", hwxdp_error_message(err));
 	target = opts.device ? HWXDP_TARGET_DEVICE : HWXDP_TARGET_HOST;
