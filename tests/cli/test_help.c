@@ -373,3 +373,109 @@ Test(man, names_every_command)
 	cr_expect(strstr(page, "does not describe --prog") != NULL, "%s", page);
 	free(page);
 }
+
+/* The whole of a file, NUL-terminated; *len its size. */
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	cr_assert_not_null(f, "%s", path);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = calloc(1, (size_t)n + 1);
+	cr_assert_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+/* What a shell command line prints. */
+static char *sh(const char *cmd)
+{
+	FILE *p = popen(cmd, "r");
+	char *out = calloc(1, 1 << 16);
+	size_t n;
+
+	cr_assert_not_null(p);
+	cr_assert_not_null(out);
+	n = fread(out, 1, (1 << 16) - 1, p);
+	out[n] = '\0';
+	pclose(p);
+	return out;
+}
+
+/*
+ * "-" for the object of verify and prog: the same result as the file, read
+ * from a pipe. The object from standard input is named "stdin" (its global
+ * data maps are stdin.*), so the file it is compared with is a copy named
+ * stdin.bpf.o.
+ */
+Test(dash, verify_and_prog_read_standard_input)
+{
+	char dir[] = "/tmp/hwxdp-cli-XXXXXX", copy[64], args[512], *a, *b;
+	const char *object = hx_object_path("fwd");
+	size_t alen, blen;
+	int status;
+
+	cr_assert_not_null(mkdtemp(dir));
+	snprintf(copy, sizeof(copy), "%s/stdin.bpf.o", dir);
+	snprintf(args, sizeof(args), "cp '%s' '%s'", object, copy);
+	cr_assert_eq(system(args), 0);
+
+	/* verify: the report names "-" */
+	snprintf(args, sizeof(args), "-j verify %s", copy);
+	a = hx_cmd("hwxdp", args, &status);
+	cr_assert_eq(status, 0, "%s", a);
+	snprintf(args, sizeof(args), "-j verify - <'%s'", object);
+	b = hx_cmd("hwxdp", args, &status);
+	cr_expect_eq(status, 0, "%s", b);
+	cr_expect(strstr(b, "\"object\":\"-\"") != NULL, "%s", b);
+	cr_expect(strstr(b, "\"accepted\":true") != NULL, "%s", b);
+	free(a);
+	free(b);
+
+	/* translate: the image on standard output, byte for byte the file's */
+	snprintf(args, sizeof(args), "prog translate '%s' -o '%s/file.hxu'", copy, dir);
+	free(hx_cmd("hwxdp", args, &status));
+	cr_assert_eq(status, 0);
+	snprintf(args, sizeof(args), "-j prog translate - -o - <'%s' >'%s/pipe.hxu' 2>'%s/json'",
+		 object, dir, dir);
+	free(hx_cmd("hwxdp", args, &status));
+	cr_expect_eq(status, 0);
+	snprintf(args, sizeof(args), "%s/file.hxu", dir);
+	a = slurp(args, &alen);
+	snprintf(args, sizeof(args), "%s/pipe.hxu", dir);
+	b = slurp(args, &blen);
+	cr_expect(alen > 64 && alen == blen && !memcmp(a, b, alen),
+		  "prog translate - -o -: %zu bytes, the file's %zu", blen, alen);
+	free(a);
+	free(b);
+	/* its JSON report went to standard error */
+	snprintf(args, sizeof(args), "%s/json", dir);
+	a = slurp(args, &alen);
+	cr_expect(strstr(a, "\"bundles\":") != NULL, "%s", a);
+	free(a);
+
+	/* stats through a pipe: the same table as the file's */
+	snprintf(args, sizeof(args), "prog stats '%s' | tail -n +2", copy);
+	a = hx_cmd("hwxdp", args, &status);
+	snprintf(args, sizeof(args), "cat '%s' | %s/hwxdp prog stats - | tail -n +2", object,
+		 hx_build_dir());
+	b = sh(args);
+	cr_expect_str_eq(b, a);
+	cr_expect(strstr(a, "plain") != NULL, "%s", a);
+	free(a);
+	free(b);
+
+	/* hwxdpd opens the object itself: no standard input to send it */
+	a = hx_cmd("hwxdp", "prog load - 2>&1 </dev/null", &status);
+	cr_expect_eq(status, 64, "%s", a);
+	cr_expect(strstr(a, "not standard input") != NULL, "%s", a);
+	free(a);
+
+	snprintf(args, sizeof(args), "rm -rf '%s'", dir);
+	cr_expect_eq(system(args), 0);
+}
