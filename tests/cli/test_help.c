@@ -12,6 +12,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <criterion/criterion.h>
 
@@ -339,6 +341,22 @@ Test(completion, offers_the_grammar_verbs)
 		got = complete("hwxdp port add p0 dev lo\"\"");
 		cr_expect_str_eq(got, "lo ");
 		free(got);
+
+		/* port names come from `hwxdp -j port list`: a stand-in daemon's */
+		FILE *stub = fopen("/tmp/hwxdp-cli-ports", "w");
+
+		cr_assert_not_null(stub);
+		fprintf(stub, "#!/bin/sh\necho '{\"ports\": [{\"name\": \"wan\", \"program\": "
+			      "\"fwd\"}, {\"name\":\"p0\"}]}'\n");
+		fclose(stub);
+		cr_assert_eq(chmod("/tmp/hwxdp-cli-ports", 0755), 0);
+		got = complete("/tmp/hwxdp-cli-ports prog detach port \"\"");
+		cr_expect_str_eq(got, "p0 wan ");
+		free(got);
+		got = complete("/tmp/hwxdp-cli-ports lif add \"\"");
+		cr_expect_str_eq(got, "p0 wan ");
+		free(got);
+		unlink("/tmp/hwxdp-cli-ports");
 	}
 }
 
