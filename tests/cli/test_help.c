@@ -414,13 +414,20 @@ static char *slurp(const char *path, size_t *len)
 static char *sh(const char *cmd)
 {
 	FILE *p = popen(cmd, "r");
-	char *out = calloc(1, 1 << 16);
-	size_t n;
+	size_t len = 0, cap = 1 << 16, n;
+	char *out = malloc(cap);
 
 	cr_assert_not_null(p);
 	cr_assert_not_null(out);
-	n = fread(out, 1, (1 << 16) - 1, p);
-	out[n] = '\0';
+	while ((n = fread(out + len, 1, cap - len - 1, p)) > 0) {
+		len += n;
+		if (len + 1 == cap) {
+			cap *= 2;
+			out = realloc(out, cap);
+			cr_assert_not_null(out);
+		}
+	}
+	out[len] = '\0';
 	pclose(p);
 	return out;
 }
@@ -486,6 +493,24 @@ Test(dash, verify_and_prog_read_standard_input)
 	cr_expect_str_eq(b, a);
 	cr_expect(strstr(a, "plain") != NULL, "%s", a);
 	free(a);
+	free(b);
+
+	/* dump through a pipe: the listing of the file's */
+	snprintf(args, sizeof(args), "prog dump '%s'", copy);
+	a = hx_cmd("hwxdp", args, &status);
+	cr_expect_eq(status, 0);
+	snprintf(args, sizeof(args), "cat '%s' | %s/hwxdp prog dump -", object, hx_build_dir());
+	b = sh(args);
+	cr_expect(strlen(a) > 1000 && !strcmp(a, b), "prog dump - differs from the file's");
+	free(a);
+	free(b);
+
+	/* prove through a pipe: proven, as the file is */
+	snprintf(args, sizeof(args),
+		 "cat '%s/tests/prove/bpf/progs.bpf.o' | %s/hwxdp prog prove - 2>&1",
+		 hx_build_dir(), hx_build_dir());
+	b = sh(args);
+	cr_expect(!strncmp(b, "proven: ", 8), "prog prove -: %s", b);
 	free(b);
 
 	/* hwxdpd opens the object itself: no standard input to send it */
