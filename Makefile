@@ -71,6 +71,11 @@ DAEMON_LDLIBS := $(shell $(PKG_CONFIG) --libs libxdp libmnl 2>/dev/null || echo 
 CMD_SRCS  := $(wildcard cmd/*.c)
 CMD_OBJS  := $(patsubst %.c,$(BUILD)/%.o,$(CMD_SRCS))
 CMD       := $(BUILD)/hwxdp
+# hwxdp(8) and the bash completion, which the command prints from its
+# grammar (cmd/grammar.c): the man page's synopses go into its template.
+CMD_MAN        := $(BUILD)/man/hwxdp.8
+CMD_COMPLETION := $(BUILD)/hwxdp.bash-completion
+CMD_GENERATED  := $(CMD_MAN) $(CMD_COMPLETION)
 
 # One criterion binary per test folder, linking that folder's *.c and the
 # shared fixtures in tests/common/.
@@ -88,7 +93,7 @@ PROVE_OBJS := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/prove/bpf/*.b
 .PHONY: all test run deps clean format bench fuzz-control fuzz-daemon fuzz-images install uninstall \
 	prove-mutants
 all: $(BPF_OBJS) $(CORPUS_OBJS) $(PROVE_OBJS) $(LIB) $(SOLIB) $(DAEMON_LIB) $(DAEMON) $(CMD) $(TEST_BINS) \
-     $(TOOL_BINS) $(MUTANT_BINS)
+     $(TOOL_BINS) $(MUTANT_BINS) $(CMD_GENERATED)
 
 deps:
 	$(Q)scripts/install-deps.sh
@@ -152,6 +157,16 @@ $(CMD): $(CMD_OBJS) $(DAEMON_LIB) $(FWDLAB_LIB) $(LIB)
 $(FWDLAB_LIB): $(FWDLAB_OBJS)
 	$(call msg,AR,$@)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+# Generated with the built command, from the table its help prints.
+$(CMD_MAN): docs/man/hwxdp.8.in $(CMD)
+	@mkdir -p $(@D)
+	$(call msg,GEN,$@)
+	$(Q)$(CMD) help --man $< >$@.tmp && mv $@.tmp $@ || { rm -f $@.tmp; exit 1; }
+
+$(CMD_COMPLETION): $(CMD)
+	$(call msg,GEN,$@)
+	$(Q)$(CMD) help --bash-completion >$@.tmp && mv $@.tmp $@ || { rm -f $@.tmp; exit 1; }
 
 $(DAEMON_LIB): $(DAEMON_OBJS)
 	$(call msg,AR,$@)
@@ -289,14 +304,14 @@ UNITDIR    ?= $(PREFIX)/lib/systemd/system
 PCDIR      ?= $(LIBDIR)/pkgconfig
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 PUBLIC_HEADERS := $(wildcard include/hwxdp/*.h)
-MAN_PAGES := $(wildcard docs/man/*.[1-8])
+MAN_PAGES := $(wildcard docs/man/*.[1-8]) $(CMD_MAN)
 
 $(BUILD)/hwxdp.pc: hwxdp.pc.in Makefile
 	$(call msg,GEN,$@)
 	$(Q)sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@VERSION@|$(LIB_VERSION)|' $< >$@
 
-install: $(CMD) $(DAEMON) $(LIB) $(SOLIB) $(BUILD)/hwxdp.pc
+install: $(CMD) $(DAEMON) $(LIB) $(SOLIB) $(BUILD)/hwxdp.pc $(CMD_GENERATED)
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
 	$(Q)install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(SBINDIR) $(DESTDIR)$(LIBDIR) \
 		$(DESTDIR)$(PCDIR) $(DESTDIR)$(INCLUDEDIR)/hwxdp $(DESTDIR)$(MANDIR)/man8 \
@@ -311,7 +326,7 @@ install: $(CMD) $(DAEMON) $(LIB) $(SOLIB) $(BUILD)/hwxdp.pc
 	$(Q)install -m 644 $(BUILD)/hwxdp.pc $(DESTDIR)$(PCDIR)/hwxdp.pc
 	$(Q)install -m 644 $(PUBLIC_HEADERS) $(DESTDIR)$(INCLUDEDIR)/hwxdp/
 	$(Q)install -m 644 $(MAN_PAGES) $(DESTDIR)$(MANDIR)/man8/
-	$(Q)install -m 644 scripts/hwxdp.bash-completion $(DESTDIR)$(BASHCOMPDIR)/hwxdp
+	$(Q)install -m 644 $(CMD_COMPLETION) $(DESTDIR)$(BASHCOMPDIR)/hwxdp
 	$(Q)$(if $(DESTDIR),,ldconfig 2>/dev/null || true)
 
 uninstall:

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/grammar.h"
 #include "cmd/main.h"
 #include "lab/conformance.h"
 #include "base/log.h"
@@ -24,31 +25,7 @@
 
 static int conformance_help(void)
 {
-	fprintf(stderr,
-		"Usage: %s conformance [--program HEX] [MEMORY_HEX] [--debug] [--elf] [--kernel]\n"
-		"\n"
-		"Runs one raw BPF program as conformance suites (bpf_conformance) ask a\n"
-		"plugin to: the program's instructions as hex bytes (\"b7 00 00 00 2a 00 00\n"
-		"00 95 00 00 00 00 00 00 00\") on stdin, or with --program; the memory, hex\n"
-		"bytes too, as the argument. It is verified by hwxdp's verifier for the\n"
-		"device, translated and run on the coprocessor model with r1 = the memory\n"
-		"and r2 = its length. Prints r0 in hex (\"2a\") and exits 0; exits 1 with a\n"
-		"reason on stderr when the program is refused, cannot be translated or\n"
-		"aborts.\n"
-		"\n"
-		"  --program HEX   the program, instead of stdin\n"
-		"  --debug         the verifier's whole log when it refuses the program\n"
-		"  --elf           the program is an ELF object (hex bytes); its first\n"
-		"                  program runs, which must use no maps\n"
-		"  --kernel        run on the kernel (BPF_PROG_TEST_RUN, root) instead,\n"
-		"                  through the same wrapper: the reference for the device\n"
-		"\n"
-		"Suites pass the memory before their options; point them at\n"
-		"tests/conformance/plugin.sh, which runs `%s conformance \"$@\"`:\n"
-		"  bpf_conformance_runner --test_file_directory DIR \\\n"
-		"      --plugin_path tests/conformance/plugin.sh\n",
-		bin_name, bin_name);
-	return 0;
+	return cmd_help_object(stderr, cmd_object_find("conformance"), false);
 }
 
 /* The whole of stdin; NULL with errno set. */
@@ -140,7 +117,8 @@ int do_conformance(int argc, char **argv)
 	if (!program_hex) {
 		input = read_stdin();
 		if (!input)
-			return cmd_error("cannot read the program from stdin: %s", hwxdp_strerror(-errno));
+			return cmd_error("cannot read the program from stdin: %s",
+					 hwxdp_strerror(-errno));
 		program_hex = input;
 	}
 	ret = hx_hex_parse(program_hex, &program, &program_len, err, sizeof(err));

@@ -2,7 +2,8 @@
 /*
  * hwxdp daemon|port|prog load ...: the client of hwxdpd. The words typed go
  * to the daemon as they are, which parses them; this side prints the reply,
- * as text or (-j, -p) as JSON, and holds the help texts.
+ * as text or (-j, -p) as JSON. The help texts are the grammar's
+ * (cmd/grammar.c).
  * HWXDP_SOCKET names another socket than the daemon's default.
  */
 #include <ctype.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "cmd/daemon.h"
+#include "cmd/grammar.h"
 #include "cmd/json_read.h"
 #include "cmd/main.h"
 #include "daemon/client.h"
@@ -87,95 +89,33 @@ out:
 	return ret;
 }
 
-static bool wants_help(int argc, char **argv)
-{
-	return argc < 1 || !strcmp(argv[0], "help") || !strcmp(argv[0], "--help") ||
-	       !strcmp(argv[0], "-h");
-}
-
-static int daemon_help(void)
-{
-	fprintf(stderr,
-		"Usage: %s daemon status\n"
-		"\n"
-		"What hwxdpd is doing: its pid, socket, ports and programs.\n"
-		"The socket is %s, or $HWXDP_SOCKET. See hwxdpd(8).\n",
-		bin_name, HWXDPD_SOCKET_DEFAULT);
-	return 0;
-}
-
 int do_daemon(int argc, char **argv)
 {
-	if (wants_help(argc, argv))
-		return daemon_help();
 	return call("daemon", argc, argv);
-}
-
-static int port_help(void)
-{
-	fprintf(stderr,
-		"Usage: %s port { add | list | show | del | help }\n"
-		"       %s port add NAME dev NETDEV [mode { auto | af_xdp | af_packet }] [index "
-		"N]\n"
-		"       %s port list\n"
-		"       %s port show NAME\n"
-		"       %s port del NAME\n"
-		"\n"
-		"A wire port takes the frames of a Linux netdev (through AF_XDP, else\n"
-		"AF_PACKET) onto the board, and gets a TAP hx<N> for the host, up, with\n"
-		"the netdev's MTU and MAC (N: the first free index, or the one given).\n"
-		"NAME is the port's name in hwxdp (1 to 31 letters, digits, '-', '_', '.').\n",
-		bin_name, bin_name, bin_name, bin_name, bin_name);
-	return 0;
 }
 
 int do_port(int argc, char **argv)
 {
-	if (wants_help(argc, argv))
-		return port_help();
 	return call("port", argc, argv);
 }
 
-static const char *const live_verbs[] = { "load",   "show",    "list", "detach",
-					  "unload", "replace", NULL };
-static const char *const offline_verbs[] = { "stats",  "dump", "translate", "prove",
-					     "verify", "run",  "help",	    NULL };
-
-static bool prefix_of(const char *word, const char *const *verbs, int *count)
+/* How many prog verbs of the kind (hwxdpd's or offline) word names or
+ * abbreviates; whether one is word itself. */
+static bool prefix_of(const char *word, bool daemon, int *count)
 {
+	const struct cmd_object *prog = cmd_object_find("prog");
 	size_t len = strlen(word);
 	bool exact = false;
 
 	*count = 0;
-	for (int i = 0; verbs[i]; i++) {
-		if (!strncmp(verbs[i], word, len))
+	for (const struct cmd_verb *v = prog->verbs; v->name; v++) {
+		if (!(v->flags & CMD_VERB_DAEMON) != !daemon)
+			continue;
+		if (!strncmp(v->name, word, len))
 			(*count)++;
-		exact |= !strcmp(verbs[i], word);
+		exact |= !strcmp(v->name, word);
 	}
 	return exact;
-}
-
-static int prog_live_help(void)
-{
-	fprintf(stderr,
-		"Usage: %s prog load FILE.o [name NAME] [port PORT ...]\n"
-		"       %s prog { show | list } [NAME]\n"
-		"       %s prog detach port PORT\n"
-		"       %s prog unload NAME\n"
-		"       %s prog replace NAME FILE.o\n"
-		"\n"
-		"Programs on hwxdpd's ports: `load` verifies and translates FILE.o for the\n"
-		"board (a refusal prints the verifier's log and changes nothing), loads it\n"
-		"into the kernel as the host copy, pins its maps under\n"
-		"/sys/fs/bpf/hwxdp/NAME/ (NAME: the file's name without .bpf.o) and\n"
-		"attaches it to the ports named: the microcode to their slots, the host\n"
-		"copy to their TAPs. `replace` puts another build of the program in NAME's\n"
-		"place on all its ports, its maps (and their contents) kept: verified and\n"
-		"translated first, then switched between two frames on the board and\n"
-		"atomically through the TAPs' links. The offline commands (stats, dump,\n"
-		"translate, prove, verify, run) are in `%s prog help`.\n",
-		bin_name, bin_name, bin_name, bin_name, bin_name, bin_name);
-	return 0;
 }
 
 int do_prog_any(int argc, char **argv)
@@ -183,26 +123,29 @@ int do_prog_any(int argc, char **argv)
 	int live, offline;
 	bool exact;
 
-	if (argc >= 1 && !strcmp(argv[0], "help") && argc >= 2 && !strcmp(argv[1], "live"))
-		return prog_live_help();
 	if (argc < 1)
 		return do_prog(argc, argv);
-	exact = prefix_of(argv[0], live_verbs, &live);
+	exact = prefix_of(argv[0], true, &live);
 	/* An abbreviation both sides have ("s", "d") stays with the offline
 	 * commands, as it did before the daemon. */
-	prefix_of(argv[0], offline_verbs, &offline);
+	prefix_of(argv[0], false, &offline);
 	if (exact || (live == 1 && !offline)) {
 		char full[PATH_MAX];
 		int file = -1;
 
-		if (argc >= 2 && (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help")))
-			return prog_live_help();
 		/* The daemon has another working directory (and keeps the path
 		 * for a restart): the file goes as an absolute path. */
 		if (!strncmp("load", argv[0], strlen(argv[0])))
 			file = 1;
 		else if (!strncmp("replace", argv[0], strlen(argv[0])))
 			file = 2;
+		/* hwxdpd opens the object itself, and again at a restart:
+		 * there is no standard input to send it. */
+		if (file > 0 && file < argc && !strcmp(argv[file], "-"))
+			return cmd_error_code(HWXDP_EXIT_USAGE,
+					      "prog %s: hwxdpd opens FILE.o itself, by its path: "
+					      "give a file, not standard input ('-')",
+					      file == 1 ? "load" : "replace");
 		if (file > 0 && file < argc && realpath(argv[file], full))
 			argv[file] = full;
 		return call("prog", argc, argv);
@@ -210,96 +153,19 @@ int do_prog_any(int argc, char **argv)
 	return do_prog(argc, argv);
 }
 
-static int map_help(void)
-{
-	fprintf(stderr,
-		"Usage: %s map { list | show | dump | lookup | update | delete | help }\n"
-		"       %s map list\n"
-		"       %s map show MAP\n"
-		"       %s map dump MAP [target { host | device }]\n"
-		"       %s map lookup MAP key BYTES [target { host | device }]\n"
-		"       %s map update MAP key BYTES value BYTES [flags { any | noexist | exist }]\n"
-		"       %s map delete MAP key BYTES\n"
-		"\n"
-		"The maps of the programs hwxdpd has loaded. MAP is PROG/NAME, or NAME when\n"
-		"one program has it. BYTES as bpftool takes them: [hex] BYTE ..., each BYTE\n"
-		"0 to 255 (0x.. hex, 0.. octal; all hex after `hex`). Reads come from the\n"
-		"kernel's map (the host copy's, pinned) unless `target device`; writes go to\n"
-		"both the kernel's map and the board's table, or to neither. In a devmap, a\n"
-		"wire port's ifindex is the board's value and its TAP's the kernel's.\n",
-		bin_name, bin_name, bin_name, bin_name, bin_name, bin_name, bin_name);
-	return 0;
-}
-
 int do_map(int argc, char **argv)
 {
-	if (wants_help(argc, argv))
-		return map_help();
 	return call("map", argc, argv);
-}
-
-static int lif_help(void)
-{
-	fprintf(stderr,
-		"Usage: %s lif { add | set | list | del | help }\n"
-		"       %s lif add PORT vlan N [mtu M] [state STATE]\n"
-		"       %s lif set PORT vlan N [mtu M] [state STATE]\n"
-		"       %s lif list [PORT]\n"
-		"       %s lif del PORT vlan N\n"
-		"       STATE := { enabled | offload-disabled | admin-disabled }\n"
-		"\n"
-		"Logical interfaces: VLAN 0 is the port itself (its TAP hx<N>); a VLAN LIF\n"
-		"1..4094 gets a TAP hx<N>.<vlan>, the host's VLAN interface, with the port's\n"
-		"MAC and the LIF's MTU (at most the port's). The board hands a VLAN's punted\n"
-		"frames to its TAP untagged and tags what the host sends there. A program\n"
-		"with fwd's maps on the port has each LIF in its lifs map: offload-disabled\n"
-		"sends the LIF's frames to the host, admin-disabled drops them (and takes\n"
-		"the TAP down).\n",
-		bin_name, bin_name, bin_name, bin_name, bin_name);
-	return 0;
 }
 
 int do_lif(int argc, char **argv)
 {
-	if (wants_help(argc, argv))
-		return lif_help();
 	return call("lif", argc, argv);
 }
 
 int do_flow(int argc, char **argv)
 {
-	if (wants_help(argc, argv)) {
-		fprintf(stderr,
-			"Usage: %s flow list\n"
-			"\n"
-			"The connections the flow maker made on the board, one microflow per\n"
-			"direction: what the host routed after a flow-miss punt, with the next\n"
-			"hop it chose. Its counters say what it made, aged, flushed (route,\n"
-			"neighbour or MTU changes) and left with the host, and why.\n",
-			bin_name);
-		return 0;
-	}
 	return call("flow", argc, argv);
-}
-
-static int sa_help(void)
-{
-	fprintf(stderr,
-		"Usage: %s sa { add | list | del | help }\n"
-		"       %s sa add HANDLE spi SPI src IPV4 dst IPV4 key-file { FILE | - }\n"
-		"                 [lifetime-packets N] [lifetime-bytes N] [prog NAME]\n"
-		"       %s sa list [prog NAME]\n"
-		"       %s sa del HANDLE [prog NAME]\n"
-		"\n"
-		"ESP tunnel SAs on the board (AES-GCM, RFC 4106) for a program with fwd's\n"
-		"sas map. The key is read from FILE, or from standard input with '-', as\n"
-		"hex of the AES key (16, 24 or 32 bytes) followed by the 4-byte salt, as\n"
-		"ip xfrm takes rfc4106(gcm(aes)); never from the command line, where ps\n"
-		"shows it. The board counts each SA's packets and bytes and refuses a\n"
-		"frame past a lifetime. del takes the tunnel flows naming the SA off the\n"
-		"board first. PROG: the only program with fwd's layout unless named.\n",
-		bin_name, bin_name, bin_name, bin_name);
-	return 0;
 }
 
 /* key-file FILE|- read into the words as `key HEX`: the key goes to the
@@ -330,8 +196,6 @@ int do_sa(int argc, char **argv)
 	static char hex[256];
 	int err = 0;
 
-	if (wants_help(argc, argv))
-		return sa_help();
 	if (argc >= 1 && !strncmp("add", argv[0], strlen(argv[0])))
 		err = sa_key_words(argc, argv, hex, sizeof(hex));
 	if (!err)
@@ -340,43 +204,12 @@ int do_sa(int argc, char **argv)
 	return err;
 }
 
-static int policy_help(void)
-{
-	fprintf(stderr,
-		"Usage: %s policy { add | list | del | help }\n"
-		"       %s policy add src PREFIX dst PREFIX tunnel IPV4 IPV4 [prog NAME]\n"
-		"       %s policy list [prog NAME]\n"
-		"       %s policy del INDEX [prog NAME]\n"
-		"\n"
-		"Tunnel policies for a program with fwd's sas map: IP packets from src to\n"
-		"dst (IPv4 or IPv6 prefixes) leave through the ESP tunnel with these outer\n"
-		"IPv4 source and destination, encrypted with the newest SA of that tunnel\n"
-		"that can still encrypt (sa add; a rekey is sa add of the new SA, then sa\n"
-		"del of the old). The flow maker makes their connections as tunnel flows\n"
-		"while ipsec_flows is 1; what the host routes of them meanwhile is encrypted\n"
-		"by the host path with the same SA, or held when no SA can: never sent in\n"
-		"clear. The first policy that takes a packet wins.\n",
-		bin_name, bin_name, bin_name, bin_name);
-	return 0;
-}
-
 int do_policy(int argc, char **argv)
 {
-	if (wants_help(argc, argv))
-		return policy_help();
 	return call("policy", argc, argv);
 }
 
 int do_stats(int argc, char **argv)
 {
-	if (argc >= 1 && (!strcmp(argv[0], "help") || !strcmp(argv[0], "--help"))) {
-		fprintf(stderr,
-			"Usage: %s stats\n"
-			"\n"
-			"The board's counters since hwxdpd started: frames, verdicts, punts by\n"
-			"reason number, cycles, and the same per port.\n",
-			bin_name);
-		return 0;
-	}
 	return call("stats", argc, argv);
 }

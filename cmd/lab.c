@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/grammar.h"
 #include "cmd/main.h"
 #include "loader/object.h"
 #include "fwdlab/fwd.h"
@@ -293,30 +294,13 @@ static void print_counters(struct json_writer *w, struct hx_target *t)
 
 static int lab_help(void)
 {
-	fprintf(stderr,
-		"Usage: %s lab [--object FILE] [--target NAME]\n"
-		"\n"
-		"Runs the forwarding program over the built-in lab frames and prints, for\n"
-		"each frame, the verdict, egress port, tag (in>out, VID/PCP), TTL and punt\n"
-		"reason, then the LIF and punt counters.\n"
-		"\n"
-		"  --object FILE   the program (default: build/progs/fwd.bpf.o)\n"
-		"  --target NAME   where it runs: kernel (default; needs root) or device (the\n"
-		"                  coprocessor model)\n",
-		bin_name);
-	return 0;
+	return cmd_help_object(stderr, cmd_object_find("lab"), false);
 }
 
 int do_lab(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "object", required_argument, NULL, 'o' },
-		{ "target", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'p' },
-		{ 0 },
-	};
+	struct option options[8];
+	char shorts[16];
 	const char *object = hx_object_path("fwd"), *target_name = "kernel";
 	uint32_t ifindex[LAB_PORTS];
 	struct json_writer *w = NULL;
@@ -324,8 +308,10 @@ int do_lab(int argc, char **argv)
 	unsigned int i;
 	int opt, err;
 
+	if (cmd_getopt_table(cmd_object_find("lab")->options, options, 8, shorts, sizeof(shorts)))
+		return cmd_error("lab: too many options");
 	optind = 0;
-	while ((opt = getopt_long(argc + 1, argv - 1, "o:t:hjp", options, NULL)) >= 0) {
+	while ((opt = getopt_long(argc + 1, argv - 1, shorts, options, NULL)) >= 0) {
 		switch (opt) {
 		case 'o':
 			object = optarg;
@@ -344,6 +330,8 @@ int do_lab(int argc, char **argv)
 			return 1;
 		}
 	}
+	if (!strcmp(object, "-") && !(object = cmd_stdin_path("--object -")))
+		return 1;
 	if (access(object, R_OK))
 		return cmd_error("%s: %s (build it with make)", object, hwxdp_strerror(-errno));
 	/* Off the kernel the ports need no devices: any distinct numbers do. */

@@ -13,6 +13,7 @@
 #include <z3.h>
 
 #include "cmd/daemon.h"
+#include "cmd/grammar.h"
 #include "cmd/main.h"
 #include "device/pcap.h"
 
@@ -26,6 +27,8 @@ int cmd_read_secret_hex(const char *path, char *hex, size_t len)
 	size_t n = 0;
 	int c;
 
+	if (f == stdin && cmd_stdin_claim("the key file"))
+		return 1;
 	if (!f)
 		return cmd_error("%s: %s", path, strerror(errno));
 	while ((c = fgetc(f)) != EOF) {
@@ -47,52 +50,57 @@ int cmd_read_secret_hex(const char *path, char *hex, size_t len)
 	return 0;
 }
 
-static int do_help(int argc, char **argv);
-static int do_version(int argc, char **argv);
-
-static const struct cmd commands[] = {
-	{ "conformance", do_conformance, "run a raw BPF program the way conformance suites do" },
-	{ "daemon", do_daemon, "what the hwxdpd appliance is doing" },
-	{ "flow", do_flow, "the connections hwxdpd's flow maker put on the board" },
-	{ "lab", do_lab, "run a program over the built-in lab frames on a target" },
-	{ "lif", do_lif, "hwxdpd's logical interfaces: a port's VLANs, with their TAPs" },
-	{ "map", do_map, "the maps of hwxdpd's programs: dump, lookup, update, delete" },
-	{ "policy", do_policy, "tunnel policies: which packets leave through which ESP tunnel" },
-	{ "port", do_port, "wire ports of hwxdpd on live netdevs, with their TAPs" },
-	{ "prog", do_prog_any,
-	  "load programs onto hwxdpd's ports; what a program costs, its microcode" },
-	{ "run", do_run, "run a program on the coprocessor model over pcap captures, offline" },
-	{ "sa", do_sa, "ESP tunnel SAs on hwxdpd's board: add (key from a file), list, del" },
-	{ "stats", do_stats, "the board's counters in hwxdpd" },
-	{ "verify", do_verify, "prove the programs of a BPF object safe, without a kernel" },
-	{ "version", do_version, "print the version" },
-	{ "help", do_help, "print this help" },
-	{ 0 },
-};
-
-static int do_help(int argc, char **argv)
+/*
+ * hwxdp help [--bash-completion | --man TEMPLATE | --verbs | --dispatch]:
+ * the objects; the completion script, the man page or the grammar itself.
+ */
+int do_help(int argc, char **argv)
 {
-	const struct cmd *c;
+	const struct cmd_object *self = cmd_object_find("help");
+	struct option options[12];
+	char shorts[16];
+	FILE *template;
+	int opt, rc;
 
-	(void)argc;
-	(void)argv;
-	fprintf(stderr,
-		"Usage: %s [OPTIONS] OBJECT { COMMAND | help }\n"
-		"\n"
-		"OBJECT:\n",
-		bin_name);
-	for (c = commands; c->name; c++)
-		fprintf(stderr, "  %-12s %s\n", c->name, c->summary);
-	fprintf(stderr, "\n"
-			"OPTIONS:\n"
-			"  -j, --json      JSON output\n"
-			"  -p, --pretty    indented JSON output (implies -j)\n"
-			"  -h, --help      this help\n"
-			"  -V, --version   the version\n"
-			"\n"
-			"Abbreviations are accepted where unique (hwxdp l = hwxdp lab).\n"
-			"See hwxdp(8).\n");
-	return 0;
+	if (argc < 1)
+		return cmd_help_main(stderr);
+	if (cmd_getopt_table(self->options, options, 12, shorts, sizeof(shorts)))
+		return cmd_error("help: too many options");
+	optind = 0;
+	while ((opt = getopt_long(argc + 1, argv - 1, "", options, NULL)) >= 0) {
+		switch (opt) {
+		case 'b':
+			cmd_print_bash_completion(stdout);
+			return 0;
+		case 'm':
+			template = strcmp(optarg, "-") ? fopen(optarg, "re") : stdin;
+			if (!template)
+				return cmd_error("--man %s: %s", optarg, strerror(errno));
+			rc = cmd_print_man(stdout, template, optarg);
+			if (template != stdin)
+				fclose(template);
+			return rc;
+		case 'd':
+			cmd_print_dispatch(stdout);
+			return 0;
+		case 'v':
+			cmd_print_grammar(stdout);
+			return 0;
+		case 'h':
+			return cmd_help_object(stderr, self, false);
+		case 'j':
+		case 'p':
+			cmd_output_option(opt);
+			break;
+		default:
+			cmd_help_object(stderr, self, false);
+			return HWXDP_EXIT_USAGE;
+		}
+	}
+	if (optind < argc + 1)
+		return cmd_error_code(HWXDP_EXIT_USAGE, "help: unexpected argument '%s'",
+				      argv[optind - 1]);
+	return cmd_help_main(stderr);
 }
 
 /* What this build holds, named as `hwxdp version` and `-j version` say. */
@@ -101,7 +109,7 @@ static const char *const features[] = {
 	"host-copy", "daemon-client", NULL,
 };
 
-static int do_version(int argc, char **argv)
+int do_version(int argc, char **argv)
 {
 	char z3[64];
 	unsigned int major, minor, build, rev;
@@ -208,6 +216,53 @@ int cmd_select(const struct cmd *cmds, int argc, char **argv, int (*help)(int, c
 	return match->fn(argc - 1, argv + 1);
 }
 
+static bool is_help_word(const char *w)
+{
+	return !strcmp(w, "help") || !strcmp(w, "--help") || !strcmp(w, "-h");
+}
+
+/*
+ * hwxdp OBJECT ...: the object argv[0] names or uniquely abbreviates. Its
+ * help, and a verb's (OBJECT VERB help), come from the grammar; the rest
+ * is the object's own.
+ */
+static int cmd_dispatch(int argc, char **argv)
+{
+	const struct cmd_object *o, *match = NULL;
+	const struct cmd_verb *v;
+	size_t len = strlen(argv[0]);
+
+	for (o = cmd_objects; o->name; o++) {
+		if (!strcmp(o->name, argv[0])) {
+			match = o;
+			break;
+		}
+		if (len && !strncmp(o->name, argv[0], len)) {
+			if (match)
+				return cmd_error("'%s' is ambiguous: %s or %s", argv[0],
+						 match->name, o->name);
+			match = o;
+		}
+	}
+	if (!match)
+		return cmd_error("unknown command '%s' (try '%s help')", argv[0], bin_name);
+	o = match;
+	argc--;
+	argv++;
+	if (o->verbs && (argc < 1 || is_help_word(argv[0])))
+		return cmd_help_object(stderr, o,
+				       argc >= 2 && !strcmp(o->name, "prog") &&
+					       !strcmp(argv[1], "live"));
+	if (!o->verbs && argc >= 1 && is_help_word(argv[0]))
+		return cmd_help_object(stderr, o, false);
+	if (o->verbs && argc >= 2 && is_help_word(argv[1])) {
+		v = cmd_verb_find(o, argv[0]);
+		if (v)
+			return cmd_help_verb(stderr, o, v);
+	}
+	return o->fn(argc, argv);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option options[] = {
@@ -227,19 +282,19 @@ int main(int argc, char **argv)
 			cmd_output_option(opt);
 			break;
 		case 'h':
-			return do_help(0, NULL);
+			return cmd_help_main(stderr);
 		case 'V':
 			return do_version(0, NULL);
 		default:
-			do_help(0, NULL);
+			cmd_help_main(stderr);
 			return 1;
 		}
 	}
 	argc -= optind;
 	argv += optind;
 	if (argc < 1) {
-		do_help(0, NULL);
+		cmd_help_main(stderr);
 		return 1;
 	}
-	return cmd_select(commands, argc, argv, do_help);
+	return cmd_dispatch(argc, argv);
 }

@@ -46,7 +46,28 @@ __attribute__((format(printf, 2, 3))) int cmd_error_code(int code, const char *f
  */
 int cmd_read_secret_hex(const char *path, char *hex, size_t len);
 
+/*
+ * "-" as a file (cmd/dash.c). cmd_stdin_path: standard input, whole, as a
+ * path any reader can open and read again ("/dev/stdin"); what names the
+ * argument in messages. cmd_stdout_path: a path that writes to standard
+ * output, which the command's own printing then leaves for standard error.
+ * Each is for one argument: NULL with the error printed for a second one,
+ * or when standard input cannot be read. cmd_stdin_claim: standard input
+ * read by the caller itself; 0, or the exit status with the error printed.
+ */
+const char *cmd_stdin_path(const char *what);
+const char *cmd_stdout_path(const char *what);
+int cmd_stdin_claim(const char *what);
+
+/* The ingress ifindex of run's captures given without one. */
+#define HWXDP_RUN_DEFAULT_PORT 1
+
+/* prog stats, dump, translate, prove, verify, run (cmd/prog.c). */
+extern const struct cmd prog_offline_cmds[];
+
 int do_conformance(int argc, char **argv);
+int do_help(int argc, char **argv);
+int do_version(int argc, char **argv);
 int do_lab(int argc, char **argv);
 int do_prog(int argc, char **argv);
 int do_prog_prove(int argc, char **argv);

@@ -24,6 +24,7 @@
 
 #include <bpf/libbpf.h>
 
+#include "cmd/grammar.h"
 #include "cmd/main.h"
 #include "device/engine.h"
 #include "device/tables.h"
@@ -65,38 +66,7 @@ static int prog_help(int argc, char **argv)
 {
 	(void)argc;
 	(void)argv;
-	fprintf(stderr,
-		"Usage: %s prog { stats | dump | translate | prove | verify | run } FILE "
-		"[OPTIONS]\n"
-		"\n"
-		"  stats FILE.o [--frame KIND] [--maps STATE]\n"
-		"                                per frame: BPF instructions executed, HXU\n"
-		"                                operations, issue slots, cycles. The lab's\n"
-		"                                frames for the forwarding program; for any\n"
-		"                                other, or with --maps (a state file, as for\n"
-		"                                run), the generic frames on its tables\n"
-		"  dump FILE [--prog NAME] [--maps STATE]\n"
-		"                                the microcode bundle by bundle, each operation\n"
-		"                                with its BPF instruction and source line;\n"
-		"                                FILE a BPF object or an HXU image. With\n"
-		"                                --maps, then the device's tables as the state\n"
-		"                                file fills them\n"
-		"  translate FILE.o [--prog NAME] [--target device] -o OUT.hxu\n"
-		"                                the device's microcode as an image file\n"
-		"  verify FILE.o ..., run FILE.o ...\n"
-		"                                `hwxdp verify` and `hwxdp run`, by their object\n"
-		"  load, show, list, detach, unload\n"
-		"                                programs in hwxdpd (`%s prog help live`)\n"
-		"\n"
-		"KIND: ",
-		bin_name, bin_name);
-	for (int k = 0; k < HX_LAB__COUNT; k++)
-		fprintf(stderr, "%s%s", k ? ", " : "", hx_lab_frames[k].name);
-	fprintf(stderr, " (lab); ");
-	for (size_t k = 0; k < GENERIC_FRAMES; k++)
-		fprintf(stderr, "%s%s", k ? ", " : "", generic_frames[k].name);
-	fprintf(stderr, " (generic)\n");
-	return 0;
+	return cmd_help_object(stderr, cmd_object_find("prog"), false);
 }
 
 /* What a subcommand was given after its FILE. */
@@ -174,9 +144,16 @@ static int parse(int argc, char **argv, const char *sub, unsigned int allowed, s
 		return cmd_error("unexpected argument '%s'", argv[optind]);
 	if (!*argv[optind - 1])
 		return cmd_error("prog %s: an empty file name for FILE", sub);
-	if (access(argv[optind - 1], R_OK))
-		return cmd_error("%s: %s", argv[optind - 1], hwxdp_strerror(errno));
 	a->path = argv[optind - 1];
+	/* "-": standard input, or for -o standard output */
+	if (!strcmp(a->path, "-") && !(a->path = cmd_stdin_path("FILE -")))
+		return HWXDP_EXIT_USAGE;
+	if (a->maps && !strcmp(a->maps, "-") && !(a->maps = cmd_stdin_path("--maps -")))
+		return HWXDP_EXIT_USAGE;
+	if (a->output && !strcmp(a->output, "-") && !(a->output = cmd_stdout_path("-o -")))
+		return HWXDP_EXIT_USAGE;
+	if (access(a->path, R_OK))
+		return cmd_error("%s: %s", a->path, hwxdp_strerror(errno));
 	return 0;
 }
 
@@ -925,19 +902,18 @@ out:
 	return rc;
 }
 
+const struct cmd prog_offline_cmds[] = {
+	{ "stats", do_stats, NULL },
+	{ "dump", do_dump, NULL },
+	{ "translate", do_translate, NULL },
+	{ "prove", do_prog_prove, NULL },
+	/* The top-level commands, in the object grammar too. */
+	{ "verify", do_verify, NULL },
+	{ "run", do_run, NULL },
+	{ 0 },
+};
+
 int do_prog(int argc, char **argv)
 {
-	static const struct cmd cmds[] = {
-		{ "stats", do_stats, "issue slots and cycles per lab frame against BPF" },
-		{ "dump", do_dump, "the microcode with BPF instructions and source lines" },
-		{ "translate", do_translate, "the device's microcode as an image file" },
-		{ "prove", do_prog_prove, "prove the microcode equal to the program (Z3)" },
-		/* The top-level commands, in the object grammar too. */
-		{ "verify", do_verify, "prove the programs of an object safe" },
-		{ "run", do_run, "run a program on the device over pcap captures, offline" },
-		{ "help", prog_help, "this help" },
-		{ 0 },
-	};
-
-	return cmd_select(cmds, argc, argv, prog_help);
+	return cmd_select(prog_offline_cmds, argc, argv, prog_help);
 }

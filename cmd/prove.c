@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/grammar.h"
 #include "cmd/main.h"
 #include "hwmap/hxu_text.h"
 #include "hwmap/prove.h"
@@ -36,18 +37,9 @@
 
 static void prove_help(void)
 {
-	fprintf(stderr,
-		"Usage: %s prog prove FILE.o [--prog NAME] [--max-len N] [--timeout-ms T] [-j]\n"
-		"\n"
-		"Proves that the device's microcode for the program does what the program does,\n"
-		"for every frame of 14 to N bytes (default 128, at most %d): the same verdict or\n"
-		"punt, and the same frame on the way out. Prints \"proven\", \"not proven: "
-		"REASON\"\n"
-		"for what the prover does not model yet, or a counterexample: a frame, replayed "
-		"on\n"
-		"the BPF reference interpreter and on the device.\n"
-		"Exit status: 0 proven, 1 counterexample or not proven, %d internal error.\n",
-		bin_name, HWXDP_PROVE_LEN_MAX, EXIT_INTERNAL);
+	const struct cmd_object *prog = cmd_object_find("prog");
+
+	cmd_help_verb(stderr, prog, cmd_verb_find(prog, "prove"));
 }
 
 static int parse_u32(const char *what, const char *s, uint32_t lo, uint32_t hi, uint32_t *out)
@@ -403,15 +395,9 @@ static int report(const struct prove_ctx *c, const struct hwxdp_prove_result *re
 
 int do_prog_prove(int argc, char **argv)
 {
-	const struct option options[] = {
-		{ "prog", required_argument, NULL, 'P' },
-		{ "max-len", required_argument, NULL, 'L' },
-		{ "timeout-ms", required_argument, NULL, 'T' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'p' },
-		{ 0 },
-	};
+	const struct cmd_object *prog = cmd_object_find("prog");
+	struct option options[8];
+	char shorts[16];
 	struct hwxdp_prove_opts opts = {
 		.sz = sizeof(opts), .max_len = 128, .timeout_ms = 10000, .ingress = PROVE_INGRESS
 	};
@@ -423,8 +409,11 @@ int do_prog_prove(int argc, char **argv)
 	/* argv[0] is FILE or an option: getopt wants a program name first */
 	argc++;
 	argv--;
+	if (cmd_getopt_table(cmd_verb_find(prog, "prove")->options, options, 8, shorts,
+			     sizeof(shorts)))
+		return cmd_error("prog prove: too many options");
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "hjp", options, NULL)) >= 0) {
+	while ((opt = getopt_long(argc, argv, shorts, options, NULL)) >= 0) {
 		switch (opt) {
 		case 'P':
 			name = optarg;
@@ -460,6 +449,8 @@ int do_prog_prove(int argc, char **argv)
 		return cmd_error_code(HWXDP_EXIT_USAGE, "unexpected argument '%s'",
 				      argv[optind + 1]);
 	c.path = argv[optind];
+	if (!strcmp(c.path, "-") && !(c.path = cmd_stdin_path("prog prove -")))
+		return HWXDP_EXIT_USAGE;
 	if (access(c.path, R_OK))
 		return cmd_error_code(HWXDP_EXIT_FAILED, "%s: %s", c.path, strerror(errno));
 	rc = open_and_translate(&c, name);

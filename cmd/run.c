@@ -19,6 +19,7 @@
 
 #include <linux/bpf.h>
 
+#include "cmd/grammar.h"
 #include "cmd/main.h"
 #include "device/compile.h"
 #include "device/device.h"
@@ -36,7 +37,7 @@
 
 #define RUN_INPUTS_MAX	 16
 #define RUN_EGRESS_MAX	 1024
-#define RUN_DEFAULT_PORT 1
+#define RUN_DEFAULT_PORT HWXDP_RUN_DEFAULT_PORT
 #define RUN_PROGS_MAX	 64
 #define RUN_TABLES_MAX	 32
 #define RUN_BATCH	 256
@@ -538,41 +539,7 @@ static void print_summary(const char *object, const struct run_summary *s,
 
 static int run_help(void)
 {
-	fprintf(stderr,
-		"Usage: %s run [FILE.o] --in [IFINDEX:]IN.pcap ... --out OUT.pcap [--punt "
-		"PUNT.pcap]\n"
-		"          [--maps STATE.json ...] [--port IFINDEX[:FILE.o] ...] [--sa "
-		"HANDLE:SPI:KEY:SALT:SRC:DST ...]\n"
-		"          [--engines K] [--table NAME=ENTRIES ...]\n"
-		"\n"
-		"Runs XDP programs on the coprocessor model, offline: every frame of the\n"
-		"captures arrives on a wire port and runs the program of that port on one\n"
-		"of K engines; forwarded frames (tx, redirect) go to OUT.pcap and punted ones\n"
-		"(pass) to PUNT.pcap, in arrival order, with their timestamps. No root needed.\n"
-		"\n"
-		"  FILE.o            the program of every port without one of its own\n"
-		"  --in [N:]FILE     an Ethernet capture whose frames arrive on ifindex N\n"
-		"                    (default: --port); several are merged by timestamp\n"
-		"  --out FILE        forwarded frames\n"
-		"  --punt FILE       punted frames (otherwise only counted)\n"
-		"  --maps FILE       map entries and SAs to load first (JSON; see hwxdp(8));\n"
-		"                    several are applied in the order given\n"
-		"  --port N          the ingress ifindex of --in files without one (default %d)\n"
-		"  --port N:FILE.o   FILE.o in port N's slot; every program shares the maps\n"
-		"                    of the first one loaded, and must have the same ones\n"
-		"  --engines K       packet engines, one thread each (default %d, at most %d)\n"
-		"  --engine MODE     compiled (default: the microcode compiled to native code\n"
-		"                    through the host C compiler, else interpreted) or interp\n"
-		"  --table NAME=N    map NAME gets N entries on the device (default: what the\n"
-		"                    program asks for in hwxdp_entries_NAME, else the map's\n"
-		"                    own max_entries, the kernel map's)\n"
-		"  --sa H:SPI:@FILE:SRC:DST\n"
-		"                    an AES-GCM SA in the crypto engine for `sas` entry H:\n"
-		"                    FILE (- for standard input) holds the key and salt in hex\n"
-		"                    (16/24/32 and 4 bytes); tunnel IPv4 source and destination.\n"
-		"                    H:SPI:KEY:SALT:SRC:DST works too, with a warning (ps)\n",
-		bin_name, RUN_DEFAULT_PORT, HWXDP_DEVICE_ENGINES_DEFAULT, HWXDP_DEVICE_ENGINES_MAX);
-	return 0;
+	return cmd_help_object(stderr, cmd_object_find("run"), false);
 }
 
 /* Loads path once; its program id in *id. The first program's table memory
@@ -734,21 +701,8 @@ static int batch_fill(struct run_batch *b, struct run_input *inputs, size_t in_c
 
 int do_run(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "in", required_argument, NULL, 'i' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "punt", required_argument, NULL, 'P' },
-		{ "maps", required_argument, NULL, 'm' },
-		{ "port", required_argument, NULL, 'n' },
-		{ "sa", required_argument, NULL, 's' },
-		{ "engines", required_argument, NULL, 'k' },
-		{ "engine", required_argument, NULL, 'e' },
-		{ "table", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'p' },
-		{ 0 },
-	};
+	struct option options[24];
+	char shorts[32];
 	const char *in_args[RUN_INPUTS_MAX], *sa_args[HWXDP_TABLES_SA_MAX];
 	const char *object = NULL, *out_path = NULL, *punt_path = NULL;
 	const char *maps_args[RUN_INPUTS_MAX];
@@ -772,8 +726,10 @@ int do_run(int argc, char **argv)
 	char msg[1024] = "";
 	int opt, err, ret = 1;
 
+	if (cmd_getopt_table(cmd_object_find("run")->options, options, 24, shorts, sizeof(shorts)))
+		return cmd_error("run: too many options");
 	optind = 0;
-	while ((opt = getopt_long(argc + 1, argv - 1, "hjp", options, NULL)) >= 0) {
+	while ((opt = getopt_long(argc + 1, argv - 1, shorts, options, NULL)) >= 0) {
 		/* "" is no file name, whatever open() would make of it */
 		if (strchr("ioPm", opt) && !*optarg) {
 			for (i = 0; options[i].val != opt; i++)
@@ -895,6 +851,19 @@ int do_run(int argc, char **argv)
 		ret = cmd_error("an empty file name for the BPF object");
 		goto out;
 	}
+	/* "-": standard input (read once: one of the inputs) or output */
+	if (object && !strcmp(object, "-") && !(object = cmd_stdin_path("FILE.o -")))
+		goto out;
+	for (i = 0; i < port_cnt; i++)
+		if (!strcmp(ports[i].path, "-") && !(ports[i].path = cmd_stdin_path("--port N:-")))
+			goto out;
+	for (i = 0; i < maps_cnt; i++)
+		if (!strcmp(maps_args[i], "-") && !(maps_args[i] = cmd_stdin_path("--maps -")))
+			goto out;
+	if (!strcmp(out_path, "-") && !(out_path = cmd_stdout_path("--out -")))
+		goto out;
+	if (punt_path && !strcmp(punt_path, "-") && !(punt_path = cmd_stdout_path("--punt -")))
+		goto out;
 
 	state = hx_state__new();
 	inputs = calloc(in_cnt, sizeof(*inputs));
@@ -916,6 +885,9 @@ int do_run(int argc, char **argv)
 			cmd_error("--in %s: no file name after the ifindex", in_args[i]);
 			goto out;
 		}
+		if (!strcmp(inputs[i].path, "-") &&
+		    !(inputs[i].path = cmd_stdin_path("--in -")))
+			goto out;
 		err = hwxdp_pcap_reader__open(inputs[i].path, &inputs[i].reader, msg, sizeof(msg));
 		if (!err)
 			err = hwxdp_outputs__input(outputs, inputs[i].path, msg, sizeof(msg));

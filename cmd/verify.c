@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/grammar.h"
 #include "cmd/main.h"
 #include "hwxdp/platform.h"
 #include "loader/object.h"
@@ -16,27 +17,7 @@
 
 static int verify_help(void)
 {
-	fprintf(stderr,
-		"Usage: %s verify FILE.o [--prog NAME] [--log-level N] [--target device|host]\n"
-		"                 [--unprivileged]\n"
-		"\n"
-		"Proves every program of FILE.o (or the one named) safe with hwxdp's own\n"
-		"verifier, without a kernel. Exit 0 when all are accepted, 1 otherwise,\n"
-		"with the log of each rejection.\n"
-		"\n"
-		"  --prog NAME       only this program\n"
-		"  --log-level N     0: rejections only (default), 1: the path and the\n"
-		"                    statistics, 2: the register state at every instruction\n"
-		"  --target T        device (default): the copy the coprocessor runs, with its\n"
-		"                    kfuncs and restrictions; host: the kernel's copy\n"
-		"  --unprivileged    host: the kernel's rules without CAP_PERFMON (no pointer\n"
-		"                    compared, leaked or partly overwritten); the default is\n"
-		"                    root's, as the appliance loads the host copy\n"
-		"\n"
-		"Exit status: 0 accepted, 1 rejected, 2 cannot open or no such program,\n"
-		"64 usage.\n",
-		bin_name);
-	return 0;
+	return cmd_help_object(stderr, cmd_object_find("verify"), false);
 }
 
 /* Where a rejection stands: the instruction, its source line, the reason. */
@@ -120,29 +101,24 @@ static void refuse_type(struct json_writer *w, const char *path, const struct hw
 
 int do_verify(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "prog", required_argument, NULL, 'P' },
-		{ "log-level", required_argument, NULL, 'l' },
-		{ "target", required_argument, NULL, 't' },
-		{ "unprivileged", no_argument, NULL, 'u' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "pretty", no_argument, NULL, 'p' },
-		{ 0 },
-	};
+	struct option options[16];
+	char shorts[32];
 	static const struct hwxdp_kfunc no_kfuncs[] = { { 0 } };
 	struct hwxdp_object_open_opts open_opts = { .sz = sizeof(open_opts) };
 	struct hwxdp_verify_opts opts = { .sz = sizeof(opts), .device = true };
 	uint32_t target;
-	const char *path = NULL, *only = NULL;
+	const char *path = NULL, *file, *only = NULL;
 	struct json_writer *w = NULL;
 	struct hwxdp_object *obj;
 	size_t i, matched = 0;
 	int opt, err, rejected = 0;
 	char *end;
 
+	if (cmd_getopt_table(cmd_object_find("verify")->options, options, 16, shorts,
+			     sizeof(shorts)))
+		return cmd_error("verify: too many options");
 	optind = 0;
-	while ((opt = getopt_long(argc + 1, argv - 1, "P:l:t:uhjp", options, NULL)) >= 0) {
+	while ((opt = getopt_long(argc + 1, argv - 1, shorts, options, NULL)) >= 0) {
 		switch (opt) {
 		case 'P':
 			only = optarg;
@@ -181,11 +157,19 @@ int do_verify(int argc, char **argv)
 	path = argv[optind - 1];
 	if (optind < argc)
 		return cmd_error_code(HWXDP_EXIT_USAGE, "unexpected argument '%s'", argv[optind]);
+	/* "-": the object on standard input, named "-" in the report */
+	if (!strcmp(path, "-")) {
+		file = cmd_stdin_path("verify -");
+		if (!file)
+			return HWXDP_EXIT_USAGE;
+	} else {
+		file = path;
+	}
 
 	/* The host sees no device kfunc: they stay unresolved, as libbpf leaves them. */
 	if (!opts.device)
 		open_opts.kfuncs = no_kfuncs;
-	err = hwxdp_object__open_opts(path, &open_opts, &obj);
+	err = hwxdp_object__open_opts(file, &open_opts, &obj);
 	if (err)
 		return cmd_error_code(HWXDP_EXIT_FAILED, "%s", hwxdp_error_message(err));
 	target = opts.device ? HWXDP_TARGET_DEVICE : HWXDP_TARGET_HOST;

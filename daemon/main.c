@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "daemon/daemon.h"
-#include "loader/log.h"
+#include "base/log.h"
 #include "device/device.h"
 
 static struct hwxdpd *daemon_g;

@@ -35,7 +35,7 @@
 #include "device/tables.h"
 #include "loader/device.h"
 #include "loader/host.h"
-#include "loader/log.h"
+#include "base/log.h"
 #include "hwxdp/object.h"
 
 /* The verifier's log of a load, for the reply. Loads run on the control

@@ -151,12 +151,19 @@ else
 	failed=$((failed + 1))
 fi
 
-# The installed completion offers the objects the command has, no more, no less.
+# The installed completion offers the objects the command has, no more, no
+# less, and the installed page and script are what the command prints.
 comp=$(find "$root/dest" -path '*bash-completion/completions/hwxdp' | head -n 1)
-have=$(sed -n 's/^[[:space:]]*local objects="\(.*\)"$/\1/p' "$comp" 2>/dev/null | tr ' ' '\n' | sort | xargs)
+have=$(bash -c 'source "$1"; COMP_WORDS=(hwxdp ""); COMP_CWORD=1; _hwxdp; printf "%s\n" "${COMPREPLY[@]}"' _ "$comp" 2>/dev/null | sort | xargs)
 want=$("$build/hwxdp" help 2>&1 | sed -n '/^OBJECT:/,/^$/s/^  \([a-z]*\) .*/\1/p' | sort | xargs)
 if [ -n "$want" ] && [ "$have" = "$want" ]; then passed=$((passed + 1)); else
 	echo "FAIL: completion objects '$have', hwxdp help's '$want'"; failed=$((failed + 1)); fi
+if "$build/hwxdp" help --bash-completion | cmp -s - "$comp"; then passed=$((passed + 1)); else
+	echo "FAIL: the installed completion is not what hwxdp help --bash-completion prints"
+	failed=$((failed + 1)); fi
+page=$dest$prefix/share/man/man8/hwxdp.8
+if "$build/hwxdp" help --man docs/man/hwxdp.8.in | cmp -s - "$page"; then passed=$((passed + 1)); else
+	echo "FAIL: $page is not what hwxdp help --man prints"; failed=$((failed + 1)); fi
 
 # uninstall leaves nothing of ours behind
 make --no-print-directory BUILD="$build" DESTDIR="$root/dest" PREFIX=$prefix uninstall >/dev/null 2>&1

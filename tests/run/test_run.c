@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -849,4 +850,120 @@ Test(run, table_sizes, .init = setup, .fini = teardown)
 	args[9] = "fwd.rodata=5";
 	cr_assert_eq(hwxdp(text, sizeof(text), args), 1, "%s", text);
 	cr_assert_not_null(strstr(text, "global data"), "%s", text);
+}
+
+/* Whether two files hold the same bytes (both must exist). */
+static bool same_bytes(const char *a, const char *b)
+{
+	char cmd[1024];
+
+	snprintf(cmd, sizeof(cmd), "cmp -s '%s' '%s'", a, b);
+	return system(cmd) == 0;
+}
+
+/* A shell command line run from the test's folder; its exit status. */
+static int shell(const char *fmt, const char *object)
+{
+	char cmd[4096], line[3000], build[PATH_MAX];
+
+	cr_assert_not_null(realpath(hx_build_dir(), build));
+	snprintf(line, sizeof(line), fmt, build, object);
+	snprintf(cmd, sizeof(cmd), "cd '%s' && %s", dir, line);
+	return WEXITSTATUS(system(cmd));
+}
+
+/*
+ * "-" for a capture, a state file, the object and an output: the same bytes
+ * out as the run on files, whether standard input and output are files or
+ * pipes; the summary leaves standard output to the capture.
+ */
+Test(run, dash_is_standard_input_and_output, .init = setup, .fini = teardown)
+{
+	static uint8_t built[FRAME_CNT][HX_PKT_MAX];
+	size_t len[FRAME_CNT];
+	struct timeval ts[FRAME_CNT];
+	const char *object = hx_object_path("fwd");
+	struct hwxdp_object *obj;
+	static struct frames_read out;
+	char obj_abs[PATH_MAX];
+	FILE *f;
+	char text[4096];
+	size_t n;
+
+	cr_assert_not_null(realpath(object, obj_abs));
+	cr_assert_eq(hwxdp_object__open(object, &obj), 0, "%s", object);
+	write_state(in_dir(3, "state.json"), obj);
+	hwxdp_object__close(obj);
+	for (size_t i = 0; i < FRAME_CNT; i++) {
+		struct hx_frame_spec spec;
+
+		spec_of(&frames[i], &spec);
+		len[i] = hx_frame_build(&spec, built[i], HX_PKT_MAX);
+		ts[i] = (struct timeval){ .tv_sec = 1000, .tv_usec = (suseconds_t)i * 1000 };
+	}
+	write_lab_captures(built, len, ts);
+
+#define RUN "%s/hwxdp run %s --in 12:wire2.pcap --in 11:wire1.pcap "
+	/* the oracle: the same run on files */
+	cr_assert_eq(
+		shell(RUN "--maps state.json --out out.pcap --punt punt.pcap >sum.txt", obj_abs),
+		0);
+	read_pcap(in_dir(6, "out.pcap"), &out);
+	cr_assert_gt(out.cnt, 0, "the run forwarded nothing: no test");
+
+	/* a capture on standard input (a file), forwarded frames on
+	 * standard output (a file) */
+	cr_assert_eq(shell("%s/hwxdp run %s --in 12:- --in 11:wire1.pcap --maps state.json "
+			   "--out - --punt p1.pcap <wire2.pcap >o1.pcap 2>s1.txt",
+			   obj_abs),
+		     0);
+	cr_expect(same_bytes(in_dir(0, "out.pcap"), in_dir(1, "o1.pcap")), "--out - differs");
+	cr_expect(same_bytes(in_dir(0, "punt.pcap"), in_dir(1, "p1.pcap")), "--punt differs");
+	/* the summary went to standard error, as the file run printed it */
+	cr_expect(same_bytes(in_dir(0, "sum.txt"), in_dir(1, "s1.txt")), "the summary differs");
+
+	/* pipes both ways, punted frames on standard output */
+	cr_assert_eq(shell("cat wire2.pcap | %s/hwxdp run %s --in 12:- --in 11:wire1.pcap "
+			   "--maps state.json --out o2.pcap --punt - 2>/dev/null | cat >p2.pcap",
+			   obj_abs),
+		     0);
+	cr_expect(same_bytes(in_dir(0, "out.pcap"), in_dir(1, "o2.pcap")));
+	cr_expect(same_bytes(in_dir(0, "punt.pcap"), in_dir(1, "p2.pcap")), "--punt - differs");
+
+	/* the state file on standard input */
+	cr_assert_eq(shell("cat state.json | " RUN "--maps - --out o3.pcap --punt p3.pcap "
+			   ">/dev/null",
+			   obj_abs),
+		     0);
+	cr_expect(same_bytes(in_dir(0, "out.pcap"), in_dir(1, "o3.pcap")), "--maps - differs");
+	cr_expect(same_bytes(in_dir(0, "punt.pcap"), in_dir(1, "p3.pcap")));
+
+	/* the object on standard input, through a pipe */
+	cr_assert_eq(shell("cat %2$s | %1$s/hwxdp run - --in 12:wire2.pcap --in 11:wire1.pcap "
+			   "--maps state.json --out o4.pcap --punt p4.pcap >/dev/null",
+			   obj_abs),
+		     0);
+	cr_expect(same_bytes(in_dir(0, "out.pcap"), in_dir(1, "o4.pcap")), "FILE.o - differs");
+	cr_expect(same_bytes(in_dir(0, "punt.pcap"), in_dir(1, "p4.pcap")));
+
+	/* standard input is read once; standard output takes one file */
+	cr_expect_neq(shell("%s/hwxdp run %s --in 12:- --maps - --out o5.pcap <wire2.pcap "
+			    ">/dev/null 2>e5.txt",
+			    obj_abs),
+		      0);
+	f = fopen(in_dir(2, "e5.txt"), "r");
+	n = fread(text, 1, sizeof(text) - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	cr_expect(strstr(text, "standard input is read once") != NULL, "%s", text);
+	cr_expect_neq(shell("%s/hwxdp run %s --in 12:wire2.pcap --out - --punt - >/dev/null "
+			    "2>e6.txt",
+			    obj_abs),
+		      0);
+	f = fopen(in_dir(2, "e6.txt"), "r");
+	n = fread(text, 1, sizeof(text) - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	cr_expect(strstr(text, "standard output takes one file") != NULL, "%s", text);
+#undef RUN
 }
