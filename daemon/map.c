@@ -19,6 +19,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "daemon/btf_json.h"
 #include "daemon/internal.h"
 #include "daemon/map.h"
 #include "daemon/mirror.h"
@@ -317,6 +318,7 @@ int map_dump(struct hwxdpd *d, const char *spec, int argc, const char **argv, st
 		jbuf_start_object(b);
 		bytes_json(b, "key", key, ref.key_size);
 		bytes_json(b, "value", value, ref.value_size);
+		btf_json_map_entry(b, ref.pr->host, ref.map, key, value);
 		jbuf_end_object(b);
 	}
 	jbuf_end_array(b);
@@ -358,6 +360,7 @@ int map_lookup(struct hwxdpd *d, const char *spec, int argc, const char **argv, 
 		jbuf_start_object(b);
 		bytes_json(b, "key", a->key, ref.key_size);
 		bytes_json(b, "value", a->value, ref.value_size);
+		btf_json_map_entry(b, ref.pr->host, ref.map, a->key, a->value);
 		jbuf_end_object(b);
 	}
 	free(a);
