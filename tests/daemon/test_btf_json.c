@@ -12,6 +12,7 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,8 @@
 #include <linux/btf.h>
 
 #include "daemon/btf_json.h"
+#include "daemon/client.h"
+#include "daemon/daemon.h"
 #include "daemon/jbuf.h"
 #include "lab/target.h"
 
@@ -621,4 +624,113 @@ Test(btf_json, refusals_write_nothing)
 	cr_assert_eq(jbuf_error(&b), 0);
 	jbuf_fini(&b);
 	btf__free(h.btf);
+}
+
+/*
+ * `hwxdp map dump` and `map lookup` through the daemon: the bytes as before
+ * and "formatted" beside them, here written out by hand from the bytes.
+ */
+static char sock_dir[64], sock_path[128], pin_root[128];
+static struct hwxdpd *daemon_under_test;
+static pthread_t server;
+
+static void *serve(void *arg)
+{
+	hwxdpd__run(arg);
+	return NULL;
+}
+
+static void start_daemon(void)
+{
+	struct hwxdpd_opts opts = {
+		.sz = sizeof(opts),
+		.no_restore = 1,
+	};
+	char msg[256];
+
+	if (geteuid())
+		return;
+	snprintf(sock_dir, sizeof(sock_dir), "/tmp/hwxdpd-btf.%d", getpid());
+	snprintf(sock_path, sizeof(sock_path), "%s/ctl.sock", sock_dir);
+	snprintf(pin_root, sizeof(pin_root), "/sys/fs/bpf/hwxdp-btf-test-%d", getpid());
+	opts.socket_path = sock_path;
+	opts.pin_root = pin_root;
+	daemon_under_test = hwxdpd__new(&opts, msg, sizeof(msg));
+	cr_assert(daemon_under_test, "hwxdpd__new: %s", msg);
+	cr_assert_eq(pthread_create(&server, NULL, serve, daemon_under_test), 0);
+}
+
+static void stop_daemon(void)
+{
+	if (!daemon_under_test)
+		return;
+	hwxdpd__stop(daemon_under_test);
+	pthread_join(server, NULL);
+	hwxdpd__free(daemon_under_test);
+	daemon_under_test = NULL;
+}
+
+/* The reply's body to words, which must succeed. */
+static char *call(const char *words)
+{
+	char buf[4608], *argv[64], msg[256], *body;
+	struct hwxdp_ctl_result res;
+	int argc = 0;
+
+	snprintf(buf, sizeof(buf), "%s", words);
+	for (char *w = strtok(buf, " "); w && argc < 64; w = strtok(NULL, " "))
+		argv[argc++] = w;
+	cr_assert_eq(hwxdp_ctl_call(sock_path, argc, argv, 60000, &res, msg, sizeof(msg)), 0,
+		     "%s: %s", words, msg);
+	cr_assert_eq(res.status, 0, "%s: %s", words, res.message);
+	body = strdup(res.body);
+	hwxdp_ctl_result__fini(&res);
+	return body;
+}
+
+Test(btf_json_daemon, map_dump_and_lookup_print_formatted, .init = start_daemon,
+     .fini = stop_daemon, .timeout = 120)
+{
+	/* struct key { port 0x1234, proto:4 5, flags:4 0xa, vlan_hi 7,
+	 * addr 0x04030201 }; struct bits { a:1 1, b:3 5 (0x0b in byte 0),
+	 * c:7 from bit 4: 0x7f, d:5 from bit 11: 0x10 (signed -16, printed
+	 * unsigned), the rest 0 }. */
+	static const char key[] = "0x34 0x12 0xa5 0x07 1 2 3 4";
+	static const char value[] = "0xfb 0x87 0 0 0 0 0 0 0 0 0 0 0 0 0 0";
+	static const char formatted[] =
+		"\"formatted\":{\"key\":{\"port\":4660,\"proto\":\"0x5\",\"flags\":\"0xa\","
+		"\"vlan_hi\":7,\"addr\":67305985},\"value\":{\"a\":\"0x1\",\"b\":\"0x5\","
+		"\"c\":\"0x7f\",\"d\":\"0x10\",\"e\":\"0x0\",\"f\":\"0x0\",\"g\":\"0x0\","
+		"\"h\":\"0x0\",\"i\":\"0x0\",\"j\":\"0x0\"}}";
+	char words[4608], *body;
+
+	if (geteuid())
+		cr_skip_test("needs root: the daemon loads the host copy into the kernel");
+	free(call(
+		(snprintf(words, sizeof(words), "prog load %s name kinds", kinds_path()), words)));
+	snprintf(words, sizeof(words), "map update kinds/keyed_map key %s value %s", key, value);
+	free(call(words));
+
+	body = call("map dump kinds/keyed_map");
+	cr_assert(strstr(body, "\"key\":[\"0x34\",\"0x12\",\"0xa5\",\"0x07\",\"0x01\""), "%s",
+		  body);
+	cr_assert(strstr(body, formatted), "map dump: %s", body);
+	free(body);
+
+	snprintf(words, sizeof(words), "map lookup keyed_map key %s", key);
+	body = call(words);
+	cr_assert(strstr(body, "\"value\":[\"0xfb\",\"0x87\",\"0x00\""), "%s", body);
+	cr_assert(strstr(body, formatted), "map lookup: %s", body);
+	free(body);
+
+	/* A char array as a string, an enum by name, through the daemon. */
+	free(call("map update kinds/colour_map key 1 0 0 0 value 7 0 0 0"));
+	body = call("map lookup kinds/colour_map key 1 0 0 0");
+	cr_assert(strstr(body, "\"formatted\":{\"key\":1,\"value\":\"GREEN\"}"), "%s", body);
+	free(body);
+	free(call("map update kinds/string_map key 2 0 0 0 value 0x68 0x78 0 0 0 0 0 0"));
+	body = call("map dump string_map");
+	cr_assert(strstr(body, "\"formatted\":{\"key\":2,\"value\":\"hx\"}"), "%s", body);
+	free(body);
+	free(call("prog unload kinds"));
 }
