@@ -89,11 +89,14 @@ MUTANT_BINS := $(BUILD)/mutants/devdiff_combine.test $(BUILD)/tests/prove_mutant
 	       $(BUILD)/mutants/hwxdp $(BUILD)/mutants/prove_mutants
 # Objects `hwxdp prog prove` is tested on (tests/prove).
 PROVE_OBJS := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/prove/bpf/*.bpf.c))
+# An object whose maps have every BTF kind, for the daemon's tests
+# (tests/daemon/btf_kinds.bpf.c).
+DAEMON_TEST_OBJS := $(BUILD)/tests/daemon/btf_kinds.bpf.o
 
 .PHONY: all test run deps clean format bench fuzz-control fuzz-daemon fuzz-images install uninstall \
 	prove-mutants
-all: $(BPF_OBJS) $(CORPUS_OBJS) $(PROVE_OBJS) $(LIB) $(SOLIB) $(DAEMON_LIB) $(DAEMON) $(CMD) $(TEST_BINS) \
-     $(TOOL_BINS) $(MUTANT_BINS) $(CMD_GENERATED)
+all: $(BPF_OBJS) $(CORPUS_OBJS) $(PROVE_OBJS) $(DAEMON_TEST_OBJS) $(LIB) $(SOLIB) $(DAEMON_LIB) $(DAEMON) \
+     $(CMD) $(TEST_BINS) $(TOOL_BINS) $(MUTANT_BINS) $(CMD_GENERATED)
 
 deps:
 	$(Q)scripts/install-deps.sh
@@ -177,7 +180,7 @@ $(DAEMON): $(BUILD)/daemon/main.o $(DAEMON_LIB) $(LIB)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) $(DAEMON_LDLIBS) -o $@
 
 # The daemon's tests link its library before the base one.
-$(BUILD)/tests/daemon.test: $(DAEMON_LIB)
+$(BUILD)/tests/daemon.test: $(DAEMON_LIB) | $(DAEMON_TEST_OBJS)
 $(BUILD)/tests/daemon.test: TEST_LDLIBS := $(DAEMON_LIB) $(LIB) $(TEST_LDLIBS) $(DAEMON_LDLIBS)
 
 # The corpus test drives both sides of a run with tests/devdiff's pair.

@@ -22,6 +22,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "daemon/btf_json.h"
 #include "daemon/internal.h"
 #include "daemon/map.h"
 #include "daemon/mirror.h"
@@ -246,6 +247,21 @@ static void value_json(struct jbuf *b, const struct map_ref *ref, bool device, c
 	jbuf_end_array(b);
 }
 
+/* bpftool's "formatted", by the object's BTF: the CPUs' (or the engines')
+ * values of a per-CPU map. */
+static void formatted_json(struct jbuf *b, const struct map_ref *ref, bool device, const void *key,
+			   const void *value)
+{
+	if (!ref->percpu) {
+		btf_json_map_entry(b, ref->pr->host, ref->map, key, value);
+		return;
+	}
+	btf_json_formatted_percpu(b, bpf_object__btf(ref->pr->host),
+				  bpf_map__btf_key_type_id(ref->map), key, ref->key_size,
+				  bpf_map__btf_value_type_id(ref->map), value, ref->value_size,
+				  device ? ref->engines : ref->cpus);
+}
+
 static void map_info_json(struct hwxdpd *d, const struct map_ref *ref, struct jbuf *b)
 {
 	struct bpf_map_info info = { 0 };
@@ -369,6 +385,7 @@ int map_dump(struct hwxdpd *d, const char *spec, int argc, const char **argv, st
 		jbuf_start_object(b);
 		bytes_json(b, "key", key, ref.key_size);
 		value_json(b, &ref, a->device, value);
+		formatted_json(b, &ref, a->device, key, value);
 		jbuf_end_object(b);
 	}
 	jbuf_end_array(b);
@@ -416,6 +433,7 @@ int map_lookup(struct hwxdpd *d, const char *spec, int argc, const char **argv, 
 		jbuf_start_object(b);
 		bytes_json(b, "key", a->key, ref.key_size);
 		value_json(b, &ref, a->device, value);
+		formatted_json(b, &ref, a->device, a->key, value);
 		jbuf_end_object(b);
 	}
 	free(value);
