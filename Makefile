@@ -45,7 +45,7 @@ CORPUS_OBJS += $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/loader/older
 # XDP programs in the styles of public code, for tests/corpus.
 CORPUS_OBJS += $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/corpus/*.bpf.c))
 
-LIB_SRCS  := $(wildcard base/*.c loader/*.c lab/*.c device/*.c hwmap/*.c verifier/*.c)
+LIB_SRCS  := $(wildcard base/*.c loader/*.c lab/*.c device/*.c hwmap/*.c verifier/*.c runner/*.c)
 LIB_OBJS  := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS))
 LIB       := $(BUILD)/libhwxdp.a
 # The shared library: the same objects, only the symbols of hwxdp.map (the

@@ -34,6 +34,7 @@
 #include "loader/state.h"
 #include "base/file.h"
 #include "loader/device.h"
+#include "runner/runner.h"
 
 #define RUN_INPUTS_MAX	 16
 #define RUN_EGRESS_MAX	 1024
@@ -85,16 +86,6 @@ struct run_summary {
 	size_t egress_cnt;
 	uint64_t ran;
 	struct hwxdp_device_stats board; /* the board's own counters, at the end */
-};
-
-/* One batch: the frames as read, and room for them as they leave. */
-struct run_batch {
-	struct hwxdp_device_frame f[RUN_BATCH];
-	struct timespec ts[RUN_BATCH];
-	struct run_input *from[RUN_BATCH];
-	uint64_t number[RUN_BATCH];
-	uint8_t in[RUN_BATCH][HXU_FRAME_MAX + 1];
-	uint8_t out[RUN_BATCH][HXU_WINDOW_SIZE];
 };
 
 static void device_close(struct offline_device *d)
@@ -264,23 +255,114 @@ static int input_fill(struct run_input *in, char *msg, size_t msglen)
 	return 1;
 }
 
-/* The input whose next frame is the earliest; ties go to the first given. */
-static struct run_input *next_input(struct run_input *in, size_t cnt)
+/*
+ * The captures as the runner's ports (runner/runner.h): a port per ingress
+ * ifindex, its captures merged by timestamp (ties: the first given); every
+ * frame that leaves, whichever ifindex it names, goes to --out, every punt
+ * to --punt.
+ */
+struct capture_port {
+	uint32_t ifindex;
+	struct run_input *in[RUN_INPUTS_MAX];
+	size_t in_cnt;
+	struct run_input *taken; /* the input rx gave the last frame of */
+	struct run_input *first; /* inputs[0]: a capture's place is its order */
+	struct run_outputs *outs;
+};
+
+struct run_outputs {
+	struct hwxdp_pcap_writer *out, *punt;
+	const char *out_path, *punt_path;
+	struct run_summary *sum;
+};
+
+static int capture_rx(void *ctx, struct hx_rx_frame *f, int max, char *msg, size_t msglen)
 {
+	struct capture_port *cp = ctx;
 	struct run_input *best = NULL;
 
-	for (size_t i = 0; i < cnt; i++)
-		if (in[i].pending &&
-		    (!best || in[i].ts.tv_sec < best->ts.tv_sec ||
-		     (in[i].ts.tv_sec == best->ts.tv_sec && in[i].ts.tv_nsec < best->ts.tv_nsec)))
-			best = &in[i];
-	return best;
+	(void)max;
+	if (cp->taken) {
+		int err = input_fill(cp->taken, msg, msglen);
+
+		cp->taken = NULL;
+		if (err < 0)
+			return err;
+	}
+	for (size_t i = 0; i < cp->in_cnt; i++) {
+		struct run_input *in = cp->in[i];
+
+		if (in->pending &&
+		    (!best || in->ts.tv_sec < best->ts.tv_sec ||
+		     (in->ts.tv_sec == best->ts.tv_sec && in->ts.tv_nsec < best->ts.tv_nsec)))
+			best = in;
+	}
+	if (!best)
+		return 0;
+	*f = (struct hx_rx_frame){
+		.data = best->frame,
+		.len = (uint32_t)best->len,
+		.ts = best->ts,
+		.order = (uint32_t)(best - cp->first),
+		.handle = best->number,
+	};
+	best->pending = false;
+	cp->taken = best;
+	return 1;
 }
 
-static void count_egress(struct run_summary *s, uint32_t ifindex, size_t len)
+static int write_frame(struct hwxdp_pcap_writer *w, const char *path, const uint8_t *data,
+		       uint32_t len, const struct hx_rx_frame *from, char *msg, size_t msglen)
 {
+	int err = hwxdp_pcap_writer__write_ns(w, &from->ts, data, len);
+
+	if (err)
+		snprintf(msg, msglen, "writing frame %llu to %s: %s",
+			 (unsigned long long)from->handle, path, hwxdp_strerror(err));
+	return err;
+}
+
+static int capture_send_any(void *ctx, uint32_t ifindex, const uint8_t *data, uint32_t len,
+			    const struct hx_rx_frame *from, char *msg, size_t msglen)
+{
+	struct run_outputs *o = ctx;
+
+	(void)ifindex;
+	return write_frame(o->out, o->out_path, data, len, from, msg, msglen);
+}
+
+static int capture_send(void *ctx, const uint8_t *data, uint32_t len,
+			const struct hx_rx_frame *from, char *msg, size_t msglen)
+{
+	struct capture_port *cp = ctx;
+
+	return capture_send_any(cp->outs, cp->ifindex, data, len, from, msg, msglen);
+}
+
+static int capture_punt(void *ctx, const struct hwxdp_device_frame *f, const uint8_t *data,
+			uint32_t len, const struct hx_rx_frame *from, char *msg, size_t msglen)
+{
+	struct run_outputs *o = ((struct capture_port *)ctx)->outs;
+
+	(void)f;
+	return o->punt ? write_frame(o->punt, o->punt_path, data, len, from, msg, msglen) : 0;
+}
+
+static const struct hx_port_ops capture_ops = {
+	.rx = capture_rx,
+	.send = capture_send,
+	.punt = capture_punt,
+};
+
+static void count_egress(void *ctx, uint32_t ingress, const struct hwxdp_device_frame *f,
+			 enum hx_fate fate, uint32_t ifindex)
+{
+	struct run_summary *s = ((struct run_outputs *)ctx)->sum;
 	size_t i;
 
+	(void)ingress;
+	if (fate != HX_FATE_FORWARDED)
+		return;
 	for (i = 0; i < s->egress_cnt && s->egress[i].ifindex != ifindex; i++)
 		;
 	if (i == s->egress_cnt) {
@@ -290,58 +372,20 @@ static void count_egress(struct run_summary *s, uint32_t ifindex, size_t len)
 		s->egress[i].ifindex = ifindex;
 	}
 	s->egress[i].frames++;
-	s->egress[i].bytes += len;
+	s->egress[i].bytes += f->out_len;
 }
 
-/* What became of one frame the board ran: 0, or a negative errno when an
- * output cannot be written. */
-static int frame_out(const struct hwxdp_device_frame *f, const struct timespec *ts,
-		     struct run_summary *s, struct hwxdp_pcap_writer *out,
-		     struct hwxdp_pcap_writer *punt, struct hwxdp_pcap_writer **to)
+/* The runner's counts as the summary has them. */
+static void summary_counts(struct run_summary *s, const struct hx_runner_counts *c)
 {
-	uint32_t egress;
-
-	s->in++;
-	if (f->error == -EINVAL) {
-		s->invalid++;
-		return 0;
-	}
-	if (f->prog == HWXDP_DEVICE_PROG_NONE) {
-		/* No program on the port: the host gets the frame as it came. */
-		s->no_program++;
-		*to = punt;
-		return punt ? hwxdp_pcap_writer__write_ns(punt, ts, f->data, f->len) : 0;
-	}
-	s->ran++;
-	if (f->error || f->verdict == XDP_ABORTED || f->verdict > XDP_REDIRECT) {
-		s->aborted++;
-		return 0;
-	}
-	if (f->out_len > f->out_cap)
-		return -EMSGSIZE;
-	switch (f->verdict) {
-	case XDP_DROP:
-		s->dropped++;
-		return 0;
-	case XDP_PASS:
-		s->punted++;
-		*to = punt;
-		return punt ? hwxdp_pcap_writer__write_ns(punt, ts, f->out, f->out_len) : 0;
-	case XDP_TX:
-		egress = f->port;
-		break;
-	default:
-		/* A redirect to no port is a drop, as in the kernel. */
-		if (f->egress == HWXDP_EGRESS_NONE) {
-			s->dropped++;
-			return 0;
-		}
-		egress = f->egress;
-	}
-	s->forwarded++;
-	count_egress(s, egress, f->out_len);
-	*to = out;
-	return hwxdp_pcap_writer__write_ns(out, ts, f->out, f->out_len);
+	s->in = c->in;
+	s->invalid = c->fate[HX_FATE_INVALID];
+	s->no_program = c->fate[HX_FATE_NO_PROGRAM];
+	s->aborted = c->fate[HX_FATE_ABORTED];
+	s->dropped = c->fate[HX_FATE_DROPPED];
+	s->punted = c->fate[HX_FATE_PUNTED];
+	s->forwarded = c->fate[HX_FATE_FORWARDED];
+	s->ran = s->aborted + s->dropped + s->punted + s->forwarded;
 }
 
 static uint64_t per_frame(uint64_t total, uint64_t frames)
@@ -668,37 +712,6 @@ static int board_setup(struct offline_device *d, const char *object, const struc
 	return 0;
 }
 
-/* Reads up to RUN_BATCH frames in timestamp order into b: how many, or a
- * negative errno with msg. */
-static int batch_fill(struct run_batch *b, struct run_input *inputs, size_t in_cnt, char *msg,
-		      size_t msglen)
-{
-	int n = 0, err;
-
-	while (n < RUN_BATCH) {
-		struct run_input *in = next_input(inputs, in_cnt);
-
-		if (!in)
-			break;
-		memcpy(b->in[n], in->frame, in->len);
-		b->f[n] = (struct hwxdp_device_frame){
-			.data = b->in[n],
-			.len = (uint32_t)in->len,
-			.port = in->ingress,
-			.out = b->out[n],
-			.out_cap = sizeof(b->out[n]),
-		};
-		b->ts[n] = in->ts;
-		b->from[n] = in;
-		b->number[n] = in->number;
-		n++;
-		err = input_fill(in, msg, msglen);
-		if (err < 0)
-			return err;
-	}
-	return n;
-}
-
 int do_run(int argc, char **argv)
 {
 	struct option options[24];
@@ -719,7 +732,11 @@ int do_run(int argc, char **argv)
 	struct offline_device dev = {};
 	struct run_input *inputs = NULL;
 	struct run_summary *sum = NULL;
-	struct run_batch *batch = NULL;
+	struct capture_port *cports = NULL;
+	struct run_outputs outs = { 0 };
+	struct hx_runner *runner = NULL;
+	struct hx_runner_counts counts;
+	size_t cport_cnt = 0;
 	struct hx_state *state = NULL;
 	uint32_t port = RUN_DEFAULT_PORT, engines = HWXDP_DEVICE_ENGINES_DEFAULT;
 	enum hwxdp_engine_mode mode = HWXDP_ENGINE_COMPILED;
@@ -868,9 +885,9 @@ int do_run(int argc, char **argv)
 	state = hx_state__new();
 	inputs = calloc(in_cnt, sizeof(*inputs));
 	sum = calloc(1, sizeof(*sum));
-	batch = malloc(sizeof(*batch));
+	cports = calloc(in_cnt, sizeof(*cports));
 	outputs = hwxdp_outputs__new();
-	if (!state || !inputs || !sum || !batch || !outputs) {
+	if (!state || !inputs || !sum || !cports || !outputs) {
 		cmd_error("out of memory");
 		goto out;
 	}
@@ -885,8 +902,7 @@ int do_run(int argc, char **argv)
 			cmd_error("--in %s: no file name after the ifindex", in_args[i]);
 			goto out;
 		}
-		if (!strcmp(inputs[i].path, "-") &&
-		    !(inputs[i].path = cmd_stdin_path("--in -")))
+		if (!strcmp(inputs[i].path, "-") && !(inputs[i].path = cmd_stdin_path("--in -")))
 			goto out;
 		err = hwxdp_pcap_reader__open(inputs[i].path, &inputs[i].reader, msg, sizeof(msg));
 		if (!err)
@@ -981,33 +997,51 @@ int do_run(int argc, char **argv)
 			goto out;
 		}
 	}
-	for (;;) {
-		int n = batch_fill(batch, inputs, in_cnt, msg, sizeof(msg));
+	outs = (struct run_outputs){
+		.out = out,
+		.punt = punt,
+		.out_path = out_path,
+		.punt_path = punt_path,
+		.sum = sum,
+	};
+	runner = hx_runner__new(dev.board, &(struct hx_runner_opts){
+						   .sz = sizeof(struct hx_runner_opts),
+						   .send_elsewhere = capture_send_any,
+						   .elsewhere_ctx = &outs,
+						   .fate = count_egress,
+						   .fate_ctx = &outs,
+					   });
+	if (!runner) {
+		cmd_error("cannot make the runner: %s", hwxdp_strerror(errno));
+		goto out;
+	}
+	/* A port per ingress ifindex, in the order the captures were given. */
+	for (i = 0; i < in_cnt; i++) {
+		struct capture_port *cp = NULL;
 
-		if (n < 0) {
-			cmd_error("%s", msg);
-			goto out;
-		}
-		if (!n)
-			break;
-		err = hwxdp_device__run_batch(dev.board, batch->f, (size_t)n);
-		for (int f = 0; !err && f < n; f++) {
-			struct hwxdp_pcap_writer *to = NULL;
-
-			err = frame_out(&batch->f[f], &batch->ts[f], sum, out, punt, &to);
+		for (size_t k = 0; k < cport_cnt; k++)
+			if (cports[k].ifindex == inputs[i].ingress)
+				cp = &cports[k];
+		if (!cp) {
+			cp = &cports[cport_cnt++];
+			cp->ifindex = inputs[i].ingress;
+			cp->outs = &outs;
+			cp->first = inputs;
+			err = hx_runner__add_port(runner, cp->ifindex, &capture_ops, cp);
 			if (err) {
-				cmd_error("writing frame %llu of %s to %s: %s",
-					  (unsigned long long)batch->number[f],
-					  batch->from[f]->path, to == punt ? punt_path : out_path,
-					  hwxdp_strerror(err));
+				cmd_error("port %u: %s", cp->ifindex, hwxdp_strerror(err));
 				goto out;
 			}
 		}
-		if (err) {
-			cmd_error("running frames: %s", hwxdp_strerror(err));
-			goto out;
-		}
+		cp->in[cp->in_cnt++] = &inputs[i];
 	}
+	err = hx_runner__run(runner, msg, sizeof(msg));
+	if (err) {
+		cmd_error("%s", msg[0] ? msg : hwxdp_strerror(err));
+		goto out;
+	}
+	hx_runner__counts(runner, 0, &counts);
+	summary_counts(sum, &counts);
 	err = hwxdp_pcap_writer__commit(out, msg, sizeof(msg));
 	out = NULL;
 	if (!err && punt) {
@@ -1032,7 +1066,8 @@ out:
 		hwxdp_pcap_reader__close(inputs[i].reader);
 	free(inputs);
 	free(sum);
-	free(batch);
+	free(cports);
+	hx_runner__free(runner);
 	device_close(&dev);
 	hx_state__free(state);
 	for (i = 0; i < size_cnt; i++)
