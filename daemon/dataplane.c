@@ -30,6 +30,7 @@
 #include "device/device.h"
 #include "hwmap/hxu.h"
 #include "hwxdp/fwd.h"
+#include "runner/runner.h"
 
 #define POLL_MS 200
 
@@ -39,11 +40,18 @@ struct tx_queue {
 	int n;
 };
 
+/* A wire port as the runner's port (runner/runner.h). */
+struct wire_port {
+	struct dataplane *dp;
+	struct port *p;
+	uint32_t ifindex; /* the runner's port: p's, when it was added */
+};
+
 struct dataplane {
 	struct hwxdpd *d;
+	struct hx_runner *runner; /* the board's frames between wires and TAPs */
+	struct wire_port wp[HWXDPD_PORTS_MAX];
 	struct wire_frame rx[WIRE_BATCH];
-	struct hwxdp_device_frame f[WIRE_BATCH];
-	uint8_t (*out)[HXU_WINDOW_SIZE];
 	uint8_t (*host)[HXU_FRAME_MAX];
 	struct tx_queue *txq; /* one per port slot */
 };
@@ -154,76 +162,140 @@ static void swap_seen(struct prog *pr, const struct hwxdp_device_frame *f, int n
 		}
 }
 
-static int wire_round(struct dataplane *dp, struct port *p)
+/* The runner's side of a wire: frames from its queues, sends queued for
+ * the wire, punts to the TAPs. */
+static int wire_port_rx(void *ctx, struct hx_rx_frame *f, int max, char *msg, size_t msglen)
 {
-	struct hwxdpd *d = dp->d;
-	int n = wire_rx(p->wire, dp->rx, WIRE_BATCH), got = n;
+	struct wire_port *w = ctx;
+	struct port *p = w->p;
+	int n = wire_rx(p->wire, w->dp->rx, max < WIRE_BATCH ? max : WIRE_BATCH);
 
-	if (n <= 0)
-		return 0;
+	(void)msg;
+	(void)msglen;
 	for (int i = 0; i < n; i++) {
+		const struct wire_frame *r = &w->dp->rx[i];
+
 		p->c.rx++;
-		p->c.rx_bytes += dp->rx[i].len;
-		dp->f[i] = (struct hwxdp_device_frame){
-			.data = dp->rx[i].data,
-			.len = dp->rx[i].len,
-			.port = p->ifindex,
-			.out = dp->out[i],
-			.out_cap = HXU_WINDOW_SIZE,
+		p->c.rx_bytes += r->len;
+		f[i] = (struct hx_rx_frame){
+			.data = r->data,
+			.len = r->len,
+			.queue = r->queue,
+			.handle = r->addr,
 		};
 	}
-	if (hwxdp_device__run_batch(d->board, dp->f, (size_t)n)) {
-		p->c.errors += (uint64_t)n;
-		n = 0;
-	}
-	if (p->prog >= 0 && d->progs[p->prog].swap_watch != HWXDP_DEVICE_PROG_NONE)
-		swap_seen(&d->progs[p->prog], dp->f, n);
-	for (int i = 0; i < n; i++) {
-		struct hwxdp_device_frame *f = &dp->f[i];
-		struct port *egress;
+	return n;
+}
 
-		if (f->prog == HWXDP_DEVICE_PROG_NONE && f->error != -EINVAL) {
-			to_host(p, f->data, f->len);
-			continue;
-		}
-		if (f->error || f->out_len > f->out_cap) {
-			p->c.dropped++;
-			continue;
-		}
-		switch (f->verdict) {
-		case XDP_PASS:
-			if (f->reason == HWXDP_PUNT_FLOW_MISS)
-				flows_punted(d, p, f->out, f->out_len);
-			/* A tunnel flow the board could not encrypt: the host
-			 * has no ESP here and would route it in clear. Held. */
-			if (tunnel_punt(d, p, f->reason) &&
-			    !tunnel_to_host(d, p, f->reason, f->out, f->out_len)) {
-				p->c.tunnel_held++;
-				break;
-			}
-			to_host(p, f->out, f->out_len);
-			break;
-		case XDP_TX:
-			queue(dp, p, f->out, f->out_len);
-			break;
-		case XDP_REDIRECT:
-			egress = port_by_ifindex(d, f->egress);
-			if (egress)
-				queue(dp, egress, f->out, f->out_len);
-			else
-				p->c.dropped++;
-			break;
-		default:
-			p->c.dropped++;
+static void wire_port_rx_done(void *ctx, const struct hx_rx_frame *f, int n)
+{
+	struct wire_port *w = ctx;
+
+	for (int i = 0; i < n; i++)
+		w->dp->rx[i] = (struct wire_frame){
+			.data = f[i].data,
+			.len = f[i].len,
+			.addr = f[i].handle,
+			.queue = (uint16_t)f[i].queue,
+		};
+	wire_rx_done(w->p->wire, w->dp->rx, n);
+}
+
+static int wire_port_send(void *ctx, const uint8_t *data, uint32_t len,
+			  const struct hx_rx_frame *from, char *msg, size_t msglen)
+{
+	struct wire_port *w = ctx;
+
+	(void)from;
+	(void)msg;
+	(void)msglen;
+	queue(w->dp, w->p, data, len);
+	return 0;
+}
+
+static int wire_port_punt(void *ctx, const struct hwxdp_device_frame *f, const uint8_t *data,
+			  uint32_t len, const struct hx_rx_frame *from, char *msg, size_t msglen)
+{
+	struct wire_port *w = ctx;
+	struct hwxdpd *d = w->dp->d;
+	struct port *p = w->p;
+
+	(void)from;
+	(void)msg;
+	(void)msglen;
+	if (f->prog != HWXDP_DEVICE_PROG_NONE) {
+		if (f->reason == HWXDP_PUNT_FLOW_MISS)
+			flows_punted(d, p, data, len);
+		/* A tunnel flow the board could not encrypt: the host has no
+		 * ESP here and would route it in clear. Held. */
+		if (tunnel_punt(d, p, f->reason) && !tunnel_to_host(d, p, f->reason, data, len)) {
+			p->c.tunnel_held++;
+			return 0;
 		}
 	}
-	/* The out buffers are queued: they go before the next batch. */
-	for (int i = 0; i < HWXDPD_PORTS_MAX; i++)
-		if (d->ports[i].used)
-			flush(dp, &d->ports[i]);
-	/* Every buffer rx gave goes back, whether the board ran it or not. */
-	wire_rx_done(p->wire, dp->rx, got);
-	return got;
+	to_host(p, data, len);
+	return 0;
+}
+
+static void wire_port_flush(void *ctx)
+{
+	struct wire_port *w = ctx;
+
+	flush(w->dp, w->p);
+}
+
+static const struct hx_port_ops wire_port_ops = {
+	.rx = wire_port_rx,
+	.rx_done = wire_port_rx_done,
+	.send = wire_port_send,
+	.punt = wire_port_punt,
+	.flush = wire_port_flush,
+};
+
+/* What the runner does with frames, in the port's counters. */
+static void wire_fate(void *ctx, uint32_t ingress, const struct hwxdp_device_frame *f,
+		      enum hx_fate fate, uint32_t egress)
+{
+	struct port *p = port_by_ifindex(ctx, ingress);
+
+	(void)f;
+	(void)egress;
+	if (p && (fate == HX_FATE_INVALID || fate == HX_FATE_ABORTED || fate == HX_FATE_DROPPED))
+		p->c.dropped++;
+}
+
+/* The first frame a replacing build ran ends its swap. */
+static void wire_ran(void *ctx, const struct hwxdp_device_frame *f, int n)
+{
+	struct hwxdpd *d = ctx;
+	struct port *p = n ? port_by_ifindex(d, f[0].port) : NULL;
+
+	if (p && p->prog >= 0 && d->progs[p->prog].swap_watch != HWXDP_DEVICE_PROG_NONE)
+		swap_seen(&d->progs[p->prog], f, n);
+}
+
+/* The runner's ports are the wires in use, again after a change. */
+static void runner_ports(struct dataplane *dp)
+{
+	struct hwxdpd *d = dp->d;
+
+	/* All out first: a slot may hold another port now, or none, and a
+	 * netdev may have moved to another slot. */
+	for (int i = 0; i < HWXDPD_PORTS_MAX; i++) {
+		if (dp->wp[i].p)
+			hx_runner__del_port(dp->runner, dp->wp[i].ifindex);
+		dp->wp[i].p = NULL;
+	}
+	for (int i = 0; i < HWXDPD_PORTS_MAX; i++) {
+		struct wire_port *w = &dp->wp[i];
+
+		if (!d->ports[i].used)
+			continue;
+		w->dp = dp;
+		w->ifindex = d->ports[i].ifindex;
+		if (!hx_runner__add_port(dp->runner, w->ifindex, &wire_port_ops, w))
+			w->p = &d->ports[i];
+	}
 }
 
 /* Room in front of what the host sends: the ESP headers and a tag. */
@@ -293,6 +365,7 @@ static void *dataplane_main(void *arg)
 		if (built != atomic_load(&d->generation)) {
 			pthread_mutex_lock(&d->lock);
 			built = atomic_load(&d->generation);
+			runner_ports(dp);
 			n = 0;
 			pfd[n++] = (struct pollfd){ .fd = d->dp_wake_fd, .events = POLLIN };
 			for (int i = 0; i < HWXDPD_PORTS_MAX; i++) {
@@ -334,8 +407,12 @@ static void *dataplane_main(void *arg)
 			 * only when poll says it holds a frame: a read that
 			 * finds none is a system call per TAP per batch. */
 			for (int i = 0; i < HWXDPD_PORTS_MAX; i++)
-				if (d->ports[i].used)
-					busy += wire_round(dp, &d->ports[i]);
+				if (dp->wp[i].p) {
+					int got =
+						hx_runner__round(dp->runner, dp->wp[i].p->ifindex);
+
+					busy += got > 0 ? got : 0;
+				}
 			for (int i = 1; i < n; i++)
 				if (tap_port[i] && (pfd[i].revents & POLLIN))
 					busy += host_round(dp, tap_port[i], tap_lif[i]);
@@ -357,10 +434,16 @@ int dataplane_start(struct hwxdpd *d)
 	if (!dp)
 		return -ENOMEM;
 	dp->d = d;
-	dp->out = calloc(WIRE_BATCH, sizeof(*dp->out));
+	dp->runner = hx_runner__new(d->board, &(struct hx_runner_opts){
+						      .sz = sizeof(struct hx_runner_opts),
+						      .ran = wire_ran,
+						      .ran_ctx = d,
+						      .fate = wire_fate,
+						      .fate_ctx = d,
+					      });
 	dp->host = calloc(WIRE_BATCH, sizeof(*dp->host));
 	dp->txq = calloc(HWXDPD_PORTS_MAX, sizeof(*dp->txq));
-	if (!dp->out || !dp->host || !dp->txq) {
+	if (!dp->runner || !dp->host || !dp->txq) {
 		err = -ENOMEM;
 		goto fail;
 	}
@@ -372,7 +455,7 @@ int dataplane_start(struct hwxdpd *d)
 	d->dp_started = true;
 	return 0;
 fail:
-	free(dp->out);
+	hx_runner__free(dp->runner);
 	free(dp->host);
 	free(dp->txq);
 	free(dp);
@@ -399,7 +482,7 @@ void dataplane_stop(struct hwxdpd *d)
 	pthread_join(d->dp_thread, NULL);
 	d->dp_started = false;
 	if (dp) {
-		free(dp->out);
+		hx_runner__free(dp->runner);
 		free(dp->host);
 		free(dp->txq);
 		free(dp);

@@ -233,10 +233,16 @@ int hx_runner__round(struct hx_runner *r, uint32_t ifindex)
 	for (int i = 0; i < n; i++)
 		frame_in(r, i, p, r->rx[i].data);
 	err = board_run(r, n);
-	if (!err)
+	if (!err) {
 		dispatch(r, n, &(int){ 0 }, ignored, sizeof(ignored));
-	else
-		p->c.fate[HX_FATE_ABORTED] += (uint64_t)n;
+	} else {
+		/* The board could not run them: each one aborted. */
+		for (int i = 0; i < n; i++) {
+			p->c.fate[HX_FATE_ABORTED]++;
+			if (r->o.fate)
+				r->o.fate(r->o.fate_ctx, p->ifindex, &r->f[i], HX_FATE_ABORTED, 0);
+		}
+	}
 	/* Every buffer rx gave goes back, whether the board ran it or not. */
 	if (p->ops->rx_done)
 		p->ops->rx_done(p->ctx, r->rx, n);
