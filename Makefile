@@ -37,7 +37,8 @@ BPF_SRCS  := $(wildcard progs/*.bpf.c)
 BPF_OBJS  := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(BPF_SRCS))
 # fwd as clang's alu32 code has it (-mcpu=v3, newer clang's default): the
 # fwd suite runs on it too.
-BPF_OBJS  += $(BUILD)/progs/fwd_alu32.bpf.o $(BUILD)/progs/fwd_mark1.bpf.o $(BUILD)/progs/fwd_mark2.bpf.o
+BPF_OBJS  += $(BUILD)/progs/fwd_alu32.bpf.o $(BUILD)/progs/fwd_mark1.bpf.o $(BUILD)/progs/fwd_mark2.bpf.o \
+	     $(BUILD)/progs/fwd_flows32k.bpf.o
 # Objects the loader's tests read: modern and legacy (struct bpf_map_def) ones.
 CORPUS_OBJS := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/loader/corpus/*.bpf.c))
 # Objects in the manner of older toolchains and loaders (tests/loader/older).
@@ -124,6 +125,12 @@ $(BUILD)/progs/fwd_mark%.bpf.o: progs/fwd.bpf.c $(wildcard progs/include/hwxdp/*
 	@mkdir -p $(@D)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -DHWXDP_FWD_MARK=$* -c $< -o $@
+
+# A build whose flow table has another size: a replace needs `fresh flows`.
+$(BUILD)/progs/fwd_flows32k.bpf.o: progs/fwd.bpf.c $(wildcard progs/include/hwxdp/*.h) include/hwxdp/platform.h
+	@mkdir -p $(@D)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -DHWXDP_MAX_FLOWS=32768 -c $< -o $@
 
 $(BUILD)/tests/%.bpf.o: tests/%.bpf.c $(wildcard tests/corpus/include/*.h)
 	@mkdir -p $(@D)

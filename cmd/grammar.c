@@ -231,11 +231,15 @@ static const struct cmd_verb prog_verbs[] = {
 	  CMD_VERB_DAEMON },
 	{ "unload", "NAME", "a program off every port, its pins removed", NULL, NULL,
 	  CMD_VERB_DAEMON },
-	{ "replace", "NAME FILE.o", "another build in NAME's place, its maps kept",
+	{ "replace", "NAME FILE.o [fresh MAP ...]", "another build in NAME's place, its maps kept",
 	  "Puts another build of the program in NAME's place on all its ports, its\n"
 	  "maps (and their contents) kept: verified and translated first, then\n"
 	  "switched between two frames on the board and atomically through the\n"
-	  "TAPs' links. Standard input (-) is refused, as for load.\n",
+	  "TAPs' links. A map of another type or layout is an error before anything\n"
+	  "changes, unless named with fresh: then the new build gets it new and\n"
+	  "empty, pinned where the old one was, and the board's other tables are\n"
+	  "copied into the new build's at the switch. Standard input (-) is\n"
+	  "refused, as for load.\n",
 	  NULL, CMD_VERB_DAEMON },
 	{ "stats", "FILE.o", "issue slots and cycles per lab frame against BPF",
 	  "Per frame: BPF instructions executed, HXU operations, issue slots,\n"

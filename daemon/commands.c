@@ -382,11 +382,12 @@ static int do_prog_unload(struct hwxdpd *d, int argc, const char **argv, struct 
 static int do_prog_replace(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
 			   size_t msglen)
 {
-	if (argc != 2) {
-		snprintf(msg, msglen, "usage: prog replace NAME FILE.o");
+	if (argc < 2 || (argc > 2 && (strcmp(argv[2], "fresh") || argc == 3))) {
+		snprintf(msg, msglen, "usage: prog replace NAME FILE.o [fresh MAP ...]");
 		return -EINVAL;
 	}
-	return prog_replace(d, argv[0], argv[1], b, msg, msglen);
+	return prog_replace(d, argv[0], argv[1], argc > 3 ? argv + 3 : NULL,
+			    argc > 3 ? argc - 3 : 0, b, msg, msglen);
 }
 
 static const struct word_cmd prog_cmds[] = {

@@ -210,8 +210,10 @@ void ports_free(struct hwxdpd *d);
 
 int prog_load(struct hwxdpd *d, const char *path, const char *name, const char **ports,
 	      int port_cnt, struct jbuf *body, char *msg, size_t msglen);
-int prog_replace(struct hwxdpd *d, const char *name, const char *path, struct jbuf *body, char *msg,
-		 size_t msglen);
+/* fresh: maps the new build gets new and empty (their layout may differ);
+ * the others are kept with their contents. */
+int prog_replace(struct hwxdpd *d, const char *name, const char *path, const char **fresh,
+		 int fresh_cnt, struct jbuf *body, char *msg, size_t msglen);
 int prog_detach(struct hwxdpd *d, struct port *p, char *msg, size_t msglen);
 int prog_unload(struct hwxdpd *d, struct prog *pr, char *msg, size_t msglen);
 struct prog *prog_by_name(struct hwxdpd *d, const char *name);

@@ -132,6 +132,15 @@ void mirror_carry(struct mirror *to, struct mirror *from)
 		to->st = from->st;
 }
 
+void mirror_forget(struct mirror *m, const char *name)
+{
+	for (int i = 0; m && i < m->cnt; i++)
+		if (!strcmp(bpf_map__name(m->maps[i].map), name)) {
+			free(m->maps[i].old.rec);
+			m->maps[i].old = (struct shadow){ 0 };
+		}
+}
+
 static uint64_t hash_key(const uint8_t *k, uint32_t ks)
 {
 	uint64_t h = 1469598103934665603ull;

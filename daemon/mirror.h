@@ -26,6 +26,8 @@ void mirror_free(struct prog *pr);
  * round's copy, the counts) goes to to's map of the same name. */
 struct mirror;
 void mirror_carry(struct mirror *to, struct mirror *from);
+/* A map made fresh: what the last round knew of it is not its. */
+void mirror_forget(struct mirror *m, const char *name);
 /* One round over every mirrored map of pr, with d->lock held. */
 void mirror_sync(struct hwxdpd *d, struct prog *pr);
 

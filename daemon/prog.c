@@ -656,8 +656,83 @@ static void swap_load_times(struct hwxdpd *d, struct prog *pr, uint32_t id)
  * two frames, the kernel atomically through the link), and the old build
  * goes. The slot and the name stay pr's.
  */
-int prog_replace(struct hwxdpd *d, const char *name, const char *path, struct jbuf *body, char *msg,
-		 size_t msglen)
+/* A fresh replace: the old build's tables copied into the new build's
+ * (kept maps; arrays are the kernel's memory, shared already) and its SAs
+ * given to them, with d->lock held, just before the switch. */
+static int copy_tables(struct hwxdpd *d, struct prog *pr, uint32_t id, const char **fresh,
+		       int fresh_cnt, char *msg, size_t msglen)
+{
+	struct hwxdp_tables *to = hwxdp_device__tables(d->board, id);
+	struct bpf_map *map;
+	uint8_t *key = NULL, *next = NULL, *value = NULL;
+	int err = 0;
+
+	bpf_object__for_each_map(map, pr->host)
+	{
+		const char *name = bpf_map__name(map);
+		struct hwxdp_table *a = hwxdp_device__table(d->board, pr->device_id, name);
+		struct hwxdp_table *b = hwxdp_device__table(d->board, id, name);
+		bool skip = !a || !b;
+
+		for (int i = 0; i < fresh_cnt && !skip; i++)
+			skip = !strcmp(fresh[i], name);
+		for (int i = 0; i < pr->mm_cnt && !skip; i++)
+			skip = !strcmp(pr->mm[i].name, name);
+		if (skip)
+			continue;
+		free(key), free(next), free(value);
+		key = calloc(1, a->desc.key_size ? a->desc.key_size : 4);
+		next = calloc(1, a->desc.key_size ? a->desc.key_size : 4);
+		value = calloc(1, hwxdp_table__value_buf_size(a));
+		if (!key || !next || !value) {
+			err = -ENOMEM;
+			break;
+		}
+		for (int e = hwxdp_table__get_next_key(a, NULL, next); !e && !err;
+		     e = hwxdp_table__get_next_key(a, key, next)) {
+			memcpy(key, next, a->desc.key_size);
+			if (hwxdp_table__lookup(a, key, value))
+				continue;
+			err = hwxdp_table__update(b, key, value, BPF_ANY);
+		}
+		if (err) {
+			snprintf(msg, msglen, "%s: copying %s to the new build's table: %s",
+				 pr->name, name, strerror(-err));
+			break;
+		}
+	}
+	free(key), free(next), free(value);
+	for (uint32_t h = 0; !err && pr->sa && to && pr->fwd &&
+			     h < bpf_map__max_entries(pr->fwd->sas.map) && h < HWXDP_TABLES_SA_MAX;
+	     h++)
+		if (pr->sa[h])
+			err = hwxdp_tables__set_sa(to, h, pr->sa[h]);
+	return err;
+}
+
+/* After a fresh replace: each fresh map pinned where the old one was. */
+static void pin_fresh(struct prog *pr, struct bpf_object *old_host, const char **fresh,
+		      int fresh_cnt)
+{
+	for (int i = 0; i < fresh_cnt && pr->pin_dir[0]; i++) {
+		struct bpf_map *old = bpf_object__find_map_by_name(old_host, fresh[i]);
+		struct bpf_map *now = bpf_object__find_map_by_name(pr->host, fresh[i]);
+		char path[PATH_MAX];
+
+		if (snprintf(path, sizeof(path), "%s/%s", pr->pin_dir, fresh[i]) >=
+		    (int)sizeof(path))
+			continue;
+		if (old && bpf_map__is_pinned(old))
+			bpf_map__unpin(old, NULL);
+		unlink(path);
+		if (now && bpf_map__pin(now, path))
+			fprintf(stderr, "hwxdpd: warning: cannot pin %s: %s\n", path,
+				strerror(errno));
+	}
+}
+
+int prog_replace(struct hwxdpd *d, const char *name, const char *path, const char **fresh,
+		 int fresh_cnt, struct jbuf *body, char *msg, size_t msglen)
 {
 	struct hwxdp_device_load_opts lopts = { .sz = sizeof(lopts), .share_tables = true };
 	struct hwxdp_host_load_opts hopts = { .sz = sizeof(hopts), .mmapable_arrays = true };
@@ -681,40 +756,77 @@ int prog_replace(struct hwxdpd *d, const char *name, const char *path, struct jb
 	if (pr) {
 		lopts.tables_of = pr->device_id;
 		snprintf(pin_dir, sizeof(pin_dir), "%s", pr->pin_dir);
+		for (int i = 0; i < fresh_cnt && !err; i++) {
+			struct bpf_map *m = bpf_object__find_map_by_name(pr->host, fresh[i]);
+
+			if (!m || bpf_map__is_internal(m)) {
+				snprintf(msg, msglen, "fresh %s: %s has no map of that name",
+					 fresh[i], name);
+				err = -ENOENT;
+			}
+		}
 	}
 	pthread_mutex_unlock(&d->lock);
 	if (!pr) {
 		snprintf(msg, msglen, "no program '%s' is loaded (prog load)", name);
 		return -ENOENT;
 	}
+	if (err)
+		return err;
+	memset(&next, 0, sizeof(next));
 	load_log_len = 0;
 	load_log[0] = '\0';
 	old = hwxdp_set_print(capture_print);
-	id = hwxdp_device__load(d->board, path, &lopts, msg, msglen);
-	if (id >= 0) {
+	if (fresh_cnt) {
+		/* Tables of its own, the kept ones filled from the old build's
+		 * at the switch; its arrays the kernel maps' memory, the kept
+		 * ones the same maps as before. */
 		hopts.pin_dir = pin_dir;
+		hopts.fresh = fresh;
+		hopts.fresh_cnt = (size_t)fresh_cnt;
 		t = hwxdpd_now_us();
 		host = hwxdp_host_load_opts(path, &hopts);
 		host_us = (uint64_t)(hwxdpd_now_us() - t);
-		if (!host) {
+		if (host) {
+			next.host = host;
+			lopts.share_tables = false;
+			lopts.array_memory = array_memory;
+			lopts.array_memory_ctx = &next;
+			id = hwxdp_device__load(d->board, path, &lopts, msg, msglen);
+			err = id < 0 ? id : 0;
+		} else {
 			err = -errno;
 			snprintf(msg, msglen, "%s: the kernel refused the host copy: %s", path,
 				 strerror(errno));
 		}
 	} else {
-		err = id;
+		id = hwxdp_device__load(d->board, path, &lopts, msg, msglen);
+		if (id >= 0) {
+			hopts.pin_dir = pin_dir;
+			t = hwxdpd_now_us();
+			host = hwxdp_host_load_opts(path, &hopts);
+			host_us = (uint64_t)(hwxdpd_now_us() - t);
+			if (!host) {
+				err = -errno;
+				snprintf(msg, msglen, "%s: the kernel refused the host copy: %s",
+					 path, strerror(errno));
+			}
+		} else {
+			err = id;
+		}
 	}
 	hwxdp_set_print(old);
 	if (err) {
 		log_body(body);
 		if (id >= 0)
 			hwxdp_device__unload(d->board, (uint32_t)id);
+		unmap_arrays(&next);
+		bpf_object__close(host);
 		return err;
 	}
 
 	/* What follows the new build's maps (fwd's, the mirror), made before
 	 * the switch. */
-	memset(&next, 0, sizeof(next));
 	next.host = host;
 	next.device_id = (uint32_t)id;
 	err = fwd_detect(d, &next);
@@ -734,7 +846,9 @@ int prog_replace(struct hwxdpd *d, const char *name, const char *path, struct jb
 		err = -EAGAIN;
 		goto drop_new;
 	}
-	err = switch_slots(d, pr, (uint32_t)id, msg, msglen);
+	err = fresh_cnt ? copy_tables(d, pr, (uint32_t)id, fresh, fresh_cnt, msg, msglen) : 0;
+	if (!err)
+		err = switch_slots(d, pr, (uint32_t)id, msg, msglen);
 	if (err) {
 		char ignored[256];
 
@@ -774,6 +888,16 @@ int prog_replace(struct hwxdpd *d, const char *name, const char *path, struct jb
 	 * the same table memory): the mmaps stay; fwd's handles and the mirror
 	 * are the new object's, the mirror with what it knew. */
 	mirror_carry(next.mirror, pr->mirror);
+	for (int i = 0; i < fresh_cnt; i++)
+		mirror_forget(next.mirror, fresh[i]);
+	if (fresh_cnt) {
+		/* The new build's tables map the kernel's arrays afresh. */
+		unmap_arrays(pr);
+		memcpy(pr->mm, next.mm, sizeof(pr->mm));
+		pr->mm_cnt = next.mm_cnt;
+		next.mm_cnt = 0;
+		pin_fresh(pr, old_host, fresh, fresh_cnt);
+	}
 	mirror_free(pr);
 	fwd_free(pr);
 	pr->fwd = next.fwd;
@@ -803,6 +927,7 @@ drop_new:
 	mirror_free(&next);
 	fwd_free(&next);
 	hwxdp_device__unload(d->board, (uint32_t)id);
+	unmap_arrays(&next);
 	bpf_object__close(host);
 	return err;
 }

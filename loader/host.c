@@ -53,7 +53,16 @@ static int set_mmapable(struct bpf_object *obj)
 	return 0;
 }
 
-static int set_pin_paths(struct bpf_object *obj, const char *dir)
+static bool is_fresh(const struct hwxdp_host_load_opts *o, const char *name)
+{
+	for (size_t i = 0; i < o->fresh_cnt; i++)
+		if (o->fresh[i] && !strcmp(o->fresh[i], name))
+			return true;
+	return false;
+}
+
+static int set_pin_paths(struct bpf_object *obj, const char *dir,
+			 const struct hwxdp_host_load_opts *o)
 {
 	struct bpf_map *map;
 
@@ -62,9 +71,10 @@ static int set_pin_paths(struct bpf_object *obj, const char *dir)
 		char pin[4096];
 		int err;
 
-		if (bpf_map__is_internal(map))
+		if (bpf_map__is_internal(map) || is_fresh(o, bpf_map__name(map)))
 			continue;
-		if (snprintf(pin, sizeof(pin), "%s/%s", dir, bpf_map__name(map)) >= (int)sizeof(pin))
+		if (snprintf(pin, sizeof(pin), "%s/%s", dir, bpf_map__name(map)) >=
+		    (int)sizeof(pin))
 			return -ENAMETOOLONG;
 		err = bpf_map__set_pin_path(map, pin);
 		if (err)
@@ -129,7 +139,7 @@ struct bpf_object *hwxdp_host_load_opts(const char *path, const struct hwxdp_hos
 		}
 	}
 	if (o.pin_dir) {
-		err = set_pin_paths(obj, o.pin_dir);
+		err = set_pin_paths(obj, o.pin_dir, &o);
 		if (err) {
 			hwxdp_error(err, "%s: a pin path under %s is too long", path, o.pin_dir);
 			goto fail;
@@ -152,8 +162,7 @@ struct bpf_program *hwxdp_host_xdp_program(struct bpf_object *obj)
 {
 	struct bpf_program *prog;
 
-	bpf_object__for_each_program(prog, obj)
-		if (bpf_program__type(prog) == BPF_PROG_TYPE_XDP)
-			return prog;
+	bpf_object__for_each_program(prog, obj) if (bpf_program__type(prog) ==
+						    BPF_PROG_TYPE_XDP) return prog;
 	return NULL;
 }

@@ -25,6 +25,10 @@ struct hwxdp_host_load_opts {
 	 * there is made and pinned there): a program replacing another keeps
 	 * its maps. A pinned map of another type or size fails the load. */
 	const char *pin_dir;
+	/* Maps of these names are made new, though pinned in pin_dir, and
+	 * not pinned: the caller pins them where it wants, when it wants. */
+	const char *const *fresh;
+	size_t fresh_cnt;
 };
 
 struct bpf_object *hwxdp_host_load_opts(const char *path, const struct hwxdp_host_load_opts *opts);

@@ -10,7 +10,8 @@
 # topology is daemon_flows.sh's, partner A on p0 and B on p1; udpgen's frames
 # bypass A's qdisc (and its VLAN tagger), so they arrive on p0's LIF 0.
 # Then a policy switched live: vlan_flows off and on 20 times, by bpftool on
-# the pin, during 200,000 numbered frames udpgen tags with VLAN 50.
+# the pin, during 200,000 numbered frames udpgen tags with VLAN 50. Last, a
+# build with another flow-table size, refused, then taken with fresh flows.
 #
 # Prints "N passed, M failed"; exits 77 (skipped) without root, bpffs, TUN,
 # clang, ethtool or scapy, with the reason.
@@ -22,7 +23,7 @@ tmp=/tmp/hxptest.$tag
 . tests/integration/appliance_test.sh
 COUNT=1000000 RATE=${HWXDP_REPLACE_RATE:-50000}
 appliance_requires gcc
-for o in fwd_mark1 fwd_mark2; do
+for o in fwd_mark1 fwd_mark2 fwd_flows32k; do
 	[ -f "$build/progs/$o.bpf.o" ] || skip "no $build/progs/$o.bpf.o: make"
 done
 
@@ -172,5 +173,40 @@ if [ "$((off1 - off0))" -gt 0 ] && [ "$dscp0" = "$host" ] && [ "${flow:-x}" = "$
 	pass "the host carried $dscp0 frames, each counted: $((off1 - off0)) punted vlan-flows-off; the board forwarded the other $dscp1, the flow's count"
 else
 	fail "counted: host-carried (DSCP 0) $dscp0, punts vlan-flows-off +$((off1 - off0)) flow-miss +$((miss1 - miss0)), board (DSCP 1) $dscp1, flow packets ${flow:-?}"
+fi
+
+# --- A build whose flow table has another size (32,768 entries): refused as
+# it is, taken with `fresh flows` — a new, empty flow table pinned where the
+# old one was, every other map kept with its contents, and the next stream
+# made again on the board.
+small=$build/progs/fwd_flows32k.bpf.o
+flows_pin() { bpftool -j map show pinned "$pins/fwd/flows" | jfield "'%d %d' % (d['id'], d['max_entries'])"; }
+read -r fid0 fmax0 <<<"$(flows_pin)"
+lif0=$(lif_counter 0 rx_packets) cfg0=$(bpftool -j map dump pinned "$pins/fwd/config" | md5sum)
+refused=$(hwxdp prog replace fwd "$small" 2>&1)
+rrc=$?
+out=$(hwxdp prog replace fwd "$small" fresh flows 2>&1)
+frc=$?
+read -r fid1 fmax1 <<<"$(flows_pin)"
+entries=$(bpftool -j map dump pinned "$pins/fwd/flows" | jfield "len(d)")
+lif1=$(lif_counter 0 rx_packets) cfg1=$(bpftool -j map dump pinned "$pins/fwd/config" | md5sum)
+if [ $rrc -ne 0 ] && [ $frc -eq 0 ] && [ "$fmax0" = 65536 ] && [ "$fmax1" = 32768 ] &&
+	[ "$fid0" != "$fid1" ] && [ "$entries" = 0 ] && [ "$lif1" = "$lif0" ] && [ "$cfg0" = "$cfg1" ]; then
+	pass "fresh flows: refused without it ($(echo "$refused" | grep error | head -c 120)); with it a new flow table at the pin (65536 -> 32768 entries, empty), LIF counters ($lif1) and config kept"
+else
+	fail "fresh flows: rc $rrc/$frc ($out), flows $fid0/$fmax0 -> $fid1/$fmax1 with $entries entries, LIF 0 rx $lif0 -> $lif1, config same: $([ "$cfg0" = "$cfg1" ] && echo yes || echo no)"
+fi
+sink_attach
+A "$tmp/udpgen" eth0 30 60 "$wamac" 10.78.1.2 10.78.2.2 2000 2000 >/dev/null 2>&1
+sleep 0.5
+read -r seen doubled beyond ttl63 _ <<<"$(sink_stats)"
+made=$(hwxdp -j flow list | jfield "len([f for f in d['flows'] if f['proto'] == 'udp'])")
+fpk=$(hwxdp -j flow list | jfield "sum(f['packets'] for f in d['flows'] if f['proto'] == 'udp')")
+lif2=$(lif_counter 0 rx_packets)
+if [ "$seen" = 2000 ] && [ "$doubled" = 0 ] && [ "${made:-0}" -ge 1 ] && [ "${fpk:-0}" -ge 1990 ] &&
+	[ "$((lif2 - lif1))" = "$fpk" ]; then
+	pass "after the fresh replace: 2000 of 2000 frames at B, the flow made again in the new table ($fpk frames on the board, LIF 0 rx +$((lif2 - lif1)))"
+else
+	fail "after the fresh replace: B saw ${seen:-?} (doubled ${doubled:-?}), $made UDP flows with $fpk frames, LIF 0 rx +$((lif2 - lif1))"
 fi
 finish

@@ -24,7 +24,9 @@
  * default 2,000,000); the kernel copy is sized for the host fallback. */
 #define HWXDP_MAX_PORTS     256
 #define HWXDP_MAX_LIFS      16384
+#ifndef HWXDP_MAX_FLOWS /* the kernel's flow table; settable at build time */
 #define HWXDP_MAX_FLOWS     65536
+#endif
 #define HWXDP_MAX_NEXTHOPS  65536
 #define HWXDP_MAX_SAS       4096
 
