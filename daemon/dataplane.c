@@ -18,6 +18,8 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -32,7 +34,8 @@
 #include "hwxdp/fwd.h"
 #include "runner/runner.h"
 
-#define POLL_MS 200
+#define POLL_MS	   200
+#define BOARD_NICE -10
 
 struct tx_queue {
 	const uint8_t *data[WIRE_BATCH];
@@ -358,6 +361,11 @@ static void *dataplane_main(void *arg)
 	uint32_t built = UINT32_MAX;
 	int n = 0;
 
+	/* The wires' rings hold some 80 ms of frames: the board thread goes
+	 * before the control plane and whatever else the host runs. Best
+	 * effort: without the right, it runs as it is. */
+	if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), BOARD_NICE))
+		errno = 0;
 	while (!atomic_load(&d->dp_stop)) {
 		uint64_t v;
 		int busy = 0;

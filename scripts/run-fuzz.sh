@@ -75,7 +75,7 @@ build_all() {
 		echo "$clang $lib_cflags" >"$out/obj/cflags"
 	fi
 	make --no-print-directory -s -j"$(nproc)" BUILD="$out/obj" CC="$clang" CFLAGS="$lib_cflags" \
-		LIB_SRCS="$(echo loader/*.c verifier/*.c hwmap/*.c device/*.c lab/*.c)" \
+		LIB_SRCS="$(echo base/*.c loader/*.c verifier/*.c hwmap/*.c device/*.c lab/*.c runner/*.c)" \
 		"$out/obj/libhwxdp.a" >/dev/null || return 1
 
 	local h
