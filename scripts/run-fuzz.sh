@@ -76,18 +76,19 @@ build_all() {
 	fi
 	make --no-print-directory -s -j"$(nproc)" BUILD="$out/obj" CC="$clang" CFLAGS="$lib_cflags" \
 		LIB_SRCS="$(echo base/*.c loader/*.c verifier/*.c hwmap/*.c device/*.c lab/*.c runner/*.c)" \
-		"$out/obj/libhwxdp.a" >/dev/null || return 1
+		"$out/obj/libhwxdp.a" "$out/obj/libhwxdplab.a" >/dev/null || return 1
 
 	local h
 	for h in "${harnesses[@]}"; do
 		"$clang" $cflags -Wall -Wextra -Werror -Wno-missing-field-initializers \
-			-fsanitize=fuzzer $san "tests/fuzz/$h.c" "$out/obj/libhwxdp.a" $libs \
+			-fsanitize=fuzzer $san "tests/fuzz/$h.c" "$out/obj/libhwxdplab.a" \
+			"$out/obj/libhwxdp.a" $libs \
 			-o "$out/$h" || return 1
 	done
 	"$clang" $cflags -Wall -Wextra -Werror -Wno-missing-field-initializers \
 		tests/fuzz/verify_seeds.c tests/verifier/cases_accept.c \
 		tests/verifier/cases_reject.c tests/verifier/kernel.c tests/vdiff/gen.c \
-		"$build/libhwxdp.a" $seed_libs -o "$out/verify_seeds" || return 1
+		"$build/libhwxdplab.a" "$build/libhwxdp.a" $seed_libs -o "$out/verify_seeds" || return 1
 
 	rm -rf "$out/seeds" "$out/corpus"
 	mkdir -p "$out/seeds/object" "$out/seeds/verify" "$out/seeds/device" "$out/seeds/image" \
