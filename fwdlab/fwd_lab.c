@@ -6,18 +6,23 @@
 #include "fwdlab/fwd.h"
 #include "fwdlab/fwd_lab.h"
 
-const struct hx_lab_nexthop_desc hx_lab_nexthops[HX_LAB_NEXTHOP_CNT] = {
+const struct hx_lab_nexthop_desc hx_lab_nexthops[] = {
 	{ NH_P1, 1, 0, 1500 },	     { NH_P2, 2, 0, 1500 },	 { NH_P1_V50, 1, 50, 1500 },
 	{ NH_P1_V60, 1, 60, 9000 },  { NH_P2_V60, 2, 60, 1500 }, { NH_P3, 3, 0, 1500 },
 	{ NH_P2_SMALL, 2, 0, 1280 }, { NH_NO_PORT, 7, 0, 1500 }, { NH_P1_V80, 1, 80, 1500 },
 };
 
-const struct hx_lab_lif hx_lab_lifs[HX_LAB_LIF_CNT] = {
+const struct hx_lab_lif hx_lab_lifs[] = {
 	{ 1, 0, HWXDP_LIF_ENABLED },	       { 1, 50, HWXDP_LIF_ENABLED },
 	{ 1, 60, HWXDP_LIF_ENABLED },	       { 1, 70, HWXDP_LIF_ADMIN_DISABLED },
 	{ 1, 80, HWXDP_LIF_OFFLOAD_DISABLED }, { 2, 0, HWXDP_LIF_ENABLED },
 	{ 2, 60, HWXDP_LIF_ENABLED },	       { 3, 0, HWXDP_LIF_ENABLED },
 };
+
+_Static_assert(sizeof(hx_lab_nexthops) / sizeof(hx_lab_nexthops[0]) == HX_LAB_NEXTHOP_CNT,
+	       "a next hop per index below NH__END");
+_Static_assert(sizeof(hx_lab_lifs) / sizeof(hx_lab_lifs[0]) == HX_LAB_LIF_CNT,
+	       "HX_LAB_LIF_CNT counts hx_lab_lifs");
 
 const struct hx_lab_nexthop_desc *hx_lab_nexthop(uint32_t index)
 {

@@ -56,8 +56,9 @@ struct hx_lab_lif {
 #define HX_LAB_SA	   1
 #define HX_LAB_SA_REVISION 2
 
-extern const struct hx_lab_nexthop_desc hx_lab_nexthops[HX_LAB_NEXTHOP_CNT];
-extern const struct hx_lab_lif hx_lab_lifs[HX_LAB_LIF_CNT];
+/* HX_LAB_NEXTHOP_CNT and HX_LAB_LIF_CNT entries. */
+extern const struct hx_lab_nexthop_desc hx_lab_nexthops[];
+extern const struct hx_lab_lif hx_lab_lifs[];
 
 /* The lab's next hop at index, NULL for an index it leaves unwritten. */
 const struct hx_lab_nexthop_desc *hx_lab_nexthop(uint32_t index);
