@@ -17,38 +17,10 @@
 #include "cmd/main.h"
 #include "loader/object.h"
 #include "fwdlab/fwd.h"
+#include "fwdlab/fwd_lab.h"
 #include "fwdlab/netlab.h"
 #include "lab/target.h"
 #include "base/log.h"
-
-#define LAB_PORTS 3
-
-enum { NH_WIRE2 = 1, NH_WIRE1_V50, NH_WIRE1_V60, NH_WIRE3, NH_WIRE1, NH_WIRE2_SMALL };
-
-struct lab_lif {
-	uint32_t iface, vlan, state;
-};
-
-static const struct lab_lif lab_lifs[] = {
-	{ 1, 0, HWXDP_LIF_ENABLED },
-	{ 1, 50, HWXDP_LIF_ENABLED },
-	{ 1, 60, HWXDP_LIF_ENABLED },
-	{ 1, 70, HWXDP_LIF_ADMIN_DISABLED },
-	{ 1, 80, HWXDP_LIF_OFFLOAD_DISABLED },
-	{ 2, 0, HWXDP_LIF_ENABLED },
-	{ 3, 0, HWXDP_LIF_ENABLED },
-};
-
-struct lab_hop {
-	uint32_t index, port;
-	uint16_t vlan, mtu;
-};
-
-static const struct lab_hop lab_hops[] = {
-	{ NH_WIRE2, 2, 0, 1500 },     { NH_WIRE1_V50, 1, 50, 1500 },
-	{ NH_WIRE1_V60, 1, 60, 9000 }, { NH_WIRE3, 3, 0, 1500 },
-	{ NH_WIRE1, 1, 0, 1500 },     { NH_WIRE2_SMALL, 2, 0, 1280 },
-};
 
 /* One lab frame: how it is built, where it arrives, the flow it has (if any). */
 struct lab_frame {
@@ -61,26 +33,33 @@ struct lab_frame {
 	const char *src, *dst;
 	uint8_t ttl;
 	size_t payload;
-	uint16_t ethertype;   /* family 0 */
-	uint16_t outer_tpid;  /* QinQ */
+	uint16_t ethertype;  /* family 0 */
+	uint16_t outer_tpid; /* QinQ */
 	uint8_t options;
 	uint16_t frag;
 	uint32_t nexthop;     /* 0: no flow */
-	uint32_t sa_revision; /* tunnel flow naming SA 1 at this revision */
+	uint32_t sa_revision; /* tunnel flow naming the lab's SA at this revision */
 };
 
 #define TCP IPPROTO_TCP
 #define UDP IPPROTO_UDP
 
 static const struct lab_frame lab_frames[] = {
-	{ "tcp vlan 50 -> wire2 (tag removed)", 1, 4, TCP, 50, 3, "10.50.0.2", "10.2.0.1", 64, 1400, .nexthop = NH_WIRE2 },
-	{ "tcp wire2 -> vlan 50 (tag added)", 2, 4, TCP, -1, 0, "10.2.0.1", "10.50.0.2", 64, 0, .nexthop = NH_WIRE1_V50 },
-	{ "udp vlan 50 -> vlan 60 (rewritten)", 1, 4, UDP, 50, 5, "10.50.0.3", "10.60.0.3", 32, 512, .nexthop = NH_WIRE1_V60 },
-	{ "tcp6 wire2 -> vlan 50 (tag added)", 2, 6, TCP, -1, 0, "fd00:2::1", "fd00:50::2", 64, 1000, .nexthop = NH_WIRE1_V50 },
-	{ "udp6 vlan 60 -> wire2 (tag removed)", 1, 6, UDP, 60, 1, "fd00:60::3", "fd00:2::9", 9, 100, .nexthop = NH_WIRE2 },
-	{ "tcp wire1 -> wire1 (hairpin)", 1, 4, TCP, -1, 0, "10.1.0.5", "10.1.0.6", 64, 64, .nexthop = NH_WIRE1 },
-	{ "tcp ttl 1", 1, 4, TCP, -1, 0, "10.1.0.7", "10.2.0.7", 1, 64, .nexthop = NH_WIRE2 },
-	{ "udp 1400 B to a 1280 MTU hop", 1, 4, UDP, -1, 0, "10.1.0.8", "10.2.0.8", 64, 1400, .nexthop = NH_WIRE2_SMALL },
+	{ "tcp vlan 50 -> wire2 (tag removed)", 1, 4, TCP, 50, 3, "10.50.0.2", "10.2.0.1", 64, 1400,
+	  .nexthop = NH_P2 },
+	{ "tcp wire2 -> vlan 50 (tag added)", 2, 4, TCP, -1, 0, "10.2.0.1", "10.50.0.2", 64, 0,
+	  .nexthop = NH_P1_V50 },
+	{ "udp vlan 50 -> vlan 60 (rewritten)", 1, 4, UDP, 50, 5, "10.50.0.3", "10.60.0.3", 32, 512,
+	  .nexthop = NH_P1_V60 },
+	{ "tcp6 wire2 -> vlan 50 (tag added)", 2, 6, TCP, -1, 0, "fd00:2::1", "fd00:50::2", 64,
+	  1000, .nexthop = NH_P1_V50 },
+	{ "udp6 vlan 60 -> wire2 (tag removed)", 1, 6, UDP, 60, 1, "fd00:60::3", "fd00:2::9", 9,
+	  100, .nexthop = NH_P2 },
+	{ "tcp wire1 -> wire1 (hairpin)", 1, 4, TCP, -1, 0, "10.1.0.5", "10.1.0.6", 64, 64,
+	  .nexthop = NH_P1 },
+	{ "tcp ttl 1", 1, 4, TCP, -1, 0, "10.1.0.7", "10.2.0.7", 1, 64, .nexthop = NH_P2 },
+	{ "udp 1400 B to a 1280 MTU hop", 1, 4, UDP, -1, 0, "10.1.0.8", "10.2.0.8", 64, 1400,
+	  .nexthop = NH_P2_SMALL },
 	{ "tcp, no microflow", 2, 4, TCP, -1, 0, "10.2.0.99", "10.1.0.99", 64, 64 },
 	{ "tcp vlan 99 (no LIF)", 1, 4, TCP, 99, 0, "10.99.0.1", "10.2.0.1", 64, 64 },
 	{ "tcp vlan 70 (admin-disabled)", 1, 4, TCP, 70, 0, "10.70.0.1", "10.2.0.1", 64, 64 },
@@ -89,9 +68,12 @@ static const struct lab_frame lab_frames[] = {
 	{ "icmp echo", 2, 4, IPPROTO_ICMP, -1, 0, "10.2.0.1", "10.1.0.1", 64, 56 },
 	{ "tcp with IP options", 2, 4, TCP, -1, 0, "10.2.0.1", "10.1.0.1", 64, 64, .options = 8 },
 	{ "udp fragment", 2, 4, UDP, -1, 0, "10.2.0.1", "10.1.0.1", 64, 64, .frag = 0x2000 },
-	{ "qinq 88a8/8100", 1, 4, TCP, 50, 0, "10.50.0.2", "10.2.0.1", 64, 64, .outer_tpid = 0x88a8 },
-	{ "tcp into the tunnel (SA 1 rev 2)", 2, 4, TCP, -1, 0, "10.2.0.1", "10.3.0.1", 64, 256, .nexthop = NH_WIRE3, .sa_revision = 2 },
-	{ "tcp into the tunnel, stale SA rev 1", 2, 4, TCP, -1, 0, "10.2.0.2", "10.3.0.1", 64, 256, .nexthop = NH_WIRE3, .sa_revision = 1 },
+	{ "qinq 88a8/8100", 1, 4, TCP, 50, 0, "10.50.0.2", "10.2.0.1", 64, 64,
+	  .outer_tpid = 0x88a8 },
+	{ "tcp into the tunnel (SA 1 rev 2)", 2, 4, TCP, -1, 0, "10.2.0.1", "10.3.0.1", 64, 256,
+	  .nexthop = NH_P3, .sa_revision = HX_LAB_SA_REVISION },
+	{ "tcp into the tunnel, stale SA rev 1", 2, 4, TCP, -1, 0, "10.2.0.2", "10.3.0.1", 64, 256,
+	  .nexthop = NH_P3, .sa_revision = HX_LAB_SA_REVISION - 1 },
 };
 
 static void lab_spec(const struct lab_frame *lf, struct hx_frame_spec *spec)
@@ -122,27 +104,14 @@ static uint32_t lab_lif_of(const struct lab_frame *lf)
 	return HWXDP_LIF(lf->port, lf->vlan < 0 ? 0 : lf->vlan);
 }
 
+/* The lab's tables, then the flows of its frames. */
 static int lab_setup(struct hx_target *t, const uint32_t *ifindex)
 {
-	char dmac[18], smac[18];
 	struct hx_frame_spec spec;
 	unsigned int i;
-	int err = 0;
+	int err;
 
-	err = hx_fwd_config(t, 1, 1, 1);
-	for (i = 0; !err && i < LAB_PORTS; i++)
-		err = hx_fwd_port(t, ifindex[i], i + 1);
-	for (i = 0; !err && i < sizeof(lab_lifs) / sizeof(lab_lifs[0]); i++)
-		err = hx_fwd_lif(t, HWXDP_LIF(lab_lifs[i].iface, lab_lifs[i].vlan),
-				 lab_lifs[i].state);
-	for (i = 0; !err && i < sizeof(lab_hops) / sizeof(lab_hops[0]); i++) {
-		snprintf(dmac, sizeof(dmac), "02:00:00:00:%02x:01", lab_hops[i].port);
-		snprintf(smac, sizeof(smac), "02:00:00:00:%02x:fe", lab_hops[i].port);
-		err = hx_fwd_nexthop(t, lab_hops[i].index, lab_hops[i].port, lab_hops[i].vlan,
-				     lab_hops[i].mtu, dmac, smac);
-	}
-	if (!err)
-		err = hx_fwd_sa(t, 1, 2, 0x1001, "192.0.2.1", "198.51.100.1");
+	err = hx_lab_topology(t, ifindex);
 	for (i = 0; !err && i < sizeof(lab_frames) / sizeof(lab_frames[0]); i++) {
 		const struct lab_frame *lf = &lab_frames[i];
 
@@ -150,7 +119,7 @@ static int lab_setup(struct hx_target *t, const uint32_t *ifindex)
 			continue;
 		lab_spec(lf, &spec);
 		if (lf->sa_revision)
-			err = hx_fwd_tunnel_flow(t, lab_lif_of(lf), &spec, lf->nexthop, 1,
+			err = hx_fwd_tunnel_flow(t, lab_lif_of(lf), &spec, lf->nexthop, HX_LAB_SA,
 						 lf->sa_revision);
 		else
 			err = hx_fwd_flow(t, lab_lif_of(lf), &spec, lf->nexthop);
@@ -212,12 +181,17 @@ static void print_row(struct json_writer *w, unsigned int n, const struct lab_fr
 		else
 			json_null(w);
 		json_uint_field(w, "len_out", r->len);
-		json_int_field(w, "vlan_in", lin->vlan_count ? lin->tci[lin->vlan_count - 1] & 0xfff : -1);
-		json_int_field(w, "vlan_out", !forwarded ? -1 : lout.vlan_count ? lout.tci[0] & 0xfff : 0);
+		json_int_field(w, "vlan_in",
+			       lin->vlan_count ? lin->tci[lin->vlan_count - 1] & 0xfff : -1);
+		json_int_field(w, "vlan_out",
+			       !forwarded	 ? -1
+			       : lout.vlan_count ? lout.tci[0] & 0xfff
+						 : 0);
 		json_int_field(w, "ttl_in", t_in);
 		json_int_field(w, "ttl_out", t_out);
-		json_string_field(w, "punt", r->action == XDP_PASS ?
-					     hwxdp_punt_reason_name(r->meta.reason) : "");
+		json_string_field(w, "punt",
+				  r->action == XDP_PASS ? hwxdp_punt_reason_name(r->meta.reason)
+							: "");
 		json_end_object(w);
 		return;
 	}
@@ -239,18 +213,20 @@ static void print_counters(struct json_writer *w, struct hx_target *t)
 		json_name(w, "lifs");
 		json_start_array(w);
 	} else {
-		printf("\nLIF        state             rx pkts   rx bytes  tx pkts   tx bytes  dropped\n");
+		printf("\nLIF        state             rx pkts   rx bytes  tx pkts   tx bytes  "
+		       "dropped\n");
 	}
-	for (i = 0; i < sizeof(lab_lifs) / sizeof(lab_lifs[0]); i++) {
-		uint32_t id = HWXDP_LIF(lab_lifs[i].iface, lab_lifs[i].vlan);
+	for (i = 0; i < HX_LAB_LIF_CNT; i++) {
+		const struct hx_lab_lif *ll = &hx_lab_lifs[i];
+		uint32_t id = HWXDP_LIF(ll->port, ll->vlan);
 
 		if (hx_fwd_lif_stats(t, id, &lif))
 			continue;
 		if (w) {
 			json_start_object(w);
 			json_uint_field(w, "lif", id);
-			json_uint_field(w, "port", lab_lifs[i].iface);
-			json_uint_field(w, "vlan", lab_lifs[i].vlan);
+			json_uint_field(w, "port", ll->port);
+			json_uint_field(w, "vlan", ll->vlan);
 			json_string_field(w, "state", states[lif.state % 3]);
 			json_uint_field(w, "rx_packets", lif.rx_packets);
 			json_uint_field(w, "rx_bytes", lif.rx_bytes);
@@ -260,11 +236,10 @@ static void print_counters(struct json_writer *w, struct hx_target *t)
 			json_end_object(w);
 			continue;
 		}
-		printf("%#07x %u.%-4u %-16s %8llu %10llu %8llu %10llu %8llu\n", id,
-		       lab_lifs[i].iface, lab_lifs[i].vlan, states[lif.state % 3],
-		       (unsigned long long)lif.rx_packets, (unsigned long long)lif.rx_bytes,
-		       (unsigned long long)lif.tx_packets, (unsigned long long)lif.tx_bytes,
-		       (unsigned long long)lif.rx_dropped);
+		printf("%#07x %u.%-4u %-16s %8llu %10llu %8llu %10llu %8llu\n", id, ll->port,
+		       ll->vlan, states[lif.state % 3], (unsigned long long)lif.rx_packets,
+		       (unsigned long long)lif.rx_bytes, (unsigned long long)lif.tx_packets,
+		       (unsigned long long)lif.tx_bytes, (unsigned long long)lif.rx_dropped);
 	}
 	if (w) {
 		json_end_array(w);
@@ -302,7 +277,7 @@ int do_lab(int argc, char **argv)
 	struct option options[8];
 	char shorts[16];
 	const char *object = hx_object_path("fwd"), *target_name = "kernel";
-	uint32_t ifindex[LAB_PORTS];
+	uint32_t ifindex[HX_LAB_PORTS];
 	struct json_writer *w = NULL;
 	struct hx_target *t;
 	unsigned int i;
@@ -335,13 +310,13 @@ int do_lab(int argc, char **argv)
 	if (access(object, R_OK))
 		return cmd_error("%s: %s (build it with make)", object, hwxdp_strerror(-errno));
 	/* Off the kernel the ports need no devices: any distinct numbers do. */
-	for (i = 0; i < LAB_PORTS; i++)
+	for (i = 0; i < HX_LAB_PORTS; i++)
 		ifindex[i] = 101 + i;
 	if (!strcmp(target_name, "kernel")) {
 		if (geteuid() != 0)
 			return cmd_error("the kernel target needs root (BPF_PROG_TEST_RUN in a "
 					 "private network namespace)");
-		err = hx_netlab_enter(LAB_PORTS, ifindex);
+		err = hx_netlab_enter(HX_LAB_PORTS, ifindex);
 		if (err)
 			return cmd_error("cannot make the lab's ports: %s", hwxdp_strerror(err));
 	}
@@ -364,7 +339,7 @@ int do_lab(int argc, char **argv)
 		json_start_array(w);
 	} else {
 		printf("hwxdp lab: %s on %s; wire1 carries VLANs 50, 60, 70 (admin-disabled), "
-		       "80 (offload-disabled)\n\n",
+		       "80 (offload-disabled), wire2 VLAN 60\n\n",
 		       object, target_name);
 		printf(" #  %-38s %-6s %-8s %-6s %-10s %-7s %s\n", "frame", "in", "verdict",
 		       "egress", "tag", "ttl", "punt");

@@ -21,7 +21,6 @@
 #include "hwmap/hxu_text.h"
 #include "hwmap/prove.h"
 #include "hwmap/translate.h"
-#include "hwxdp/fwd.h"
 #include "loader/object.h"
 #include "lab/bpf_count.h"
 #include "lab/target.h"
@@ -66,17 +65,13 @@ struct prove_ctx {
 
 static int open_and_translate(struct prove_ctx *c, const char *name)
 {
-	struct hwxdp_verify_opts vopts = { .sz = sizeof(vopts), .device = true };
-	uint32_t device = HWXDP_TARGET_DEVICE;
+	struct hwxdp_translate_opts topts = { .sz = sizeof(topts), .verified = &c->facts };
 	char msg[512];
 	int err;
 
 	err = hwxdp_object__open(c->path, &c->obj);
 	if (err)
 		return cmd_error_code(HWXDP_EXIT_FAILED, "%s", hwxdp_error_message(err));
-	err = hwxdp_object__set_global(c->obj, "hwxdp_target", &device, sizeof(device));
-	if (err && err != -ENOENT)
-		return cmd_error("%s: hwxdp_target is not a 4-byte global", c->path);
 	for (size_t i = 0; i < c->obj->prog_cnt && !c->prog; i++)
 		if (name ? !strcmp(c->obj->progs[i].name, name)
 			 : c->obj->progs[i].type == BPF_PROG_TYPE_XDP)
@@ -84,19 +79,13 @@ static int open_and_translate(struct prove_ctx *c, const char *name)
 	if (!c->prog)
 		return cmd_error(name ? "%s: no program named '%s'" : "%s: no XDP program%s",
 				 c->path, name ? name : "");
-	vopts.expected_attach_type = c->prog->expected_attach_type;
-	err = hwxdp_verify(c->obj, c->prog, &vopts, &c->facts);
-	if (err)
-		return cmd_error("%s: %s: the verifier could not run: %s", c->path, c->prog->name,
-				 strerror(-err));
-	if (!c->facts->accepted)
+	err = hwxdp_translate_for_device_opts(c->obj, c->prog, &topts, &c->img, msg, sizeof(msg));
+	if (err == -EACCES && c->facts && !c->facts->accepted)
 		return cmd_error(
 			"%s: %s: rejected by the verifier for the device (see '%s verify')",
 			c->path, c->prog->name, bin_name);
-	err = hwxdp_translate(c->obj, c->prog, c->facts, &c->img, msg, sizeof(msg));
 	if (err)
-		return cmd_error("%s: %s: cannot be translated: %s", c->path, c->prog->name,
-				 err == -HWXDP_ERR_TRANSLATE ? msg : strerror(-err));
+		return cmd_error("%s: %s: %s", c->path, c->prog->name, msg);
 	return 0;
 }
 

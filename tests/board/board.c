@@ -188,8 +188,8 @@ size_t board_cases(struct board_case **out)
 	for (unsigned int k = 0; k < HX_LAB__COUNT; k++) {
 		const struct hx_lab_frame *lf = &hx_lab_frames[k];
 		struct board_case *c = &cases[n++];
-		/* The lab's next hops: 1 wire 1, 2 wire 2, 3 and 4 VLANs on wire 1. */
-		uint32_t egress = lf->nexthop == 2 ? 2 : 1;
+		const struct hx_lab_nexthop_desc *nh = hx_lab_nexthop(lf->nexthop);
+		uint32_t egress = nh ? nh->port : 0;
 
 		/* Out by the port it came in: a hairpin, XDP_TX. */
 		add_case(c, lf->name, lf->port,
@@ -257,7 +257,7 @@ void board_add_flows(struct board *b, unsigned int n)
 
 	for (unsigned int k = 0; k < n; k++) {
 		board_flow_spec(k, &spec);
-		cr_assert_eq(hx_fwd_flow(&b->target, HWXDP_LIF(2, 0), &spec, 1), 0);
+		cr_assert_eq(hx_fwd_flow(&b->target, HWXDP_LIF(2, 0), &spec, NH_P1), 0);
 	}
 }
 

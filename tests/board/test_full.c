@@ -36,7 +36,7 @@ static void flow_key(const struct hwxdp_flow_key *base, uint32_t k, struct hwxdp
 Test(board, full_flow_table, .timeout = 60)
 {
 	const uint32_t size = 2000000; /* fwd's hwxdp_entries_flows */
-	struct hwxdp_flow value = { .nexthop = 1 }, got;
+	struct hwxdp_flow value = { .nexthop = NH_P1 }, got;
 	struct hwxdp_device_memory mem;
 	struct hwxdp_device_stats *stats = calloc(1, sizeof(*stats));
 	struct hwxdp_flow_key base, key, *keys;

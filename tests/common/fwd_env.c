@@ -14,37 +14,15 @@ static void must(int err, const char *what)
 
 static void fill_lab(struct hx_env *env, const char *target, const uint32_t ifindex[HX_PORTS])
 {
-	static const struct {
-		uint32_t index, port;
-		uint16_t vlan;
-		const char *dmac, *smac;
-	} hops[] = {
-		{ NH_P2, 2, 0, "02:00:00:00:02:01", "02:00:00:00:02:fe" },
-		{ NH_P2_V60, 2, 60, "02:00:00:00:02:01", "02:00:00:00:02:fe" },
-		{ NH_P1, 1, 0, "02:00:00:00:01:01", "02:00:00:00:01:fe" },
-		{ NH_P1_V50, 1, 50, "02:00:00:00:01:01", "02:00:00:00:01:fe" },
-	};
-	static const uint32_t lifs[] = {
-		HWXDP_LIF(1, 0), HWXDP_LIF(1, 50), HWXDP_LIF(2, 0), HWXDP_LIF(2, 60), HWXDP_LIF(3, 0),
-	};
 	/* HWXDP_FWD_PROG=fwd_alu32: the same suite on another build of fwd */
 	const char *name = getenv("HWXDP_FWD_PROG");
 	unsigned int i;
 
 	env->target = hx_target_open(target, hx_object_path(name ? name : "fwd"));
 	cr_assert_not_null(env->target, "open fwd on %s: %s", target, strerror(errno));
-
-	must(hx_fwd_config(env->target, 1, 1, 1), "config");
-	for (i = 0; i < HX_PORTS; i++) {
+	for (i = 0; i < HX_PORTS; i++)
 		env->ifindex[i + 1] = ifindex[i];
-		must(hx_fwd_port(env->target, ifindex[i], i + 1), "port");
-	}
-	for (i = 0; i < sizeof(lifs) / sizeof(lifs[0]); i++)
-		must(hx_fwd_lif(env->target, lifs[i], HWXDP_LIF_ENABLED), "lif");
-	for (i = 0; i < sizeof(hops) / sizeof(hops[0]); i++)
-		must(hx_fwd_nexthop(env->target, hops[i].index, hops[i].port, hops[i].vlan, 1500,
-				    hops[i].dmac, hops[i].smac),
-		     "nexthop");
+	must(hx_lab_topology(env->target, ifindex), "the lab's tables");
 }
 
 void hx_env_open(struct hx_env *env, const char *target)

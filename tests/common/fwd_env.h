@@ -4,14 +4,10 @@
  * on every execution target: a Test() per target, each with its own freshly
  * loaded program, maps and lab ports.
  *
- * The lab every test starts from (hx_env_open):
- *   ports     1, 2, 3 -> veths hxp1..hxp3 in a private network namespace
- *   config    vlan_flows 1, ipsec_flows 1, lif_apply 1
- *   LIFs      1.0, 1.50, 2.0, 2.60, 3.0 enabled
- *   next hops NH_P2 (port 2, untagged), NH_P2_V60 (port 2, VLAN 60),
- *             NH_P1 (port 1, untagged), NH_P1_V50 (port 1, VLAN 50);
- *             each MTU 1500, dmac 02:00:00:00:0<port>:01, smac 02:00:00:00:0<port>:fe
- * No flow is installed: a test adds the ones it needs.
+ * Every test starts from the forwarding lab (fwdlab/fwd_lab.h), freshly
+ * written by hx_env_open: ports 1, 2, 3 on veths hxp1..hxp3 in a private
+ * network namespace, its LIFs, its next hops (NH_P1, NH_P2, NH_P1_V50, ...)
+ * and its SA. No flow is installed: a test adds the ones it needs.
  */
 #ifndef HWXDP_TESTS_COMMON_FWD_ENV_H
 #define HWXDP_TESTS_COMMON_FWD_ENV_H
@@ -20,17 +16,11 @@
 #include <linux/bpf.h>
 
 #include "fwdlab/fwd.h"
+#include "fwdlab/fwd_lab.h"
 #include "lab/pkt.h"
 #include "lab/target.h"
 
-enum {
-	NH_P2 = 1,
-	NH_P2_V60 = 2,
-	NH_P1 = 3,
-	NH_P1_V50 = 4,
-};
-
-#define HX_PORTS 3
+#define HX_PORTS HX_LAB_PORTS
 
 struct hx_env {
 	struct hx_target *target;
@@ -59,25 +49,25 @@ void hx_assert_punt(const struct hx_result *result, unsigned int reason, const u
 void hx_assert_forward(const struct hx_result *result, unsigned int ingress_port,
 		       unsigned int egress_port);
 
-#define HX_TEST_ON(suite, name, target_name)                                                   \
-	Test(suite, name##_##target_name)                                                      \
-	{                                                                                      \
-		struct hx_env env;                                                             \
-		hx_env_open(&env, #target_name);                                               \
-		suite##__##name(&env);                                                         \
-		hx_env_close(&env);                                                            \
+#define HX_TEST_ON(suite, name, target_name)                                                       \
+	Test(suite, name##_##target_name)                                                          \
+	{                                                                                          \
+		struct hx_env env;                                                                 \
+		hx_env_open(&env, #target_name);                                                   \
+		suite##__##name(&env);                                                             \
+		hx_env_close(&env);                                                                \
 	}
 
-#define HX_TEST(suite, name)                                                                   \
-	static void suite##__##name(struct hx_env *env);                                       \
-	HX_TEST_ON(suite, name, kernel)                                                        \
-	HX_TEST_ON(suite, name, device)                                                        \
+#define HX_TEST(suite, name)                                                                       \
+	static void suite##__##name(struct hx_env *env);                                           \
+	HX_TEST_ON(suite, name, kernel)                                                            \
+	HX_TEST_ON(suite, name, device)                                                            \
 	static void suite##__##name(struct hx_env *env)
 
 /* A test of what only the kernel does (tunnel flows punted for want of crypto). */
-#define HX_TEST_KERNEL(suite, name)                                                            \
-	static void suite##__##name(struct hx_env *env);                                       \
-	HX_TEST_ON(suite, name, kernel)                                                        \
+#define HX_TEST_KERNEL(suite, name)                                                                \
+	static void suite##__##name(struct hx_env *env);                                           \
+	HX_TEST_ON(suite, name, kernel)                                                            \
 	static void suite##__##name(struct hx_env *env)
 
 #endif /* HWXDP_TESTS_COMMON_FWD_ENV_H */

@@ -13,16 +13,14 @@
 #include "device/engine.h"
 #include "hwxdp/fwd.h"
 #include "fwdlab/fwd.h"
+#include "fwdlab/fwd_lab.h"
 #include "fwdlab/netlab.h"
 #include "lab/pkt.h"
 #include "tests/devdiff/devdiff.h"
 #include "tests/devdiff/pair.h"
 
-#define PORTS	  3
+#define PORTS	  HX_LAB_PORTS
 #define MAX_FIXED 256
-
-/* The next hops of tests/common/fwd_env.h, and the lab's extra ones. */
-enum { NH_P2 = 1, NH_P2_V60 = 2, NH_P1 = 3, NH_P1_V50 = 4 };
 
 struct frame_case {
 	uint8_t bytes[HX_PKT_MAX];
@@ -93,48 +91,6 @@ static struct hx_frame_spec spec_of(int family, int vlan, uint16_t sport)
 	return s;
 }
 
-/* The lab of tests/common/fwd_env.h and the extra state of this run, on one side. */
-static int fill_lab(struct hx_target *t, const uint32_t *ifindex)
-{
-	static const struct {
-		uint32_t index, port;
-		uint16_t vlan, mtu;
-		const char *dmac, *smac;
-	} hops[] = {
-		{ NH_P2, 2, 0, 1500, "02:00:00:00:02:01", "02:00:00:00:02:fe" },
-		{ NH_P2_V60, 2, 60, 1500, "02:00:00:00:02:01", "02:00:00:00:02:fe" },
-		{ NH_P1, 1, 0, 1500, "02:00:00:00:01:01", "02:00:00:00:01:fe" },
-		{ NH_P1_V50, 1, 50, 1500, "02:00:00:00:01:01", "02:00:00:00:01:fe" },
-		{ 5, 7, 0, 1500, "02:00:00:00:07:01", "02:00:00:00:07:fe" },
-		{ 6, 2, 0, 100, "02:00:00:00:02:01", "02:00:00:00:02:fe" },
-		{ 7, 3, 70, 1500, "02:00:00:00:03:01", "02:00:00:00:03:fe" },
-	};
-	static const struct {
-		uint32_t lif, state;
-	} lifs[] = {
-		{ HWXDP_LIF(1, 0), HWXDP_LIF_ENABLED },
-		{ HWXDP_LIF(1, 50), HWXDP_LIF_ENABLED },
-		{ HWXDP_LIF(2, 0), HWXDP_LIF_ENABLED },
-		{ HWXDP_LIF(2, 60), HWXDP_LIF_ENABLED },
-		{ HWXDP_LIF(3, 0), HWXDP_LIF_ENABLED },
-		{ HWXDP_LIF(3, 70), HWXDP_LIF_OFFLOAD_DISABLED },
-		{ HWXDP_LIF(2, 70), HWXDP_LIF_ADMIN_DISABLED },
-		{ HWXDP_LIF(2, 80), HWXDP_LIF_OFFLOAD_DISABLED },
-	};
-	int err = hx_fwd_config(t, 1, 1, 1);
-
-	for (unsigned int i = 0; !err && i < PORTS; i++)
-		err = hx_fwd_port(t, ifindex[i + 1], i + 1);
-	for (size_t i = 0; !err && i < sizeof(lifs) / sizeof(lifs[0]); i++)
-		err = hx_fwd_lif(t, lifs[i].lif, lifs[i].state);
-	for (size_t i = 0; !err && i < sizeof(hops) / sizeof(hops[0]); i++)
-		err = hx_fwd_nexthop(t, hops[i].index, hops[i].port, hops[i].vlan, hops[i].mtu,
-				     hops[i].dmac, hops[i].smac);
-	if (!err)
-		err = hx_fwd_sa(t, 3, 2, 0x1003, "192.0.2.1", "192.0.2.2");
-	return err;
-}
-
 /* A microflow on both sides, and its frame as a case. */
 static int flow_case(struct fwd_run *r, unsigned int port, uint32_t lif,
 		     const struct hx_frame_spec *s, uint32_t nexthop, uint32_t sa_rev,
@@ -145,9 +101,10 @@ static int flow_case(struct fwd_run *r, unsigned int port, uint32_t lif,
 	for (int t = 0; t < 2 && !err; t++) {
 		struct hx_target *tg = t ? &r->d.target : &r->k.target;
 
-		/* SA 3 is at revision 2: a flow naming revision 1 is stale, and
-		 * punts on both (a valid tunnel flow would encrypt on the device) */
-		err = sa_rev ? hx_fwd_tunnel_flow(tg, lif, s, nexthop, 3, sa_rev)
+		/* The lab's SA is at HX_LAB_SA_REVISION: a flow naming an older
+		 * one is stale, and punts on both (a valid tunnel flow would
+		 * encrypt on the device) */
+		err = sa_rev ? hx_fwd_tunnel_flow(tg, lif, s, nexthop, HX_LAB_SA, sa_rev)
 			     : hx_fwd_flow(tg, lif, s, nexthop);
 	}
 	return err ? err : add_spec(r, port, s, what);
@@ -173,11 +130,12 @@ static int build_cases(struct fwd_run *r)
 		{ 6, 60, 1007, 6, 64, 0, 2, HWXDP_LIF(2, 60), NH_P1, 0, "v6 pop tag 60" },
 		{ 4, -1, 1008, 6, 1, 0, 1, HWXDP_LIF(1, 0), NH_P2, 0, "ttl exceeded" },
 		{ 6, -1, 1009, 6, 1, 0, 1, HWXDP_LIF(1, 0), NH_P2, 0, "hop limit exceeded" },
-		{ 4, -1, 1010, 6, 64, 0, 1, HWXDP_LIF(1, 0), 9, 0, "nexthop miss" },
-		{ 4, -1, 1011, 6, 64, 0, 1, HWXDP_LIF(1, 0), 5, 0, "egress miss" },
-		{ 4, -1, 1012, 6, 64, 200, 1, HWXDP_LIF(1, 0), 6, 0, "mtu exceeded" },
-		{ 4, -1, 1013, 6, 64, 0, 1, HWXDP_LIF(1, 0), 7, 0, "egress lif off" },
-		{ 4, -1, 1014, 6, 64, 0, 1, HWXDP_LIF(1, 0), NH_P2, 1, "sa stale" },
+		{ 4, -1, 1010, 6, 64, 0, 1, HWXDP_LIF(1, 0), NH__END, 0, "nexthop miss" },
+		{ 4, -1, 1011, 6, 64, 0, 1, HWXDP_LIF(1, 0), NH_NO_PORT, 0, "egress miss" },
+		{ 4, -1, 1012, 6, 64, 1300, 1, HWXDP_LIF(1, 0), NH_P2_SMALL, 0, "mtu exceeded" },
+		{ 4, -1, 1013, 6, 64, 0, 1, HWXDP_LIF(1, 0), NH_P1_V80, 0, "egress lif off" },
+		{ 4, -1, 1014, 6, 64, 0, 1, HWXDP_LIF(1, 0), NH_P2, HX_LAB_SA_REVISION - 1,
+		  "sa stale" },
 	};
 	struct hx_frame_spec s;
 	uint8_t buf[HX_PKT_MAX];
@@ -209,9 +167,8 @@ static int build_cases(struct fwd_run *r)
 	ADD(1, "reserved vlan", s = spec_of(4, 4095, 1001));
 	ADD(1, "qinq", s = spec_of(4, 50, 1001); s.outer_tpid = 0x88a8; s.outer_vid = 7);
 	ADD(1, "802.1ad alone", s = spec_of(4, -1, 1001); s.outer_tpid = 0x88a8);
-	ADD(2, "admin-disabled lif", s = spec_of(4, 70, 1001));
-	ADD(2, "offload-disabled lif", s = spec_of(4, 80, 1001));
-	ADD(3, "offload-disabled lif 3.70", s = spec_of(4, 70, 1001));
+	ADD(1, "admin-disabled lif", s = spec_of(4, 70, 1001));
+	ADD(1, "offload-disabled lif", s = spec_of(4, 80, 1001));
 	ADD(1, "arp", s = spec_of(0, -1, 0); s.ethertype = 0x0806);
 	ADD(1, "ip options", s = spec_of(4, -1, 1001); s.ip_options_len = 8);
 	ADD(1, "fragment", s = spec_of(4, -1, 1001); s.frag = 0x2000);
@@ -406,9 +363,9 @@ int devdiff_fwd(const struct devdiff_opts *opts, struct devdiff_fwd_report *rep)
 	err = dd_side_open_device(&r->d, hx_object_path("fwd"));
 	if (err)
 		goto out_kernel;
-	err = fill_lab(&r->k.target, r->ifindex);
+	err = hx_lab_topology(&r->k.target, r->ifindex + 1);
 	if (!err)
-		err = fill_lab(&r->d.target, r->ifindex);
+		err = hx_lab_topology(&r->d.target, r->ifindex + 1);
 	if (!err)
 		err = build_cases(r);
 	if (err) {

@@ -5,10 +5,10 @@
  * byte, metadata, redirect target and map entry afterwards must agree.
  *
  * Two subjects:
- *   fwd       progs/fwd.bpf.o in the lab of tests/common/fwd_env.h plus a few
- *             extra next hops, LIFs and flows: fixed cases (every forwarding
- *             kind, every reachable punt reason, prefixes) and seeded random
- *             and mutated frames. Valid tunnel flows are left out: there the
+ *   fwd       progs/fwd.bpf.o in the forwarding lab (fwdlab/fwd_lab.h) with
+ *             flows of its own: fixed cases (every forwarding kind, every
+ *             reachable punt reason, prefixes) and seeded random and mutated
+ *             frames. Valid tunnel flows are left out: there the
  *             kernel punts (no crypto) and the device encrypts, by design.
  *   programs  the verifier's random programs (tests/vdiff/gen.h) that the
  *             kernel loads and hwxdp verifies and translates for the device,

@@ -14,7 +14,7 @@
 #define IPV4_CSUM_OFF (L3_OFF + 10)
 #define IPV6_HOPS_OFF (L3_OFF + 7)
 
-#define NH_SMALL_MTU 10 /* next hop on port 2 with the IPv4 minimum MTU */
+#define NH_SMALL_MTU NH__END /* next hop on port 2 with the IPv4 minimum MTU */
 #define SA_HANDLE    7
 
 static size_t build(const struct hx_frame_spec *spec, uint8_t *buf)
@@ -288,12 +288,12 @@ HX_TEST(routing, nexthop_miss_on_reserved_vlan)
 	size_t len;
 
 	/* VID 4095 cannot be put on the wire, so such a next hop is not usable. */
-	cr_assert_eq(hx_fwd_nexthop(env->target, 11, 2, 4095, 1500, "02:00:00:00:02:01",
+	cr_assert_eq(hx_fwd_nexthop(env->target, NH__END + 1, 2, 4095, 1500, "02:00:00:00:02:01",
 				    "02:00:00:00:02:fe"),
 		     0);
 	hx_frame_spec_init(&spec, 4);
 	len = build(&spec, in);
-	cr_assert_eq(hx_fwd_flow(env->target, HWXDP_LIF(1, 0), &spec, 11), 0);
+	cr_assert_eq(hx_fwd_flow(env->target, HWXDP_LIF(1, 0), &spec, NH__END + 1), 0);
 
 	run(env, 1, in, len, &r);
 	hx_assert_punt(&r, HWXDP_PUNT_NEXTHOP_MISS, in, len);

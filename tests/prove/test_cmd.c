@@ -150,6 +150,24 @@ Test(prove_cmd, bad_input_one_clear_line)
 	free(out);
 }
 
+/* A program the device's verifier refuses: one line naming the file and the
+ * program, and the verifier's log left to `hwxdp verify`. */
+Test(prove_cmd, refused_program_one_line)
+{
+	char args[4200];
+	int status;
+	char *out;
+
+	snprintf(args, sizeof(args), "%s/tests/corpus/bad_no_bounds.bpf.o", hx_build_dir());
+	out = run("hwxdp", args, &status);
+	cr_expect_eq(status, 1, "%s", out);
+	cr_expect(strstr(out, "bad_no_bounds.bpf.o: xdp_no_bounds: rejected by the verifier for "
+			      "the device (see 'hwxdp verify')"),
+		  "%s", out);
+	cr_expect_eq(strchr(out, '\n'), out + strlen(out) - 1, "more than one line: %s", out);
+	free(out);
+}
+
 /* translate --prove writes the image only once it is proven. */
 Test(prove_cmd, translate_prove)
 {

@@ -29,13 +29,12 @@
 
 #include "loader/object.h"
 #include "fwdlab/fwd.h"
+#include "fwdlab/fwd_lab.h"
 #include "loader/state.h"
 #include "lab/target.h"
 
-#define PORTS 3
+#define PORTS HX_LAB_PORTS
 static const uint32_t port_ifindex[PORTS] = { 11, 12, 13 };
-
-enum { NH_WIRE2 = 1, NH_WIRE1_V50, NH_WIRE3, NH_WIRE1 };
 
 struct case_frame {
 	unsigned int port; /* 1-based */
@@ -53,19 +52,19 @@ struct case_frame {
 /* Every way a frame leaves: routed, tag added and removed, hairpin (tx),
  * and punts of several reasons, the tunnel flow without a key among them. */
 static const struct case_frame frames[] = {
-	{ 1, 4, IPPROTO_TCP, 50, "10.50.0.2", "10.2.0.1", 64, 1400, .nexthop = NH_WIRE2 },
-	{ 2, 4, IPPROTO_TCP, -1, "10.2.0.1", "10.50.0.2", 64, 0, .nexthop = NH_WIRE1_V50 },
-	{ 2, 6, IPPROTO_UDP, -1, "fd00:2::1", "fd00:50::2", 9, 100, .nexthop = NH_WIRE1_V50 },
-	{ 1, 4, IPPROTO_TCP, -1, "10.1.0.5", "10.1.0.6", 64, 64, .nexthop = NH_WIRE1 },
-	{ 1, 4, IPPROTO_TCP, -1, "10.1.0.7", "10.2.0.7", 1, 64, .nexthop = NH_WIRE2 },
+	{ 1, 4, IPPROTO_TCP, 50, "10.50.0.2", "10.2.0.1", 64, 1400, .nexthop = NH_P2 },
+	{ 2, 4, IPPROTO_TCP, -1, "10.2.0.1", "10.50.0.2", 64, 0, .nexthop = NH_P1_V50 },
+	{ 2, 6, IPPROTO_UDP, -1, "fd00:2::1", "fd00:50::2", 9, 100, .nexthop = NH_P1_V50 },
+	{ 1, 4, IPPROTO_TCP, -1, "10.1.0.5", "10.1.0.6", 64, 64, .nexthop = NH_P1 },
+	{ 1, 4, IPPROTO_TCP, -1, "10.1.0.7", "10.2.0.7", 1, 64, .nexthop = NH_P2 },
 	{ 2, 4, IPPROTO_TCP, -1, "10.2.0.99", "10.1.0.99", 64, 64 },
 	{ 1, 4, IPPROTO_TCP, 99, "10.99.0.1", "10.2.0.1", 64, 64 },
 	{ 2, 0, 0, -1, NULL, NULL, 0, 28, .ethertype = 0x0806 },
 	{ 2, 4, IPPROTO_ICMP, -1, "10.2.0.1", "10.1.0.1", 64, 56 },
-	{ 3, 4, IPPROTO_UDP, -1, "10.3.0.4", "10.2.0.4", 64, 300, .nexthop = NH_WIRE2 },
-	{ 2, 4, IPPROTO_TCP, -1, "10.2.0.1", "10.3.0.1", 64, 256, .nexthop = NH_WIRE3,
-	  .sa_revision = 2 },
-	{ 1, 4, IPPROTO_UDP, 50, "10.50.0.3", "10.2.0.3", 64, 9, .nexthop = NH_WIRE2 },
+	{ 3, 4, IPPROTO_UDP, -1, "10.3.0.4", "10.2.0.4", 64, 300, .nexthop = NH_P2 },
+	{ 2, 4, IPPROTO_TCP, -1, "10.2.0.1", "10.3.0.1", 64, 256, .nexthop = NH_P3,
+	  .sa_revision = HX_LAB_SA_REVISION },
+	{ 1, 4, IPPROTO_UDP, 50, "10.50.0.3", "10.2.0.3", 64, 9, .nexthop = NH_P2 },
 };
 #define FRAME_CNT (sizeof(frames) / sizeof(frames[0]))
 
@@ -151,38 +150,14 @@ static int fill(struct hx_target *t)
 	struct hx_frame_spec spec;
 	int err;
 
-	err = hx_fwd_config(t, 1, 1, 1);
-	for (unsigned int i = 0; !err && i < PORTS; i++)
-		err = hx_fwd_port(t, port_ifindex[i], i + 1);
-	if (!err)
-		err = hx_fwd_lif(t, HWXDP_LIF(1, 0), HWXDP_LIF_ENABLED);
-	if (!err)
-		err = hx_fwd_lif(t, HWXDP_LIF(1, 50), HWXDP_LIF_ENABLED);
-	if (!err)
-		err = hx_fwd_lif(t, HWXDP_LIF(2, 0), HWXDP_LIF_ENABLED);
-	if (!err)
-		err = hx_fwd_lif(t, HWXDP_LIF(3, 0), HWXDP_LIF_ENABLED);
-	if (!err)
-		err = hx_fwd_nexthop(t, NH_WIRE2, 2, 0, 1500, "02:00:00:00:02:01",
-				     "02:00:00:00:02:fe");
-	if (!err)
-		err = hx_fwd_nexthop(t, NH_WIRE1_V50, 1, 50, 1500, "02:00:00:00:01:01",
-				     "02:00:00:00:01:fe");
-	if (!err)
-		err = hx_fwd_nexthop(t, NH_WIRE3, 3, 0, 1500, "02:00:00:00:03:01",
-				     "02:00:00:00:03:fe");
-	if (!err)
-		err = hx_fwd_nexthop(t, NH_WIRE1, 1, 0, 1500, "02:00:00:00:01:01",
-				     "02:00:00:00:01:fe");
-	if (!err)
-		err = hx_fwd_sa(t, 1, 2, 0x1001, "192.0.2.1", "198.51.100.1");
+	err = hx_lab_topology(t, port_ifindex);
 	for (size_t i = 0; !err && i < FRAME_CNT; i++) {
 		if (!frames[i].nexthop)
 			continue;
 		spec_of(&frames[i], &spec);
 		err = frames[i].sa_revision
 			      ? hx_fwd_tunnel_flow(t, lif_of(&frames[i]), &spec, frames[i].nexthop,
-						   1, frames[i].sa_revision)
+						   HX_LAB_SA, frames[i].sa_revision)
 			      : hx_fwd_flow(t, lif_of(&frames[i]), &spec, frames[i].nexthop);
 	}
 	return err;

@@ -5,8 +5,9 @@
  * a LIF taken off the device, vlan_flows off), and the per-LIF and
  * per-microflow counters an operator reads back.
  *
- * The lab (tests/common/fwd_env.h) has LIFs 1.0, 1.50, 2.0, 2.60 and 3.0,
- * and next hops NH_P2 (port 2 untagged), NH_P2_V60, NH_P1 and NH_P1_V50.
+ * The lab (fwdlab/fwd_lab.h) has LIFs 1.0, 1.50, 1.60, 2.0, 2.60 and 3.0
+ * enabled, 1.70 admin-disabled and 1.80 offload-disabled, and next hops
+ * NH_P2 (port 2 untagged), NH_P2_V60, NH_P1, NH_P1_V50 among others.
  */
 #include <netinet/in.h>
 #include <string.h>
@@ -15,10 +16,11 @@
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
 
-/* Every LIF of the lab, for "nothing else moved" checks. */
-static const uint32_t lab_lifs[] = {
-	HWXDP_LIF(1, 0), HWXDP_LIF(1, 50), HWXDP_LIF(2, 0), HWXDP_LIF(2, 60), HWXDP_LIF(3, 0),
-};
+/* Every LIF of the lab (hx_lab_lifs), for "nothing else moved" checks. */
+static uint32_t lab_lif(size_t i)
+{
+	return HWXDP_LIF(hx_lab_lifs[i].port, hx_lab_lifs[i].vlan);
+}
 
 /* A frame arriving on in_port (VLAN in_vlan, -1 untagged) whose microflow
  * sends it to nexthop, and the tag it must leave with. */
@@ -211,11 +213,11 @@ static void expect_lif_counts(struct hx_env *env, const struct lif_counts *want,
 {
 	size_t i, j;
 
-	for (i = 0; i < ARRAY_LEN(lab_lifs); i++) {
-		struct lif_counts zero = { .lif = lab_lifs[i] };
+	for (i = 0; i < HX_LAB_LIF_CNT; i++) {
+		struct lif_counts zero = { .lif = lab_lif(i) };
 		const struct lif_counts *w = &zero;
 		struct hwxdp_lif got;
-		uint32_t lif = lab_lifs[i];
+		uint32_t lif = lab_lif(i);
 
 		for (j = 0; j < n; j++)
 			if (want[j].lif == lif)
@@ -251,13 +253,14 @@ static void set_lif_state(struct hx_env *env, uint32_t lif, uint32_t state)
 	cr_assert_eq(hx_target_map_update(env->target, "lifs", &lif, &value), 0);
 }
 
-/* Every lab LIF enabled with zero counters, so cases of one test start alike. */
+/* Every lab LIF in its lab state with zero counters, so cases of one test
+ * start alike. */
 static void reset_lif_counters(struct hx_env *env)
 {
 	size_t i;
 
-	for (i = 0; i < ARRAY_LEN(lab_lifs); i++)
-		cr_assert_eq(hx_fwd_lif(env->target, lab_lifs[i], HWXDP_LIF_ENABLED), 0);
+	for (i = 0; i < HX_LAB_LIF_CNT; i++)
+		cr_assert_eq(hx_fwd_lif(env->target, lab_lif(i), hx_lab_lifs[i].state), 0);
 }
 
 /* ---- Tag pop, push and rewrite ---- */
@@ -399,8 +402,8 @@ HX_TEST(vlan, unknown_vlan_punted)
 	static const struct punt_case cases[] = {
 		{ "VID 99 on port 1", 1, 0, 0, 99, 0, HWXDP_PUNT_UNKNOWN_VLAN },
 		{ "VID 99 PCP 5 on port 1", 1, 0, 0, 99, 5, HWXDP_PUNT_UNKNOWN_VLAN },
-		/* VLAN 60 exists, but on port 2 only. */
-		{ "VID 60 on port 1", 1, 0, 0, 60, 0, HWXDP_PUNT_UNKNOWN_VLAN },
+		/* VLAN 60 exists, but on ports 1 and 2 only. */
+		{ "VID 60 on port 3", 3, 0, 0, 60, 0, HWXDP_PUNT_UNKNOWN_VLAN },
 		/* VLAN 50 exists, but on port 1 only. */
 		{ "VID 50 on port 3", 3, 0, 0, 50, 0, HWXDP_PUNT_UNKNOWN_VLAN },
 	};
