@@ -35,7 +35,7 @@
 #include "runner/runner.h"
 
 #define POLL_MS	   200
-#define BOARD_NICE -10
+#define BOARD_NICE 0
 
 struct tx_queue {
 	const uint8_t *data[WIRE_BATCH];
