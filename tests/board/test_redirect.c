@@ -10,7 +10,7 @@
 
 #include "device/device.h"
 #include "device/engine.h"
-#include "hwmap/hxu_text.h"
+#include "tests/common/asm_board.h"
 
 /* bpf_redirect(the frame's byte 20, 0), or, when byte 21 is set, the exit
  * value 9. */
@@ -26,26 +26,14 @@ static const char program[] = "ctx r6, data ;;\n"
 
 Test(board_redirect, to_a_port_or_nowhere)
 {
-	struct hwxdp_device_opts opts = { .sz = sizeof(opts), .engines = 1 };
-	struct hxu_prog_desc prog = { .name = "redirect", .entry = 0, .frames = 1 };
 	struct hwxdp_device_frame fr[3];
 	struct hwxdp_device_stats st;
-	struct hxu_asm_out out;
-	struct hxu_image img;
 	struct hwxdp_device *d;
 	uint8_t frames[3][64];
-	char msg[256];
-	int id;
+	uint32_t id;
 
-	cr_assert_eq(hxu_asm(program, &out, msg, sizeof(msg)), 0, "%s", msg);
-	img = (struct hxu_image){
-		.ops = out.words, .op_cnt = out.word_cnt, .progs = &prog, .prog_cnt = 1
-	};
-	d = hwxdp_device__new(&opts);
-	cr_assert(d);
-	id = hwxdp_device__load_image(d, &img, NULL, msg, sizeof(msg));
-	cr_assert_geq(id, 0, "%s", msg);
-	cr_assert_eq(hwxdp_device__attach(d, 5, (uint32_t)id), 0);
+	d = asm_board(program, "redirect", false, &id);
+	cr_assert_eq(hwxdp_device__attach(d, 5, id), 0);
 	cr_assert_eq(hwxdp_device__add_port(d, 6), 0);
 	memset(frames, 0, sizeof(frames));
 	frames[0][20] = 6; /* a port of the board */
@@ -66,5 +54,4 @@ Test(board_redirect, to_a_port_or_nowhere)
 	cr_assert_eq(st.verdicts[XDP_REDIRECT], 2);
 	cr_assert_eq(st.verdicts[HWXDP_DEVICE_VERDICTS - 1], 1, "the unknown action's count");
 	hwxdp_device__free(d);
-	hxu_asm_out__free(&out);
 }

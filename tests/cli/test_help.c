@@ -342,13 +342,14 @@ Test(completion, offers_the_grammar_verbs)
 		cr_expect_str_eq(got, "lo ");
 		free(got);
 
-		/* port names come from `hwxdp -j port list`: a stand-in daemon's */
-		FILE *stub = fopen("/tmp/hwxdp-cli-ports", "w");
+		/* port names come from `hwxdp -j port list`: here a script in
+		 * hwxdp's place that prints a fixed list */
+		FILE *fake = fopen("/tmp/hwxdp-cli-ports", "w");
 
-		cr_assert_not_null(stub);
-		fprintf(stub, "#!/bin/sh\necho '{\"ports\": [{\"name\": \"wan\", \"program\": "
+		cr_assert_not_null(fake);
+		fprintf(fake, "#!/bin/sh\necho '{\"ports\": [{\"name\": \"wan\", \"program\": "
 			      "\"fwd\"}, {\"name\":\"p0\"}]}'\n");
-		fclose(stub);
+		fclose(fake);
 		cr_assert_eq(chmod("/tmp/hwxdp-cli-ports", 0755), 0);
 		got = complete("/tmp/hwxdp-cli-ports prog detach port \"\"");
 		cr_expect_str_eq(got, "p0 wan ");

@@ -47,3 +47,12 @@ appliance_requires() {
 		mount -t bpf bpf /sys/fs/bpf 2>/dev/null || skip "cannot mount bpffs at /sys/fs/bpf"
 	fi
 }
+
+# capture SECONDS OUT.pcap: what arrives at partner B's eth0 (tcpdump, by
+# esp_capture.py) in the background, ready when it returns; its pid in cap.
+capture() {
+	local ready=$tmp/ready.$RANDOM
+	B /usr/bin/python3 tests/integration/esp_capture.py capture eth0 "$1" "$ready" "$2" &
+	cap=$!
+	for _ in $(seq 100); do [ -f "$ready" ] && break; sleep 0.1; done
+}

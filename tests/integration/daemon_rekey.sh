@@ -52,12 +52,6 @@ sa_add() { # HANDLE SPI KEY [lifetime words]
 }
 sa_field() { hwxdp -j sa list | jfield "[s['$2'] for s in d['sas'] if s['handle'] == $1][0]"; }
 send() { A "$tmp/udpgen" eth0 30 64 "$wamac" 10.78.1.2 10.78.2.2 "$1" "$2" 50 >/dev/null; }
-capture() {
-	local ready=$tmp/ready.$RANDOM
-	B /usr/bin/python3 tests/integration/esp_capture.py capture eth0 "$1" "$ready" "$2" &
-	cap=$!
-	for _ in $(seq 100); do [ -f "$ready" ] && break; sleep 0.1; done
-}
 check() {
 	/usr/bin/python3 tests/integration/esp_capture.py check "$1" --sa "0x1001:$KEY1" \
 		--sa "0x2002:$KEY2" --sa "0x3003:$KEY3" --sa "0x4004:$KEY4" --sa "0x6006:$KEY6" \

@@ -45,12 +45,6 @@ tunnel() {
 }
 revision() { hwxdp -j sa list | jfield "[s['revision'] for s in d['sas'] if s['handle'] == $1][0]"; }
 sa_field() { hwxdp -j sa list | jfield "[s['$2'] for s in d['sas'] if s['handle'] == $1][0]"; }
-capture() {
-	local ready=$tmp/ready.$RANDOM
-	B /usr/bin/python3 tests/integration/esp_capture.py capture eth0 "$1" "$ready" "$2" &
-	cap=$!
-	for _ in $(seq 100); do [ -f "$ready" ] && break; sleep 0.1; done
-}
 # expect_esp SPI N OTHER_SPI < check's JSON: True when exactly N frames of SPI
 # came, all decrypted to A's packets 0..N-1 with TTL 63, ESP sequence 1..N,
 # none in clear and none of OTHER_SPI (0: none to exclude).

@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "device/device.h"
-#include "hwmap/hxu_text.h"
 #include "runner/runner.h"
+#include "tests/common/asm_board.h"
 
 static const char program[] = "ctx r6, data ;;\n"
 			      "ld8.pkt r1, [r6 + 21] ;;\n"
@@ -130,29 +130,15 @@ static void add(struct mem_port *p, uint8_t id, uint8_t action, uint8_t redirect
 	p->order[i] = ord;
 }
 
-/* any_egress: a redirect to any ifindex leaves (the offline run's board). */
+/* any_egress: a redirect to any ifindex leaves (the offline run's board).
+ * Ports 5 and 6 run the program, port 8 has none. */
 static struct hwxdp_device *board(bool any_egress)
 {
-	struct hwxdp_device_opts opts = { .sz = sizeof(opts),
-					  .engines = 1,
-					  .any_egress = any_egress };
-	struct hxu_prog_desc prog = { .name = "verdicts", .entry = 0, .frames = 1 };
-	struct hxu_asm_out out;
-	struct hxu_image img;
-	struct hwxdp_device *d;
-	char msg[256];
-	int id;
+	uint32_t id;
+	struct hwxdp_device *d = asm_board(program, "verdicts", any_egress, &id);
 
-	cr_assert_eq(hxu_asm(program, &out, msg, sizeof(msg)), 0, "%s", msg);
-	img = (struct hxu_image){
-		.ops = out.words, .op_cnt = out.word_cnt, .progs = &prog, .prog_cnt = 1
-	};
-	d = hwxdp_device__new(&opts);
-	cr_assert(d);
-	id = hwxdp_device__load_image(d, &img, NULL, msg, sizeof(msg));
-	cr_assert_geq(id, 0, "%s", msg);
-	cr_assert_eq(hwxdp_device__attach(d, 5, (uint32_t)id), 0);
-	cr_assert_eq(hwxdp_device__attach(d, 6, (uint32_t)id), 0);
+	cr_assert_eq(hwxdp_device__attach(d, 5, id), 0);
+	cr_assert_eq(hwxdp_device__attach(d, 6, id), 0);
 	cr_assert_eq(hwxdp_device__add_port(d, 8), 0); /* no program */
 	return d;
 }

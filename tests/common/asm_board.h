@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A board of one engine running one program written in microcode text
+ * (docs/isa.md): for the tests whose program decides a frame's fate from
+ * its bytes. Asserts each step.
+ */
+#ifndef HWXDP_TESTS_COMMON_ASM_BOARD_H
+#define HWXDP_TESTS_COMMON_ASM_BOARD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct hwxdp_device;
+
+/* The board (any_egress as hwxdp_device_opts) with text loaded as program
+ * name; its id in *id. */
+struct hwxdp_device *asm_board(const char *text, const char *name, bool any_egress, uint32_t *id);
+
+#endif /* HWXDP_TESTS_COMMON_ASM_BOARD_H */
