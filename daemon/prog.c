@@ -902,6 +902,14 @@ int prog_replace(struct hwxdpd *d, const char *name, const char *path, const cha
 	fwd_free(pr);
 	pr->fwd = next.fwd;
 	pr->mirror = next.mirror;
+	/* A fresh flow or next-hop table has none of the flows made in the
+	 * old one: they are forgotten before the next is made, or one key
+	 * would be made twice. */
+	for (int i = 0; i < fresh_cnt; i++)
+		if (!strcmp(fresh[i], "flows") || !strcmp(fresh[i], "nexthops")) {
+			flows_flush_prog(d, pr);
+			break;
+		}
 	snprintf(pr->path, sizeof(pr->path), "%s", path);
 	pr->loaded_at = (int64_t)time(NULL);
 	pr->replaces++;

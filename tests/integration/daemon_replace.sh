@@ -183,18 +183,21 @@ small=$build/progs/fwd_flows32k.bpf.o
 flows_pin() { bpftool -j map show pinned "$pins/fwd/flows" | jfield "'%d %d' % (d['id'], d['max_entries'])"; }
 read -r fid0 fmax0 <<<"$(flows_pin)"
 lif0=$(lif_counter 0 rx_packets) cfg0=$(bpftool -j map dump pinned "$pins/fwd/config" | md5sum)
+listed0=$(hwxdp -j flow list | jfield "len(d['flows'])")
 refused=$(hwxdp prog replace fwd "$small" 2>&1)
 rrc=$?
 out=$(hwxdp prog replace fwd "$small" fresh flows 2>&1)
 frc=$?
 read -r fid1 fmax1 <<<"$(flows_pin)"
 entries=$(bpftool -j map dump pinned "$pins/fwd/flows" | jfield "len(d)")
+listed1=$(hwxdp -j flow list | jfield "len(d['flows'])")
 lif1=$(lif_counter 0 rx_packets) cfg1=$(bpftool -j map dump pinned "$pins/fwd/config" | md5sum)
 if [ $rrc -ne 0 ] && [ $frc -eq 0 ] && [ "$fmax0" = 65536 ] && [ "$fmax1" = 32768 ] &&
-	[ "$fid0" != "$fid1" ] && [ "$entries" = 0 ] && [ "$lif1" = "$lif0" ] && [ "$cfg0" = "$cfg1" ]; then
-	pass "fresh flows: refused without it ($(echo "$refused" | grep error | head -c 120)); with it a new flow table at the pin (65536 -> 32768 entries, empty), LIF counters ($lif1) and config kept"
+	[ "$fid0" != "$fid1" ] && [ "$entries" = 0 ] && [ "${listed1:-x}" = 0 ] && [ "$lif1" = "$lif0" ] &&
+	[ "$cfg0" = "$cfg1" ]; then
+	pass "fresh flows: refused without it ($(echo "$refused" | grep error | head -c 120)); with it a new flow table at the pin (65536 -> 32768 entries, empty; flow list $listed0 -> 0), LIF counters ($lif1) and config kept"
 else
-	fail "fresh flows: rc $rrc/$frc ($out), flows $fid0/$fmax0 -> $fid1/$fmax1 with $entries entries, LIF 0 rx $lif0 -> $lif1, config same: $([ "$cfg0" = "$cfg1" ] && echo yes || echo no)"
+	fail "fresh flows: rc $rrc/$frc ($out), flows $fid0/$fmax0 -> $fid1/$fmax1 with $entries entries, flow list $listed0 -> $listed1, LIF 0 rx $lif0 -> $lif1, config same: $([ "$cfg0" = "$cfg1" ] && echo yes || echo no)"
 fi
 sink_attach
 A "$tmp/udpgen" eth0 30 60 "$wamac" 10.78.1.2 10.78.2.2 2000 2000 >/dev/null 2>&1

@@ -117,6 +117,8 @@ fi
 	echo "port add p9 dev no-such-netdev mode auto index 9"
 	echo "port add bad%zzname dev lo"
 	printf 'prog load %%00 name x\n'
+	# Never a comment: the first byte is not '#'.
+	printf 'z'
 	head -c 300 /dev/urandom | tr -d '\n'
 	echo
 	echo "lif add nosuchport vlan 5"
