@@ -45,6 +45,9 @@ CORPUS_OBJS := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/loader/corpu
 CORPUS_OBJS += $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/loader/older/*.bpf.c))
 # XDP programs in the styles of public code, for tests/corpus.
 CORPUS_OBJS += $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/corpus/*.bpf.c))
+# The same built for BPF v3 (alu32 and jmp32), the default of newer clang.
+CORPUS_OBJS += $(patsubst tests/corpus/%.bpf.c,$(BUILD)/tests/corpus-v3/%.bpf.o,\
+	       $(wildcard tests/corpus/*.bpf.c))
 
 LIB_SRCS  := $(wildcard base/*.c loader/*.c lab/*.c device/*.c hwmap/*.c verifier/*.c runner/*.c)
 LIB_OBJS  := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS))
@@ -131,6 +134,11 @@ $(BUILD)/progs/fwd_flows32k.bpf.o: progs/fwd.bpf.c $(wildcard progs/include/hwxd
 	@mkdir -p $(@D)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -DHWXDP_MAX_FLOWS=32768 -c $< -o $@
+
+$(BUILD)/tests/corpus-v3/%.bpf.o: tests/corpus/%.bpf.c $(wildcard tests/corpus/include/*.h)
+	@mkdir -p $(@D)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -mcpu=v3 -c $< -o $@
 
 $(BUILD)/tests/%.bpf.o: tests/%.bpf.c $(wildcard tests/corpus/include/*.h)
 	@mkdir -p $(@D)

@@ -1176,7 +1176,11 @@ static int check_alu(struct verifier_env *env, const struct bpf_insn *insn)
 		/* a distance inside one object, not an address */
 		if (op == BPF_SUB && (same_object(dst, src) || env->allow_ptr_leaks)) {
 			reg_mark_unknown(dst);
-			if (alu32)
+			/* The kernel (root) leaves all 64 bits unknown, even for a
+			 * 32-bit subtraction, whose upper half is zero when it
+			 * runs: a 32-bit bound on it then says nothing of the
+			 * register as a whole, and pointer + it is refused. */
+			if (alu32 && !env->allow_ptr_leaks)
 				reg_coerce_size(dst, 4);
 			return 0;
 		}
@@ -1191,7 +1195,9 @@ static int check_alu(struct verifier_env *env, const struct bpf_insn *insn)
 
 		if (env->allow_ptr_leaks || (env->device && packet_ptr(t))) {
 			reg_mark_unknown(dst);
-			reg_coerce_size(dst, 4);
+			/* all 64 bits unknown for root, as above */
+			if (!env->allow_ptr_leaks)
+				reg_coerce_size(dst, 4);
 			return 0;
 		}
 	}

@@ -1070,6 +1070,11 @@ static int one_object(const char *dir, const char *file, unsigned int frames,
 
 int corpus_run(unsigned int frames, struct corpus_row **rows, size_t *cnt)
 {
+	return corpus_run_in("tests/corpus", frames, rows, cnt);
+}
+
+int corpus_run_in(const char *subdir, unsigned int frames, struct corpus_row **rows, size_t *cnt)
+{
 	char dir[4096], *names[CORPUS_MAX];
 	size_t n = 0, cap = 0;
 	struct dirent *de;
@@ -1078,7 +1083,7 @@ int corpus_run(unsigned int frames, struct corpus_row **rows, size_t *cnt)
 
 	*rows = NULL;
 	*cnt = 0;
-	snprintf(dir, sizeof(dir), "%s/tests/corpus", hx_build_dir());
+	snprintf(dir, sizeof(dir), "%s/%s", hx_build_dir(), subdir);
 	dh = opendir(dir);
 	if (!dh) {
 		fprintf(stderr, "corpus: %s: %s (build the corpus with make)\n", dir,

@@ -63,6 +63,8 @@ unsigned int corpus_frame_count(void);
 /* Every program of every object in $BUILD/tests/corpus: rows (malloc'd) and
  * their count. 0 or a negative errno. */
 int corpus_run(unsigned int frames, struct corpus_row **rows, size_t *cnt);
+/* The same for the objects in $BUILD/SUBDIR (the corpus built otherwise). */
+int corpus_run_in(const char *subdir, unsigned int frames, struct corpus_row **rows, size_t *cnt);
 
 void corpus_totals(const struct corpus_row *rows, size_t cnt, struct corpus_totals *t);
 void corpus_print(FILE *f, const struct corpus_row *rows, size_t cnt,
