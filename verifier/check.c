@@ -53,7 +53,6 @@ struct func_state *cur_frame(struct verifier_env *env)
 	return env->cur->frame[env->cur->curframe];
 }
 
-
 /* On the device, packet pointers are offsets in the packet window: their
  * bits are a number, as any address is to root in the kernel. */
 static bool packet_ptr(enum reg_type t)
@@ -1137,7 +1136,8 @@ static int check_alu(struct verifier_env *env, const struct bpf_insn *insn)
 			/* clang's alu32 code copies data and data_end to 32 bits to
 			 * subtract them; on the device they are window offsets, so
 			 * the low bits are a number as in the kernel (root) */
-			if (!env->allow_ptr_leaks && !(env->device && packet_ptr(src->type) && alu32)) {
+			if (!env->allow_ptr_leaks &&
+			    !(env->device && packet_ptr(src->type) && alu32)) {
 				verbose(env, "R%u partial copy of pointer\n", insn->src_reg);
 				return REJECT;
 			}
@@ -1240,6 +1240,20 @@ static int check_alu(struct verifier_env *env, const struct bpf_insn *insn)
 static bool reg_not_null(const struct reg_state *reg)
 {
 	return reg->type == PTR_TO_MAP_VALUE || reg->type == KFUNC_ADDR || reg->type == PTR_TO_MEM;
+}
+
+/*
+ * A packet pointer at or past the start of its region, which is never NULL
+ * on either side: an address in the kernel, and on the device a window
+ * offset no lower than HXU_FRAME_RESERVED. The kernel does not know it (it
+ * explores both outcomes of `p == 0`), so neither does the verifier: this
+ * only says that the device's comparison gives the kernel's answer.
+ */
+static bool pkt_never_null(const struct reg_state *reg)
+{
+	return (reg->type == PTR_TO_PACKET || reg->type == PTR_TO_PACKET_META ||
+		reg->type == PTR_TO_PACKET_END) &&
+	       reg->off >= 0 && reg->smin >= 0;
 }
 
 static bool is_init_pkt_pointer(const struct reg_state *reg)
@@ -1430,7 +1444,7 @@ static int check_cond_jmp(struct verifier_env *env, const struct bpf_insn *insn,
 	const struct reg_state *src;
 	struct vstate *other;
 	int taken = -1, pkt = -1, err;
-	bool null_check = false;
+	bool null_check = false, pkt_null = false;
 
 	err = check_jmp_reserved(env, insn);
 	if (!err)
@@ -1455,6 +1469,8 @@ static int check_cond_jmp(struct verifier_env *env, const struct bpf_insn *insn,
 		else if (dst->type == PTR_TO_MAP_VALUE_OR_NULL ||
 			 dst->type == CONST_PTR_TO_MAP_OR_NULL || dst->type == PTR_TO_MEM_OR_NULL)
 			null_check = true;
+		else
+			pkt_null = env->device && pkt_never_null(dst);
 	} else if (!jmp32 && x) {
 		pkt = pkt_compare(dst, src, &pop);
 		if (pkt >= 0) {
@@ -1469,7 +1485,7 @@ static int check_cond_jmp(struct verifier_env *env, const struct bpf_insn *insn,
 	 * a pointer is an offset in its own space, it would not even give the
 	 * kernel's answer.
 	 */
-	if (!null_check && pkt < 0 && !(taken >= 0 && type_is_ptr(dst->type)) &&
+	if (!null_check && !pkt_null && pkt < 0 && !(taken >= 0 && type_is_ptr(dst->type)) &&
 	    (dst->type != SCALAR_VALUE || src->type != SCALAR_VALUE) && !env->allow_ptr_leaks) {
 		verbose(env, "R%u pointer comparison prohibited\n",
 			dst->type != SCALAR_VALUE ? insn->dst_reg : insn->src_reg);

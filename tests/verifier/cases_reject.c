@@ -474,6 +474,20 @@ const struct verifier_case reject_cases[] = {
 	  .device = true,
 	  .stricter = "the coprocessor punts to the host instead of calling it, and a punt "
 		      "must not repeat a map update" },
+	{ "device: a stack pointer compared with NULL",
+	  { MOV64_IMM(0, XDP_PASS), MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -8),
+	    JMP_IMM(BPF_JEQ, 2, 0, 1), MOV64_IMM(0, XDP_DROP), EXIT_INSN() },
+	  .msg = "R2 pointer comparison prohibited",
+	  .device = true,
+	  .stricter = "a stack pointer is an offset in the engine's local memory, which can be "
+		      "0: the comparison would not give the kernel's answer" },
+	{ "device: a packet pointer before data compared with NULL",
+	  { MOV64_IMM(0, XDP_PASS), LOAD_PKT, MOV64_REG(4, 2), ALU64_IMM(BPF_ADD, 4, -8),
+	    JMP_IMM(BPF_JEQ, 4, 0, 1), MOV64_IMM(0, XDP_DROP), EXIT_INSN() },
+	  .msg = "R4 pointer comparison prohibited",
+	  .device = true,
+	  .stricter = "only a packet pointer at or past its region's start is known not to be "
+		      "a window offset of 0" },
 	{ "device: a host-only helper after a packet write",
 	  { MOV64_IMM(0, XDP_PASS), LOAD_PKT, PKT_PLUS(1), JMP_REG(BPF_JGT, 4, 3, 5),
 	    ST_MEM(BPF_B, 2, 0, 1), MOV64_IMM(2, 0), CALL_HELPER(BPF_FUNC_get_current_pid_tgid),
