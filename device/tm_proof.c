@@ -11,7 +11,8 @@
  * aborts any access at an address that low.
  *
  * The analysis runs over basic blocks to a fixed point; a block's state is
- * widened after a few visits, so that loops end. Bundles are analysed in
+ * widened after a few visits, so that loops end (a value's address only once
+ * its offsets leave the value: inside it they are a bounded lattice). Bundles are analysed in
  * order, which the bundle rules make equal to running them at once. A call
  * enters its target with the caller's registers and an unknown stack, and
  * returns with r6..r9 as they were (the return stack restores them), the
@@ -133,7 +134,12 @@ static struct aval merge(const struct aval *old, const struct aval *new, bool wi
 		if (uhi(&v) > uhi(old))
 			v.hi = -1;
 	} else if (old->kind == V_PTR) {
-		if (v.lo < old->lo || v.hi > old->hi)
+		/* An offset range that stays inside the value is a bounded
+		 * lattice (lo only falls to 0, hi only rises while room stays
+		 * >= 0): it is kept, so that a value's address reaching a
+		 * block by two paths at two offsets stays usable there; one
+		 * that leaves the value is given up, so that loops end. */
+		if ((v.lo < old->lo || v.hi > old->hi) && (v.lo < 0 || v.room < 0))
 			v.off_known = false;
 	}
 	return v;

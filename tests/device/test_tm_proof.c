@@ -146,3 +146,21 @@ Test(tm_proof, loops)
 		    "blt r3, 100000, loop ;;\nmov r0, 2 ;;\nexit",
 		"through r6");
 }
+
+/*
+ * A value's address reaching a block at two offsets, the block visited
+ * often (after a loop, as clang -O1 lays out srv6_end): the offsets stay
+ * known while they stay inside the value, and an access past it is still
+ * refused.
+ */
+#define TWO_OFFSETS(add)                                                                           \
+	KEY "tlookup.lm r6, 1, r2 ;;\nbeq r6, 0, out ;;\nld8.tm r4, [r6] ;;\nmov r3, 0 ;;\n"       \
+	    "beq r4, 0, far ;;\nloop: add r3, r3, 1 ;;\nblt r3, 20, loop ;;\n"                     \
+	    "use: atomicadd64.tm [r6 + 48], r1 ;;\nout: mov r0, 2 ;;\nexit ;;\n"                   \
+	    "far: add r6, r6, " add " ;;\njmp use ;;"
+
+Test(tm_proof, a_join_after_a_loop)
+{
+	proven(TWO_OFFSETS("8"));
+	refused(TWO_OFFSETS("16"), "at offset 48..64 from a value of 64 bytes (r6)");
+}
