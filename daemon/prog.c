@@ -58,6 +58,18 @@ static int capture_print(enum hwxdp_print_level level, const char *fmt, va_list 
 	return n;
 }
 
+/* Why the host copy of path was not loaded, in the loader's words where it
+ * has them ("libbpf cannot open it", "the kernel refused the object"). */
+static void host_refused(const char *path, int err, char *msg, size_t msglen)
+{
+	const char *why = hwxdp_error_message(err);
+	size_t n = strlen(path);
+
+	if (!strncmp(why, path, n) && !strncmp(why + n, ": ", 2))
+		why += n + 2;
+	snprintf(msg, msglen, "%s: the host copy: %s", path, why);
+}
+
 struct prog *prog_by_name(struct hwxdpd *d, const char *name)
 {
 	for (int i = 0; i < HWXDPD_PROGS_MAX; i++)
@@ -420,13 +432,16 @@ static int load_both(struct hwxdpd *d, struct prog *tmp, struct hwxdp_device_loa
 		hopts.pin_dir = pin_dir;
 	tmp->host = hwxdp_host_load_opts(path, &hopts);
 	if (!tmp->host) {
+		char why[512];
+
+		/* The device's refusal, where it has one, says more. */
 		err = -errno;
+		host_refused(path, err, why, sizeof(why));
 		id = hwxdp_device__load(d->board, path, lopts, msg, msglen);
 		if (id < 0)
 			return id;
 		hwxdp_device__unload(d->board, (uint32_t)id);
-		snprintf(msg, msglen, "%s: the kernel refused the host copy: %s", path,
-			 strerror(-err));
+		snprintf(msg, msglen, "%s", why);
 		return err;
 	}
 	lopts->array_memory = array_memory;
@@ -796,8 +811,7 @@ int prog_replace(struct hwxdpd *d, const char *name, const char *path, const cha
 			err = id < 0 ? id : 0;
 		} else {
 			err = -errno;
-			snprintf(msg, msglen, "%s: the kernel refused the host copy: %s", path,
-				 strerror(errno));
+			host_refused(path, err, msg, msglen);
 		}
 	} else {
 		id = hwxdp_device__load(d->board, path, &lopts, msg, msglen);
@@ -808,8 +822,7 @@ int prog_replace(struct hwxdpd *d, const char *name, const char *path, const cha
 			host_us = (uint64_t)(hwxdpd_now_us() - t);
 			if (!host) {
 				err = -errno;
-				snprintf(msg, msglen, "%s: the kernel refused the host copy: %s",
-					 path, strerror(errno));
+				host_refused(path, err, msg, msglen);
 			}
 		} else {
 			err = id;

@@ -36,6 +36,44 @@ static int set_target(struct bpf_object *obj, enum hwxdp_target target)
 	return err;
 }
 
+/* Whether hwxdp's loader reads legacy maps in path (an object libbpf 1.x
+ * does not open). */
+static bool has_legacy_maps(const char *path)
+{
+	struct hwxdp_object *obj;
+	bool legacy = false;
+
+	if (hwxdp_object__open(path, &obj))
+		return false;
+	for (size_t i = 0; i < hwxdp_object__map_cnt(obj); i++)
+		legacy |= hwxdp_map__origin(hwxdp_object__map(obj, i)) == HWXDP_MAP_LEGACY;
+	hwxdp_object__close(obj);
+	return legacy;
+}
+
+/* A program in a section libbpf does not know, loaded as hwxdp's loader
+ * reads it (loader/object.c): XDP for the sections of older loaders. */
+static int set_legacy_types(struct bpf_object *obj)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, obj)
+	{
+		int err;
+
+		if (bpf_program__type(prog) != BPF_PROG_TYPE_UNSPEC ||
+		    !hwxdp_legacy_xdp_section(bpf_program__section_name(prog)))
+			continue;
+		/* as libbpf has it for SEC("xdp"): the kernel attaches a link
+		 * only to a program loaded for BPF_XDP */
+		err = bpf_program__set_type(prog, BPF_PROG_TYPE_XDP)
+			      ?: bpf_program__set_expected_attach_type(prog, BPF_XDP);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 static int set_mmapable(struct bpf_object *obj)
 {
 	struct bpf_map *map;
@@ -121,9 +159,23 @@ struct bpf_object *hwxdp_host_load_opts(const char *path, const struct hwxdp_hos
 		/* libbpf's codes share the range of hwxdp's: its own words */
 		libbpf_strerror(err, why, sizeof(why));
 		err = err > -HWXDP_ERR_BASE ? err : -HWXDP_ERR_ELF;
-		hwxdp_error(err, "%s: libbpf cannot open it: %s", path, why);
+		if (err == -EOPNOTSUPP && has_legacy_maps(path))
+			hwxdp_error(err,
+				    "%s: its maps are struct bpf_map_def in SEC(\"maps\"), which "
+				    "libbpf 1.x, the host copy's loader, no longer reads: define "
+				    "them in SEC(\".maps\") with BTF (hwxdp verify and prog run "
+				    "take it as it is)",
+				    path);
+		else
+			hwxdp_error(err, "%s: libbpf cannot open it: %s", path, why);
 		errno = -err;
 		return NULL;
+	}
+	err = set_legacy_types(obj);
+	if (err) {
+		hwxdp_error(err, "%s: cannot set its programs' type: %s", path,
+			    hwxdp_strerror(err));
+		goto fail;
 	}
 	err = set_target(obj, HWXDP_TARGET_HOST);
 	if (err) {

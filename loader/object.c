@@ -1150,9 +1150,14 @@ static int link_prog(struct loader *l, struct func *main_func, struct hwxdp_prog
  * ("xdp1", "xdp_icmp", "xdp_prog"), and iproute2 loads the section "prog"
  * (its default) as whatever it attaches, XDP with `ip link set xdp`.
  */
+bool hwxdp_legacy_xdp_section(const char *sec)
+{
+	return !strncmp(sec, "xdp", 3) || !strcmp(sec, "prog");
+}
+
 static enum bpf_prog_type legacy_type(const struct loader *l, const char *prog, const char *sec)
 {
-	if (strncmp(sec, "xdp", 3) && strcmp(sec, "prog"))
+	if (!hwxdp_legacy_xdp_section(sec))
 		return BPF_PROG_TYPE_UNSPEC;
 	pr_warn("%s: program '%s': section '%s' read as XDP, as %s did\n", l->file, prog, sec,
 		strcmp(sec, "prog") ? "libbpf 0.x" : "iproute2");

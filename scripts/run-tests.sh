@@ -96,6 +96,7 @@ script_check "hwxdpd: 100 replaces during 1,000,000 numbered frames, vlan_flows 
 script_check "hwxdpd: ESP SAs, a tunnel flow, a lifetime" tests/integration/daemon_sa.sh
 script_check "hwxdpd: per-CPU maps, the board's engines as CPUs" tests/integration/daemon_percpu.sh
 script_check "hwxdpd: rekeys of a tunnel mid-stream, its flows made from a policy" tests/integration/daemon_rekey.sh
+script_check "hwxdpd: every corpus program onto a port" tests/integration/daemon_corpus.sh
 
 # Checks that must fail: the translator built with a fault put back. A
 # mutant the tests pass is a hole in the tests.
