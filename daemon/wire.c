@@ -14,7 +14,9 @@
 
 #include <xdp/libxdp.h>
 #include <xdp/xsk.h>
+#include <bpf/libbpf.h>
 
+#include "base/log.h"
 #include "daemon/wire.h"
 
 #define XSK_FRAMES     8192
@@ -213,7 +215,10 @@ int wire_open(const char *ifname, uint32_t ifindex, uint32_t mtu, enum wire_mode
 				 XSK_MTU_MAX);
 			err = -EMSGSIZE;
 		} else {
+			/* libbpf's words on libxdp's trials likewise */
+			libbpf_set_print(NULL);
 			err = xsk_open(w, ifname, msg, msglen);
+			hwxdp_route_libbpf_print();
 		}
 		if (err) {
 			xsk_fini(w);
