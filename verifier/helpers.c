@@ -377,7 +377,8 @@ static int check_arg(struct verifier_env *env, const struct helper_proto *proto,
 		note_map(env, idx, reg->map);
 		/* a host-only helper's map stays with the host: the device
 		 * punts before the call */
-		if (env->device && proto->device_op)
+		if (env->device && proto->device_op &&
+		    !(proto->id == BPF_FUNC_redirect_map && device_redirect_to_host(*map)))
 			return device_check_map(env, *map, idx);
 		return 0;
 	case ARG_PTR_TO_MAP_KEY:
@@ -446,6 +447,12 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 	 * still the host's, which makes the call after the punt) */
 	if (env->device && !proto->device_op)
 		return device_host_only_call(env, proto->id, idx);
+	/* a redirect to the host's CPUs or sockets is the host copy's to make */
+	if (env->device && proto->id == BPF_FUNC_redirect_map) {
+		err = device_check_redirect(env, (uint32_t)(map - env->maps), idx);
+		if (err || env->punted)
+			return err;
+	}
 	if (env->device && proto->id == BPF_FUNC_tail_call) {
 		err = device_check_tail_call(env, idx);
 		if (err)

@@ -284,6 +284,13 @@ int device_check_map(struct verifier_env *env, const struct hwxdp_map_desc *map,
 /* A host-only helper at idx: a punt point (env->punted), or a rejection
  * when the path has had a side effect. */
 int device_host_only_call(struct verifier_env *env, int func_id, uint32_t idx);
+/* A map whose redirects leave the device for the host: a cpumap (a host
+ * CPU's queue), an xskmap (an AF_XDP socket in host memory). */
+bool device_redirect_to_host(const struct hwxdp_map_desc *map);
+/* bpf_redirect_map at idx, given env->maps[map] on this path: into such a
+ * map a punt point, or a rejection after a side effect; a rejection when the
+ * call's paths pass both kinds of map. */
+int device_check_redirect(struct verifier_env *env, uint32_t map, uint32_t idx);
 int device_check_tail_call(struct verifier_env *env, uint32_t idx);
 /* After the walk: what the walk reached fits the device. */
 int device_check_reached(struct verifier_env *env);
