@@ -629,6 +629,53 @@ static int fill_bypass(struct dd_side *k, struct dd_side *d)
 	return e;
 }
 
+/* tx_iptunnel's virtual IP and tunnel, as clang lays them out for BPF. */
+struct corpus_vip {
+	uint8_t daddr[16];
+	uint16_t dport;
+	uint16_t family;
+	uint8_t protocol;
+	uint8_t pad[3];
+};
+
+struct corpus_tnl {
+	uint8_t saddr[16];
+	uint8_t daddr[16];
+	uint16_t family;
+	uint8_t dmac[6];
+};
+
+/* VIPs on the frames' destinations, ports and protocols, IPv4 and IPv6,
+ * with endpoints of the family they are for, some of the other. */
+static int fill_vips(struct dd_side *k, struct dd_side *d)
+{
+	static const uint8_t l4[] = { 6, 17 };
+	int e = 0;
+
+	for (unsigned int a = 0; a < 10 && !e; a++)
+		for (unsigned int p = 0; p < 4 && !e; p++)
+			for (unsigned int q = 0; q < 2 && !e; q++) {
+				struct corpus_vip vip;
+				struct corpus_tnl tnl;
+				bool v6 = a >= 6;
+
+				memset(&vip, 0, sizeof(vip));
+				memset(&tnl, 0, sizeof(tnl));
+				if (v6)
+					hx_ipv6_addr(vip.daddr, v6_pool[a - 6]);
+				else
+					hx_ipv4_addr(vip.daddr, v4_pool[a]);
+				vip.dport = htons(port_pool[p]);
+				vip.family = v6 ? 10 : 2;
+				vip.protocol = l4[q];
+				pattern((uint8_t *)&tnl, sizeof(tnl), a * 8 + p * 2 + q);
+				/* one VIP in eight asks for the family it is not */
+				tnl.family = (uint16_t)((v6 == ((a + p + q) % 8 != 0)) ? 10 : 2);
+				e = put(k, d, "vip2tnl", &vip, &tnl);
+			}
+	return e;
+}
+
 /* Keys the generated frames carry, by key size, so that lookups hit. */
 static int fill_maps(struct dd_side *k, struct dd_side *d, char *err, size_t errlen)
 {
@@ -675,6 +722,15 @@ static int fill_maps(struct dd_side *k, struct dd_side *d, char *err, size_t err
 					pattern(val, m->value_size, j);
 					e = put(k, d, m->name, &macs[j], val);
 				}
+			} else if (m->key_size == 6) {
+				/* a source MAC some frames carry, and their destination */
+				static const uint8_t macs[][6] = { { 0xff, 0, 0, 0, 0, 2 },
+								   { 2, 0, 0, 0, 0, 1 } };
+
+				for (uint32_t j = 0; j < 2 && !e; j++) {
+					pattern(val, m->value_size, j);
+					e = put(k, d, m->name, macs[j], val);
+				}
 			} else if (m->key_size == 2) {
 				for (uint32_t j = 0; j < 4 && !e; j++) {
 					key[0] = (uint8_t)(port_pool[j] >> 8);
@@ -717,6 +773,12 @@ static int fill_maps(struct dd_side *k, struct dd_side *d, char *err, size_t err
 		e = fill_bypass(k, d);
 		if (e)
 			say(err, errlen, "filling map flow_table_v4: %s", strerror(-e));
+	}
+	if (!e && dd_side_map(k, "vip2tnl") && dd_side_map(k, "vip2tnl")->key_size == 24 &&
+	    dd_side_map(k, "vip2tnl")->value_size == 40) {
+		e = fill_vips(k, d);
+		if (e)
+			say(err, errlen, "filling map vip2tnl: %s", strerror(-e));
 	}
 	return e;
 }
@@ -975,7 +1037,8 @@ static void run_diff(const char *path, struct corpus_row *r, unsigned int frames
 		}
 	}
 	r->bundles_per_frame = runs ? (double)bundles / (double)runs : 0;
-	/* dd_compare_maps reads one value per key: per-CPU maps apart */
+	/* dd_compare_maps reads one value per key: per-CPU maps apart; a map
+	 * the device has no table for is one only the host copy touches */
 	keep = calloc(k.map_cnt ? k.map_cnt : 1, sizeof(*keep));
 	if (!keep) {
 		r->map_differ++;
@@ -985,7 +1048,8 @@ static void run_diff(const char *path, struct corpus_row *r, unsigned int frames
 		if (!percpu(k.maps[i].type) && (!partial || syncable(&k.maps[i])) &&
 		    k.maps[i].type != BPF_MAP_TYPE_PROG_ARRAY &&
 		    k.maps[i].type != BPF_MAP_TYPE_ARRAY_OF_MAPS &&
-		    k.maps[i].type != BPF_MAP_TYPE_HASH_OF_MAPS && !global_data(&k.maps[i]))
+		    k.maps[i].type != BPF_MAP_TYPE_HASH_OF_MAPS && !global_data(&k.maps[i]) &&
+		    dd_side_map(&d, k.maps[i].name))
 			keep[nkeep++] = k.maps[i];
 	kflat = k;
 	kflat.maps = keep;
