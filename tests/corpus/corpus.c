@@ -5,8 +5,10 @@
  * and for a translated program a differential run of frames through the
  * kernel (BPF_PROG_TEST_RUN) and the device with the same starting maps.
  */
+#define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1135,7 +1137,9 @@ static int one_object(const char *dir, const char *file, unsigned int frames,
 int corpus_run(unsigned int frames, struct corpus_row **rows, size_t *cnt)
 {
 	char dir[4096], *names[CORPUS_MAX];
+	cpu_set_t cpu0, old_cpus;
 	size_t n = 0, cap = 0;
+	bool pinned;
 	struct dirent *de;
 	DIR *dh;
 	int err = 0;
@@ -1163,11 +1167,28 @@ int corpus_run(unsigned int frames, struct corpus_row **rows, size_t *cnt)
 		err = -ENOMEM;
 	libbpf_set_print(quiet_print);
 	hwxdp_set_print(quiet_hwxdp);
+	/*
+	 * bpf_get_smp_processor_id() is the CPU BPF_PROG_TEST_RUN runs on, the
+	 * caller's, and on the device the engine's number, 0: on CPU 0 the two
+	 * agree, and a program keying its statistics by CPU (xdp-bench,
+	 * xdp_sample) writes the same entries on both sides.
+	 */
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	pinned = !sched_getaffinity(0, sizeof(old_cpus), &old_cpus) &&
+		 !sched_setaffinity(0, sizeof(cpu0), &cpu0);
+	if (!pinned)
+		fprintf(stderr,
+			"corpus: cannot run on CPU 0 (%s): programs that read the CPU "
+			"number may differ\n",
+			strerror(errno));
 	for (size_t i = 0; i < n; i++) {
 		if (!err)
 			err = one_object(dir, names[i], frames, rows, cnt, &cap);
 		free(names[i]);
 	}
+	if (pinned)
+		sched_setaffinity(0, sizeof(old_cpus), &old_cpus);
 	return err;
 }
 
