@@ -29,13 +29,16 @@ enum arg_type {
 				   assumes: the device must zero it on failure) */
 	ARG_CONST_SIZE,
 	ARG_CONST_SIZE_OR_ZERO,
+	ARG_CONST_ALLOC_SIZE_OR_ZERO, /* a known constant: the size of what is returned */
+	ARG_PTR_TO_RINGBUF_MEM,	      /* a reservation, given back (released) */
 };
 
 enum ret_type {
 	RET_INTEGER,
 	RET_VOID,
 	RET_MAP_VALUE_OR_NULL,
-	RET_VERDICT, /* XDP_REDIRECT, or an action of the flags */
+	RET_VERDICT,		 /* XDP_REDIRECT, or an action of the flags */
+	RET_RINGBUF_MEM_OR_NULL, /* a reservation of R2's bytes, a reference */
 };
 
 struct helper_proto {
@@ -139,6 +142,16 @@ static const struct helper_proto protos[] = {
 	{ BPF_FUNC_ringbuf_output,
 	  RET_INTEGER,
 	  { ARG_CONST_MAP_PTR, ARG_PTR_TO_MEM, ARG_CONST_SIZE_OR_ZERO, ARG_ANYTHING },
+	  .map_types = MAP(RINGBUF) },
+	{ BPF_FUNC_ringbuf_reserve,
+	  RET_RINGBUF_MEM_OR_NULL,
+	  { ARG_CONST_MAP_PTR, ARG_CONST_ALLOC_SIZE_OR_ZERO, ARG_ANYTHING },
+	  .map_types = MAP(RINGBUF) },
+	{ BPF_FUNC_ringbuf_submit, RET_VOID, { ARG_PTR_TO_RINGBUF_MEM, ARG_ANYTHING } },
+	{ BPF_FUNC_ringbuf_discard, RET_VOID, { ARG_PTR_TO_RINGBUF_MEM, ARG_ANYTHING } },
+	{ BPF_FUNC_ringbuf_query,
+	  RET_INTEGER,
+	  { ARG_CONST_MAP_PTR, ARG_ANYTHING },
 	  .map_types = MAP(RINGBUF) },
 	{ BPF_FUNC_ktime_get_coarse_ns, RET_INTEGER, { 0 } },
 	/* the frame is linear on the device: its length, from the context */
@@ -397,6 +410,25 @@ static int check_arg(struct verifier_env *env, const struct helper_proto *proto,
 			*never_null = array_key_in_range(env, reg, *map);
 		}
 		return 0;
+	case ARG_CONST_ALLOC_SIZE_OR_ZERO:
+		if (reg->type != SCALAR_VALUE)
+			return arg_type_error(env, regno, "scalar");
+		if (!tnum_is_const(reg->var_off)) {
+			verbose(env, "R%u is not a known constant'\n", regno);
+			return REJECT;
+		}
+		return 0;
+	case ARG_PTR_TO_RINGBUF_MEM:
+		if (reg->type != PTR_TO_MEM || !reg->ref_obj_id)
+			return arg_type_error(env, regno, "ringbuf_mem");
+		if (reg->off || !tnum_equals_const(reg->var_off, 0)) {
+			verbose(env,
+				"R%u must have zero offset when passed to release func or trusted "
+				"arg to kfunc\n",
+				regno);
+			return REJECT;
+		}
+		return 0;
 	case ARG_PTR_TO_CTX:
 		if (reg->type != PTR_TO_CTX)
 			return arg_type_error(env, regno, "ctx");
@@ -424,9 +456,9 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 {
 	const struct helper_proto *proto;
 	const struct hwxdp_map_desc *map = NULL;
+	uint32_t arg, alloc_size = 0, ref;
 	bool never_null = false;
 	struct reg_state *r0;
-	uint32_t arg;
 	int err;
 
 	proto = find_proto(insn->imm);
@@ -453,11 +485,20 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 		if (err || env->punted)
 			return err;
 	}
+	if (proto->id == BPF_FUNC_tail_call && cur_frame(env)->ref_cnt) {
+		verbose(env, "tail_call would lead to reference leak\n");
+		return REJECT;
+	}
 	if (env->device && proto->id == BPF_FUNC_tail_call) {
 		err = device_check_tail_call(env, idx);
 		if (err)
 			return err;
 	}
+	/* the kernel keeps the size as the 32 bits of its mem_size */
+	if (proto->ret == RET_RINGBUF_MEM_OR_NULL)
+		alloc_size = (uint32_t)cur_frame(env)->regs[BPF_REG_2].var_off.value;
+	if (proto->args[0] == ARG_PTR_TO_RINGBUF_MEM)
+		release_reference(env, cur_frame(env)->regs[BPF_REG_1].ref_obj_id);
 	if (proto->side_effect)
 		note_side_effect(env);
 	if (proto->pkt_changing)
@@ -480,6 +521,16 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 		r0->type = never_null ? PTR_TO_MAP_VALUE : PTR_TO_MAP_VALUE_OR_NULL;
 		r0->map = map - env->maps;
 		r0->id = never_null ? 0 : new_id(env);
+		break;
+	case RET_RINGBUF_MEM_OR_NULL:
+		ref = acquire_reference(env, idx);
+		if (!ref)
+			return -E2BIG;
+		reg_mark_known(r0, 0);
+		r0->type = PTR_TO_MEM_OR_NULL;
+		r0->mem_size = alloc_size;
+		r0->id = ref;
+		r0->ref_obj_id = ref;
 		break;
 	case RET_VERDICT:
 		/* Both return XDP_REDIRECT, or XDP_ABORTED, or for a map

@@ -417,6 +417,9 @@ static size_t call_helper(struct prog *p, int id)
 		EMIT(p, LD_MAP_FD(1, M_RINGBUF), MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -8),
 		     MOV64_IMM(3, 8), MOV64_IMM(4, 0));
 		break;
+	case BPF_FUNC_ringbuf_query:
+		EMIT(p, LD_MAP_FD(1, M_RINGBUF), MOV64_IMM(2, 0));
+		break;
 	case BPF_FUNC_xdp_load_bytes:
 	case BPF_FUNC_xdp_store_bytes:
 		EMIT(p, MOV64_IMM(2, 0), MOV64_REG(3, 10), ALU64_IMM(BPF_ADD, 3, -8),
@@ -470,6 +473,7 @@ Test(device_helpers, exactly_those_with_a_unit)
 		{ "jiffies64", BPF_FUNC_jiffies64, true },
 		{ "ktime_get_boot_ns", BPF_FUNC_ktime_get_boot_ns, true },
 		{ "ringbuf_output", BPF_FUNC_ringbuf_output, true },
+		{ "ringbuf_query", BPF_FUNC_ringbuf_query, true },
 		{ "ktime_get_coarse_ns", BPF_FUNC_ktime_get_coarse_ns, true },
 		{ "xdp_get_buff_len", BPF_FUNC_xdp_get_buff_len, false },
 		{ "xdp_load_bytes", BPF_FUNC_xdp_load_bytes, true },
@@ -495,6 +499,26 @@ Test(device_helpers, exactly_those_with_a_unit)
 		hwxdp_verify_result__free(dev);
 		hwxdp_verify_result__free(host);
 	}
+}
+
+/* A reservation is the host's: the device punts at it, and what it would
+ * have held (the reference, its submit) is the host copy's to verify. */
+Test(device_helpers, ringbuf_reserve_punts)
+{
+	const struct bpf_insn insns[] = {
+		LD_MAP_FD(1, M_RINGBUF),   MOV64_IMM(2, 8),
+		MOV64_IMM(3, 0),	   CALL_HELPER(BPF_FUNC_ringbuf_reserve), /* 4 */
+		JMP_IMM(BPF_JEQ, 0, 0, 3), MOV64_REG(1, 0),
+		MOV64_IMM(2, 0),	   CALL_HELPER(BPF_FUNC_ringbuf_submit), /* 8 */
+		MOV64_IMM(0, XDP_PASS),	   EXIT_INSN(),
+	};
+	struct hwxdp_verify_result *res = verify(insns, CNT(insns), true);
+
+	cr_expect(res->accepted, "%s", res->log);
+	cr_expect(res->facts[4].punt_point);
+	cr_expect(!res->facts[5].reachable && !res->facts[8].reachable);
+	hwxdp_verify_result__free(res);
+	both_accept(insns, CNT(insns));
 }
 
 /* One path punts, the other forwards; what follows the punt is not the
