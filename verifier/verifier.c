@@ -49,7 +49,10 @@ static int verify(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_m
 	env.insn_budget = OPT(opts, insn_budget, 0);
 	if (!env.insn_budget)
 		env.insn_budget = DEFAULT_INSN_BUDGET;
-	env.attach_type = OPT(opts, expected_attach_type, prog ? prog->expected_attach_type : 0);
+	/* 0 is no XDP attach type: the program's own (its section's) then */
+	env.attach_type = OPT(opts, expected_attach_type, 0);
+	if (!env.attach_type && prog)
+		env.attach_type = prog->expected_attach_type;
 
 	err = verifier_run(&env, res);
 	res->verify_ns = now_ns() - start;

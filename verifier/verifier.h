@@ -41,7 +41,8 @@ struct hwxdp_verify_opts {
 					  2 + register state per insn */
 	bool device;		       /* the coprocessor's restrictions too */
 	uint32_t insn_budget;	       /* instructions to explore; 0: 1000000 */
-	uint32_t expected_attach_type; /* BPF_XDP_DEVMAP unlocks egress_ifindex */
+	uint32_t expected_attach_type; /* BPF_XDP_DEVMAP unlocks egress_ifindex;
+					  0: the program's (SEC("xdp/devmap")) */
 	/* The host copy under the kernel's rules without CAP_PERFMON: no
 	 * pointer compared, leaked or partly overwritten. The default is
 	 * root's, as the appliance loads it. The device has these rules

@@ -270,6 +270,37 @@ Test(log, source_lines_and_other_entry_points)
 	hwxdp_verify_result__free(NULL);
 }
 
+/* A devmap program (SEC("xdp/devmap")) reads egress_ifindex, as the kernel
+ * lets it, though the options name no attach type. */
+Test(facts, attach_type_from_the_program)
+{
+	const struct bpf_insn insns[] = {
+		LDX_MEM(BPF_W, 0, 1, 20), /* egress_ifindex */
+		EXIT_INSN(),
+	};
+	struct hwxdp_prog prog = {
+		.name = "egress",
+		.type = BPF_PROG_TYPE_XDP,
+		.expected_attach_type = BPF_XDP_DEVMAP,
+		.insns = (struct bpf_insn *)insns,
+		.insn_cnt = CNT(insns),
+	};
+	struct hwxdp_object obj = { .maps = (struct hwxdp_map_desc *)test_maps,
+				    .map_cnt = MAP_CNT };
+	struct hwxdp_verify_opts opts = { .sz = sizeof(opts) };
+	struct hwxdp_verify_result *res = NULL;
+
+	cr_assert_eq(hwxdp_verify(&obj, &prog, &opts, &res), 0);
+	cr_expect(res->accepted, "%s", res->log);
+	hwxdp_verify_result__free(res);
+	/* a plain XDP program may not */
+	prog.expected_attach_type = 0;
+	cr_assert_eq(hwxdp_verify(&obj, &prog, &opts, &res), 0);
+	cr_expect(!res->accepted);
+	cr_expect(strstr(res->log, "invalid bpf_context access off=20 size=4"), "%s", res->log);
+	hwxdp_verify_result__free(res);
+}
+
 Test(stats, loop_iterations_and_budget)
 {
 	const struct bpf_insn loop[] = {
