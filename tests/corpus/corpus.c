@@ -237,7 +237,7 @@ static void kernel_verdict_raw(const struct hwxdp_object *obj, const struct hwxd
 	}
 	{
 		LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = klog, .log_size = KLOG_SIZE,
-			    .log_level = 1 | 4);
+			    .log_level = 1 | 4, .expected_attach_type = prog->expected_attach_type);
 
 		klog[0] = 0;
 		fd = bpf_prog_load(BPF_PROG_TYPE_XDP, r->prog,
@@ -909,7 +909,7 @@ static uint64_t compare_percpu(struct dd_side *k, struct dd_side *d, uint64_t *e
 
 static bool syncable(const struct dd_map *m)
 {
-	return !m->read_only && !global_data(m) && m->max_entries <= SYNC_MAX_ENTRIES &&
+	return !m->read_only && m->max_entries <= SYNC_MAX_ENTRIES &&
 	       (m->type == BPF_MAP_TYPE_ARRAY || m->type == BPF_MAP_TYPE_HASH ||
 		m->type == BPF_MAP_TYPE_LRU_HASH || m->type == BPF_MAP_TYPE_LPM_TRIE);
 }
@@ -931,7 +931,7 @@ static bool sync_after_punt(struct dd_side *k, struct dd_side *d)
 		const struct dd_map *dm = dd_side_map(d, km->name);
 		bool first = true;
 
-		if (!dm || !dm->tab || km->read_only || global_data(km) ||
+		if (!dm || !dm->tab || km->read_only ||
 		    km->type == BPF_MAP_TYPE_PROG_ARRAY || km->type == BPF_MAP_TYPE_DEVMAP ||
 		    km->type == BPF_MAP_TYPE_DEVMAP_HASH || km->type == BPF_MAP_TYPE_XSKMAP)
 			continue;
@@ -1050,7 +1050,7 @@ static void run_diff(const char *path, struct corpus_row *r, unsigned int frames
 		if (!percpu(k.maps[i].type) && (!partial || syncable(&k.maps[i])) &&
 		    k.maps[i].type != BPF_MAP_TYPE_PROG_ARRAY &&
 		    k.maps[i].type != BPF_MAP_TYPE_ARRAY_OF_MAPS &&
-		    k.maps[i].type != BPF_MAP_TYPE_HASH_OF_MAPS && !global_data(&k.maps[i]) &&
+		    k.maps[i].type != BPF_MAP_TYPE_HASH_OF_MAPS &&
 		    dd_side_map(&d, k.maps[i].name))
 			keep[nkeep++] = k.maps[i];
 	kflat = k;
