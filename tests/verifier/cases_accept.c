@@ -366,6 +366,12 @@ const struct verifier_case accept_cases[] = {
 	  { LDX_MEM(BPF_W, 2, 1, 0), LDX_MEM(BPF_W, 2, 1, 4), LDX_MEM(BPF_W, 2, 1, 8),
 	    LDX_MEM(BPF_W, 2, 1, 12), LDX_MEM(BPF_W, 2, 1, 16), RET(XDP_PASS) },
 	  .accept = true },
+	/* older clang at -O0/-O1: the context spilled, filled, fields read apart */
+	{ "ctx: spilled and filled, then data_end, data and rx_queue_index",
+	  { STX_MEM(BPF_DW, 10, 1, -8), LDX_MEM(BPF_DW, 6, 10, -8), LDX_MEM(BPF_W, 3, 6, 4),
+	    LDX_MEM(BPF_W, 2, 6, 0), LDX_MEM(BPF_W, 4, 6, 16), PKT_PLUS(1),
+	    JMP_REG(BPF_JGT, 4, 3, 1), LDX_MEM(BPF_B, 0, 2, 0), RET(XDP_PASS) },
+	  .accept = true },
 	{ "ctx: egress_ifindex in a devmap program",
 	  { LDX_MEM(BPF_W, 2, 1, 20), RET(XDP_PASS) },
 	  .accept = true,

@@ -343,6 +343,13 @@ const struct verifier_case reject_cases[] = {
 	{ "ctx: 16-bit read",
 	  { LDX_MEM(BPF_H, 2, 1, 2), RET(XDP_PASS) },
 	  .msg = "invalid bpf_context access off=2 size=2" },
+	/* what clang makes of a narrowed field, which XDP's context refuses */
+	{ "ctx: 8-bit read of rx_queue_index",
+	  { LDX_MEM(BPF_B, 0, 1, 16), RET(XDP_PASS) },
+	  .msg = "invalid bpf_context access off=16 size=1" },
+	{ "ctx: 16-bit read of ingress_ifindex's upper half",
+	  { LDX_MEM(BPF_H, 0, 1, 14), RET(XDP_PASS) },
+	  .msg = "invalid bpf_context access off=14 size=2" },
 	{ "ctx: egress_ifindex outside a devmap program",
 	  { LDX_MEM(BPF_W, 2, 1, 20), RET(XDP_PASS) },
 	  .msg = "invalid bpf_context access off=20 size=4" },
