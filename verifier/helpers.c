@@ -47,6 +47,7 @@ struct helper_proto {
 	uint8_t args[5];
 	bool pkt_changing;  /* moves data, data_end or data_meta */
 	bool side_effect;   /* changes a map or the packet */
+	bool gpl_only;	    /* for GPL-compatible programs only (the kernel's gpl_only) */
 	uint64_t map_types; /* bit per map type accepted by the map argument */
 	/* the coprocessor's operation for it; NULL: host-only */
 	const char *device_op;
@@ -83,7 +84,10 @@ static const struct helper_proto protos[] = {
 	  .map_types = DATA_MAPS,
 	  .device_op = "tdelete" },
 	{ BPF_FUNC_ktime_get_ns, RET_INTEGER, { 0 }, .device_op = "time" },
-	{ BPF_FUNC_trace_printk, RET_INTEGER, { ARG_PTR_TO_MEM, ARG_CONST_SIZE } },
+	{ BPF_FUNC_trace_printk,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_MEM, ARG_CONST_SIZE },
+	  .gpl_only = true },
 	{ BPF_FUNC_get_prandom_u32, RET_INTEGER, { 0 }, .device_op = "rand" },
 	{ BPF_FUNC_get_smp_processor_id, RET_INTEGER, { 0 }, .device_op = "cpu" },
 	{ BPF_FUNC_get_current_pid_tgid, RET_INTEGER, { 0 } },
@@ -105,6 +109,7 @@ static const struct helper_proto protos[] = {
 	  RET_INTEGER,
 	  { ARG_PTR_TO_CTX, ARG_CONST_MAP_PTR, ARG_ANYTHING, ARG_PTR_TO_MEM,
 	    ARG_CONST_SIZE_OR_ZERO },
+	  .gpl_only = true,
 	  .map_types = MAP(PERF_EVENT_ARRAY) },
 	{ BPF_FUNC_csum_diff,
 	  RET_INTEGER,
@@ -136,7 +141,8 @@ static const struct helper_proto protos[] = {
 	  .device_op = "tadj" },
 	{ BPF_FUNC_fib_lookup,
 	  RET_INTEGER,
-	  { ARG_PTR_TO_CTX, ARG_PTR_TO_MEM_RW, ARG_CONST_SIZE, ARG_ANYTHING } },
+	  { ARG_PTR_TO_CTX, ARG_PTR_TO_MEM_RW, ARG_CONST_SIZE, ARG_ANYTHING },
+	  .gpl_only = true },
 	{ BPF_FUNC_jiffies64, RET_INTEGER, { 0 } },
 	{ BPF_FUNC_ktime_get_boot_ns, RET_INTEGER, { 0 } },
 	{ BPF_FUNC_ringbuf_output,
@@ -468,6 +474,11 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 		else
 			verbose(env, "program of this type cannot use helper %s#%d\n",
 				helper_name(insn->imm), insn->imm);
+		return -EINVAL;
+	}
+	if (proto->gpl_only && !env->gpl_compatible) {
+		verbose(env,
+			"cannot call GPL-restricted function from non-GPL compatible program\n");
 		return -EINVAL;
 	}
 	for (arg = 0; arg < 5; arg++) {

@@ -48,6 +48,10 @@ struct hwxdp_verify_opts {
 	 * root's, as the appliance loads it. The device has these rules
 	 * always: its pointers are offsets in its own spaces, not addresses. */
 	bool unprivileged;
+	/* The license the program is loaded with: a GPL-restricted helper
+	 * needs a GPL-compatible one, as in the kernel. NULL: the object's,
+	 * or for bare instructions a GPL-compatible one. */
+	const char *license;
 };
 
 /* Maps one helper call may be passed on different paths, as facts keep them. */

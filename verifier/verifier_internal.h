@@ -185,6 +185,7 @@ struct verifier_env {
 	int log_level;
 	bool device;
 	bool allow_ptr_leaks;  /* root's rules for the host copy */
+	bool gpl_compatible;   /* the license lets GPL-restricted helpers be called */
 	const struct btf *btf; /* the object's, for global functions; or NULL */
 	uint32_t insn_budget;
 	uint32_t attach_type;

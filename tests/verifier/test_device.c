@@ -623,7 +623,10 @@ Test(device_helpers, host_only_after_a_side_effect_names_source_lines)
 		.lines = lines,
 		.line_cnt = CNT(lines),
 	};
-	struct hwxdp_object obj = { .maps = (struct hwxdp_map_desc *)maps, .map_cnt = M_CNT };
+	/* bpf_trace_printk is GPL-restricted */
+	struct hwxdp_object obj = { .maps = (struct hwxdp_map_desc *)maps,
+				    .map_cnt = M_CNT,
+				    .license = "GPL" };
 	struct hwxdp_verify_opts opts = { .sz = sizeof(opts), .device = true };
 	struct hwxdp_verify_result *res = NULL;
 
