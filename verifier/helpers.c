@@ -31,6 +31,7 @@ enum arg_type {
 	ARG_CONST_SIZE_OR_ZERO,
 	ARG_CONST_ALLOC_SIZE_OR_ZERO, /* a known constant: the size of what is returned */
 	ARG_PTR_TO_RINGBUF_MEM,	      /* a reservation, given back (released) */
+	ARG_PTR_TO_ALIGNED_U32,	      /* 4 initialised bytes, aligned, read and written */
 };
 
 enum ret_type {
@@ -165,6 +166,11 @@ static const struct helper_proto protos[] = {
 	{ BPF_FUNC_xdp_load_bytes,
 	  RET_INTEGER,
 	  { ARG_PTR_TO_CTX, ARG_ANYTHING, ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE } },
+	/* mtu_len: the length to check in, the MTU out */
+	{ BPF_FUNC_check_mtu,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_CTX, ARG_ANYTHING, ARG_PTR_TO_ALIGNED_U32, ARG_ANYTHING, ARG_ANYTHING },
+	  .gpl_only = true },
 	{ BPF_FUNC_xdp_store_bytes,
 	  RET_INTEGER,
 	  { ARG_PTR_TO_CTX, ARG_ANYTHING, ARG_PTR_TO_MEM, ARG_CONST_SIZE },
@@ -435,6 +441,29 @@ static int check_arg(struct verifier_env *env, const struct helper_proto *proto,
 			return REJECT;
 		}
 		return 0;
+	case ARG_PTR_TO_ALIGNED_U32: {
+		/* the kernel checks a packet's alignment as if NET_IP_ALIGN were 2 */
+		struct tnum at =
+			tnum_add(reg->var_off,
+				 tnum_const((uint64_t)(int64_t)(reg->off +
+								(type_is_pkt(reg->type) ? 2 : 0))));
+		char tn[48];
+
+		if (!is_mem_ptr(reg->type))
+			return arg_type_error(env, regno, MEM_TYPES);
+		if ((at.value | at.mask) & 3) {
+			tnum_print(tn, sizeof(tn), reg->var_off);
+			verbose(env, "misaligned %saccess off %s+%d+0 size 4\n",
+				reg->type == PTR_TO_STACK	? "stack "
+				: type_is_pkt(reg->type)	? "packet "
+				: reg->type == PTR_TO_MAP_VALUE ? "value "
+								: "",
+				tn, reg->off);
+			return REJECT;
+		}
+		err = check_mem_region(env, regno, 0, 4, false, false);
+		return err ? err : check_mem_region(env, regno, 0, 4, true, false);
+	}
 	case ARG_PTR_TO_CTX:
 		if (reg->type != PTR_TO_CTX)
 			return arg_type_error(env, regno, "ctx");

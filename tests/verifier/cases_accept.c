@@ -23,6 +23,12 @@ const struct verifier_case accept_cases[] = {
 	  { CALL_HELPER(BPF_FUNC_ktime_get_tai_ns), RET(XDP_PASS) },
 	  .accept = true },
 
+	/* bpf_check_mtu(ctx, 0, &mtu_len, 0, 0), mtu_len in an aligned stack slot */
+	{ "helper: check_mtu with mtu_len on the stack",
+	  { ST_MEM(BPF_W, 10, -4, 0), MOV64_REG(3, 10), ALU64_IMM(BPF_ADD, 3, -4), MOV64_IMM(2, 0),
+	    MOV64_IMM(4, 0), MOV64_IMM(5, 0), CALL_HELPER(BPF_FUNC_check_mtu),
+	    LDX_MEM(BPF_W, 0, 10, -4), RET(XDP_PASS) },
+	  .accept = true },
 	/* ring buffer reservations: taken, checked, written, given back */
 	{ "ringbuf: reserve, write, submit",
 	  { RB_RESERVE(16), JMP_IMM(BPF_JEQ, 0, 0, 4), ST_MEM(BPF_DW, 0, 8, 7), /* 6 */

@@ -283,7 +283,7 @@ Test(facts, gpl_restricted_helpers_as_the_kernel)
 		BPF_FUNC_redirect,	    BPF_FUNC_xdp_adjust_head,
 		BPF_FUNC_csum_diff,	    BPF_FUNC_ringbuf_output,
 		BPF_FUNC_xdp_load_bytes,    BPF_FUNC_get_current_pid_tgid,
-		BPF_FUNC_ktime_get_boot_ns,
+		BPF_FUNC_ktime_get_boot_ns, BPF_FUNC_check_mtu,
 	};
 	static char klog[65536];
 
