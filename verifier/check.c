@@ -131,6 +131,46 @@ static int check_reg_writable(struct verifier_env *env, uint32_t regno)
 		}                                                                                  \
 	} while (0)
 
+uint32_t acquire_reference(struct verifier_env *env, uint32_t idx)
+{
+	struct func_state *frame = cur_frame(env);
+
+	if (frame->ref_cnt >= MAX_REFS) {
+		verbose(env, "more than %u references held at once (ring buffer reservations)\n",
+			MAX_REFS);
+		return 0;
+	}
+	frame->ref_id[frame->ref_cnt] = new_id(env);
+	frame->ref_insn[frame->ref_cnt] = idx;
+	return frame->ref_id[frame->ref_cnt++];
+}
+
+static void drop_reference(struct func_state *frame, uint32_t ref)
+{
+	for (uint32_t i = 0; i < frame->ref_cnt; i++) {
+		if (frame->ref_id[i] != ref)
+			continue;
+		frame->ref_cnt--;
+		frame->ref_id[i] = frame->ref_id[frame->ref_cnt];
+		frame->ref_insn[i] = frame->ref_insn[frame->ref_cnt];
+		return;
+	}
+}
+
+void release_reference(struct verifier_env *env, uint32_t ref)
+{
+	drop_reference(cur_frame(env), ref);
+	/* as the kernel: unknown for root, unreadable otherwise */
+	for_each_reg(env->cur, reg, {
+		if (reg->ref_obj_id != ref)
+			continue;
+		if (env->allow_ptr_leaks)
+			reg_mark_unknown(reg);
+		else
+			reg_mark_not_init(reg);
+	});
+}
+
 void invalidate_packet_pointers(struct vstate *st)
 {
 	/* Not scalars: an old packet address must not become data. */
@@ -154,10 +194,21 @@ static int mem_size_check(int32_t off, int size, uint32_t mem_size, bool zero_ok
 }
 
 /* Variable offsets: the smallest and the largest must both fit. */
+static void mem_bounds_error(struct verifier_env *env, const struct reg_state *reg, int64_t off,
+			     int size, uint32_t mem_size)
+{
+	/* the kernel's words for each: a map value, or memory of a size */
+	if (reg->type == PTR_TO_MAP_VALUE)
+		verbose(env, "invalid access to map value, value_size=%u off=%lld size=%d\n",
+			env->maps[reg->map].value_size, (long long)off, size);
+	else
+		verbose(env, "invalid access to memory, mem_size=%u off=%lld size=%d\n", mem_size,
+			(long long)off, size);
+}
+
 static int check_mem_bounds(struct verifier_env *env, uint32_t regno, const struct reg_state *reg,
 			    int32_t off, int size, uint32_t mem_size, bool zero_ok)
 {
-	const struct hwxdp_map_desc *map = &env->maps[reg->map];
 	int64_t lo;
 	__int128 lowest = (__int128)reg->smin + off;
 
@@ -170,8 +221,7 @@ static int check_mem_bounds(struct verifier_env *env, uint32_t regno, const stru
 	}
 	lo = reg->smin + off;
 	if (mem_size_check(lo, size, mem_size, zero_ok)) {
-		verbose(env, "invalid access to map value, value_size=%u off=%lld size=%d\n",
-			map->value_size, (long long)lo, size);
+		mem_bounds_error(env, reg, lo, size, mem_size);
 		verbose(env, "R%u min value is outside of the allowed memory range\n", regno);
 		return REJECT;
 	}
@@ -182,8 +232,7 @@ static int check_mem_bounds(struct verifier_env *env, uint32_t regno, const stru
 		return REJECT;
 	}
 	if (mem_size_check(reg->umax + off, size, mem_size, zero_ok)) {
-		verbose(env, "invalid access to map value, value_size=%u off=%lld size=%d\n",
-			map->value_size, (long long)(reg->umax + off), size);
+		mem_bounds_error(env, reg, (int64_t)(reg->umax + off), size, mem_size);
 		verbose(env, "R%u max value is outside of the allowed memory range\n", regno);
 		return REJECT;
 	}
@@ -1372,6 +1421,9 @@ static void mark_ptr_or_null(struct vstate *st, uint32_t id, bool is_null)
 		    reg->id != id)
 			continue;
 		if (is_null) {
+			/* a reservation that failed holds nothing */
+			if (reg->ref_obj_id)
+				drop_reference(st->frame[st->curframe], reg->ref_obj_id);
 			reg_mark_known(reg, 0);
 		} else {
 			reg->type = reg->type == CONST_PTR_TO_MAP_OR_NULL ? CONST_PTR_TO_MAP
@@ -1646,6 +1698,9 @@ static int check_subprog_call(struct verifier_env *env, const struct bpf_insn *i
 	callee = frame_new(st->curframe + 1, idx, subprog);
 	if (!callee)
 		return -ENOMEM;
+	callee->ref_cnt = caller->ref_cnt;
+	memcpy(callee->ref_id, caller->ref_id, sizeof(callee->ref_id));
+	memcpy(callee->ref_insn, caller->ref_insn, sizeof(callee->ref_insn));
 	for (i = BPF_REG_1; i <= BPF_REG_5; i++) {
 		callee->regs[i] = caller->regs[i];
 		reg_mark_not_init(&caller->regs[i]);
@@ -1679,11 +1734,19 @@ static int check_exit(struct verifier_env *env, const struct bpf_insn *insn, boo
 		}
 		caller = st->frame[st->curframe - 1];
 		caller->regs[BPF_REG_0] = *r0;
+		caller->ref_cnt = callee->ref_cnt;
+		memcpy(caller->ref_id, callee->ref_id, sizeof(caller->ref_id));
+		memcpy(caller->ref_insn, callee->ref_insn, sizeof(caller->ref_insn));
 		env->insn_idx = callee->callsite + 1;
 		st->frame[st->curframe--] = NULL;
 		free(callee->stack);
 		free(callee);
 		return 0;
+	}
+	if (callee->ref_cnt) {
+		verbose(env, "Unreleased reference id=%u alloc_insn=%u\n", callee->ref_id[0],
+			callee->ref_insn[0]);
+		return REJECT;
 	}
 	if (env->subprogs[callee->subprog].global) {
 		if (r0->type != SCALAR_VALUE) {
@@ -1995,7 +2058,9 @@ static int do_check(struct verifier_env *env, uint32_t start)
 		}
 		env->aux[idx].visits++;
 		path_end = false;
-		if (env->aux[idx].prune_point) {
+		/* a path holding a reference is not pruned: stored states
+		 * know nothing of references, and hold none */
+		if (env->aux[idx].prune_point && !cur_frame(env)->ref_cnt) {
 			err = state_visit(env, idx);
 			if (err < 0)
 				return err;

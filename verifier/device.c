@@ -201,7 +201,9 @@ int device_check_map(struct verifier_env *env, const struct hwxdp_map_desc *map,
 	return 0;
 }
 
-int device_host_only_call(struct verifier_env *env, int func_id, uint32_t idx)
+/* A punt at idx, for what the call is ("host-only helper NAME#N", ...). */
+static int device_punt_call(struct verifier_env *env, const char *what, const char *why,
+			    uint32_t idx)
 {
 	uint32_t side_effect = env->cur->side_effect;
 	char at[256], after[256];
@@ -214,9 +216,9 @@ int device_host_only_call(struct verifier_env *env, int func_id, uint32_t idx)
 	 */
 	if (side_effect) {
 		verbose(env,
-			"host-only helper %s#%d after the side effect of insn %u%s: the device "
-			"cannot punt at insn %u%s\n",
-			helper_name(func_id), func_id, side_effect - 1,
+			"%s after the side effect of insn %u%s: the device cannot punt at insn "
+			"%u%s\n",
+			what, side_effect - 1,
 			source_of(env, side_effect - 1, after, sizeof(after)), idx,
 			source_of(env, idx, at, sizeof(at)));
 		return REJECT;
@@ -224,9 +226,72 @@ int device_host_only_call(struct verifier_env *env, int func_id, uint32_t idx)
 	env->facts[idx].punt_point = true;
 	env->punted = true;
 	if (env->log_level >= 1)
-		verbose(env, "%u: punt to the host: %s#%d is host-only\n", idx,
-			helper_name(func_id), func_id);
+		verbose(env, "%u: punt to the host: %s\n", idx, why);
 	return 0;
+}
+
+int device_host_only_call(struct verifier_env *env, int func_id, uint32_t idx)
+{
+	char what[96], why[96];
+
+	snprintf(what, sizeof(what), "host-only helper %s#%d", helper_name(func_id), func_id);
+	snprintf(why, sizeof(why), "%s#%d is host-only", helper_name(func_id), func_id);
+	return device_punt_call(env, what, why, idx);
+}
+
+bool device_redirect_to_host(const struct hwxdp_map_desc *map)
+{
+	return map->type == BPF_MAP_TYPE_CPUMAP || map->type == BPF_MAP_TYPE_XSKMAP;
+}
+
+static const char *host_target(const struct hwxdp_map_desc *map)
+{
+	return map->type == BPF_MAP_TYPE_CPUMAP ? "a host CPU's queue" : "an AF_XDP socket";
+}
+
+int device_check_redirect(struct verifier_env *env, uint32_t map_idx, uint32_t idx)
+{
+	const struct hwxdp_insn_fact *f = &env->facts[idx];
+	const struct hwxdp_map_desc *map = &env->maps[map_idx], *host = NULL, *dev = NULL;
+	char what[HWXDP_NAME_MAX + 128], why[HWXDP_NAME_MAX + 128], at[256];
+	bool more = !f->map_known && f->map_alt_cnt > HWXDP_MAP_ALTS;
+
+	for (uint8_t i = 0; !f->map_known && i < f->map_alt_cnt && i < HWXDP_MAP_ALTS; i++) {
+		const struct hwxdp_map_desc *m = &env->maps[f->map_alt[i]];
+
+		if (device_redirect_to_host(m))
+			host = host ? host : m;
+		else
+			dev = dev ? dev : m;
+	}
+	/*
+	 * A host redirect punts on every path through the call, which is
+	 * right only if no path passes a map the device redirects into: a call
+	 * given a devmap on one path and a cpumap on another is one the device
+	 * would have to both punt and run.
+	 */
+	if (host && (dev || more)) {
+		char other[HWXDP_NAME_MAX + 32] = "other maps";
+
+		if (dev)
+			snprintf(other, sizeof(other), "%s '%s'", map_type_name(dev->type),
+				 dev->name);
+		verbose(env,
+			"bpf_redirect_map#%d at insn %u%s is given %s '%s' on one path and %s on "
+			"another: the device punts a redirect to %s and cannot punt this call on "
+			"some paths only\n",
+			BPF_FUNC_redirect_map, idx, source_of(env, idx, at, sizeof(at)),
+			map_type_name(host->type), host->name, other, host_target(host));
+		return REJECT;
+	}
+	if (!device_redirect_to_host(map))
+		return 0;
+	snprintf(what, sizeof(what),
+		 "bpf_redirect_map#%d into %s '%s' (%s, which only the host reaches)",
+		 BPF_FUNC_redirect_map, map_type_name(map->type), map->name, host_target(map));
+	snprintf(why, sizeof(why), "bpf_redirect_map#%d into %s '%s' goes to %s",
+		 BPF_FUNC_redirect_map, map_type_name(map->type), map->name, host_target(map));
+	return device_punt_call(env, what, why, idx);
 }
 
 int device_check_tail_call(struct verifier_env *env, uint32_t idx)

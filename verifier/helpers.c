@@ -29,13 +29,17 @@ enum arg_type {
 				   assumes: the device must zero it on failure) */
 	ARG_CONST_SIZE,
 	ARG_CONST_SIZE_OR_ZERO,
+	ARG_CONST_ALLOC_SIZE_OR_ZERO, /* a known constant: the size of what is returned */
+	ARG_PTR_TO_RINGBUF_MEM,	      /* a reservation, given back (released) */
+	ARG_PTR_TO_ALIGNED_U32,	      /* 4 initialised bytes, aligned, read and written */
 };
 
 enum ret_type {
 	RET_INTEGER,
 	RET_VOID,
 	RET_MAP_VALUE_OR_NULL,
-	RET_VERDICT, /* XDP_REDIRECT, or an action of the flags */
+	RET_VERDICT,		 /* XDP_REDIRECT, or an action of the flags */
+	RET_RINGBUF_MEM_OR_NULL, /* a reservation of R2's bytes, a reference */
 };
 
 struct helper_proto {
@@ -44,6 +48,7 @@ struct helper_proto {
 	uint8_t args[5];
 	bool pkt_changing;  /* moves data, data_end or data_meta */
 	bool side_effect;   /* changes a map or the packet */
+	bool gpl_only;	    /* for GPL-compatible programs only (the kernel's gpl_only) */
 	uint64_t map_types; /* bit per map type accepted by the map argument */
 	/* the coprocessor's operation for it; NULL: host-only */
 	const char *device_op;
@@ -80,7 +85,10 @@ static const struct helper_proto protos[] = {
 	  .map_types = DATA_MAPS,
 	  .device_op = "tdelete" },
 	{ BPF_FUNC_ktime_get_ns, RET_INTEGER, { 0 }, .device_op = "time" },
-	{ BPF_FUNC_trace_printk, RET_INTEGER, { ARG_PTR_TO_MEM, ARG_CONST_SIZE } },
+	{ BPF_FUNC_trace_printk,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_MEM, ARG_CONST_SIZE },
+	  .gpl_only = true },
 	{ BPF_FUNC_get_prandom_u32, RET_INTEGER, { 0 }, .device_op = "rand" },
 	{ BPF_FUNC_get_smp_processor_id, RET_INTEGER, { 0 }, .device_op = "cpu" },
 	{ BPF_FUNC_get_current_pid_tgid, RET_INTEGER, { 0 } },
@@ -102,6 +110,7 @@ static const struct helper_proto protos[] = {
 	  RET_INTEGER,
 	  { ARG_PTR_TO_CTX, ARG_CONST_MAP_PTR, ARG_ANYTHING, ARG_PTR_TO_MEM,
 	    ARG_CONST_SIZE_OR_ZERO },
+	  .gpl_only = true,
 	  .map_types = MAP(PERF_EVENT_ARRAY) },
 	{ BPF_FUNC_csum_diff,
 	  RET_INTEGER,
@@ -133,12 +142,23 @@ static const struct helper_proto protos[] = {
 	  .device_op = "tadj" },
 	{ BPF_FUNC_fib_lookup,
 	  RET_INTEGER,
-	  { ARG_PTR_TO_CTX, ARG_PTR_TO_MEM_RW, ARG_CONST_SIZE, ARG_ANYTHING } },
+	  { ARG_PTR_TO_CTX, ARG_PTR_TO_MEM_RW, ARG_CONST_SIZE, ARG_ANYTHING },
+	  .gpl_only = true },
 	{ BPF_FUNC_jiffies64, RET_INTEGER, { 0 } },
 	{ BPF_FUNC_ktime_get_boot_ns, RET_INTEGER, { 0 } },
 	{ BPF_FUNC_ringbuf_output,
 	  RET_INTEGER,
 	  { ARG_CONST_MAP_PTR, ARG_PTR_TO_MEM, ARG_CONST_SIZE_OR_ZERO, ARG_ANYTHING },
+	  .map_types = MAP(RINGBUF) },
+	{ BPF_FUNC_ringbuf_reserve,
+	  RET_RINGBUF_MEM_OR_NULL,
+	  { ARG_CONST_MAP_PTR, ARG_CONST_ALLOC_SIZE_OR_ZERO, ARG_ANYTHING },
+	  .map_types = MAP(RINGBUF) },
+	{ BPF_FUNC_ringbuf_submit, RET_VOID, { ARG_PTR_TO_RINGBUF_MEM, ARG_ANYTHING } },
+	{ BPF_FUNC_ringbuf_discard, RET_VOID, { ARG_PTR_TO_RINGBUF_MEM, ARG_ANYTHING } },
+	{ BPF_FUNC_ringbuf_query,
+	  RET_INTEGER,
+	  { ARG_CONST_MAP_PTR, ARG_ANYTHING },
 	  .map_types = MAP(RINGBUF) },
 	{ BPF_FUNC_ktime_get_coarse_ns, RET_INTEGER, { 0 } },
 	/* the frame is linear on the device: its length, from the context */
@@ -146,6 +166,11 @@ static const struct helper_proto protos[] = {
 	{ BPF_FUNC_xdp_load_bytes,
 	  RET_INTEGER,
 	  { ARG_PTR_TO_CTX, ARG_ANYTHING, ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE } },
+	/* mtu_len: the length to check in, the MTU out */
+	{ BPF_FUNC_check_mtu,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_CTX, ARG_ANYTHING, ARG_PTR_TO_ALIGNED_U32, ARG_ANYTHING, ARG_ANYTHING },
+	  .gpl_only = true },
 	{ BPF_FUNC_xdp_store_bytes,
 	  RET_INTEGER,
 	  { ARG_PTR_TO_CTX, ARG_ANYTHING, ARG_PTR_TO_MEM, ARG_CONST_SIZE },
@@ -377,7 +402,8 @@ static int check_arg(struct verifier_env *env, const struct helper_proto *proto,
 		note_map(env, idx, reg->map);
 		/* a host-only helper's map stays with the host: the device
 		 * punts before the call */
-		if (env->device && proto->device_op)
+		if (env->device && proto->device_op &&
+		    !(proto->id == BPF_FUNC_redirect_map && device_redirect_to_host(*map)))
 			return device_check_map(env, *map, idx);
 		return 0;
 	case ARG_PTR_TO_MAP_KEY:
@@ -396,6 +422,48 @@ static int check_arg(struct verifier_env *env, const struct helper_proto *proto,
 			*never_null = array_key_in_range(env, reg, *map);
 		}
 		return 0;
+	case ARG_CONST_ALLOC_SIZE_OR_ZERO:
+		if (reg->type != SCALAR_VALUE)
+			return arg_type_error(env, regno, "scalar");
+		if (!tnum_is_const(reg->var_off)) {
+			verbose(env, "R%u is not a known constant'\n", regno);
+			return REJECT;
+		}
+		return 0;
+	case ARG_PTR_TO_RINGBUF_MEM:
+		if (reg->type != PTR_TO_MEM || !reg->ref_obj_id)
+			return arg_type_error(env, regno, "ringbuf_mem");
+		if (reg->off || !tnum_equals_const(reg->var_off, 0)) {
+			verbose(env,
+				"R%u must have zero offset when passed to release func or trusted "
+				"arg to kfunc\n",
+				regno);
+			return REJECT;
+		}
+		return 0;
+	case ARG_PTR_TO_ALIGNED_U32: {
+		/* the kernel checks a packet's alignment as if NET_IP_ALIGN were 2 */
+		struct tnum at =
+			tnum_add(reg->var_off,
+				 tnum_const((uint64_t)(int64_t)(reg->off +
+								(type_is_pkt(reg->type) ? 2 : 0))));
+		char tn[48];
+
+		if (!is_mem_ptr(reg->type))
+			return arg_type_error(env, regno, MEM_TYPES);
+		if ((at.value | at.mask) & 3) {
+			tnum_print(tn, sizeof(tn), reg->var_off);
+			verbose(env, "misaligned %saccess off %s+%d+0 size 4\n",
+				reg->type == PTR_TO_STACK	? "stack "
+				: type_is_pkt(reg->type)	? "packet "
+				: reg->type == PTR_TO_MAP_VALUE ? "value "
+								: "",
+				tn, reg->off);
+			return REJECT;
+		}
+		err = check_mem_region(env, regno, 0, 4, false, false);
+		return err ? err : check_mem_region(env, regno, 0, 4, true, false);
+	}
 	case ARG_PTR_TO_CTX:
 		if (reg->type != PTR_TO_CTX)
 			return arg_type_error(env, regno, "ctx");
@@ -423,9 +491,9 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 {
 	const struct helper_proto *proto;
 	const struct hwxdp_map_desc *map = NULL;
+	uint32_t arg, alloc_size = 0, ref;
 	bool never_null = false;
 	struct reg_state *r0;
-	uint32_t arg;
 	int err;
 
 	proto = find_proto(insn->imm);
@@ -437,6 +505,11 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 				helper_name(insn->imm), insn->imm);
 		return -EINVAL;
 	}
+	if (proto->gpl_only && !env->gpl_compatible) {
+		verbose(env,
+			"cannot call GPL-restricted function from non-GPL compatible program\n");
+		return -EINVAL;
+	}
 	for (arg = 0; arg < 5; arg++) {
 		err = check_arg(env, proto, arg, idx, &map, &never_null);
 		if (err)
@@ -446,11 +519,26 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 	 * still the host's, which makes the call after the punt) */
 	if (env->device && !proto->device_op)
 		return device_host_only_call(env, proto->id, idx);
+	/* a redirect to the host's CPUs or sockets is the host copy's to make */
+	if (env->device && proto->id == BPF_FUNC_redirect_map) {
+		err = device_check_redirect(env, (uint32_t)(map - env->maps), idx);
+		if (err || env->punted)
+			return err;
+	}
+	if (proto->id == BPF_FUNC_tail_call && cur_frame(env)->ref_cnt) {
+		verbose(env, "tail_call would lead to reference leak\n");
+		return REJECT;
+	}
 	if (env->device && proto->id == BPF_FUNC_tail_call) {
 		err = device_check_tail_call(env, idx);
 		if (err)
 			return err;
 	}
+	/* the kernel keeps the size as the 32 bits of its mem_size */
+	if (proto->ret == RET_RINGBUF_MEM_OR_NULL)
+		alloc_size = (uint32_t)cur_frame(env)->regs[BPF_REG_2].var_off.value;
+	if (proto->args[0] == ARG_PTR_TO_RINGBUF_MEM)
+		release_reference(env, cur_frame(env)->regs[BPF_REG_1].ref_obj_id);
 	if (proto->side_effect)
 		note_side_effect(env);
 	if (proto->pkt_changing)
@@ -473,6 +561,16 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 		r0->type = never_null ? PTR_TO_MAP_VALUE : PTR_TO_MAP_VALUE_OR_NULL;
 		r0->map = map - env->maps;
 		r0->id = never_null ? 0 : new_id(env);
+		break;
+	case RET_RINGBUF_MEM_OR_NULL:
+		ref = acquire_reference(env, idx);
+		if (!ref)
+			return -E2BIG;
+		reg_mark_known(r0, 0);
+		r0->type = PTR_TO_MEM_OR_NULL;
+		r0->mem_size = alloc_size;
+		r0->id = ref;
+		r0->ref_obj_id = ref;
 		break;
 	case RET_VERDICT:
 		/* Both return XDP_REDIRECT, or XDP_ABORTED, or for a map

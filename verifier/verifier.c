@@ -20,9 +20,24 @@ static uint64_t now_ns(void)
 		 ? (opts)->field                                                                   \
 		 : (fallback))
 
+/* The kernel's list (license_is_gpl_compatible). */
+static bool gpl_compatible(const char *license)
+{
+	static const char *const gpl[] = {
+		"GPL",		"GPL v2",	"GPL and additional rights",
+		"Dual BSD/GPL", "Dual MIT/GPL", "Dual MPL/GPL"
+	};
+
+	for (size_t i = 0; i < sizeof(gpl) / sizeof(gpl[0]); i++)
+		if (!strcmp(license, gpl[i]))
+			return true;
+	return false;
+}
+
 static int verify(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map_desc *maps,
 		  size_t map_cnt, const struct hwxdp_prog *prog, const struct btf *btf,
-		  const struct hwxdp_verify_opts *opts, struct hwxdp_verify_result **out)
+		  const char *license, const struct hwxdp_verify_opts *opts,
+		  struct hwxdp_verify_result **out)
 {
 	struct verifier_env env = { 0 };
 	struct hwxdp_verify_result *res;
@@ -49,7 +64,13 @@ static int verify(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_m
 	env.insn_budget = OPT(opts, insn_budget, 0);
 	if (!env.insn_budget)
 		env.insn_budget = DEFAULT_INSN_BUDGET;
-	env.attach_type = OPT(opts, expected_attach_type, prog ? prog->expected_attach_type : 0);
+	/* 0 is no XDP attach type: the program's own (its section's) then */
+	if (OPT(opts, license, NULL))
+		license = opts->license;
+	env.gpl_compatible = !license || gpl_compatible(license);
+	env.attach_type = OPT(opts, expected_attach_type, 0);
+	if (!env.attach_type && prog)
+		env.attach_type = prog->expected_attach_type;
 
 	err = verifier_run(&env, res);
 	res->verify_ns = now_ns() - start;
@@ -75,7 +96,7 @@ int hwxdp_verify_insns(const struct bpf_insn *insns, size_t cnt, const struct hw
 		       size_t map_cnt, const struct hwxdp_verify_opts *opts,
 		       struct hwxdp_verify_result **out)
 {
-	return verify(insns, cnt, maps, map_cnt, NULL, NULL, opts, out);
+	return verify(insns, cnt, maps, map_cnt, NULL, NULL, NULL, opts, out);
 }
 
 int hwxdp_verify(const struct hwxdp_object *obj, const struct hwxdp_prog *prog,
@@ -86,8 +107,8 @@ int hwxdp_verify(const struct hwxdp_object *obj, const struct hwxdp_prog *prog,
 	/* The rules here are XDP's: another type (or none known) is not guessed. */
 	if (prog->type != BPF_PROG_TYPE_XDP)
 		return -EOPNOTSUPP;
-	return verify(prog->insns, prog->insn_cnt, obj->maps, obj->map_cnt, prog, obj->btf, opts,
-		      out);
+	return verify(prog->insns, prog->insn_cnt, obj->maps, obj->map_cnt, prog, obj->btf,
+		      obj->license, opts, out);
 }
 
 void hwxdp_verify_result__free(struct hwxdp_verify_result *res)

@@ -41,12 +41,17 @@ struct hwxdp_verify_opts {
 					  2 + register state per insn */
 	bool device;		       /* the coprocessor's restrictions too */
 	uint32_t insn_budget;	       /* instructions to explore; 0: 1000000 */
-	uint32_t expected_attach_type; /* BPF_XDP_DEVMAP unlocks egress_ifindex */
+	uint32_t expected_attach_type; /* BPF_XDP_DEVMAP unlocks egress_ifindex;
+					  0: the program's (SEC("xdp/devmap")) */
 	/* The host copy under the kernel's rules without CAP_PERFMON: no
 	 * pointer compared, leaked or partly overwritten. The default is
 	 * root's, as the appliance loads it. The device has these rules
 	 * always: its pointers are offsets in its own spaces, not addresses. */
 	bool unprivileged;
+	/* The license the program is loaded with: a GPL-restricted helper
+	 * needs a GPL-compatible one, as in the kernel. NULL: the object's,
+	 * or for bare instructions a GPL-compatible one. */
+	const char *license;
 };
 
 /* Maps one helper call may be passed on different paths, as facts keep them. */

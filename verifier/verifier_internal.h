@@ -23,6 +23,7 @@
 #define MAX_VAR_OFF	    (1 << 29)
 #define MAX_PENDING_STATES  8192
 #define DEFAULT_INSN_BUDGET 1000000
+#define MAX_REFS	    16 /* ring buffer reservations held at once */
 
 /* A verification error: the program is rejected, the reason is logged. */
 #define REJECT (-EACCES)
@@ -70,9 +71,10 @@ struct reg_state {
 	uint32_t u32_min, u32_max;
 	int32_t off;
 	uint32_t id;
-	int32_t range;	   /* packet: bytes from off 0 known to be in the frame */
-	uint32_t mem_size; /* PTR_TO_MEM: the bytes it points to */
-	uint16_t map;	   /* map pointers and values: index into env->maps */
+	uint32_t ref_obj_id; /* ring buffer memory: the reference it is, else 0 */
+	int32_t range;	     /* packet: bytes from off 0 known to be in the frame */
+	uint32_t mem_size;   /* PTR_TO_MEM: the bytes it points to */
+	uint16_t map;	     /* map pointers and values: index into env->maps */
 	uint8_t type;
 	uint8_t frameno; /* stack pointers: the frame whose stack */
 };
@@ -106,6 +108,13 @@ struct func_state {
 	 * from it reads before overwriting. */
 	uint64_t stack_written;
 	uint64_t stack_read;
+	/* References the path holds (ring buffer reservations), with the
+	 * instruction that took each: the current frame's set is the path's,
+	 * a call copies it into the callee and a return back out. A path
+	 * holding one is never pruned (check.c), so no stored state has any. */
+	uint32_t ref_cnt;
+	uint32_t ref_id[MAX_REFS];
+	uint32_t ref_insn[MAX_REFS];
 };
 
 struct vstate {
@@ -176,6 +185,7 @@ struct verifier_env {
 	int log_level;
 	bool device;
 	bool allow_ptr_leaks;  /* root's rules for the host copy */
+	bool gpl_compatible;   /* the license lets GPL-restricted helpers be called */
 	const struct btf *btf; /* the object's, for global functions; or NULL */
 	uint32_t insn_budget;
 	uint32_t attach_type;
@@ -284,6 +294,13 @@ int device_check_map(struct verifier_env *env, const struct hwxdp_map_desc *map,
 /* A host-only helper at idx: a punt point (env->punted), or a rejection
  * when the path has had a side effect. */
 int device_host_only_call(struct verifier_env *env, int func_id, uint32_t idx);
+/* A map whose redirects leave the device for the host: a cpumap (a host
+ * CPU's queue), an xskmap (an AF_XDP socket in host memory). */
+bool device_redirect_to_host(const struct hwxdp_map_desc *map);
+/* bpf_redirect_map at idx, given env->maps[map] on this path: into such a
+ * map a punt point, or a rejection after a side effect; a rejection when the
+ * call's paths pass both kinds of map. */
+int device_check_redirect(struct verifier_env *env, uint32_t map, uint32_t idx);
 int device_check_tail_call(struct verifier_env *env, uint32_t idx);
 /* After the walk: what the walk reached fits the device. */
 int device_check_reached(struct verifier_env *env);
@@ -298,6 +315,12 @@ int check_mem_region(struct verifier_env *env, uint32_t regno, int32_t off, int 
 int check_reg_readable(struct verifier_env *env, uint32_t regno);
 struct func_state *cur_frame(struct verifier_env *env);
 uint32_t new_id(struct verifier_env *env);
+/* A new reference taken at insn idx: its id, or 0 (logged) when too many
+ * are held. */
+uint32_t acquire_reference(struct verifier_env *env, uint32_t idx);
+/* Gives reference ref back: every register and spill holding it becomes
+ * unusable, as the memory is no longer the program's. */
+void release_reference(struct verifier_env *env, uint32_t ref);
 const struct stack_slot *stack_slot_at(const struct func_state *frame, int32_t off);
 
 static inline bool type_is_pkt(uint8_t type)

@@ -5,8 +5,10 @@
  * and for a translated program a differential run of frames through the
  * kernel (BPF_PROG_TEST_RUN) and the device with the same starting maps.
  */
+#define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -235,7 +237,7 @@ static void kernel_verdict_raw(const struct hwxdp_object *obj, const struct hwxd
 	}
 	{
 		LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = klog, .log_size = KLOG_SIZE,
-			    .log_level = 1 | 4);
+			    .log_level = 1 | 4, .expected_attach_type = prog->expected_attach_type);
 
 		klog[0] = 0;
 		fd = bpf_prog_load(BPF_PROG_TYPE_XDP, r->prog,
@@ -629,6 +631,53 @@ static int fill_bypass(struct dd_side *k, struct dd_side *d)
 	return e;
 }
 
+/* tx_iptunnel's virtual IP and tunnel, as clang lays them out for BPF. */
+struct corpus_vip {
+	uint8_t daddr[16];
+	uint16_t dport;
+	uint16_t family;
+	uint8_t protocol;
+	uint8_t pad[3];
+};
+
+struct corpus_tnl {
+	uint8_t saddr[16];
+	uint8_t daddr[16];
+	uint16_t family;
+	uint8_t dmac[6];
+};
+
+/* VIPs on the frames' destinations, ports and protocols, IPv4 and IPv6,
+ * with endpoints of the family they are for, some of the other. */
+static int fill_vips(struct dd_side *k, struct dd_side *d)
+{
+	static const uint8_t l4[] = { 6, 17 };
+	int e = 0;
+
+	for (unsigned int a = 0; a < 10 && !e; a++)
+		for (unsigned int p = 0; p < 4 && !e; p++)
+			for (unsigned int q = 0; q < 2 && !e; q++) {
+				struct corpus_vip vip;
+				struct corpus_tnl tnl;
+				bool v6 = a >= 6;
+
+				memset(&vip, 0, sizeof(vip));
+				memset(&tnl, 0, sizeof(tnl));
+				if (v6)
+					hx_ipv6_addr(vip.daddr, v6_pool[a - 6]);
+				else
+					hx_ipv4_addr(vip.daddr, v4_pool[a]);
+				vip.dport = htons(port_pool[p]);
+				vip.family = v6 ? 10 : 2;
+				vip.protocol = l4[q];
+				pattern((uint8_t *)&tnl, sizeof(tnl), a * 8 + p * 2 + q);
+				/* one VIP in eight asks for the family it is not */
+				tnl.family = (uint16_t)((v6 == ((a + p + q) % 8 != 0)) ? 10 : 2);
+				e = put(k, d, "vip2tnl", &vip, &tnl);
+			}
+	return e;
+}
+
 /* Keys the generated frames carry, by key size, so that lookups hit. */
 static int fill_maps(struct dd_side *k, struct dd_side *d, char *err, size_t errlen)
 {
@@ -675,6 +724,15 @@ static int fill_maps(struct dd_side *k, struct dd_side *d, char *err, size_t err
 					pattern(val, m->value_size, j);
 					e = put(k, d, m->name, &macs[j], val);
 				}
+			} else if (m->key_size == 6) {
+				/* a source MAC some frames carry, and their destination */
+				static const uint8_t macs[][6] = { { 0xff, 0, 0, 0, 0, 2 },
+								   { 2, 0, 0, 0, 0, 1 } };
+
+				for (uint32_t j = 0; j < 2 && !e; j++) {
+					pattern(val, m->value_size, j);
+					e = put(k, d, m->name, macs[j], val);
+				}
 			} else if (m->key_size == 2) {
 				for (uint32_t j = 0; j < 4 && !e; j++) {
 					key[0] = (uint8_t)(port_pool[j] >> 8);
@@ -717,6 +775,12 @@ static int fill_maps(struct dd_side *k, struct dd_side *d, char *err, size_t err
 		e = fill_bypass(k, d);
 		if (e)
 			say(err, errlen, "filling map flow_table_v4: %s", strerror(-e));
+	}
+	if (!e && dd_side_map(k, "vip2tnl") && dd_side_map(k, "vip2tnl")->key_size == 24 &&
+	    dd_side_map(k, "vip2tnl")->value_size == 40) {
+		e = fill_vips(k, d);
+		if (e)
+			say(err, errlen, "filling map vip2tnl: %s", strerror(-e));
 	}
 	return e;
 }
@@ -845,7 +909,7 @@ static uint64_t compare_percpu(struct dd_side *k, struct dd_side *d, uint64_t *e
 
 static bool syncable(const struct dd_map *m)
 {
-	return !m->read_only && !global_data(m) && m->max_entries <= SYNC_MAX_ENTRIES &&
+	return !m->read_only && m->max_entries <= SYNC_MAX_ENTRIES &&
 	       (m->type == BPF_MAP_TYPE_ARRAY || m->type == BPF_MAP_TYPE_HASH ||
 		m->type == BPF_MAP_TYPE_LRU_HASH || m->type == BPF_MAP_TYPE_LPM_TRIE);
 }
@@ -867,7 +931,7 @@ static bool sync_after_punt(struct dd_side *k, struct dd_side *d)
 		const struct dd_map *dm = dd_side_map(d, km->name);
 		bool first = true;
 
-		if (!dm || !dm->tab || km->read_only || global_data(km) ||
+		if (!dm || !dm->tab || km->read_only ||
 		    km->type == BPF_MAP_TYPE_PROG_ARRAY || km->type == BPF_MAP_TYPE_DEVMAP ||
 		    km->type == BPF_MAP_TYPE_DEVMAP_HASH || km->type == BPF_MAP_TYPE_XSKMAP)
 			continue;
@@ -975,7 +1039,8 @@ static void run_diff(const char *path, struct corpus_row *r, unsigned int frames
 		}
 	}
 	r->bundles_per_frame = runs ? (double)bundles / (double)runs : 0;
-	/* dd_compare_maps reads one value per key: per-CPU maps apart */
+	/* dd_compare_maps reads one value per key: per-CPU maps apart; a map
+	 * the device has no table for is one only the host copy touches */
 	keep = calloc(k.map_cnt ? k.map_cnt : 1, sizeof(*keep));
 	if (!keep) {
 		r->map_differ++;
@@ -985,7 +1050,8 @@ static void run_diff(const char *path, struct corpus_row *r, unsigned int frames
 		if (!percpu(k.maps[i].type) && (!partial || syncable(&k.maps[i])) &&
 		    k.maps[i].type != BPF_MAP_TYPE_PROG_ARRAY &&
 		    k.maps[i].type != BPF_MAP_TYPE_ARRAY_OF_MAPS &&
-		    k.maps[i].type != BPF_MAP_TYPE_HASH_OF_MAPS && !global_data(&k.maps[i]))
+		    k.maps[i].type != BPF_MAP_TYPE_HASH_OF_MAPS &&
+		    dd_side_map(&d, k.maps[i].name))
 			keep[nkeep++] = k.maps[i];
 	kflat = k;
 	kflat.maps = keep;
@@ -1076,7 +1142,9 @@ int corpus_run(unsigned int frames, struct corpus_row **rows, size_t *cnt)
 int corpus_run_in(const char *subdir, unsigned int frames, struct corpus_row **rows, size_t *cnt)
 {
 	char dir[4096], *names[CORPUS_MAX];
+	cpu_set_t cpu0, old_cpus;
 	size_t n = 0, cap = 0;
+	bool pinned;
 	struct dirent *de;
 	DIR *dh;
 	int err = 0;
@@ -1104,11 +1172,28 @@ int corpus_run_in(const char *subdir, unsigned int frames, struct corpus_row **r
 		err = -ENOMEM;
 	libbpf_set_print(quiet_print);
 	hwxdp_set_print(quiet_hwxdp);
+	/*
+	 * bpf_get_smp_processor_id() is the CPU BPF_PROG_TEST_RUN runs on, the
+	 * caller's, and on the device the engine's number, 0: on CPU 0 the two
+	 * agree, and a program keying its statistics by CPU (xdp-bench,
+	 * xdp_sample) writes the same entries on both sides.
+	 */
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	pinned = !sched_getaffinity(0, sizeof(old_cpus), &old_cpus) &&
+		 !sched_setaffinity(0, sizeof(cpu0), &cpu0);
+	if (!pinned)
+		fprintf(stderr,
+			"corpus: cannot run on CPU 0 (%s): programs that read the CPU "
+			"number may differ\n",
+			strerror(errno));
 	for (size_t i = 0; i < n; i++) {
 		if (!err)
 			err = one_object(dir, names[i], frames, rows, cnt, &cap);
 		free(names[i]);
 	}
+	if (pinned)
+		sched_setaffinity(0, sizeof(old_cpus), &old_cpus);
 	return err;
 }
 

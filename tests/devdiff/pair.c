@@ -204,12 +204,16 @@ static int device_maps(struct dd_side *s, const struct hwxdp_map_desc *maps, siz
 	if (!s->maps)
 		return -ENOMEM;
 	for (size_t i = 0; i < map_cnt && i < HXU_TABLES; i++) {
-		struct dd_map *m = &s->maps[s->map_cnt++];
+		struct hwxdp_table *tab = hwxdp_tables__get(s->tables, (uint32_t)i);
+		struct dd_map *m;
 
+		/* a map only host-only helpers use (a perf event array, a ring
+		 * buffer) has no table: the device side has no such map */
+		if (!tab)
+			continue;
+		m = &s->maps[s->map_cnt++];
 		map_from_desc(m, &maps[i]);
-		m->tab = hwxdp_tables__get(s->tables, (uint32_t)i);
-		if (!m->tab)
-			return -ENOENT;
+		m->tab = tab;
 	}
 	return 0;
 }

@@ -43,5 +43,12 @@ extern const unsigned int reject_case_cnt;
 	ST_MEM(BPF_DW, 10, -8, 0), MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -8), LD_MAP_FD(1, map), \
 		CALL_HELPER(BPF_FUNC_map_lookup_elem)
 #define RET(v) MOV64_IMM(0, v), EXIT_INSN()
+/* r0 = bpf_ringbuf_reserve(ringbuf, n, 0); 5 instructions */
+#define RB_RESERVE(n)                                                                              \
+	LD_MAP_FD(1, MAP_RINGBUF), MOV64_IMM(2, n), MOV64_IMM(3, 0),                               \
+		CALL_HELPER(BPF_FUNC_ringbuf_reserve)
+/* bpf_ringbuf_submit(r, 0) or _discard; 3 instructions */
+#define RB_SUBMIT(r)  MOV64_REG(1, r), MOV64_IMM(2, 0), CALL_HELPER(BPF_FUNC_ringbuf_submit)
+#define RB_DISCARD(r) MOV64_REG(1, r), MOV64_IMM(2, 0), CALL_HELPER(BPF_FUNC_ringbuf_discard)
 
 #endif /* HWXDP_TESTS_VERIFIER_CASES_H */

@@ -23,6 +23,41 @@ const struct verifier_case accept_cases[] = {
 	  { CALL_HELPER(BPF_FUNC_ktime_get_tai_ns), RET(XDP_PASS) },
 	  .accept = true },
 
+	/* bpf_check_mtu(ctx, 0, &mtu_len, 0, 0), mtu_len in an aligned stack slot */
+	{ "helper: check_mtu with mtu_len on the stack",
+	  { ST_MEM(BPF_W, 10, -4, 0), MOV64_REG(3, 10), ALU64_IMM(BPF_ADD, 3, -4), MOV64_IMM(2, 0),
+	    MOV64_IMM(4, 0), MOV64_IMM(5, 0), CALL_HELPER(BPF_FUNC_check_mtu),
+	    LDX_MEM(BPF_W, 0, 10, -4), RET(XDP_PASS) },
+	  .accept = true },
+	/* ring buffer reservations: taken, checked, written, given back */
+	{ "ringbuf: reserve, write, submit",
+	  { RB_RESERVE(16), JMP_IMM(BPF_JEQ, 0, 0, 4), ST_MEM(BPF_DW, 0, 8, 7), /* 6 */
+	    RB_SUBMIT(0), RET(XDP_PASS) },
+	  .accept = true },
+	{ "ringbuf: reserve, discard",
+	  { RB_RESERVE(8), JMP_IMM(BPF_JEQ, 0, 0, 3), RB_DISCARD(0), RET(XDP_PASS) },
+	  .accept = true },
+	{ "ringbuf: the pointer spilled and filled, submitted through the copy",
+	  { RB_RESERVE(8), JMP_IMM(BPF_JEQ, 0, 0, 6), STX_MEM(BPF_DW, 10, 0, -8),
+	    ST_MEM(BPF_W, 0, 4, 1), LDX_MEM(BPF_DW, 6, 10, -8), /* 8 */
+	    RB_SUBMIT(6), RET(XDP_PASS) },
+	  .accept = true },
+	{ "ringbuf: submit on one branch, discard on the other",
+	  { MOV64_REG(7, 1), RB_RESERVE(16), MOV64_REG(6, 0), JMP_IMM(BPF_JEQ, 6, 0, 10), /* 7 */
+	    LDX_MEM(BPF_W, 2, 7, 12), JMP_IMM(BPF_JEQ, 2, 1, 4), RB_DISCARD(6), JA(3),
+	    RB_SUBMIT(6), /* 14 */
+	    RET(XDP_PASS) },
+	  .accept = true },
+	/* taken in a subprogram, given back by its caller */
+	{ "ringbuf: reserved in a subprogram, submitted by the caller",
+	  { CALL_SUBPROG(6), JMP_IMM(BPF_JEQ, 0, 0, 3), RB_SUBMIT(0), RET(XDP_PASS), /* 7 */
+	    RB_RESERVE(32), EXIT_INSN() },
+	  .accept = true },
+	{ "ringbuf: query",
+	  { LD_MAP_FD(1, MAP_RINGBUF), MOV64_IMM(2, 0), CALL_HELPER(BPF_FUNC_ringbuf_query),
+	    RET(XDP_PASS) },
+	  .accept = true },
+
 	/* r7 = r8 - 1 stays linked to r8: r7 <= 13 proves r8 in [1, 14] */
 	{ "linked: a bound on r8 - 1 bounds r8",
 	  { LDX_MEM(BPF_W, 8, 1, 12), LOOKUP(MAP_ARRAY), JMP_IMM(BPF_JEQ, 0, 0, 5), MOV64_REG(7, 8),
@@ -336,6 +371,12 @@ const struct verifier_case accept_cases[] = {
 	{ "ctx: every readable field",
 	  { LDX_MEM(BPF_W, 2, 1, 0), LDX_MEM(BPF_W, 2, 1, 4), LDX_MEM(BPF_W, 2, 1, 8),
 	    LDX_MEM(BPF_W, 2, 1, 12), LDX_MEM(BPF_W, 2, 1, 16), RET(XDP_PASS) },
+	  .accept = true },
+	/* older clang at -O0/-O1: the context spilled, filled, fields read apart */
+	{ "ctx: spilled and filled, then data_end, data and rx_queue_index",
+	  { STX_MEM(BPF_DW, 10, 1, -8), LDX_MEM(BPF_DW, 6, 10, -8), LDX_MEM(BPF_W, 3, 6, 4),
+	    LDX_MEM(BPF_W, 2, 6, 0), LDX_MEM(BPF_W, 4, 6, 16), PKT_PLUS(1),
+	    JMP_REG(BPF_JGT, 4, 3, 1), LDX_MEM(BPF_B, 0, 2, 0), RET(XDP_PASS) },
 	  .accept = true },
 	{ "ctx: egress_ifindex in a devmap program",
 	  { LDX_MEM(BPF_W, 2, 1, 20), RET(XDP_PASS) },

@@ -56,6 +56,7 @@ const struct hwxdp_map_desc test_maps[MAP_CNT] = {
 				 .key_size = 16,
 				 .value_size = 8,
 				 .max_entries = 16 },
+	[MAP_RINGBUF] = { .name = "ringbuf", .type = BPF_MAP_TYPE_RINGBUF, .max_entries = 4096 },
 };
 
 static int map_fds[MAP_CNT];

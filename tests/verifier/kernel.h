@@ -23,6 +23,7 @@ enum {
 	MAP_TX,		    /* devmap hash, key 4, value 4 */
 	MAP_BSS,	    /* writable one-entry array, value 16 */
 	MAP_HASH_LARGE_KEY, /* hash, key 16, value 8 */
+	MAP_RINGBUF,	    /* ring buffer of 4096 bytes */
 	MAP_CNT,
 };
 

@@ -196,20 +196,22 @@ static size_t lookup(struct prog *p, int map, int key_size)
 
 /* ---- tables ---------------------------------------------------------- */
 
-Test(device_maps, redirect_into_a_map_without_device_table)
+/* A redirect into a cpumap or an xskmap goes to the host's CPUs or sockets:
+ * the device punts there, and the host copy makes the redirect. */
+Test(device_maps, redirect_to_the_host_is_a_punt)
 {
 	const struct bpf_insn xsk[] = {
 		LD_MAP_FD(1, M_XSK),
 		MOV64_IMM(2, 0),
 		MOV64_IMM(3, XDP_PASS),
-		CALL_HELPER(BPF_FUNC_redirect_map),
+		CALL_HELPER(BPF_FUNC_redirect_map), /* 4 */
 		EXIT_INSN(),
 	};
 	const struct bpf_insn cpu[] = {
 		LD_MAP_FD(1, M_CPU),
 		MOV64_IMM(2, 0),
 		MOV64_IMM(3, XDP_PASS),
-		CALL_HELPER(BPF_FUNC_redirect_map),
+		CALL_HELPER(BPF_FUNC_redirect_map), /* 4 */
 		EXIT_INSN(),
 	};
 	const struct bpf_insn tx[] = {
@@ -219,12 +221,72 @@ Test(device_maps, redirect_into_a_map_without_device_table)
 		CALL_HELPER(BPF_FUNC_redirect_map),
 		EXIT_INSN(),
 	};
+	const struct bpf_insn *progs[] = { xsk, cpu };
+	const char *logs[] = {
+		"4: punt to the host: bpf_redirect_map#51 into xskmap 'xsks' goes to "
+		"an AF_XDP socket",
+		"4: punt to the host: bpf_redirect_map#51 into cpumap 'cpus' goes to "
+		"a host CPU's queue"
+	};
 
-	device_rejects(xsk, CNT(xsk),
-		       "map 'xsks' (xskmap, type 17) at insn 4: the device has no such table", 4);
-	device_rejects(cpu, CNT(cpu),
-		       "map 'cpus' (cpumap, type 16) at insn 4: the device has no such table", 4);
+	for (size_t k = 0; k < 2; k++) {
+		struct hwxdp_verify_result *res = verify(progs[k], 6, true);
+
+		cr_expect(res->accepted, "%s", res->log);
+		cr_expect(res->facts[4].punt_point, "prog %zu: no punt at the redirect", k);
+		cr_expect(!res->facts[5].reachable, "prog %zu: the device goes on after the punt",
+			  k);
+		cr_expect(strstr(res->log, logs[k]), "the log lacks \"%s\":\n%s", logs[k],
+			  res->log);
+		hwxdp_verify_result__free(res);
+		both_accept(progs[k], 6);
+	}
 	both_accept(tx, CNT(tx));
+	{
+		struct hwxdp_verify_result *res = verify(tx, CNT(tx), true);
+
+		cr_expect(!res->facts[4].punt_point, "a devmap redirect is the device's");
+		hwxdp_verify_result__free(res);
+	}
+}
+
+/* After a map write the host would repeat it: no punt, so no redirect to it. */
+Test(device_maps, redirect_to_the_host_after_a_side_effect)
+{
+	struct prog p = { .n = 0 };
+
+	lookup(&p, M_HASH, 4);
+	EMIT(&p, JMP_IMM(BPF_JEQ, 0, 0, 1), ST_MEM(BPF_DW, 0, 0, 1), /* the side effect */
+	     LD_MAP_FD(1, M_CPU), MOV64_IMM(2, 0), MOV64_IMM(3, XDP_PASS));
+	EMIT(&p, CALL_HELPER(BPF_FUNC_redirect_map), EXIT_INSN());
+	device_rejects(p.insns, p.n,
+		       "bpf_redirect_map#51 into cpumap 'cpus' (a host CPU's queue, which only the "
+		       "host reaches) after the side effect of insn",
+		       (uint32_t)p.n - 2);
+}
+
+/* One call given a devmap on one path and a cpumap on another: the device
+ * would have to redirect on one and punt on the other, in either order. */
+Test(device_maps, redirect_to_the_host_on_some_paths_only)
+{
+	for (int first = 0; first < 2; first++) {
+		const struct bpf_insn insns[] = {
+			LDX_MEM(BPF_W, 7, 1, 12),  /* ingress_ifindex */
+			JMP_IMM(BPF_JEQ, 7, 1, 3), /* 1 */
+			LD_MAP_FD(1, first ? M_TX : M_CPU),
+			JA(2),
+			LD_MAP_FD(1, first ? M_CPU : M_TX), /* 5 */
+			MOV64_IMM(2, 0),		    /* 7 */
+			MOV64_IMM(3, XDP_PASS),
+			CALL_HELPER(BPF_FUNC_redirect_map), /* 9 */
+			EXIT_INSN(),
+		};
+
+		device_rejects(insns, CNT(insns),
+			       "bpf_redirect_map#51 at insn 9 is given cpumap 'cpus' on one path "
+			       "and devmap_hash 'tx' on another",
+			       9);
+	}
 }
 
 Test(device_maps, lookup_in_a_map_without_device_table)
@@ -355,6 +417,9 @@ static size_t call_helper(struct prog *p, int id)
 		EMIT(p, LD_MAP_FD(1, M_RINGBUF), MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -8),
 		     MOV64_IMM(3, 8), MOV64_IMM(4, 0));
 		break;
+	case BPF_FUNC_ringbuf_query:
+		EMIT(p, LD_MAP_FD(1, M_RINGBUF), MOV64_IMM(2, 0));
+		break;
 	case BPF_FUNC_xdp_load_bytes:
 	case BPF_FUNC_xdp_store_bytes:
 		EMIT(p, MOV64_IMM(2, 0), MOV64_REG(3, 10), ALU64_IMM(BPF_ADD, 3, -8),
@@ -408,6 +473,7 @@ Test(device_helpers, exactly_those_with_a_unit)
 		{ "jiffies64", BPF_FUNC_jiffies64, true },
 		{ "ktime_get_boot_ns", BPF_FUNC_ktime_get_boot_ns, true },
 		{ "ringbuf_output", BPF_FUNC_ringbuf_output, true },
+		{ "ringbuf_query", BPF_FUNC_ringbuf_query, true },
 		{ "ktime_get_coarse_ns", BPF_FUNC_ktime_get_coarse_ns, true },
 		{ "xdp_get_buff_len", BPF_FUNC_xdp_get_buff_len, false },
 		{ "xdp_load_bytes", BPF_FUNC_xdp_load_bytes, true },
@@ -433,6 +499,26 @@ Test(device_helpers, exactly_those_with_a_unit)
 		hwxdp_verify_result__free(dev);
 		hwxdp_verify_result__free(host);
 	}
+}
+
+/* A reservation is the host's: the device punts at it, and what it would
+ * have held (the reference, its submit) is the host copy's to verify. */
+Test(device_helpers, ringbuf_reserve_punts)
+{
+	const struct bpf_insn insns[] = {
+		LD_MAP_FD(1, M_RINGBUF),   MOV64_IMM(2, 8),
+		MOV64_IMM(3, 0),	   CALL_HELPER(BPF_FUNC_ringbuf_reserve), /* 4 */
+		JMP_IMM(BPF_JEQ, 0, 0, 3), MOV64_REG(1, 0),
+		MOV64_IMM(2, 0),	   CALL_HELPER(BPF_FUNC_ringbuf_submit), /* 8 */
+		MOV64_IMM(0, XDP_PASS),	   EXIT_INSN(),
+	};
+	struct hwxdp_verify_result *res = verify(insns, CNT(insns), true);
+
+	cr_expect(res->accepted, "%s", res->log);
+	cr_expect(res->facts[4].punt_point);
+	cr_expect(!res->facts[5].reachable && !res->facts[8].reachable);
+	hwxdp_verify_result__free(res);
+	both_accept(insns, CNT(insns));
 }
 
 /* One path punts, the other forwards; what follows the punt is not the
@@ -537,7 +623,10 @@ Test(device_helpers, host_only_after_a_side_effect_names_source_lines)
 		.lines = lines,
 		.line_cnt = CNT(lines),
 	};
-	struct hwxdp_object obj = { .maps = (struct hwxdp_map_desc *)maps, .map_cnt = M_CNT };
+	/* bpf_trace_printk is GPL-restricted */
+	struct hwxdp_object obj = { .maps = (struct hwxdp_map_desc *)maps,
+				    .map_cnt = M_CNT,
+				    .license = "GPL" };
 	struct hwxdp_verify_opts opts = { .sz = sizeof(opts), .device = true };
 	struct hwxdp_verify_result *res = NULL;
 

@@ -8,7 +8,9 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include <bpf/bpf.h>
 #include <criterion/criterion.h>
 
 #include "tests/verifier/insn.h"
@@ -268,6 +270,89 @@ Test(log, source_lines_and_other_entry_points)
 	cr_expect_eq(hwxdp_verify(&obj, &prog, &opts, &res), -EOPNOTSUPP);
 	cr_expect_eq(hwxdp_verify_insns(NULL, 3, NULL, 0, NULL, &res), -EINVAL);
 	hwxdp_verify_result__free(NULL);
+}
+
+/* The GPL-restricted helpers refuse a program of another license, the others
+ * do not: the kernel says which, for every helper hwxdp knows of that kind. */
+Test(facts, gpl_restricted_helpers_as_the_kernel)
+{
+	static const int ids[] = {
+		BPF_FUNC_trace_printk,	    BPF_FUNC_perf_event_output,
+		BPF_FUNC_fib_lookup,	    BPF_FUNC_ktime_get_ns,
+		BPF_FUNC_get_prandom_u32,   BPF_FUNC_get_smp_processor_id,
+		BPF_FUNC_redirect,	    BPF_FUNC_xdp_adjust_head,
+		BPF_FUNC_csum_diff,	    BPF_FUNC_ringbuf_output,
+		BPF_FUNC_xdp_load_bytes,    BPF_FUNC_get_current_pid_tgid,
+		BPF_FUNC_ktime_get_boot_ns, BPF_FUNC_check_mtu,
+	};
+	static char klog[65536];
+
+	if (!kernel_available())
+		cr_skip_test("the kernel's verdict needs root");
+	for (size_t i = 0; i < CNT(ids); i++) {
+		const struct bpf_insn insns[] = {
+			CALL_HELPER(ids[i]),
+			MOV64_IMM(0, XDP_PASS),
+			EXIT_INSN(),
+		};
+		struct hwxdp_verify_opts opts = { .sz = sizeof(opts), .license = "Proprietary" };
+		LIBBPF_OPTS(bpf_prog_load_opts, ko, .log_buf = klog, .log_size = sizeof(klog),
+			    .log_level = 1);
+		struct hwxdp_verify_result *res = NULL;
+		bool kernel_gpl, hwxdp_gpl;
+		int fd;
+
+		klog[0] = 0;
+		fd = bpf_prog_load(BPF_PROG_TYPE_XDP, "gpl", "Proprietary", insns, CNT(insns), &ko);
+		if (fd >= 0)
+			close(fd);
+		kernel_gpl = strstr(klog, "GPL-restricted") != NULL;
+		cr_assert_eq(hwxdp_verify_insns(insns, CNT(insns), test_maps, MAP_CNT, &opts, &res),
+			     0);
+		hwxdp_gpl = strstr(res->log, "cannot call GPL-restricted function from non-GPL "
+					     "compatible program") != NULL;
+		cr_expect_eq(hwxdp_gpl, kernel_gpl, "helper %d: the kernel %s, hwxdp %s:\n%s\n%s",
+			     ids[i], kernel_gpl ? "restricts it" : "does not",
+			     hwxdp_gpl ? "does" : "does not", klog, res->log);
+		hwxdp_verify_result__free(res);
+		/* GPL-compatible: no restriction */
+		opts.license = "Dual BSD/GPL";
+		cr_assert_eq(hwxdp_verify_insns(insns, CNT(insns), test_maps, MAP_CNT, &opts, &res),
+			     0);
+		cr_expect(!strstr(res->log, "GPL-restricted"), "%s", res->log);
+		hwxdp_verify_result__free(res);
+	}
+}
+
+/* A devmap program (SEC("xdp/devmap")) reads egress_ifindex, as the kernel
+ * lets it, though the options name no attach type. */
+Test(facts, attach_type_from_the_program)
+{
+	const struct bpf_insn insns[] = {
+		LDX_MEM(BPF_W, 0, 1, 20), /* egress_ifindex */
+		EXIT_INSN(),
+	};
+	struct hwxdp_prog prog = {
+		.name = "egress",
+		.type = BPF_PROG_TYPE_XDP,
+		.expected_attach_type = BPF_XDP_DEVMAP,
+		.insns = (struct bpf_insn *)insns,
+		.insn_cnt = CNT(insns),
+	};
+	struct hwxdp_object obj = { .maps = (struct hwxdp_map_desc *)test_maps,
+				    .map_cnt = MAP_CNT };
+	struct hwxdp_verify_opts opts = { .sz = sizeof(opts) };
+	struct hwxdp_verify_result *res = NULL;
+
+	cr_assert_eq(hwxdp_verify(&obj, &prog, &opts, &res), 0);
+	cr_expect(res->accepted, "%s", res->log);
+	hwxdp_verify_result__free(res);
+	/* a plain XDP program may not */
+	prog.expected_attach_type = 0;
+	cr_assert_eq(hwxdp_verify(&obj, &prog, &opts, &res), 0);
+	cr_expect(!res->accepted);
+	cr_expect(strstr(res->log, "invalid bpf_context access off=20 size=4"), "%s", res->log);
+	hwxdp_verify_result__free(res);
 }
 
 Test(stats, loop_iterations_and_budget)
