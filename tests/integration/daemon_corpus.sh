@@ -35,12 +35,19 @@ for _ in $(seq 50); do [ -S "$sock" ] && break; sleep 0.1; done
 [ -S "$sock" ] || setup_failed "hwxdpd did not make $sock"
 out=$(hwxdp port add p0 dev "$wa" 2>&1) || setup_failed "port add: $out"
 
-# Whether libbpf and the kernel take the object as an XDP program.
+# Whether libbpf and the kernel take the object: as its sections say, or
+# (sections libbpf 1.x gives no type, such as xdp1) every program as XDP.
 kernel_takes() {
+	local rc
 	rm -rf "$probe"
-	bpftool prog loadall "$1" "$probe" type xdp >/dev/null 2>&1
-	local rc=$?
+	bpftool prog loadall "$1" "$probe" >/dev/null 2>&1
+	rc=$?
 	rm -rf "$probe"
+	if [ $rc -ne 0 ]; then
+		bpftool prog loadall "$1" "$probe" type xdp >/dev/null 2>&1
+		rc=$?
+		rm -rf "$probe"
+	fi
 	return $rc
 }
 
