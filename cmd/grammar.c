@@ -216,14 +216,18 @@ static const struct cmd_verb port_verbs[] = {
 };
 
 static const struct cmd_verb prog_verbs[] = {
-	{ "load", "FILE.o [name NAME] [port PORT ...]",
+	{ "load", "FILE.o [prog PROG] [name NAME] [port PORT ...]",
 	  "verify, translate and load a program onto ports",
 	  "Verifies and translates FILE.o for the board (a refusal prints the\n"
 	  "verifier's log and changes nothing), loads it into the kernel as the\n"
 	  "host copy, pins its maps under /sys/fs/bpf/hwxdp/NAME/ (NAME: the\n"
 	  "file's name without .bpf.o) and attaches it to the ports named: the\n"
-	  "microcode to their slots, the host copy to their TAPs. The daemon opens\n"
-	  "FILE.o itself, by its absolute path: standard input (-) is refused.\n",
+	  "microcode to their slots, the host copy to their TAPs. PROG names the\n"
+	  "object's XDP program the ports run (its function's name), when the\n"
+	  "object has several; without it, the first (not one for a devmap or\n"
+	  "cpumap entry). Programs of other types in the object are not loaded.\n"
+	  "The daemon opens FILE.o itself, by its absolute path: standard input\n"
+	  "(-) is refused.\n",
 	  NULL, CMD_VERB_DAEMON },
 	{ "show", "[NAME]", "the programs hwxdpd has loaded", NULL, NULL, CMD_VERB_DAEMON },
 	{ "list", "[NAME]", "the same as show", NULL, NULL, CMD_VERB_DAEMON | CMD_VERB_ALIAS },

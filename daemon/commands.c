@@ -264,14 +264,14 @@ static int do_port(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b
 
 static bool keyword(const char *w)
 {
-	return !strcmp(w, "port") || !strcmp(w, "name");
+	return !strcmp(w, "port") || !strcmp(w, "name") || !strcmp(w, "prog");
 }
 
 static int do_prog_load(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,
 			size_t msglen)
 {
-	static const char usage[] = "prog load FILE.o [name NAME] [port PORT ...]";
-	const char *ports[HWXDPD_PORTS_MAX], *name = NULL;
+	static const char usage[] = "prog load FILE.o [prog PROG] [name NAME] [port PORT ...]";
+	const char *ports[HWXDPD_PORTS_MAX], *name = NULL, *bpf_prog = NULL;
 	int port_cnt = 0;
 
 	if (argc < 1) {
@@ -281,6 +281,9 @@ static int do_prog_load(struct hwxdpd *d, int argc, const char **argv, struct jb
 	for (int i = 1; i < argc;) {
 		if (!strcmp(argv[i], "name") && i + 1 < argc) {
 			name = argv[i + 1];
+			i += 2;
+		} else if (!strcmp(argv[i], "prog") && i + 1 < argc) {
+			bpf_prog = argv[i + 1];
 			i += 2;
 		} else if (!strcmp(argv[i], "port") && i + 1 < argc && !keyword(argv[i + 1])) {
 			for (i++; i < argc && !keyword(argv[i]); i++) {
@@ -301,7 +304,7 @@ static int do_prog_load(struct hwxdpd *d, int argc, const char **argv, struct jb
 			return -EINVAL;
 		}
 	}
-	return prog_load(d, argv[0], name, ports, port_cnt, b, msg, msglen);
+	return prog_load(d, argv[0], name, bpf_prog, ports, port_cnt, b, msg, msglen);
 }
 
 static int do_prog_list(struct hwxdpd *d, int argc, const char **argv, struct jbuf *b, char *msg,

@@ -102,6 +102,8 @@ struct prog {
 	bool used;
 	char name[HWXDPD_NAME_MAX];
 	char path[PATH_MAX];
+	/* The object's XDP program the ports run (`prog PROG`); "": its first. */
+	char bpf_prog[HXU_NAME_MAX];
 	uint32_t device_id;
 	struct bpf_object *host;
 	char pin_dir[PATH_MAX];
@@ -154,7 +156,7 @@ struct hwxdpd {
 	 * pins of the killed daemon are then taken back, not refused). */
 	char state_path[PATH_MAX];
 	char *state_text;
-	char *sas_text; /* the SA file as written last (keys: wiped when freed) */
+	char *sas_text;		  /* the SA file as written last (keys: wiped when freed) */
 	pthread_mutex_t sas_lock; /* the SA file's writers: commands, upkeep */
 	bool restoring;
 
@@ -208,8 +210,9 @@ struct port *port_by_name(struct hwxdpd *d, const char *name);
 void port_json(struct hwxdpd *d, const struct port *p, struct jbuf *b);
 void ports_free(struct hwxdpd *d);
 
-int prog_load(struct hwxdpd *d, const char *path, const char *name, const char **ports,
-	      int port_cnt, struct jbuf *body, char *msg, size_t msglen);
+/* bpf_prog: the object's XDP program the ports run; NULL: its first. */
+int prog_load(struct hwxdpd *d, const char *path, const char *name, const char *bpf_prog,
+	      const char **ports, int port_cnt, struct jbuf *body, char *msg, size_t msglen);
 /* fresh: maps the new build gets new and empty (their layout may differ);
  * the others are kept with their contents. */
 int prog_replace(struct hwxdpd *d, const char *name, const char *path, const char **fresh,

@@ -58,6 +58,12 @@ static int capture_print(enum hwxdp_print_level level, const char *fmt, va_list 
 	return n;
 }
 
+/* The host copy's program the ports run. */
+static struct bpf_program *host_prog(const struct prog *pr)
+{
+	return hwxdp_host_port_program(pr->host, pr->bpf_prog[0] ? pr->bpf_prog : NULL);
+}
+
 /* Why the host copy of path was not loaded, in the loader's words where it
  * has them ("libbpf cannot open it", "the kernel refused the object"). */
 static void host_refused(const char *path, int err, char *msg, size_t msglen)
@@ -191,7 +197,7 @@ static int pin(struct hwxdpd *d, struct prog *pr, char *msg, size_t msglen)
 int host_attach(struct hwxdpd *d, struct prog *pr, struct bpf_link **link, uint32_t ifindex,
 		const char *tap, char *msg, size_t msglen)
 {
-	struct bpf_program *prog = hwxdp_host_xdp_program(pr->host);
+	struct bpf_program *prog = host_prog(pr);
 	int err;
 
 	(void)d;
@@ -450,11 +456,16 @@ static int load_both(struct hwxdpd *d, struct prog *tmp, struct hwxdp_device_loa
 	if (id < 0)
 		return id;
 	tmp->device_id = (uint32_t)id;
+	if (!host_prog(tmp)) {
+		snprintf(msg, msglen, "%s: the host copy has no XDP program '%s' for a port", path,
+			 tmp->bpf_prog);
+		return -ENOENT;
+	}
 	return 0;
 }
 
-int prog_load(struct hwxdpd *d, const char *path, const char *name_arg, const char **ports,
-	      int port_cnt, struct jbuf *body, char *msg, size_t msglen)
+int prog_load(struct hwxdpd *d, const char *path, const char *name_arg, const char *bpf_prog,
+	      const char **ports, int port_cnt, struct jbuf *body, char *msg, size_t msglen)
 {
 	struct hwxdp_device_load_opts lopts = { .sz = sizeof(lopts) };
 	char name[HWXDPD_NAME_MAX * 2];
@@ -503,6 +514,13 @@ int prog_load(struct hwxdpd *d, const char *path, const char *name_arg, const ch
 	memset(&tmp, 0, sizeof(tmp));
 	snprintf(tmp.name, sizeof(tmp.name), "%s", name);
 	snprintf(tmp.path, sizeof(tmp.path), "%s", path);
+	if (bpf_prog && snprintf(tmp.bpf_prog, sizeof(tmp.bpf_prog), "%s", bpf_prog) >=
+				(int)sizeof(tmp.bpf_prog)) {
+		snprintf(msg, msglen, "prog '%s': a program name has at most %zu characters",
+			 bpf_prog, sizeof(tmp.bpf_prog) - 1);
+		return -ENAMETOOLONG;
+	}
+	lopts.prog = tmp.bpf_prog[0] ? tmp.bpf_prog : NULL;
 	tmp.device_id = HWXDP_DEVICE_PROG_NONE;
 	tmp.swap_watch = HWXDP_DEVICE_PROG_NONE;
 	load_log_len = 0;
@@ -576,7 +594,7 @@ int prog_load(struct hwxdpd *d, const char *path, const char *name_arg, const ch
 
 void prog_json(struct hwxdpd *d, const struct prog *pr, struct jbuf *b)
 {
-	struct bpf_program *prog = hwxdp_host_xdp_program(pr->host);
+	struct bpf_program *prog = host_prog(pr);
 	struct bpf_prog_info info = { 0 };
 	uint32_t len = sizeof(info);
 	struct bpf_map *map;
@@ -584,6 +602,7 @@ void prog_json(struct hwxdpd *d, const struct prog *pr, struct jbuf *b)
 	jbuf_start_object(b);
 	jbuf_string_field(b, "name", pr->name);
 	jbuf_string_field(b, "file", pr->path);
+	jbuf_string_field(b, "program", prog ? bpf_program__name(prog) : NULL);
 	jbuf_uint_field(b, "device_id", pr->device_id);
 	jbuf_uint_field(b, "bpf_insns", pr->insns);
 	jbuf_uint_field(b, "microcode_words", pr->words);
@@ -754,7 +773,7 @@ int prog_replace(struct hwxdpd *d, const char *name, const char *path, const cha
 	int64_t request_us = hwxdpd_now_us(), t;
 	struct bpf_object *host = NULL, *old_host;
 	uint64_t host_us = 0, links_us;
-	char pin_dir[PATH_MAX];
+	char pin_dir[PATH_MAX], bpf_prog[HXU_NAME_MAX];
 	struct prog *pr, next;
 	uint32_t old_id;
 	hwxdp_print_fn_t old;
@@ -769,6 +788,9 @@ int prog_replace(struct hwxdpd *d, const char *name, const char *path, const cha
 	pthread_mutex_lock(&d->lock);
 	pr = prog_by_name(d, name);
 	if (pr) {
+		/* The new build's program of the same name runs. */
+		snprintf(bpf_prog, sizeof(bpf_prog), "%s", pr->bpf_prog);
+		lopts.prog = bpf_prog[0] ? bpf_prog : NULL;
 		lopts.tables_of = pr->device_id;
 		snprintf(pin_dir, sizeof(pin_dir), "%s", pr->pin_dir);
 		for (int i = 0; i < fresh_cnt && !err; i++) {

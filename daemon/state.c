@@ -165,6 +165,8 @@ static void describe(struct hwxdpd *d, struct text *t)
 			continue;
 		word(t, "prog"), word(t, "load"), word(t, pr->path), word(t, "name");
 		word(t, pr->name);
+		if (pr->bpf_prog[0])
+			word(t, "prog"), word(t, pr->bpf_prog);
 		for (int j = 0, first = 1; j < HWXDPD_PORTS_MAX; j++)
 			if (d->ports[j].used && d->ports[j].prog == i) {
 				if (first)

@@ -696,6 +696,7 @@ int hwxdp_device__load(struct hwxdp_device *d, const char *path,
 	}
 	popts.array_memory = o.array_memory;
 	popts.array_memory_ctx = o.array_memory_ctx;
+	popts.prog = o.prog;
 	err = hwxdp_device_prog__open_opts(path, &popts, &dp, msg, msglen);
 	if (err)
 		goto out;

@@ -85,6 +85,8 @@ struct hwxdp_device_load_opts {
 	 * (loader/device.h, hwxdp_device_prog_opts.array_memory). */
 	void *(*array_memory)(const struct hxu_table_desc *desc, size_t *size, void *ctx);
 	void *array_memory_ctx;
+	/* The object's XDP program of this name; NULL: its first. */
+	const char *prog;
 };
 
 struct hwxdp_device_frame {

@@ -57,6 +57,47 @@ int hwxdp_device_tables__fill(struct hwxdp_tables *tables, const struct hwxdp_ma
 /* The board's sizes replace the object's before anything reads them, so
  * that the verifier, the translator's table descriptors and table memory
  * all see one size. */
+/* An XDP program a port runs: not one a devmap or cpumap entry runs. */
+static bool port_prog(const struct hwxdp_prog *p)
+{
+	return p->type == BPF_PROG_TYPE_XDP && p->expected_attach_type != BPF_XDP_DEVMAP &&
+	       p->expected_attach_type != BPF_XDP_CPUMAP;
+}
+
+/* The program named (NULL: the first a port runs), or msg naming those
+ * there are. */
+static int pick_prog(struct hwxdp_device_prog *dp, const char *name, const char *path, char *msg,
+		     size_t msglen)
+{
+	const struct hwxdp_object *obj = dp->obj;
+	size_t n;
+	int w;
+
+	for (size_t i = 0; i < obj->prog_cnt && !dp->prog; i++)
+		if (port_prog(&obj->progs[i]) && (!name || !strcmp(obj->progs[i].name, name)))
+			dp->prog = &obj->progs[i];
+	if (dp->prog)
+		return 0;
+	if (!name) {
+		snprintf(msg, msglen, "%s: no XDP program for a port", path);
+		return -ENOENT;
+	}
+	w = snprintf(msg, msglen, "%s: no XDP program '%s' for a port (it has:", path, name);
+	n = w < 0 ? msglen : (size_t)w;
+	for (size_t i = 0; i < obj->prog_cnt && n < msglen; i++) {
+		const struct hwxdp_prog *p = &obj->progs[i];
+
+		w = snprintf(msg + n, msglen - n, " %s%s", p->name,
+			     port_prog(p)		    ? ""
+			     : p->type != BPF_PROG_TYPE_XDP ? " (not XDP)"
+							    : " (for a devmap or cpumap entry)");
+		n += w < 0 ? msglen : (size_t)w;
+	}
+	if (n < msglen)
+		snprintf(msg + n, msglen - n, ")");
+	return -ENOENT;
+}
+
 static int apply_sizes(struct hwxdp_object *obj, const struct hwxdp_device_prog_opts *opts,
 		       const char *path, char *msg, size_t msglen)
 {
@@ -209,11 +250,9 @@ static int build(struct hwxdp_device_prog *dp, const char *path,
 	err = apply_sizes(dp->obj, opts, path, msg, msglen);
 	if (err)
 		return err;
-	dp->prog = hwxdp_object__xdp_prog(dp->obj);
-	if (!dp->prog) {
-		snprintf(msg, msglen, "%s: no XDP program", path);
-		return -ENOENT;
-	}
+	err = pick_prog(dp, opts->prog, path, msg, msglen);
+	if (err)
+		return err;
 	err = hwxdp_translate_for_device_opts(dp->obj, dp->prog, &topts, &dp->img, why,
 					      sizeof(why));
 	dp->times.verify_ns = tt.verify_ns;

@@ -64,6 +64,9 @@ struct hwxdp_device_prog_opts {
 	 * memory must outlive the tables. Ignored with shared tables. */
 	void *(*array_memory)(const struct hxu_table_desc *desc, size_t *size, void *ctx);
 	void *array_memory_ctx;
+	/* The XDP program of this name (its function's); NULL: the object's
+	 * first XDP program. */
+	const char *prog;
 };
 
 /*

@@ -52,7 +52,9 @@ static bool has_legacy_maps(const char *path)
 }
 
 /* A program in a section libbpf does not know, loaded as hwxdp's loader
- * reads it (loader/object.c): XDP for the sections of older loaders. */
+ * reads it (loader/object.c): XDP for the sections of older loaders. One of
+ * another type (a kprobe, a tc program beside the XDP one) is no part of
+ * the host copy and is not loaded. */
 static int set_legacy_types(struct bpf_object *obj)
 {
 	struct bpf_program *prog;
@@ -62,8 +64,11 @@ static int set_legacy_types(struct bpf_object *obj)
 		int err;
 
 		if (bpf_program__type(prog) != BPF_PROG_TYPE_UNSPEC ||
-		    !hwxdp_legacy_xdp_section(bpf_program__section_name(prog)))
+		    !hwxdp_legacy_xdp_section(bpf_program__section_name(prog))) {
+			if (bpf_program__type(prog) != BPF_PROG_TYPE_XDP)
+				bpf_program__set_autoload(prog, false);
 			continue;
+		}
 		/* as libbpf has it for SEC("xdp"): the kernel attaches a link
 		 * only to a program loaded for BPF_XDP */
 		err = bpf_program__set_type(prog, BPF_PROG_TYPE_XDP)
@@ -207,6 +212,21 @@ struct bpf_object *hwxdp_host_load_opts(const char *path, const struct hwxdp_hos
 fail:
 	bpf_object__close(obj);
 	errno = -err;
+	return NULL;
+}
+
+struct bpf_program *hwxdp_host_port_program(struct bpf_object *obj, const char *name)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, obj)
+	{
+		enum bpf_attach_type at = bpf_program__expected_attach_type(prog);
+
+		if (bpf_program__type(prog) == BPF_PROG_TYPE_XDP && at != BPF_XDP_DEVMAP &&
+		    at != BPF_XDP_CPUMAP && (!name || !strcmp(bpf_program__name(prog), name)))
+			return prog;
+	}
 	return NULL;
 }
 

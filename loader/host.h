@@ -36,4 +36,8 @@ struct bpf_object *hwxdp_host_load_opts(const char *path, const struct hwxdp_hos
 /* The object's first XDP program, or NULL. */
 struct bpf_program *hwxdp_host_xdp_program(struct bpf_object *obj);
 
+/* The XDP program named (its function's name) that a port runs, or with
+ * NULL the first (not one for a devmap or cpumap entry); NULL if none. */
+struct bpf_program *hwxdp_host_port_program(struct bpf_object *obj, const char *name);
+
 #endif /* HWXDP_LOADER_HOST_H */

@@ -10,7 +10,9 @@
 # verifier. A program both take must load, run its host copy on the port's
 # TAP (bpftool net shows it there), pin every map it has (bpftool sees each
 # pin), and leave no pin behind when unloaded. One either refuses must be
-# refused in one error line, with nothing loaded and nothing pinned.
+# refused in one error line, with nothing loaded and nothing pinned. And one
+# object of several programs (tests/integration/two_progs.bpf.c): the one
+# `prog NAME` names runs.
 #
 # Prints "N passed, M failed"; exits 77 (skipped) without root, bpffs, TUN,
 # clang, ethtool or scapy, with the reason.
@@ -85,6 +87,34 @@ for obj in "$build"/tests/corpus/*.bpf.o "$build"/tests/corpus-v3/*.bpf.o; do
 		refused=$((refused + 1))
 	fi
 done
+# One object, several programs: the one named runs, on the board and in
+# the kernel; a name the object lacks is refused with the names it has.
+clang -g -O2 -target bpf -I/usr/include/"$(gcc -dumpmachine)" -c tests/integration/two_progs.bpf.c \
+	-o "$tmp/two.o" || setup_failed "cannot build two_progs.bpf.c"
+out=$(hwxdp prog load "$tmp/two.o" prog xdp_second name two port p0 2>&1)
+rc=$?
+runs=$(hwxdp -j prog show two 2>/dev/null | jfield "d['program']")
+kid=$(bpftool -j net show dev hx0 2>/dev/null | jfield "d[0]['xdp'][0]['id']")
+kname=$(bpftool -j prog show id "${kid:-0}" 2>/dev/null | jfield "d['name']")
+probes=$(bpftool -j prog show 2>/dev/null | jfield "len([p for p in d if p.get('name') == 'probe_sleep'])")
+# 3 frames into p0: each counted by the board's program and again by the
+# host copy on hx0 (both pass it), in the array both share.
+py "from scapy.all import Ether, IP, UDP, sendp
+sendp(Ether(dst='$(cat /sys/class/net/"$wa"/address)') / IP(src='10.99.0.1', dst='10.99.0.2') / UDP(), iface='$wb', count=3, verbose=False)"
+sleep 0.5
+seen() { bpftool -j map lookup pinned "$pins/two/seen" key "$1" 0 0 0 2>/dev/null | jfield "d['formatted']['value'] if 'formatted' in d else int.from_bytes(bytes(int(x, 16) for x in d['value']), 'little')"; }
+s0=$(seen 0) s1=$(seen 1)
+refusal=$(hwxdp prog load "$tmp/two.o" prog nosuch name three port p0 2>&1)
+rrc=$?
+if [ $rc -eq 0 ] && [ "$runs" = xdp_second ] && [ "$kname" = xdp_second ] && [ "$probes" = 0 ] &&
+	[ "$s0" = 0 ] && [ "${s1:-0}" -ge 6 ] && [ $rrc -ne 0 ] &&
+	echo "$refusal" | grep -q "no XDP program 'nosuch' for a port (it has: xdp_first xdp_second xdp_on_devmap (for a devmap or cpumap entry) probe_sleep (not XDP))"; then
+	pass "prog xdp_second of 4 programs: it runs (prog show, and bpftool net on hx0: $kname; 3 frames counted $s1 times in its slot, $s0 in xdp_first's), the kprobe not loaded; a name it lacks: $(echo "$refusal" | head -c 160)"
+else
+	fail "prog selection: rc $rc ($out), runs '$runs', hx0 runs '$kname', $probes kprobes loaded, counts $s0/$s1; nosuch: rc $rrc, $refusal"
+fi
+hwxdp prog unload two >/dev/null 2>&1
+
 if [ ${#wrong[@]} -eq 0 ] && [ "$loaded" -ge 40 ]; then
 	pass "$loaded corpus programs loaded on p0 (host copy on hx0, every map pinned and seen by bpftool, nothing left after unload); $refused refused in one line, nothing loaded"
 else
