@@ -53,7 +53,6 @@ struct func_state *cur_frame(struct verifier_env *env)
 	return env->cur->frame[env->cur->curframe];
 }
 
-
 /* On the device, packet pointers are offsets in the packet window: their
  * bits are a number, as any address is to root in the kernel. */
 static bool packet_ptr(enum reg_type t)
@@ -580,6 +579,7 @@ static int check_mem_access(struct verifier_env *env, uint32_t regno, int32_t in
 				   true, &lo, &hi);
 		if (err)
 			return err;
+		precise_note_stack(env, reg->frameno, lo, size, hi - lo != size);
 		if (hi - lo != size)
 			return stack_var_access(env, frame, regno, lo, hi, size,
 						write ? value : NULL, dst);
@@ -1137,7 +1137,8 @@ static int check_alu(struct verifier_env *env, const struct bpf_insn *insn)
 			/* clang's alu32 code copies data and data_end to 32 bits to
 			 * subtract them; on the device they are window offsets, so
 			 * the low bits are a number as in the kernel (root) */
-			if (!env->allow_ptr_leaks && !(env->device && packet_ptr(src->type) && alu32)) {
+			if (!env->allow_ptr_leaks &&
+			    !(env->device && packet_ptr(src->type) && alu32)) {
 				verbose(env, "R%u partial copy of pointer\n", insn->src_reg);
 				return REJECT;
 			}
@@ -1195,9 +1196,14 @@ static int check_alu(struct verifier_env *env, const struct bpf_insn *insn)
 			return 0;
 		}
 	}
-	if (type_is_ptr(dst->type))
+	/* the scalar moves a pointer: its value matters */
+	if (type_is_ptr(dst->type)) {
+		if (x)
+			precise_mark_regs(env, (uint16_t)(1u << insn->src_reg));
 		return ptr_alu(env, insn, dst, src);
+	}
 	if (type_is_ptr(src->type)) {
+		precise_mark_regs(env, (uint16_t)(1u << insn->dst_reg));
 		if (op == BPF_ADD)
 			return ptr_alu(env, insn, src, dst);
 		if (op == BPF_SUB && !alu32) {
@@ -1444,6 +1450,9 @@ static int check_cond_jmp(struct verifier_env *env, const struct bpf_insn *insn,
 		taken = scalar_branch_taken(dst, src, op, jmp32);
 	} else if (!jmp32 && (op == BPF_JEQ || op == BPF_JNE) && reg_is_const(src) &&
 		   !src->var_off.value && type_is_ptr(dst->type)) {
+		/* a register's 0 makes it a NULL check */
+		if (x)
+			precise_mark_regs(env, (uint16_t)(1u << insn->src_reg));
 		if (reg_not_null(dst))
 			taken = op == BPF_JNE;
 		else if (dst->type == PTR_TO_MAP_VALUE_OR_NULL ||
@@ -1481,7 +1490,13 @@ static int check_cond_jmp(struct verifier_env *env, const struct bpf_insn *insn,
 			taken = 0;
 		else if (reg_bounds_empty(&f_dst) || reg_bounds_empty(&f_src))
 			taken = 1;
+		else
+			precise_note_links(env, dst->id, x ? src->id : 0);
 	}
+	/* the bounds chose one side: the other is never walked */
+	if (taken >= 0 && dst->type == SCALAR_VALUE && src->type == SCALAR_VALUE)
+		precise_mark_regs(env,
+				  (uint16_t)(1u << insn->dst_reg | (x ? 1u << insn->src_reg : 0u)));
 	if (taken == 1) {
 		env->insn_idx = target;
 		return 0;
@@ -1588,6 +1603,7 @@ static int check_global_call(struct verifier_env *env, uint32_t subprog)
 		}
 	}
 	sp->called = true;
+	precise_mark_regs(env, (uint16_t)(((1u << sp->arg_cnt) - 1) << BPF_REG_1));
 	for (uint32_t r = BPF_REG_1; r <= BPF_REG_5; r++)
 		reg_mark_not_init(&regs[r]);
 	reg_mark_unknown(&regs[BPF_REG_0]);
@@ -1984,6 +2000,9 @@ static int do_check(struct verifier_env *env, uint32_t start)
 			}
 		}
 		if (!path_end) {
+			err = precise_note_insn(env, idx);
+			if (err)
+				return err;
 			record_facts(env, idx);
 			if (env->log_level >= 1)
 				log_source_line(env, idx);

@@ -61,6 +61,10 @@ void state_clear(struct vstate *st)
 		frame_free(st->frame[i]);
 		st->frame[i] = NULL;
 	}
+	free(st->hist);
+	st->hist = NULL;
+	st->hist_cnt = st->hist_cap = 0;
+	st->hist_lost = false;
 }
 
 void state_free(struct vstate *st)
@@ -150,6 +154,18 @@ int state_copy(struct vstate *dst, const struct vstate *src)
 		if (err)
 			return err;
 	}
+	if (dst->hist_cap < src->hist_cnt) {
+		struct hist_entry *h = realloc(dst->hist, src->hist_cnt * sizeof(*h));
+
+		if (!h)
+			return -ENOMEM;
+		dst->hist = h;
+		dst->hist_cap = src->hist_cnt;
+	}
+	if (src->hist_cnt)
+		memcpy(dst->hist, src->hist, src->hist_cnt * sizeof(*dst->hist));
+	dst->hist_cnt = src->hist_cnt;
+	dst->hist_lost = src->hist_lost;
 	dst->curframe = src->curframe;
 	dst->parent = src->parent;
 	dst->branches = src->branches;
@@ -256,6 +272,9 @@ static bool regsafe(const struct reg_state *old, const struct reg_state *cur, st
 		return !exact || cur->type == NOT_INIT;
 	if (old->type != cur->type)
 		return false;
+	/* no path from old depended on the value: any scalar will do */
+	if (old->type == SCALAR_VALUE && !old->precise && !exact)
+		return true;
 	if (!var_covers(old, cur, exact))
 		return false;
 	switch (old->type) {
@@ -560,6 +579,7 @@ int state_visit(struct verifier_env *env, uint32_t insn)
 		if (states_equal(env, &e->st, cur, insn, false)) {
 			e->hit_cnt++;
 			propagate_stack_reads(env, &e->st);
+			precise_propagate(env, &e->st);
 			return 1;
 		}
 		/*
@@ -607,6 +627,9 @@ int state_visit(struct verifier_env *env, uint32_t insn)
 	}
 	e->st.insn_idx = insn;
 	e->st.branches = 1;
+	precise_reset(&e->st);
+	cur->hist_cnt = 0;
+	cur->hist_lost = false;
 	e->regs_hash = hashed ? hash : regs_hash(cur);
 	cur->parent = &e->st;
 	/* a new segment of the path starts here */
