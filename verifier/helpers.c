@@ -162,6 +162,19 @@ static const struct helper_proto *find_proto(int id)
 	return NULL;
 }
 
+uint16_t helper_arg_regs(int func_id)
+{
+	const struct helper_proto *proto = find_proto(func_id);
+	uint16_t regs = 0;
+
+	if (!proto)
+		return 0x3e; /* refused at the call; r1-r5 until then */
+	for (uint32_t arg = 0; arg < 5; arg++)
+		if (proto->args[arg] != ARG_NONE)
+			regs |= (uint16_t)(1u << (BPF_REG_1 + arg));
+	return regs;
+}
+
 /* What the kernel lists for a memory argument of the wrong type. */
 #define MEM_TYPES "fp, pkt, pkt_meta, map_key, map_value, mem"
 

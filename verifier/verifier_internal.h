@@ -309,6 +309,8 @@ int check_program_shape(struct verifier_env *env);
 int check_stack_depths(struct verifier_env *env);
 
 /* helpers.c */
+/* The registers a helper reads: R1 up to its last argument. */
+uint16_t helper_arg_regs(int func_id);
 int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uint32_t idx);
 int check_kfunc_call(struct verifier_env *env, const struct bpf_insn *insn, uint32_t idx);
 /* Every packet pointer of the state becomes unusable. */

@@ -638,6 +638,13 @@ const struct verifier_case reject_cases[] = {
 	    ALU64_IMM(BPF_ADD, 3, -16), MOV64_IMM(2, 0), CALL_HELPER(BPF_FUNC_xdp_load_bytes),
 	    RET(XDP_PASS) },
 	  .msg = "invalid write to stack R3 off=-16 size=24" },
+	{ "precision: a helper's last argument set before the join",
+	  /* live at the join because the helper reads R4 (it reads no R5) */
+	  { LDX_MEM(BPF_W, 6, 1, 16), MOV64_IMM(4, 24), JMP_IMM(BPF_JEQ, 6, 0, 1), MOV64_IMM(4, 16),
+	    MOV64_REG(3, 10), /* 4: join */
+	    ALU64_IMM(BPF_ADD, 3, -16), MOV64_IMM(2, 0), CALL_HELPER(BPF_FUNC_xdp_load_bytes),
+	    RET(XDP_PASS) },
+	  .msg = "invalid write to stack R3 off=-16 size=24" },
 	{ "precision: the second path's cover passes its marks up",
 	  /* X1 stores a state at J and moves a packet pointer by r7 below
 	   * it; X2 is cut at J and must mark r7 in its state at M, against
