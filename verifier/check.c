@@ -23,12 +23,12 @@
  *    packet checks decided by a range still explore both sides), because
  *    one program must load on both targets: hwxdp accepting what the
  *    kernel rejects would break the host copy even where it is not unsafe.
- *  - Pruning needs the stored state to contain the new one, scalars
- *    included (the kernel's precision tracking would ignore most scalars),
- *    except for dead registers and stack slots. On fwd that walks half as
- *    many instructions again as the kernel, in less time, and buys the
- *    translator facts that hold for every execution: registers joined over
- *    every visit, decided bounds checks, constant map keys.
+ *  - Pruning compares a scalar by its bounds only where a path depended on
+ *    its value (precision.c, as the kernel's precision tracking), and skips
+ *    dead registers and stack slots. On fwd that walks fewer instructions
+ *    than the kernel. The translator's facts still hold for every execution
+ *    where they are used: registers' types, pointers' bounds, decided
+ *    bounds checks, constant map keys and call arguments.
  *  - Pointers never become data and uninitialised stack is never read (the
  *    kernel's rules without CAP_PERFMON), since the coprocessor has neither
  *    host addresses nor host stack contents to give.

@@ -5,14 +5,15 @@
  * A path is cut when a state stored at the same instruction covers it:
  * every value the current state allows, the stored one allowed too, and the
  * stored state's exploration finished without error, so the current one
- * would as well. Registers that are dead at the instruction, and stack
- * slots that no path from the stored state reads before overwriting them
- * (stack liveness, below), take no part. Nothing later depends on them, so
- * the facts the stored state's exploration recorded hold for the cut path
- * as well, for every register where it is live (where it is not, facts
- * promise nothing). A stored state whose exploration is still running
- * (branches > 0) cannot cover anything, but when it lies on the current
- * path and equals the current state, the program loops without progress.
+ * would as well. Registers that are dead at the instruction, stack slots
+ * that no path from the stored state reads before overwriting them (stack
+ * liveness, below), and the values of scalars no path from it depended on
+ * (precision.c) take no part. Nothing later depends on them, so the facts
+ * the stored state's exploration recorded hold for the cut path as well,
+ * for every live register's type and pointer, and for every scalar where a
+ * check depended on it (elsewhere, facts promise nothing). A stored state whose exploration is
+ * still running (branches > 0) cannot cover anything, but when it lies on the current path and
+ * equals the current state, the program loops without progress.
  *
  * What keeps it fast: as in the kernel, a state is stored only once 2
  * jumps or 8 instructions were walked since the last one was, except
