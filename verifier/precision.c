@@ -30,8 +30,10 @@
 
 #include "verifier/verifier_internal.h"
 
-/* Instructions recorded per segment before the record is given up. */
-#define HIST_MAX 65536
+/* Instructions recorded per segment before the record is given up: a
+ * longer segment (where the caps stop storing states) would make each walk
+ * back as long. */
+#define HIST_MAX 4096
 
 /* Registers and stack slots, per frame, whose value is needed. */
 struct needed {
@@ -152,6 +154,7 @@ void precise_note_links(struct verifier_env *env, uint32_t id_a, uint32_t id_b)
 
 void precise_reset(struct vstate *st)
 {
+	st->all_precise = false;
 	for (uint32_t f = 0; f <= st->curframe; f++) {
 		struct func_state *fr = st->frame[f];
 
@@ -162,10 +165,12 @@ void precise_reset(struct vstate *st)
 	}
 }
 
-/* The record is not enough: every scalar of the stored states from st up. */
+/* The record is not enough: every scalar of the stored states from st up
+ * (up to one marked so before: its ancestors were too). */
 static void mark_all(struct vstate *st)
 {
-	for (; st; st = st->parent) {
+	for (; st && !st->all_precise; st = st->parent) {
+		st->all_precise = true;
 		for (uint32_t f = 0; f <= st->curframe; f++) {
 			struct func_state *fr = st->frame[f];
 

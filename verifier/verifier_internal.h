@@ -144,6 +144,7 @@ struct vstate {
 	struct hist_entry *hist;
 	uint32_t hist_cnt, hist_cap;
 	bool hist_lost;
+	bool all_precise; /* a stored state: every scalar marked, and above */
 };
 
 struct explored {
