@@ -323,7 +323,9 @@ static void use_def(const struct bpf_insn *insn, uint16_t *use, uint16_t *def)
 		break;
 	default:
 		if (op == BPF_CALL) {
-			*use = REGS_ARGS;
+			/* a helper reads its arguments only; a function or
+			 * kfunc, as far as this pass knows, r1-r5 */
+			*use = insn->src_reg ? REGS_ARGS : helper_arg_regs(insn->imm);
 			*def = REGS_CALL;
 		} else if (op == BPF_EXIT) {
 			*use = 1;

@@ -23,12 +23,12 @@
  *    packet checks decided by a range still explore both sides), because
  *    one program must load on both targets: hwxdp accepting what the
  *    kernel rejects would break the host copy even where it is not unsafe.
- *  - Pruning needs the stored state to contain the new one, scalars
- *    included (the kernel's precision tracking would ignore most scalars),
- *    except for dead registers and stack slots. On fwd that walks half as
- *    many instructions again as the kernel, in less time, and buys the
- *    translator facts that hold for every execution: registers joined over
- *    every visit, decided bounds checks, constant map keys.
+ *  - Pruning compares a scalar by its bounds only where a path depended on
+ *    its value (precision.c, as the kernel's precision tracking), and skips
+ *    dead registers and stack slots. On fwd that walks fewer instructions
+ *    than the kernel. The translator's facts still hold for every execution
+ *    where they are used: registers' types, pointers' bounds, decided
+ *    bounds checks, constant map keys and call arguments.
  *  - Pointers never become data and uninitialised stack is never read (the
  *    kernel's rules without CAP_PERFMON), since the coprocessor has neither
  *    host addresses nor host stack contents to give.
@@ -628,6 +628,7 @@ static int check_mem_access(struct verifier_env *env, uint32_t regno, int32_t in
 				   true, &lo, &hi);
 		if (err)
 			return err;
+		precise_note_stack(env, reg->frameno, lo, size, hi - lo != size);
 		if (hi - lo != size)
 			return stack_var_access(env, frame, regno, lo, hi, size,
 						write ? value : NULL, dst);
@@ -1250,9 +1251,14 @@ static int check_alu(struct verifier_env *env, const struct bpf_insn *insn)
 			return 0;
 		}
 	}
-	if (type_is_ptr(dst->type))
+	/* the scalar moves a pointer: its value matters */
+	if (type_is_ptr(dst->type)) {
+		if (x)
+			precise_mark_regs(env, (uint16_t)(1u << insn->src_reg));
 		return ptr_alu(env, insn, dst, src);
+	}
 	if (type_is_ptr(src->type)) {
+		precise_mark_regs(env, (uint16_t)(1u << insn->dst_reg));
 		if (op == BPF_ADD)
 			return ptr_alu(env, insn, src, dst);
 		if (op == BPF_SUB && !alu32) {
@@ -1516,6 +1522,9 @@ static int check_cond_jmp(struct verifier_env *env, const struct bpf_insn *insn,
 		taken = scalar_branch_taken(dst, src, op, jmp32);
 	} else if (!jmp32 && (op == BPF_JEQ || op == BPF_JNE) && reg_is_const(src) &&
 		   !src->var_off.value && type_is_ptr(dst->type)) {
+		/* a register's 0 makes it a NULL check */
+		if (x)
+			precise_mark_regs(env, (uint16_t)(1u << insn->src_reg));
 		if (reg_not_null(dst))
 			taken = op == BPF_JNE;
 		else if (dst->type == PTR_TO_MAP_VALUE_OR_NULL ||
@@ -1555,7 +1564,13 @@ static int check_cond_jmp(struct verifier_env *env, const struct bpf_insn *insn,
 			taken = 0;
 		else if (reg_bounds_empty(&f_dst) || reg_bounds_empty(&f_src))
 			taken = 1;
+		else
+			precise_note_links(env, dst->id, x ? src->id : 0);
 	}
+	/* the bounds chose one side: the other is never walked */
+	if (taken >= 0 && dst->type == SCALAR_VALUE && src->type == SCALAR_VALUE)
+		precise_mark_regs(env,
+				  (uint16_t)(1u << insn->dst_reg | (x ? 1u << insn->src_reg : 0u)));
 	if (taken == 1) {
 		env->insn_idx = target;
 		return 0;
@@ -1662,6 +1677,7 @@ static int check_global_call(struct verifier_env *env, uint32_t subprog)
 		}
 	}
 	sp->called = true;
+	precise_mark_regs(env, (uint16_t)(((1u << sp->arg_cnt) - 1) << BPF_REG_1));
 	for (uint32_t r = BPF_REG_1; r <= BPF_REG_5; r++)
 		reg_mark_not_init(&regs[r]);
 	reg_mark_unknown(&regs[BPF_REG_0]);
@@ -2071,6 +2087,9 @@ static int do_check(struct verifier_env *env, uint32_t start)
 			}
 		}
 		if (!path_end) {
+			err = precise_note_insn(env, idx);
+			if (err)
+				return err;
 			record_facts(env, idx);
 			if (env->log_level >= 1)
 				log_source_line(env, idx);

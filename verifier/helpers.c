@@ -187,6 +187,19 @@ static const struct helper_proto *find_proto(int id)
 	return NULL;
 }
 
+uint16_t helper_arg_regs(int func_id)
+{
+	const struct helper_proto *proto = find_proto(func_id);
+	uint16_t regs = 0;
+
+	if (!proto)
+		return 0x3e; /* refused at the call; r1-r5 until then */
+	for (uint32_t arg = 0; arg < 5; arg++)
+		if (proto->args[arg] != ARG_NONE)
+			regs |= (uint16_t)(1u << (BPF_REG_1 + arg));
+	return regs;
+}
+
 /* What the kernel lists for a memory argument of the wrong type. */
 #define MEM_TYPES "fp, pkt, pkt_meta, map_key, map_value, mem"
 
@@ -255,6 +268,36 @@ static bool array_key_in_range(struct verifier_env *env, const struct reg_state 
 	       (s->spill.var_off.value &
 		(map->key_size == 8 ? UINT64_MAX : (1ULL << (8 * map->key_size)) - 1)) <
 		       map->max_entries;
+}
+
+/*
+ * The scalars in a key on the stack: a constant key decides an array
+ * lookup's NULL and is the translator's table index (facts.map_key).
+ */
+static void mark_key_precise(struct verifier_env *env, const struct reg_state *ptr, uint32_t size)
+{
+	int64_t off = ptr->off + (int64_t)ptr->var_off.value;
+	uint64_t slots = 0;
+
+	if (ptr->type != PTR_TO_STACK || !tnum_is_const(ptr->var_off) || !size || off >= 0)
+		return;
+	for (int64_t at = off; at < off + size && at < 0; at++)
+		slots |= 1ull << ((uint64_t)(-at - 1) / 8);
+	precise_mark_slots(env, ptr->frameno, slots);
+}
+
+/*
+ * The scalar arguments of a call: sizes and NULLs decide what is checked,
+ * and the translator reads flags, indices and sizes from the facts.
+ */
+static void mark_args_precise(struct verifier_env *env, const struct helper_proto *proto)
+{
+	uint16_t regs = 0;
+
+	for (uint32_t arg = 0; arg < 5; arg++)
+		if (proto->args[arg] != ARG_NONE)
+			regs |= (uint16_t)(1u << (BPF_REG_1 + arg));
+	precise_mark_regs(env, regs);
 }
 
 static void note_key(struct verifier_env *env, uint32_t idx, bool known, uint64_t key)
@@ -417,6 +460,7 @@ static int check_arg(struct verifier_env *env, const struct helper_proto *proto,
 		if (err)
 			return err;
 		if (type == ARG_PTR_TO_MAP_KEY) {
+			mark_key_precise(env, reg, (*map)->key_size);
 			known = stack_key(env, reg, (*map)->key_size, &key);
 			note_key(env, idx, known, key);
 			*never_null = array_key_in_range(env, reg, *map);
@@ -515,6 +559,7 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 		if (err)
 			return err;
 	}
+	mark_args_precise(env, proto);
 	/* a device path ends at a host-only helper (the arguments above are
 	 * still the host's, which makes the call after the punt) */
 	if (env->device && !proto->device_op)
@@ -617,6 +662,7 @@ int check_kfunc_call(struct verifier_env *env, const struct bpf_insn *insn, uint
 		if (err)
 			return err;
 	}
+	mark_args_precise(env, &encap);
 	note_side_effect(env);
 	invalidate_packet_pointers(env->cur);
 	clobber_caller_saved(env);

@@ -5,14 +5,15 @@
  * A path is cut when a state stored at the same instruction covers it:
  * every value the current state allows, the stored one allowed too, and the
  * stored state's exploration finished without error, so the current one
- * would as well. Registers that are dead at the instruction, and stack
- * slots that no path from the stored state reads before overwriting them
- * (stack liveness, below), take no part. Nothing later depends on them, so
- * the facts the stored state's exploration recorded hold for the cut path
- * as well, for every register where it is live (where it is not, facts
- * promise nothing). A stored state whose exploration is still running
- * (branches > 0) cannot cover anything, but when it lies on the current
- * path and equals the current state, the program loops without progress.
+ * would as well. Registers that are dead at the instruction, stack slots
+ * that no path from the stored state reads before overwriting them (stack
+ * liveness, below), and the values of scalars no path from it depended on
+ * (precision.c) take no part. Nothing later depends on them, so the facts
+ * the stored state's exploration recorded hold for the cut path as well,
+ * for every live register's type and pointer, and for every scalar where a
+ * check depended on it (elsewhere, facts promise nothing). A stored state whose exploration is
+ * still running (branches > 0) cannot cover anything, but when it lies on the current path and
+ * equals the current state, the program loops without progress.
  *
  * What keeps it fast: as in the kernel, a state is stored only once 2
  * jumps or 8 instructions were walked since the last one was, except
@@ -61,6 +62,10 @@ void state_clear(struct vstate *st)
 		frame_free(st->frame[i]);
 		st->frame[i] = NULL;
 	}
+	free(st->hist);
+	st->hist = NULL;
+	st->hist_cnt = st->hist_cap = 0;
+	st->hist_lost = false;
 }
 
 void state_free(struct vstate *st)
@@ -150,6 +155,18 @@ int state_copy(struct vstate *dst, const struct vstate *src)
 		if (err)
 			return err;
 	}
+	if (dst->hist_cap < src->hist_cnt) {
+		struct hist_entry *h = realloc(dst->hist, src->hist_cnt * sizeof(*h));
+
+		if (!h)
+			return -ENOMEM;
+		dst->hist = h;
+		dst->hist_cap = src->hist_cnt;
+	}
+	if (src->hist_cnt)
+		memcpy(dst->hist, src->hist, src->hist_cnt * sizeof(*dst->hist));
+	dst->hist_cnt = src->hist_cnt;
+	dst->hist_lost = src->hist_lost;
 	dst->curframe = src->curframe;
 	dst->parent = src->parent;
 	dst->branches = src->branches;
@@ -256,6 +273,9 @@ static bool regsafe(const struct reg_state *old, const struct reg_state *cur, st
 		return !exact || cur->type == NOT_INIT;
 	if (old->type != cur->type)
 		return false;
+	/* no path from old depended on the value: any scalar will do */
+	if (old->type == SCALAR_VALUE && !old->precise && !exact)
+		return true;
 	if (!var_covers(old, cur, exact))
 		return false;
 	switch (old->type) {
@@ -560,6 +580,7 @@ int state_visit(struct verifier_env *env, uint32_t insn)
 		if (states_equal(env, &e->st, cur, insn, false)) {
 			e->hit_cnt++;
 			propagate_stack_reads(env, &e->st);
+			precise_propagate(env, &e->st);
 			return 1;
 		}
 		/*
@@ -607,6 +628,9 @@ int state_visit(struct verifier_env *env, uint32_t insn)
 	}
 	e->st.insn_idx = insn;
 	e->st.branches = 1;
+	precise_reset(&e->st);
+	cur->hist_cnt = 0;
+	cur->hist_lost = false;
 	e->regs_hash = hashed ? hash : regs_hash(cur);
 	cur->parent = &e->st;
 	/* a new segment of the path starts here */

@@ -77,6 +77,9 @@ struct reg_state {
 	uint16_t map;	     /* map pointers and values: index into env->maps */
 	uint8_t type;
 	uint8_t frameno; /* stack pointers: the frame whose stack */
+	/* a scalar of a stored state some path from it depended on
+	 * (precision.c); only these are compared by their bounds */
+	uint8_t precise;
 };
 
 enum stack_byte {
@@ -117,6 +120,22 @@ struct func_state {
 	uint32_t ref_insn[MAX_REFS];
 };
 
+/* One instruction a path walked (precision.c). */
+enum {
+	HIST_STACK = 1,		   /* a load or store at stack slot slot of stack_frame */
+	HIST_STACK_VAR = 2,	   /* a stack access at a variable offset */
+	HIST_LINKED_ELSEWHERE = 4, /* a jump whose operands have links in other
+				      frames or in spills */
+};
+
+struct hist_entry {
+	uint32_t idx;
+	uint16_t linked; /* a conditional jump: registers linked to an operand */
+	uint8_t frame;	 /* the frame it ran in */
+	uint8_t flags;
+	uint8_t stack_frame, slot, byte, size;
+};
+
 struct vstate {
 	struct func_state *frame[MAX_CALL_FRAMES];
 	uint32_t curframe;
@@ -129,6 +148,12 @@ struct vstate {
 	 * program (map or packet write), 0 for none: the device punts to the
 	 * host only before one. */
 	uint32_t side_effect;
+	/* the instructions walked since the parent was stored (precision.c);
+	 * hist_lost when there were too many to keep */
+	struct hist_entry *hist;
+	uint32_t hist_cnt, hist_cap;
+	bool hist_lost;
+	bool all_precise; /* a stored state: every scalar marked, and above */
 };
 
 struct explored {
@@ -277,11 +302,26 @@ int state_push(struct verifier_env *env, uint32_t insn, uint32_t prev_insn, stru
 int state_pop(struct verifier_env *env);
 void state_free_all(struct verifier_env *env);
 
+/* precision.c */
+int precise_note_insn(struct verifier_env *env, uint32_t idx);
+void precise_note_stack(struct verifier_env *env, uint32_t frameno, int64_t lo, int size, bool var);
+void precise_note_links(struct verifier_env *env, uint32_t id_a, uint32_t id_b);
+/* A newly stored state: no scalar of it is known to matter yet. */
+void precise_reset(struct vstate *st);
+/* The current instruction depends on these registers of the current frame
+ * (scalars only), or on these stack slots of a frame. */
+void precise_mark_regs(struct verifier_env *env, uint16_t regs);
+void precise_mark_slots(struct verifier_env *env, uint32_t frameno, uint64_t slots);
+/* The current path is cut by old: it depends on what old's paths did. */
+void precise_propagate(struct verifier_env *env, const struct vstate *old);
+
 /* cfg.c: checks that need no state; liveness and prune points */
 int check_program_shape(struct verifier_env *env);
 int check_stack_depths(struct verifier_env *env);
 
 /* helpers.c */
+/* The registers a helper reads: R1 up to its last argument. */
+uint16_t helper_arg_regs(int func_id);
 int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uint32_t idx);
 int check_kfunc_call(struct verifier_env *env, const struct bpf_insn *insn, uint32_t idx);
 /* Every packet pointer of the state becomes unusable. */

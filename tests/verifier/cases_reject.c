@@ -646,6 +646,85 @@ const struct verifier_case reject_cases[] = {
 	  .kmsg = "invalid read from stack R10 off=-8 size=8",
 	  .kmode = STRICT },
 
+	/*
+	 * Precision: the scalar that makes the second path unsafe is used
+	 * only well below the join, through copies, arithmetic, spills,
+	 * calls or links, so the mark that it matters must travel back to
+	 * the stored state; without it any scalar would cover any other.
+	 */
+	{ "precision: a constant that decides a branch below the join",
+	  { LDX_MEM(BPF_W, 6, 1, 16), MOV64_IMM(7, 1), JMP_IMM(BPF_JEQ, 6, 0, 1), MOV64_IMM(7, 0),
+	    MOV64_IMM(0, XDP_PASS), /* 4: join */
+	    JMP_IMM(BPF_JEQ, 7, 0, 1), LDX_MEM(BPF_B, 1, 7, 0), EXIT_INSN() },
+	  .msg = "R7 invalid mem access 'scalar'" },
+	{ "precision: a helper size made from a copy below the join",
+	  { LDX_MEM(BPF_W, 6, 1, 16), MOV64_IMM(7, 12), JMP_IMM(BPF_JEQ, 6, 0, 1), MOV64_IMM(7, 8),
+	    MOV64_REG(4, 7), /* 4: join */
+	    ALU64_IMM(BPF_LSH, 4, 1), MOV64_REG(3, 10), ALU64_IMM(BPF_ADD, 3, -16), MOV64_IMM(2, 0),
+	    CALL_HELPER(BPF_FUNC_xdp_load_bytes), RET(XDP_PASS) },
+	  .msg = "invalid write to stack R3 off=-16 size=24" },
+	{ "precision: a spill before the join, filled two states below",
+	  { LDX_MEM(BPF_W, 6, 1, 16), MOV64_IMM(7, 48), JMP_IMM(BPF_JEQ, 6, 0, 1), MOV64_IMM(7, 0),
+	    STX_MEM(BPF_DW, 10, 7, -16), /* 4: join */
+	    LDX_MEM(BPF_W, 8, 1, 12), JMP_IMM(BPF_JEQ, 8, 0, 1), MOV64_IMM(9, 1),
+	    LOOKUP(MAP_ARRAY), /* 8: join */
+	    JMP_IMM(BPF_JEQ, 0, 0, 3), LDX_MEM(BPF_DW, 7, 10, -16), ALU64_REG(BPF_ADD, 0, 7),
+	    LDX_MEM(BPF_DW, 1, 0, 0), RET(XDP_PASS) },
+	  .msg = "invalid access to map value, value_size=48 off=48 size=8" },
+	{ "precision: a callee moves a packet pointer by its argument",
+	  { LDX_MEM(BPF_W, 6, 1, 16), MOV64_IMM(2, 20), JMP_IMM(BPF_JEQ, 6, 0, 1), MOV64_IMM(2, 0),
+	    CALL_SUBPROG(2), /* 4: join */
+	    MOV64_IMM(0, XDP_PASS), EXIT_INSN(),
+	    /* 7: the callee */
+	    LDX_MEM(BPF_W, 3, 1, 0), LDX_MEM(BPF_W, 4, 1, 4), MOV64_REG(5, 3),
+	    ALU64_IMM(BPF_ADD, 5, 8), JMP_REG(BPF_JGT, 5, 4, 2), ALU64_REG(BPF_ADD, 3, 2),
+	    LDX_MEM(BPF_B, 0, 3, 0), MOV64_IMM(0, 0), EXIT_INSN() },
+	  .msg = "invalid access to packet, off=20 size=1" },
+	{ "precision: an offset that comes back from a callee",
+	  { MOV64_REG(9, 1), LDX_MEM(BPF_W, 6, 1, 16), MOV64_IMM(7, 20), JMP_IMM(BPF_JEQ, 6, 0, 1),
+	    MOV64_IMM(7, 0), MOV64_REG(1, 7), /* 5: join */
+	    CALL_SUBPROG(9), LDX_MEM(BPF_W, 2, 9, 0), LDX_MEM(BPF_W, 3, 9, 4), MOV64_REG(4, 2),
+	    ALU64_IMM(BPF_ADD, 4, 8), JMP_REG(BPF_JGT, 4, 3, 2), ALU64_REG(BPF_ADD, 2, 0),
+	    LDX_MEM(BPF_B, 5, 2, 0), MOV64_IMM(0, XDP_PASS), EXIT_INSN(),
+	    /* 16: the callee */
+	    MOV64_REG(0, 1), EXIT_INSN() },
+	  .msg = "invalid access to packet, off=20 size=1" },
+	{ "precision: a bound learnt through a link made on one path only",
+	  /* the first path links r8 to r7, the second to r9: r8's bound
+	   * comes from r7's comparison, so r7 matters too */
+	  { LDX_MEM(BPF_W, 6, 1, 16), LDX_MEM(BPF_W, 7, 1, 12), LDX_MEM(BPF_W, 9, 1, 12),
+	    JMP_IMM(BPF_JEQ, 6, 0, 2), MOV64_REG(8, 7), JA(1), MOV64_REG(8, 9),
+	    JMP_IMM(BPF_JGT, 7, 40, 9), /* 7: join */
+	    LOOKUP(MAP_ARRAY), JMP_IMM(BPF_JEQ, 0, 0, 2), ALU64_REG(BPF_ADD, 0, 8),
+	    LDX_MEM(BPF_DW, 1, 0, 0), RET(XDP_PASS) },
+	  .msg = "R0 unbounded memory access, make sure to bounds check any such access" },
+	{ "precision: a size summed from a register below the join",
+	  { LDX_MEM(BPF_W, 6, 1, 16), MOV64_IMM(7, 12), JMP_IMM(BPF_JEQ, 6, 0, 1), MOV64_IMM(7, 8),
+	    MOV64_IMM(4, 0), /* 4: join */
+	    ALU64_REG(BPF_ADD, 4, 7), ALU64_IMM(BPF_LSH, 4, 1), MOV64_REG(3, 10),
+	    ALU64_IMM(BPF_ADD, 3, -16), MOV64_IMM(2, 0), CALL_HELPER(BPF_FUNC_xdp_load_bytes),
+	    RET(XDP_PASS) },
+	  .msg = "invalid write to stack R3 off=-16 size=24" },
+	{ "precision: a helper's last argument set before the join",
+	  /* live at the join because the helper reads R4 (it reads no R5) */
+	  { LDX_MEM(BPF_W, 6, 1, 16), MOV64_IMM(4, 24), JMP_IMM(BPF_JEQ, 6, 0, 1), MOV64_IMM(4, 16),
+	    MOV64_REG(3, 10), /* 4: join */
+	    ALU64_IMM(BPF_ADD, 3, -16), MOV64_IMM(2, 0), CALL_HELPER(BPF_FUNC_xdp_load_bytes),
+	    RET(XDP_PASS) },
+	  .msg = "invalid write to stack R3 off=-16 size=24" },
+	{ "precision: the second path's cover passes its marks up",
+	  /* X1 stores a state at J and moves a packet pointer by r7 below
+	   * it; X2 is cut at J and must mark r7 in its state at M, against
+	   * which Y, with another r7, is then compared. */
+	  { LDX_MEM(BPF_W, 6, 1, 16), MOV64_IMM(7, 20), JMP_IMM(BPF_JEQ, 6, 0, 4), /* Y to M */
+	    MOV64_IMM(7, 0), JMP_IMM(BPF_JEQ, 6, 1, 2),				   /* X2 to M */
+	    MOV64_IMM(8, 1), JA(2),						   /* X1 to J */
+	    MOV64_IMM(8, 1), MOV64_IMM(8, 1),					   /* 7: M */
+	    MOV64_IMM(8, 0),							   /* 9: J */
+	    LOAD_PKT, PKT_PLUS(8), JMP_REG(BPF_JGT, 4, 3, 2), ALU64_REG(BPF_ADD, 2, 7),
+	    LDX_MEM(BPF_B, 0, 2, 0), RET(XDP_PASS) },
+	  .msg = "invalid access to packet, off=20 size=1" },
+
 	/* encodings */
 	{ "insn: unknown opcode",
 	  { INSN(0xff, 0, 0, 0, 0), RET(XDP_PASS) },

@@ -6,6 +6,7 @@
  * reject it too, in the same words where they exist).
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -128,4 +129,56 @@ ParameterizedTest(unsigned int *index, verifier, rejects)
 	if (*kmsg)
 		cr_expect(strstr(kernel_log, kmsg), "%s: the kernel's log lacks \"%s\":\n%s",
 			  c->name, kmsg, kernel_log);
+}
+
+/*
+ * Precision past the record's end: straight-line code longer than the
+ * instructions a path keeps since its last stored state, then the scalar
+ * that makes the second path unsafe moves a packet pointer. With no record
+ * to walk back, every scalar above must be marked, or the second path is
+ * cut at the join.
+ */
+Test(verifier, precision_past_a_long_segment)
+{
+	enum { FILLER = 5000 };
+	static const struct bpf_insn head[] = {
+		LDX_MEM(BPF_W, 6, 1, 16), MOV64_IMM(7, 20), JMP_IMM(BPF_JEQ, 6, 0, 1),
+		MOV64_IMM(7, 0),	  MOV64_IMM(8, 0), /* 4: join */
+	};
+	static const struct bpf_insn tail[] = {
+		LOAD_PKT,
+		PKT_PLUS(8),
+		JMP_REG(BPF_JGT, 4, 3, 2),
+		ALU64_REG(BPF_ADD, 2, 7),
+		LDX_MEM(BPF_B, 0, 2, 0),
+		RET(XDP_PASS),
+	};
+	size_t h = sizeof(head) / sizeof(head[0]), t = sizeof(tail) / sizeof(tail[0]);
+	size_t cnt = h + FILLER + t, i;
+	struct bpf_insn *insns = calloc(cnt, sizeof(*insns));
+	struct hwxdp_verify_opts opts = { .sz = sizeof(opts), .log_level = 1 };
+	struct hwxdp_verify_result *res = NULL;
+	const char *msg = "invalid access to packet, off=20 size=1";
+	int fd;
+
+	cr_assert_not_null(insns);
+	memcpy(insns, head, sizeof(head));
+	for (i = 0; i < FILLER; i++)
+		insns[h + i] = (struct bpf_insn)ALU64_IMM(BPF_ADD, 8, 1);
+	memcpy(insns + h + FILLER, tail, sizeof(tail));
+	cr_assert_eq(hwxdp_verify_insns(insns, cnt, test_maps, MAP_CNT, &opts, &res), 0);
+	cr_expect(!res->accepted, "hwxdp accepts");
+	cr_expect(strstr(res->log, msg), "hwxdp's log lacks \"%s\":\n%s", msg, res->log);
+	hwxdp_verify_result__free(res);
+	if (kernel_available()) {
+		fd = kernel_load(insns, cnt, KERNEL_PRIV, 0, false, kernel_log, sizeof(kernel_log));
+		cr_expect_lt(fd, 0, "the kernel accepts");
+		if (fd >= 0)
+			close(fd);
+		cr_expect(strstr(kernel_log, msg), "the kernel's log lacks \"%s\":\n%s", msg,
+			  kernel_log);
+	} else {
+		cr_log_info("precision_past_a_long_segment: the kernel's verdict needs root\n");
+	}
+	free(insns);
 }
