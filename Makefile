@@ -45,8 +45,11 @@ CORPUS_OBJS := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/loader/corpu
 CORPUS_OBJS += $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/loader/older/*.bpf.c))
 # XDP programs in the styles of public code, for tests/corpus.
 CORPUS_OBJS += $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/corpus/*.bpf.c))
-# The same built for BPF v3 (alu32 and jmp32), the default of newer clang.
+# The same built for BPF v3 (alu32 and jmp32), the default of newer clang,
+# and at -O1, whose code clang lays out otherwise.
 CORPUS_OBJS += $(patsubst tests/corpus/%.bpf.c,$(BUILD)/tests/corpus-v3/%.bpf.o,\
+	       $(wildcard tests/corpus/*.bpf.c))
+CORPUS_OBJS += $(patsubst tests/corpus/%.bpf.c,$(BUILD)/tests/corpus-O1/%.bpf.o,\
 	       $(wildcard tests/corpus/*.bpf.c))
 
 LIB_SRCS  := $(wildcard base/*.c loader/*.c lab/*.c device/*.c hwmap/*.c verifier/*.c runner/*.c)
@@ -139,6 +142,11 @@ $(BUILD)/tests/corpus-v3/%.bpf.o: tests/corpus/%.bpf.c $(wildcard tests/corpus/i
 	@mkdir -p $(@D)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -mcpu=v3 -c $< -o $@
+
+$(BUILD)/tests/corpus-O1/%.bpf.o: tests/corpus/%.bpf.c $(wildcard tests/corpus/include/*.h)
+	@mkdir -p $(@D)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -O1 -c $< -o $@
 
 $(BUILD)/tests/%.bpf.o: tests/%.bpf.c $(wildcard tests/corpus/include/*.h)
 	@mkdir -p $(@D)

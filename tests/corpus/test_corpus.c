@@ -90,3 +90,10 @@ Test(corpus, cpu_v3, .timeout = 600)
 {
 	check_build("tests/corpus-v3", "corpus-v3-report.json", false);
 }
+
+/* And at -O1, where clang keeps more on the stack and tests pointers for
+ * NULL that -O2 proves. */
+Test(corpus, clang_O1, .timeout = 600)
+{
+	check_build("tests/corpus-O1", "corpus-O1-report.json", false);
+}

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Programs nobody here wrote, loaded onto a port of the live appliance: every
-# program of the corpus (tests/corpus, as built and as built for BPF v3),
+# program of the corpus (tests/corpus, as built, for BPF v3 and at -O1),
 # by `hwxdp prog load FILE name x port p0`, then `prog unload x`.
 #
 # What to expect is decided by others: libbpf and the kernel (bpftool prog
@@ -54,7 +54,7 @@ kernel_takes() {
 }
 
 loaded=0 refused=0 wrong=()
-for obj in "$build"/tests/corpus/*.bpf.o "$build"/tests/corpus-v3/*.bpf.o; do
+for obj in "$build"/tests/corpus/*.bpf.o "$build"/tests/corpus-v3/*.bpf.o "$build"/tests/corpus-O1/*.bpf.o; do
 	name=$(basename "$(dirname "$obj")")/$(basename "$obj" .bpf.o)
 	case $name in */bad_*) continue ;; esac
 	want=refused
@@ -115,7 +115,7 @@ else
 fi
 hwxdp prog unload two >/dev/null 2>&1
 
-if [ ${#wrong[@]} -eq 0 ] && [ "$loaded" -ge 40 ]; then
+if [ ${#wrong[@]} -eq 0 ] && [ "$loaded" -ge 100 ]; then
 	pass "$loaded corpus programs loaded on p0 (host copy on hx0, every map pinned and seen by bpftool, nothing left after unload); $refused refused in one line, nothing loaded"
 else
 	fail "$loaded loaded, $refused refused, ${#wrong[@]} wrong:"
