@@ -175,6 +175,8 @@ static int run(const struct verify_input *in, const struct bpf_insn *insns, int 
 	int err;
 
 	opts.insn_budget = FUZZ_BUDGET;
+	/* The same license on both ways in: an object here has none. */
+	opts.license = "GPL";
 	if (!lines)
 		return hwxdp_verify_insns(insns, in->insn_cnt, in->map_cnt ? in->maps : NULL,
 					  in->map_cnt, &opts, res);
