@@ -2883,6 +2883,7 @@ out:
 	res->bpf_paths = p.bpf.leaf_cnt;
 	res->hxu_paths = p.hxu.leaf_cnt;
 	res->solver_checks = p.checks;
+	res->solver_bytes = Z3_get_estimated_alloc_size();
 	Z3_solver_dec_ref(p.z, p.s);
 	Z3_del_context(p.z);
 	error_prover = NULL;

@@ -108,6 +108,7 @@ struct hwxdp_prove_result {
 	uint32_t bpf_paths, hxu_paths;
 	uint64_t solver_checks;
 	uint64_t elapsed_ms;
+	uint64_t solver_bytes; /* what the solver held at the end */
 };
 
 /*
