@@ -171,7 +171,8 @@ struct prover {
 	Z3_ast tm_diff;
 	struct hwxdp_prove_result *res;
 	uint64_t checks;
-	uint32_t level; /* the solver's stack above the assumptions */
+	uint32_t level;	  /* the solver's stack above the assumptions */
+	uint32_t timeout; /* ms per query */
 	/* an input on the explored path, or NULL: one way of a branch it
 	 * takes needs no solver call */
 	Z3_model model;
@@ -200,6 +201,22 @@ struct fork {
 };
 
 static __thread struct prover *error_prover;
+
+/* A solver with the time limit per query. */
+static Z3_solver new_solver(struct prover *p)
+{
+	Z3_solver s = Z3_mk_simple_solver(p->z);
+	Z3_params params;
+
+	/* counted at once: the next call may free what is not */
+	Z3_solver_inc_ref(p->z, s);
+	params = Z3_mk_params(p->z);
+	Z3_params_inc_ref(p->z, params);
+	Z3_params_set_uint(p->z, params, Z3_mk_string_symbol(p->z, "timeout"), p->timeout);
+	Z3_solver_set_params(p->z, s, params);
+	Z3_params_dec_ref(p->z, params);
+	return s;
+}
 
 static void on_z3_error(Z3_context z, Z3_error_code code)
 {
@@ -378,6 +395,7 @@ static bool decide(struct prover *p, Z3_ast c, bool *t, bool *f, Z3_model *other
  * more on the solver's stack, incrementally solved from there. */
 static void path_add(struct prover *p, struct sym *st, Z3_ast c)
 {
+	c = Z3_simplify(p->z, c);
 	st->cond = and2(p, st->cond, c);
 	Z3_solver_push(p->z, p->s);
 	Z3_solver_assert(p->z, p->s, c);
@@ -397,7 +415,7 @@ static void path_resume(struct prover *p, struct sym *st)
 	st->model = NULL;
 	if (st->pending) {
 		Z3_solver_push(p->z, p->s);
-		Z3_solver_assert(p->z, p->s, st->pending);
+		Z3_solver_assert(p->z, p->s, Z3_simplify(p->z, st->pending));
 		st->level = ++p->level;
 		st->pending = NULL;
 	}
@@ -2770,7 +2788,6 @@ int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map
 			    .map_cnt = map_cnt };
 	struct sym init;
 	Z3_config cfg;
-	Z3_params params;
 	char tmo[16];
 	int err = 0;
 
@@ -2797,13 +2814,8 @@ int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map
 	Z3_del_config(cfg);
 	error_prover = &p;
 	Z3_set_error_handler(p.z, on_z3_error);
-	p.s = Z3_mk_simple_solver(p.z);
-	Z3_solver_inc_ref(p.z, p.s);
-	params = Z3_mk_params(p.z);
-	Z3_params_inc_ref(p.z, params);
-	Z3_params_set_uint(p.z, params, Z3_mk_string_symbol(p.z, "timeout"), timeout);
-	Z3_solver_set_params(p.z, p.s, params);
-	Z3_params_dec_ref(p.z, params);
+	p.timeout = timeout;
+	p.s = new_solver(&p);
 
 	p.bv8 = Z3_mk_bv_sort(p.z, 8);
 	p.bv32 = Z3_mk_bv_sort(p.z, 32);
@@ -2875,6 +2887,12 @@ int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map
 			   p.bpf.leaf_cnt ? "the microcode" : "BPF");
 		goto out;
 	}
+	/* the outputs compared on a solver of their own: the one that
+	 * explored holds what every path made of it */
+	Z3_solver_dec_ref(p.z, p.s);
+	p.s = new_solver(&p);
+	for (uint32_t i = 0; i < p.law_cnt; i++)
+		Z3_solver_assert(p.z, p.s, p.laws[i]);
 	fresh_state(&p);
 	compare(&p);
 	if (p.z3_error)
