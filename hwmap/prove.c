@@ -129,7 +129,6 @@ struct sym {
 	 * pending, which a path waiting to be explored asserts on resuming */
 	uint32_t level;
 	Z3_ast pending;
-	Z3_model model; /* a waiting path's input, or NULL */
 };
 
 struct side {
@@ -173,9 +172,6 @@ struct prover {
 	uint64_t checks;
 	uint32_t level;	  /* the solver's stack above the assumptions */
 	uint32_t timeout; /* ms per query */
-	/* an input on the explored path, or NULL: one way of a branch it
-	 * takes needs no solver call */
-	Z3_model model;
 	/* facts on the contents a path's map writes leave (under its
 	 * condition), asserted for good once the paths are explored */
 	Z3_ast *laws;
@@ -308,87 +304,22 @@ static bool is_false(struct prover *p, Z3_ast a)
 
 /* Whether cond can hold on the path the solver holds (the explored one's
  * condition, sym.level); a timeout counts as yes, so that no path is
- * dropped on a guess. Where it can, *model (when asked for) is an input
- * on which it does, or NULL when the solver gave up. */
-static bool feasible(struct prover *p, Z3_ast cond, Z3_model *model)
+ * dropped on a guess. */
+static bool feasible(struct prover *p, Z3_ast cond)
 {
 	Z3_lbool r;
 
-	if (model)
-		*model = NULL;
 	cond = Z3_simplify(p->z, cond);
 	if (is_false(p, cond))
 		return false;
+	if (is_true(p, cond))
+		return true;
 	Z3_solver_push(p->z, p->s);
 	Z3_solver_assert(p->z, p->s, cond);
 	r = Z3_solver_check(p->z, p->s);
-	if (r == Z3_L_TRUE && model) {
-		*model = Z3_solver_get_model(p->z, p->s);
-		Z3_model_inc_ref(p->z, *model);
-	}
 	Z3_solver_pop(p->z, p->s, 1);
 	p->checks++;
 	return r != Z3_L_FALSE;
-}
-
-/* Whether model m (an input on the explored path) makes c true, false, or
- * cannot tell (no model). */
-static Z3_lbool model_says(struct prover *p, Z3_model m, Z3_ast c)
-{
-	Z3_ast v;
-
-	if (!m || !Z3_model_eval(p->z, m, c, true, &v))
-		return Z3_L_UNDEF;
-	return Z3_get_bool_value(p->z, v);
-}
-
-static void model_drop(struct prover *p, Z3_model *m)
-{
-	if (*m)
-		Z3_model_dec_ref(p->z, *m);
-	*m = NULL;
-}
-
-/*
- * Which ways of c the explored path can go (*t: c, *f: its negation),
- * with one solver call where the path's input (p->model) already goes one
- * way: that way needs no call. *other is an input for the way the call
- * found (NULL where none was made or the solver gave up); p->model stays
- * an input for the way it goes itself. Returns whether p->model goes c's
- * way (false also where there is no model).
- */
-static bool decide(struct prover *p, Z3_ast c, bool *t, bool *f, Z3_model *other)
-{
-	Z3_lbool says = model_says(p, p->model, c);
-
-	*other = NULL;
-	if (says == Z3_L_TRUE) {
-		*t = true;
-		*f = feasible(p, Z3_mk_not(p->z, c), other);
-		return true;
-	}
-	if (says == Z3_L_FALSE) {
-		*f = true;
-		*t = feasible(p, c, other);
-		return false;
-	}
-	{
-		Z3_model mt, mf;
-
-		*t = feasible(p, c, &mt);
-		*f = feasible(p, Z3_mk_not(p->z, c), &mf);
-		/* the path goes on with c's input, the other waits with its own */
-		model_drop(p, &p->model);
-		p->model = mt;
-		*other = mf;
-		if (!*t) {
-			p->model = mf;
-			*other = NULL;
-			model_drop(p, &mt);
-			return false;
-		}
-		return true;
-	}
 }
 
 /* The path st (the one the solver holds) goes on where c holds: one level
@@ -410,9 +341,6 @@ static void path_resume(struct prover *p, struct sym *st)
 		Z3_solver_pop(p->z, p->s, p->level - st->level);
 		p->level = st->level;
 	}
-	model_drop(p, &p->model);
-	p->model = st->model;
-	st->model = NULL;
 	if (st->pending) {
 		Z3_solver_push(p->z, p->s);
 		Z3_solver_assert(p->z, p->s, Z3_simplify(p->z, st->pending));
@@ -443,8 +371,6 @@ static void law(struct prover *p, Z3_ast law)
 static void path_law(struct prover *p, const struct sym *st, Z3_ast fact)
 {
 	law(p, Z3_mk_implies(p->z, st->cond, fact));
-	/* the path's input knows nothing of it */
-	model_drop(p, &p->model);
 }
 
 /*
@@ -627,27 +553,17 @@ static Z3_ast store(struct prover *p, Z3_ast mem, Z3_ast addr, unsigned int n, Z
 static bool split(struct prover *p, struct sym *st, Z3_ast c)
 {
 	Z3_ast yes = and2(p, st->cond, c), no = and2(p, st->cond, Z3_mk_not(p->z, c));
-	Z3_model other;
-	bool t, f, way = decide(p, c, &t, &f, &other);
+	bool t = feasible(p, c), f = feasible(p, Z3_mk_not(p->z, c));
 
 	p->alt = NULL;
 	if (t && f && p->depth < LEAF_MAX) {
-		/* st goes c's way, with an input for it */
-		if (!way) {
-			Z3_model m = p->model;
-
-			p->model = other;
-			other = m;
-		}
 		p->alt = &p->stack[p->depth++];
 		*p->alt = *st;
 		p->alt->cond = no;
 		p->alt->pending = Z3_mk_not(p->z, c);
-		p->alt->model = other;
 		path_add(p, st, c);
 		return true;
 	}
-	model_drop(p, &other);
 	if (t && f) { /* no room to fork: the explorer gives up */
 		p->overflow = true;
 		return true;
@@ -1190,7 +1106,6 @@ static enum step access_check(struct prover *p, struct sym *st, unsigned int spa
 			      unsigned int n)
 {
 	Z3_ast out, c;
-	Z3_lbool says;
 
 	if (space == HXU_SPACE_TM) {
 		Z3_sort s16 = Z3_mk_bv_sort(p->z, 16);
@@ -1204,15 +1119,11 @@ static enum step access_check(struct prover *p, struct sym *st, unsigned int spa
 		out = Z3_mk_bvugt(p->z, addr, u64(p, limit - n));
 	}
 	c = and2(p, st->cond, out);
-	says = model_says(p, p->model, out);
 
-	if (says != Z3_L_TRUE && !feasible(p, out, NULL))
+	if (!feasible(p, out))
 		return STEP_NEXT;
 	if (add_leaf(p, st, c, HWXDP_PROVE_END_FAULT, num(p, st->pc, p->bv32), st->pc) == STEP_FAIL)
 		return STEP_FAIL;
-	/* the path's input faults: the path goes on without one */
-	if (says != Z3_L_FALSE)
-		model_drop(p, &p->model);
 	path_add(p, st, Z3_mk_not(p->z, out));
 	return STEP_NEXT;
 }
@@ -2004,7 +1915,6 @@ static void sym_init(struct prover *p, struct sym *st, const char *side, uint32_
 	st->call_depth = 0;
 	st->level = 0;
 	st->pending = NULL;
-	st->model = NULL;
 }
 
 /* Explores every path of one side from init: 0, or STEP_FAIL's reason. */
@@ -2056,35 +1966,27 @@ static int explore(struct prover *p, struct side *sd, const struct sym *init,
 				break;
 			if (r == STEP_FORK) {
 				Z3_ast c = Z3_simplify(p->z, fk.cond), nc = Z3_mk_not(p->z, c);
-				Z3_model other = NULL;
-				bool t = !is_false(p, c), f = !is_true(p, c), way = t;
+				bool t = !is_false(p, c) && feasible(p, c);
+				bool f = !is_true(p, c) && feasible(p, nc);
 
-				if (t && f)
-					way = decide(p, c, &t, &f, &other);
 				if (t && f) {
 					struct sym *w = &stack[p->depth];
 
 					if (p->depth == LEAF_MAX) {
-						model_drop(p, &other);
 						not_proven(p, "more than %d open paths", LEAF_MAX);
 						err = 1;
 						break;
 					}
-					/* the path goes the way its input goes; the
-					 * other way waits, with the input found for it */
 					*w = st;
-					w->cond = and2(p, st.cond, way ? nc : c);
-					w->pending = way ? nc : c;
-					w->pc = way ? fk.fall : fk.target;
-					w->model = other;
+					w->cond = and2(p, st.cond, nc);
+					w->pending = nc;
+					w->pc = fk.fall;
 					p->depth++;
-					path_add(p, &st, way ? c : nc);
-					st.pc = way ? fk.target : fk.fall;
+					path_add(p, &st, c);
+					st.pc = fk.target;
 				} else if (t) {
-					model_drop(p, &other);
 					st.pc = fk.target;
 				} else if (f) {
-					model_drop(p, &other);
 					st.pc = fk.fall;
 				} else {
 					break; /* this path cannot happen at all */
@@ -2092,9 +1994,6 @@ static int explore(struct prover *p, struct side *sd, const struct sym *init,
 			}
 		}
 	}
-	model_drop(p, &p->model);
-	while (p->depth)
-		model_drop(p, &stack[--p->depth].model);
 	free(stack);
 	p->stack = NULL;
 	/* back to the assumptions, and the laws of every path's writes */

@@ -5,8 +5,8 @@
 # 300), one after the other and niced; prints one line each: the paths of
 # both sides, the result, the seconds and what the solver held at the end.
 # Exits non-zero when a program is refuted or its counterexample does not
-# replay (exit status 70); "not proven" and the time limit are reported,
-# not failures.
+# replay (exit status 70); "not proven", the time limit and a program the
+# verifier rejects (the corpus's bad_*) are reported, not failures.
 set -uo pipefail
 build=${BUILD:-build}
 limit=${PROVE_LIMIT:-300}
@@ -22,8 +22,11 @@ for obj in "$build"/progs/fwd.bpf.o "$build"/progs/vlan_tag.bpf.o "$build"/progs
 	name=${obj#"$build"/}
 	name=${name%.bpf.o}
 	start=$(date +%s.%N)
-	out=$(timeout "$limit" nice -n 10 "$build"/hwxdp -j prog prove "$obj" 2>/dev/null)
+	err=$(mktemp)
+	out=$(timeout "$limit" nice -n 10 "$build"/hwxdp -j prog prove "$obj" 2>"$err")
 	rc=$?
+	why=$(grep -v 'read as XDP' "$err" | head -n 1)
+	rm -f "$err"
 	secs=$(awk -v a="$start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
 	if [ "$rc" -eq 124 ]; then
 		printf '%-34s %9s %9s  %-14s %8s %8s  %s\n' "$name" - - 'time limit' "$secs" - \
@@ -34,11 +37,16 @@ for obj in "$build"/progs/fwd.bpf.o "$build"/progs/vlan_tag.bpf.o "$build"/progs
 	reason=$(field reason "$out")
 	bytes=$(field solver_bytes "$out")
 	mib=$(awk -v b="${bytes:-0}" 'BEGIN { printf "%.0f", b / 1048576 }')
+	# no JSON, status 1: the verifier refuses the program (the corpus's bad_*)
+	if [ -z "$result" ] && [ "$rc" -eq 1 ]; then
+		result=rejected
+		reason=${why#hwxdp: }
+	fi
 	[ -n "$result" ] || result="error $rc"
 	printf '%-34s %9s %9s  %-14s %8s %8s  %s\n' "$name" "$(field bpf_paths "$out")" \
 		"$(field hxu_paths "$out")" "$result" "$secs" "$mib" "${reason:0:80}"
 	case "$rc:$result" in
-	0:proven | 1:not\ proven) ;;
+	0:proven | 1:not\ proven | 1:rejected) ;;
 	*) status=1 ;;
 	esac
 done
