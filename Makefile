@@ -101,7 +101,7 @@ PROVE_OBJS := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/prove/bpf/*.b
 DAEMON_TEST_OBJS := $(BUILD)/tests/daemon/btf_kinds.bpf.o
 
 .PHONY: all test run deps clean format bench fuzz-control fuzz-daemon fuzz-images install uninstall \
-	prove-mutants
+	prove-mutants prove-all
 all: $(BPF_OBJS) $(CORPUS_OBJS) $(PROVE_OBJS) $(DAEMON_TEST_OBJS) $(LIB) $(SOLIB) $(DAEMON_LIB) $(DAEMON) \
      $(CMD) $(TEST_BINS) $(TOOL_BINS) $(MUTANT_BINS) $(CMD_GENERATED)
 
@@ -268,6 +268,11 @@ $(BUILD)/mutants/prove_mutants: $(BUILD)/tests/prove/mutants_main.o $(MUTANT_HWM
 
 prove-mutants: all
 	$(Q)$(BUILD)/mutants/prove_mutants
+
+# Every program the project ships and the corpus, proven one by one with a
+# time limit each (PROVE_LIMIT seconds), as a table; not part of `make test`.
+prove-all: all
+	$(Q)BUILD=$(BUILD) scripts/prove-all.sh
 
 # Frame dumpers whose output an independent implementation (scapy) checks.
 define dump_bin

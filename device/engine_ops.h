@@ -386,6 +386,9 @@ static inline int64_t adjust_tail(struct frame_bounds *b, uint8_t *win, int32_t 
 	return 0;
 }
 
+/* The ISA's distance (hwmap/hxu.h), which the prover models, is the unit's. */
+_Static_assert(HWXDP_ESP_HEADROOM == HXU_ESP_HEADROOM, "esp moves data by the ISA's headroom");
+
 /* The crypto engine on the frame; the metadata moves with data. Adds the
  * payload's cycles on success. */
 static inline int64_t run_esp(const struct hwxdp_tables *tables, struct frame_bounds *b,

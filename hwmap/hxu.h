@@ -64,6 +64,8 @@
 #define HXU_FRAME_RESERVED 40
 #define HXU_ETH_HLEN	   14
 #define HXU_META_MAX	   255 /* XDP metadata: a multiple of 4 up to this */
+/* How far esp moves data back: outer IPv4, ESP header and IV (docs/isa.md). */
+#define HXU_ESP_HEADROOM 36
 
 /* Field positions. */
 #define HXU_OPCODE_SHIFT 56

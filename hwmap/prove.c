@@ -30,6 +30,7 @@
 #include <z3.h>
 
 #include "hwmap/prove.h"
+#include "loader/kfuncs.h"
 #include "hwxdp/fwd.h"
 
 #ifndef BPF_MEMSX
@@ -67,6 +68,18 @@ struct table_write {
 
 enum { WRITE_UPDATE = 1, WRITE_DELETE = 2 };
 
+#define ESP_MAX 4 /* crypto commands on one path */
+
+/* A crypto unit command (bpf_hwxdp_esp_encap, esp) on a path, as the two
+ * sides' sequences compare them: the SA handle, the L3 offset, and the
+ * frame it works on (its bounds and bytes, the metadata's included). */
+struct esp_cmd {
+	Z3_ast handle, l3;
+	Z3_ast data, data_end, data_meta;
+	Z3_ast pkt;
+	uint32_t at; /* the insn or op */
+};
+
 struct leaf {
 	Z3_ast cond;
 	uint32_t end; /* enum hwxdp_prove_end */
@@ -80,6 +93,8 @@ struct leaf {
 	uint32_t lk_cnt;
 	struct table_write wr[WRITE_MAX];
 	uint32_t wr_cnt;
+	struct esp_cmd esp[ESP_MAX];
+	uint32_t esp_cnt;
 };
 
 /* A call's return: where, and the caller's r6..r9 and frame pointer. */
@@ -102,12 +117,18 @@ struct sym {
 	uint32_t lk_cnt;
 	struct table_write wr[WRITE_MAX];
 	uint32_t wr_cnt;
+	struct esp_cmd esp[ESP_MAX];
+	uint32_t esp_cnt;
 	/* how many writes each map has had on this path: its contents are
 	 * version ver[m] of the free functions */
 	uint8_t ver[HXU_TABLES];
 	uint32_t pc;
 	uint32_t steps;
 	int32_t back_edge; /* the last backward jump's source, or -1 */
+	/* the solver holds cond as levels 1 .. level of its stack, but for
+	 * pending, which a path waiting to be explored asserts on resuming */
+	uint32_t level;
+	Z3_ast pending;
 };
 
 struct side {
@@ -139,6 +160,7 @@ struct prover {
 	uint32_t key_bits, value_bits; /* the widest key and value of the maps */
 	Z3_ast full[WRITE_MAX];	       /* a write finds its map full */
 	uint32_t writes;	       /* writes compared */
+	uint32_t esps;		       /* crypto commands compared */
 	/* the explorer's open paths, and the one a split of this step made */
 	struct sym *stack;
 	uint32_t depth;
@@ -148,6 +170,13 @@ struct prover {
 	Z3_ast tm_diff;
 	struct hwxdp_prove_result *res;
 	uint64_t checks;
+	uint32_t level;	  /* the solver's stack above the assumptions */
+	uint32_t timeout; /* ms per query */
+	/* facts on the contents a path's map writes leave (under its
+	 * condition), asserted for good once the paths are explored */
+	Z3_ast *laws;
+	uint32_t law_cnt, law_cap;
+	uint32_t law_base; /* the laws asserted below every level */
 	bool z3_error;
 	/* the BPF side */
 	const struct bpf_insn *insns;
@@ -168,6 +197,22 @@ struct fork {
 };
 
 static __thread struct prover *error_prover;
+
+/* A solver with the time limit per query. */
+static Z3_solver new_solver(struct prover *p)
+{
+	Z3_solver s = Z3_mk_simple_solver(p->z);
+	Z3_params params;
+
+	/* counted at once: the next call may free what is not */
+	Z3_solver_inc_ref(p->z, s);
+	params = Z3_mk_params(p->z);
+	Z3_params_inc_ref(p->z, params);
+	Z3_params_set_uint(p->z, params, Z3_mk_string_symbol(p->z, "timeout"), p->timeout);
+	Z3_solver_set_params(p->z, s, params);
+	Z3_params_dec_ref(p->z, params);
+	return s;
+}
 
 static void on_z3_error(Z3_context z, Z3_error_code code)
 {
@@ -257,7 +302,8 @@ static bool is_false(struct prover *p, Z3_ast a)
 	return Z3_get_bool_value(p->z, a) == Z3_L_FALSE;
 }
 
-/* Whether cond can hold; a timeout counts as yes, so that no path is
+/* Whether cond can hold on the path the solver holds (the explored one's
+ * condition, sym.level); a timeout counts as yes, so that no path is
  * dropped on a guess. */
 static bool feasible(struct prover *p, Z3_ast cond)
 {
@@ -274,6 +320,57 @@ static bool feasible(struct prover *p, Z3_ast cond)
 	Z3_solver_pop(p->z, p->s, 1);
 	p->checks++;
 	return r != Z3_L_FALSE;
+}
+
+/* The path st (the one the solver holds) goes on where c holds: one level
+ * more on the solver's stack, incrementally solved from there. */
+static void path_add(struct prover *p, struct sym *st, Z3_ast c)
+{
+	c = Z3_simplify(p->z, c);
+	st->cond = and2(p, st->cond, c);
+	Z3_solver_push(p->z, p->s);
+	Z3_solver_assert(p->z, p->s, c);
+	st->level = ++p->level;
+}
+
+/* The solver made to hold st's path: back to the level st was left at,
+ * and its own last condition. */
+static void path_resume(struct prover *p, struct sym *st)
+{
+	if (p->level > st->level) {
+		Z3_solver_pop(p->z, p->s, p->level - st->level);
+		p->level = st->level;
+	}
+	if (st->pending) {
+		Z3_solver_push(p->z, p->s);
+		Z3_solver_assert(p->z, p->s, Z3_simplify(p->z, st->pending));
+		st->level = ++p->level;
+		st->pending = NULL;
+	}
+}
+
+/* A fact that holds on st's path from now on: on the solver's stack for
+ * this path, and kept to hold everywhere once exploring is done. */
+static void law(struct prover *p, Z3_ast law)
+{
+	Z3_solver_assert(p->z, p->s, law);
+	if (p->law_cnt == p->law_cap) {
+		uint32_t cap = p->law_cap ? 2 * p->law_cap : 64;
+		Z3_ast *n = realloc(p->laws, cap * sizeof(*n));
+
+		if (!n) {
+			p->z3_error = true;
+			return;
+		}
+		p->laws = n;
+		p->law_cap = cap;
+	}
+	p->laws[p->law_cnt++] = law;
+}
+
+static void path_law(struct prover *p, const struct sym *st, Z3_ast fact)
+{
+	law(p, Z3_mk_implies(p->z, st->cond, fact));
 }
 
 /*
@@ -390,9 +487,12 @@ static Z3_ast cell(struct prover *p, Z3_ast mem, Z3_ast addr, unsigned int i)
 {
 	Z3_sort dom = Z3_get_array_sort_domain(p->z, Z3_get_sort(p->z, mem));
 
+	/* simplified: a known offset is a numeral, which select and store
+	 * chains are folded over */
 	if (Z3_get_bv_sort_size(p->z, dom) == 64)
-		return Z3_mk_bvadd(p->z, Z3_mk_bvsub(p->z, addr, p->tm_shift), u64(p, i));
-	return Z3_mk_bvadd(p->z, lo32(p, addr), num(p, i, p->bv32));
+		return Z3_simplify(
+			p->z, Z3_mk_bvadd(p->z, Z3_mk_bvsub(p->z, addr, p->tm_shift), u64(p, i)));
+	return Z3_simplify(p->z, Z3_mk_bvadd(p->z, lo32(p, addr), num(p, i, p->bv32)));
 }
 
 /* n bytes at addr as one little-endian bit-vector of 8n bits. */
@@ -421,7 +521,8 @@ static Z3_ast load(struct prover *p, Z3_ast mem, Z3_ast addr, unsigned int n, bo
 		/* little-endian: byte i is above the ones before it */
 		v = !v ? b : be ? Z3_mk_concat(p->z, v, b) : Z3_mk_concat(p->z, b, v);
 	}
-	return zext(p, v, 64);
+	/* a byte a known store wrote is that byte's term, not a select */
+	return Z3_simplify(p->z, zext(p, v, 64));
 }
 
 static Z3_ast store(struct prover *p, Z3_ast mem, Z3_ast addr, unsigned int n, Z3_ast val, bool be)
@@ -452,20 +553,22 @@ static Z3_ast store(struct prover *p, Z3_ast mem, Z3_ast addr, unsigned int n, Z
 static bool split(struct prover *p, struct sym *st, Z3_ast c)
 {
 	Z3_ast yes = and2(p, st->cond, c), no = and2(p, st->cond, Z3_mk_not(p->z, c));
-	bool t = feasible(p, yes), f = feasible(p, no);
+	bool t = feasible(p, c), f = feasible(p, Z3_mk_not(p->z, c));
 
 	p->alt = NULL;
 	if (t && f && p->depth < LEAF_MAX) {
 		p->alt = &p->stack[p->depth++];
 		*p->alt = *st;
 		p->alt->cond = no;
-		st->cond = yes;
+		p->alt->pending = Z3_mk_not(p->z, c);
+		path_add(p, st, c);
 		return true;
 	}
 	if (t && f) { /* no room to fork: the explorer gives up */
 		p->overflow = true;
 		return true;
 	}
+	/* the solver's path implies c or its negation already */
 	st->cond = t ? yes : no;
 	return t;
 }
@@ -651,7 +754,7 @@ static Z3_ast table_write(struct prover *p, struct sym *st, uint32_t m, Z3_ast k
 				z, ok,
 				Z3_mk_eq(z, read_bytes(p, fresh, addr2, d->value_size, false),
 					 value));
-		Z3_solver_assert(z, p->s, Z3_mk_implies(z, st->cond, fact));
+		path_law(p, st, fact);
 	}
 	return rc;
 }
@@ -781,6 +884,63 @@ static void csum16(struct prover *p, struct sym *st, Z3_ast addr, Z3_ast v, uint
 	sum = Z3_mk_ite(z, Z3_mk_eq(z, sum, u64(p, 0xffff)), u64(p, 0), sum);
 	st->pkt = store(p, st->pkt, addr, 2, sum, false);
 	st->writer = mark(p, st->writer, addr, 2, pc);
+}
+
+/*
+ * bpf_hwxdp_esp_encap and esp (docs/isa.md 4.4), the crypto unit as an
+ * uninterpreted operation: command n on a path is recorded (handle, L3
+ * offset, the frame) for compare(), which asks both sides for the same
+ * sequence; its result and its effect are free values named by n, the
+ * same on both sides, so that equal commands have equal effects whatever
+ * the unit does. The result is a 32-bit errno sign-extended, as the
+ * device's; on success (0) data and the metadata move back by the ESP
+ * headroom, the frame's length is free (at least an Ethernet header, in
+ * the window), and its bytes from the new data_meta to the new data_end
+ * are free. On an error
+ * nothing changes. NULL beyond ESP_MAX commands on a path.
+ */
+static Z3_ast esp(struct prover *p, struct sym *st, Z3_ast handle, Z3_ast l3, uint32_t pc)
+{
+	Z3_context z = p->z;
+	uint32_t n = st->esp_cnt;
+	Z3_ast rc, len, window, lo, hi, i, in;
+	Z3_symbol name;
+	char buf[32];
+
+	if (n == ESP_MAX)
+		return NULL;
+	st->esp[n] =
+		(struct esp_cmd){ handle, l3, st->data, st->data_end, st->data_meta, st->pkt, pc };
+	st->esp_cnt++;
+	snprintf(buf, sizeof(buf), "esp_result@%u", n);
+	rc = sext(p, Z3_mk_const(z, Z3_mk_string_symbol(z, buf), p->bv32), 64);
+	if (!split(p, st, Z3_mk_eq(z, rc, u64(p, 0))))
+		return rc;
+	if (p->alt)
+		p->alt_r = rc;
+	snprintf(buf, sizeof(buf), "esp_length@%u", n);
+	len = zext(p, Z3_mk_const(z, Z3_mk_string_symbol(z, buf), Z3_mk_bv_sort(z, 16)), 64);
+	snprintf(buf, sizeof(buf), "esp_window@%u", n);
+	window = Z3_mk_const(z, Z3_mk_string_symbol(z, buf), p->mem);
+	st->data = Z3_mk_bvsub(z, st->data, u64(p, HXU_ESP_HEADROOM));
+	st->data_meta = Z3_mk_bvsub(z, st->data_meta, u64(p, HXU_ESP_HEADROOM));
+	st->data_end = Z3_mk_bvadd(z, st->data, len);
+	/* what the unit makes is a frame, in the window */
+	path_law(p, st,
+		 and2(p, Z3_mk_bvuge(z, len, u64(p, HXU_ETH_HLEN)),
+		      Z3_mk_bvule(z, st->data_end, u64(p, HXU_WINDOW_SIZE))));
+	name = Z3_mk_string_symbol(z, "i");
+	i = Z3_mk_bound(z, 0, p->bv32);
+	lo = lo32(p, st->data_meta);
+	hi = lo32(p, st->data_end);
+	in = and2(p, Z3_mk_bvuge(z, i, lo), Z3_mk_bvult(z, i, hi));
+	st->pkt = Z3_mk_lambda(
+		z, 1, &p->bv32, &name,
+		Z3_mk_ite(z, in, Z3_mk_select(z, window, i), Z3_mk_select(z, st->pkt, i)));
+	st->writer =
+		Z3_mk_lambda(z, 1, &p->bv32, &name,
+			     Z3_mk_ite(z, in, num(p, pc, p->bv32), Z3_mk_select(z, st->writer, i)));
+	return u64(p, 0);
 }
 
 /*
@@ -927,6 +1087,8 @@ static enum step add_leaf(struct prover *p, const struct sym *st, Z3_ast cond, u
 	l->lk_cnt = st->lk_cnt;
 	memcpy(l->wr, st->wr, sizeof(l->wr));
 	l->wr_cnt = st->wr_cnt;
+	memcpy(l->esp, st->esp, sizeof(l->esp));
+	l->esp_cnt = st->esp_cnt;
 	l->data = st->data;
 	l->data_end = st->data_end;
 	l->data_meta = st->data_meta;
@@ -958,11 +1120,11 @@ static enum step access_check(struct prover *p, struct sym *st, unsigned int spa
 	}
 	c = and2(p, st->cond, out);
 
-	if (!feasible(p, c))
+	if (!feasible(p, out))
 		return STEP_NEXT;
 	if (add_leaf(p, st, c, HWXDP_PROVE_END_FAULT, num(p, st->pc, p->bv32), st->pc) == STEP_FAIL)
 		return STEP_FAIL;
-	st->cond = and2(p, st->cond, Z3_mk_not(p->z, out));
+	path_add(p, st, Z3_mk_not(p->z, out));
 	return STEP_NEXT;
 }
 
@@ -1244,6 +1406,18 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 				do_call(p, st, pc + 1, (uint32_t)((int64_t)pc + 1 + in->imm));
 				return STEP_NEXT;
 			}
+			if (in->src_reg == BPF_PSEUDO_KFUNC_CALL &&
+			    in->imm == HWXDP_KFUNC_ESP_ENCAP) {
+				/* the kfunc's arguments are u32: the low halves */
+				v = esp(p, st, zext(p, lo32(p, st->r[2]), 64),
+					zext(p, lo32(p, st->r[3]), 64), pc);
+				if (!v)
+					return not_proven(p,
+							  "insn %u: more than %d ESP commands on a "
+							  "path",
+							  pc, ESP_MAX);
+				goto call_done;
+			}
 			if (in->src_reg ||
 			    (in->imm != BPF_FUNC_map_lookup_elem &&
 			     in->imm != BPF_FUNC_xdp_adjust_head &&
@@ -1336,6 +1510,7 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 					return not_proven(p, "insn %u: lookup in map %s of type %u",
 							  pc, d->name, d->type);
 			}
+		call_done:
 			/* the call clobbers r1..r5: nothing may read them again */
 			for (int i = 1; i <= 5; i++)
 				st->r[i] = Z3_mk_fresh_const(p->z, "clobbered", p->bv64);
@@ -1621,6 +1796,13 @@ static enum step hxu_step(struct prover *p, struct sym *st, struct fork *fk)
 			st->pc += words;
 			return STEP_NEXT;
 		}
+		if (o.opcode == HXU_OP_ESP) {
+			*rd = esp(p, st, rs, rt, pc);
+			if (!*rd)
+				return not_proven(p, "op %u: more than %d ESP commands on a path",
+						  pc, ESP_MAX);
+			return hxu_unit_done(p, st, o.rd, words);
+		}
 		if (o.opcode == HXU_OP_TADJ) {
 			*rd = adjust_tail(p, st, rs, pc);
 			return hxu_unit_done(p, st, o.rd, words);
@@ -1721,6 +1903,7 @@ static void sym_init(struct prover *p, struct sym *st, const char *side, uint32_
 	st->egress = u64(p, UINT64_MAX);
 	st->lk_cnt = 0;
 	st->wr_cnt = 0;
+	st->esp_cnt = 0;
 	memset(st->ver, 0, sizeof(st->ver));
 	st->data = u64(p, PKT_BASE);
 	st->data_meta = st->data;
@@ -1730,6 +1913,8 @@ static void sym_init(struct prover *p, struct sym *st, const char *side, uint32_
 	st->steps = 0;
 	st->back_edge = -1;
 	st->call_depth = 0;
+	st->level = 0;
+	st->pending = NULL;
 }
 
 /* Explores every path of one side from init: 0, or STEP_FAIL's reason. */
@@ -1748,6 +1933,8 @@ static int explore(struct prover *p, struct side *sd, const struct sym *init,
 	stack[p->depth++] = *init;
 	while (p->depth && !err) {
 		struct sym st = stack[--p->depth];
+
+		path_resume(p, &st);
 
 		for (;;) {
 			struct fork fk;
@@ -1778,22 +1965,24 @@ static int explore(struct prover *p, struct side *sd, const struct sym *init,
 			if (r == STEP_LEAF)
 				break;
 			if (r == STEP_FORK) {
-				Z3_ast c = Z3_simplify(p->z, fk.cond);
-				bool t = !is_false(p, c) && feasible(p, and2(p, st.cond, c));
-				bool f = !is_true(p, c) &&
-					 feasible(p, and2(p, st.cond, Z3_mk_not(p->z, c)));
+				Z3_ast c = Z3_simplify(p->z, fk.cond), nc = Z3_mk_not(p->z, c);
+				bool t = !is_false(p, c) && feasible(p, c);
+				bool f = !is_true(p, c) && feasible(p, nc);
 
 				if (t && f) {
+					struct sym *w = &stack[p->depth];
+
 					if (p->depth == LEAF_MAX) {
 						not_proven(p, "more than %d open paths", LEAF_MAX);
 						err = 1;
 						break;
 					}
-					stack[p->depth] = st;
-					stack[p->depth].cond = and2(p, st.cond, Z3_mk_not(p->z, c));
-					stack[p->depth].pc = fk.fall;
+					*w = st;
+					w->cond = and2(p, st.cond, nc);
+					w->pending = nc;
+					w->pc = fk.fall;
 					p->depth++;
-					st.cond = and2(p, st.cond, c);
+					path_add(p, &st, c);
 					st.pc = fk.target;
 				} else if (t) {
 					st.pc = fk.target;
@@ -1807,6 +1996,14 @@ static int explore(struct prover *p, struct side *sd, const struct sym *init,
 	}
 	free(stack);
 	p->stack = NULL;
+	/* back to the assumptions, and the laws of every path's writes */
+	if (p->level) {
+		Z3_solver_pop(p->z, p->s, p->level);
+		p->level = 0;
+	}
+	for (uint32_t i = p->law_base; i < p->law_cnt; i++)
+		Z3_solver_assert(p->z, p->s, p->laws[i]);
+	p->law_base = p->law_cnt;
 	return err;
 }
 
@@ -1815,6 +2012,9 @@ struct outputs {
 	Z3_ast end, value, pkt, data, len, tm, meta, meta_len, egress;
 	/* the sequence of map writes, to the longest of either side's */
 	Z3_ast wr_cnt, wr_tag[WRITE_MAX], wr_key[WRITE_MAX], wr_value[WRITE_MAX], wr_tm[WRITE_MAX];
+	/* the sequence of crypto commands: count, then per command handle,
+	 * L3 offset, data, data_end, data_meta and the window */
+	Z3_ast esp_cnt, esp[ESP_MAX][6];
 };
 
 /* Write j of leaf l as terms, a write of nothing where it has fewer. */
@@ -1845,6 +2045,47 @@ static void fold_writes(struct prover *p, const struct side *sd, struct outputs 
 			o->wr_tm[j] = last ? t[3] : Z3_mk_ite(p->z, l->cond, t[3], o->wr_tm[j]);
 		}
 	}
+}
+
+/* Command j of leaf l as terms: a command of nothing where it has fewer. */
+static void esp_terms(struct prover *p, const struct leaf *l, uint32_t j, Z3_ast *t)
+{
+	const struct esp_cmd *c = j < l->esp_cnt ? &l->esp[j] : NULL;
+	Z3_ast zero = u64(p, 0);
+
+	t[0] = c ? c->handle : zero;
+	t[1] = c ? c->l3 : zero;
+	t[2] = c ? c->data : zero;
+	t[3] = c ? c->data_end : zero;
+	t[4] = c ? c->data_meta : zero;
+	t[5] = c ? c->pkt : p->pkt0;
+}
+
+static void fold_esp(struct prover *p, const struct side *sd, struct outputs *o, uint32_t n)
+{
+	for (int32_t i = (int32_t)sd->leaf_cnt - 1; i >= 0; i--) {
+		const struct leaf *l = &sd->leaves[i];
+		bool last = i == (int32_t)sd->leaf_cnt - 1;
+		Z3_ast cnt = num(p, l->esp_cnt, p->bv32), t[6];
+
+		o->esp_cnt = last ? cnt : Z3_mk_ite(p->z, l->cond, cnt, o->esp_cnt);
+		for (uint32_t j = 0; j < n; j++) {
+			esp_terms(p, l, j, t);
+			for (int k = 0; k < 6; k++)
+				o->esp[j][k] =
+					last ? t[k] : Z3_mk_ite(p->z, l->cond, t[k], o->esp[j][k]);
+		}
+	}
+}
+
+static uint32_t esp_max(const struct side *sd)
+{
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < sd->leaf_cnt; i++)
+		if (sd->leaves[i].esp_cnt > n)
+			n = sd->leaves[i].esp_cnt;
+	return n;
 }
 
 static uint32_t writes_max(const struct side *sd)
@@ -2039,6 +2280,53 @@ static bool write_differs(struct prover *p, Z3_model m, struct hwxdp_prove_resul
 	return false;
 }
 
+/* The first crypto command the two sides do not issue alike, into the
+ * reason. */
+static bool esp_differs(struct prover *p, Z3_model m, struct hwxdp_prove_result *res)
+{
+	const struct leaf *b = taken(p, m, &p->bpf), *h = taken(p, m, &p->hxu);
+	static const char *const parts[] = { "SA handle", "L3 offset", "data",
+					     "data_end",  "data_meta", "frame" };
+
+	for (uint32_t j = 0; j < b->esp_cnt || j < h->esp_cnt; j++) {
+		Z3_ast tb[6], th[6];
+		const char *what = NULL;
+
+		if (j >= b->esp_cnt || j >= h->esp_cnt)
+			what = "whether there is one";
+		esp_terms(p, b, j, tb);
+		esp_terms(p, h, j, th);
+		for (int k = 0; k < 5 && !what; k++)
+			if (model_differ(p, m, tb[k], th[k]))
+				what = parts[k];
+		if (!what) {
+			uint64_t lo = eval_u64(p, m, tb[4]), hi = eval_u64(p, m, tb[3]);
+
+			for (uint64_t a = lo; a < hi && a < HXU_WINDOW_SIZE && !what; a++) {
+				Z3_ast at = num(p, (uint32_t)a, p->bv32);
+
+				if (model_differ(p, m, Z3_mk_select(p->z, tb[5], at),
+						 Z3_mk_select(p->z, th[5], at)))
+					what = parts[5];
+			}
+		}
+		if (!what)
+			continue;
+		res->diff_esp = (int32_t)j;
+		snprintf(res->reason, sizeof(res->reason),
+			 "ESP command %u: %s differs: BPF insn %d (SA %llu, L3 offset %llu), the "
+			 "microcode op %d (SA %llu, L3 offset %llu)",
+			 j, what, j < b->esp_cnt ? (int32_t)b->esp[j].at : -1,
+			 (unsigned long long)eval_u64(p, m, tb[0]),
+			 (unsigned long long)eval_u64(p, m, tb[1]),
+			 j < h->esp_cnt ? (int32_t)h->esp[j].at : -1,
+			 (unsigned long long)eval_u64(p, m, th[0]),
+			 (unsigned long long)eval_u64(p, m, th[1]));
+		return true;
+	}
+	return false;
+}
+
 /* Whether the microcode's outcome on model m changes where the table
  * memory addresses are other numbers (tm_shift moved by a page): the
  * leaf it takes, its verdict, its frame's length or bytes. */
@@ -2129,6 +2417,7 @@ static void counterexample(struct prover *p, Z3_model m)
 	res->diff_hxu_insn = insn_of_op(p->img, h->last);
 	res->diff_byte = -1;
 	res->diff_write = -1;
+	res->diff_esp = -1;
 	for (uint32_t i = 0; i < b->len && i < h->len && i < HWXDP_PROVE_LEN_MAX; i++)
 		if (b->frame[i] != h->frame[i]) {
 			res->diff_byte = (int32_t)i;
@@ -2148,6 +2437,15 @@ static void counterexample(struct prover *p, Z3_model m)
 		res->loose |= HWXDP_PROVE_LOOSE_WRITES;
 	if (hxu_on_address(p, m))
 		res->loose |= HWXDP_PROVE_LOOSE_ADDRESS;
+	if (taken(p, m, &p->bpf)->esp_cnt || taken(p, m, &p->hxu)->esp_cnt)
+		res->loose |= HWXDP_PROVE_LOOSE_ESP;
+	if (taken(p, m, &p->bpf)->esp_cnt)
+		res->esp_sa =
+			(int64_t)(uint32_t)eval_u64(p, m, taken(p, m, &p->bpf)->esp[0].handle);
+	if (esp_differs(p, m, res)) {
+		res->bpf.writer = res->hxu.writer = -1;
+		return;
+	}
 	if (b->end != h->end || b->value != h->value)
 		snprintf(res->reason, sizeof(res->reason),
 			 "BPF ends at insn %u with %s %u, the microcode at op %u (insn %u) with %s "
@@ -2251,6 +2549,31 @@ static int compare(struct prover *p)
 			differ = or2(p, differ,
 				     and2(p, Z3_mk_bvult(z, num(p, j, p->bv32), b.wr_cnt),
 					  Z3_mk_or(z, 4, d)));
+		}
+	}
+	/* the same crypto commands in the same order, on the same frames */
+	p->esps = esp_max(&p->bpf) > esp_max(&p->hxu) ? esp_max(&p->bpf) : esp_max(&p->hxu);
+	if (p->esps) {
+		fold_esp(p, &p->bpf, &b, p->esps);
+		fold_esp(p, &p->hxu, &h, p->esps);
+		differ = or2(p, differ, ne(p, b.esp_cnt, h.esp_cnt));
+		for (uint32_t j = 0; j < p->esps; j++) {
+			char name[32];
+			Z3_ast x, d[6], *e = b.esp[j], *f = h.esp[j];
+
+			snprintf(name, sizeof(name), "diff_esp_byte@%u", j);
+			x = Z3_mk_const(z, Z3_mk_string_symbol(z, name), p->bv32);
+			for (int k = 0; k < 5; k++)
+				d[k] = ne(p, e[k], f[k]);
+			/* the frame's bytes from data_meta to data_end */
+			x = Z3_mk_bvadd(z, lo32(p, e[4]), x);
+			d[5] = and2(p,
+				    and2(p, Z3_mk_bvuge(z, x, lo32(p, e[4])),
+					 Z3_mk_bvult(z, x, lo32(p, e[3]))),
+				    ne(p, Z3_mk_select(z, e[5], x), Z3_mk_select(z, f[5], x)));
+			differ = or2(p, differ,
+				     and2(p, Z3_mk_bvult(z, num(p, j, p->bv32), b.esp_cnt),
+					  Z3_mk_or(z, 6, d)));
 		}
 	}
 	Z3_solver_push(z, p->s);
@@ -2364,7 +2687,6 @@ int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map
 			    .map_cnt = map_cnt };
 	struct sym init;
 	Z3_config cfg;
-	Z3_params params;
 	char tmo[16];
 	int err = 0;
 
@@ -2375,6 +2697,8 @@ int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map
 	memset(res, 0, sizeof(*res));
 	res->diff_byte = -1;
 	res->diff_write = -1;
+	res->diff_esp = -1;
+	res->esp_sa = -1;
 	p.bpf.leaves = calloc(LEAF_MAX, sizeof(struct leaf));
 	p.hxu.leaves = calloc(LEAF_MAX, sizeof(struct leaf));
 	if (!p.bpf.leaves || !p.hxu.leaves) {
@@ -2389,13 +2713,8 @@ int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map
 	Z3_del_config(cfg);
 	error_prover = &p;
 	Z3_set_error_handler(p.z, on_z3_error);
-	p.s = Z3_mk_simple_solver(p.z);
-	Z3_solver_inc_ref(p.z, p.s);
-	params = Z3_mk_params(p.z);
-	Z3_params_inc_ref(p.z, params);
-	Z3_params_set_uint(p.z, params, Z3_mk_string_symbol(p.z, "timeout"), timeout);
-	Z3_solver_set_params(p.z, p.s, params);
-	Z3_params_dec_ref(p.z, params);
+	p.timeout = timeout;
+	p.s = new_solver(&p);
 
 	p.bv8 = Z3_mk_bv_sort(p.z, 8);
 	p.bv32 = Z3_mk_bv_sort(p.z, 32);
@@ -2426,7 +2745,7 @@ int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map
 	p.tm0 = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "table_memory"), p.tmem);
 	p.tm_shift = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "table_memory_shift"), p.bv64);
 	/* below the maps' own bits: no value's address is 0 */
-	Z3_solver_assert(p.z, p.s, Z3_mk_bvult(p.z, p.tm_shift, u64(&p, 1ull << 44)));
+	law(&p, Z3_mk_bvult(p.z, p.tm_shift, u64(&p, 1ull << 44)));
 	p.key_bits = p.value_bits = 8;
 	for (size_t m = 0; m < map_cnt && m < HXU_TABLES; m++) {
 		if (maps[m].key_size * 8 > p.key_bits && maps[m].key_size <= HWXDP_PROVE_KEY_MAX)
@@ -2443,19 +2762,17 @@ int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map
 		if (!d->read_only || !d->initial || d->type != BPF_MAP_TYPE_ARRAY)
 			continue;
 		for (size_t i = 0; i < d->initial_size; i++)
-			Z3_solver_assert(
-				p.z, p.s,
-				Z3_mk_eq(p.z, Z3_mk_select(p.z, p.tm0, u64(&p, MAP_BASE(m) + i)),
+			law(&p, Z3_mk_eq(p.z, Z3_mk_select(p.z, p.tm0, u64(&p, MAP_BASE(m) + i)),
 					 num(&p, d->initial[i], p.bv8)));
 	}
-	Z3_solver_assert(p.z, p.s, Z3_mk_bvuge(p.z, p.len, num(&p, LEN_MIN, p.bv32)));
-	Z3_solver_assert(p.z, p.s, Z3_mk_bvule(p.z, p.len, num(&p, max_len, p.bv32)));
+	law(&p, Z3_mk_bvuge(p.z, p.len, num(&p, LEN_MIN, p.bv32)));
+	law(&p, Z3_mk_bvule(p.z, p.len, num(&p, max_len, p.bv32)));
 	if (opts && opts->ingress) {
-		Z3_solver_assert(p.z, p.s,
-				 Z3_mk_eq(p.z, p.ingress, num(&p, opts->ingress, p.bv32)));
-		Z3_solver_assert(p.z, p.s, Z3_mk_eq(p.z, p.rx_queue, num(&p, 0, p.bv32)));
+		law(&p, Z3_mk_eq(p.z, p.ingress, num(&p, opts->ingress, p.bv32)));
+		law(&p, Z3_mk_eq(p.z, p.rx_queue, num(&p, 0, p.bv32)));
 	}
 
+	p.law_base = p.law_cnt;
 	res->status = HWXDP_PROVE_NOT_PROVEN;
 	sym_init(&p, &init, "bpf", 0);
 	if (explore(&p, &p.bpf, &init, bpf_step, "insn"))
@@ -2463,11 +2780,18 @@ int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map
 	sym_init(&p, &init, "hxu", img->progs[prog_index].entry);
 	if (explore(&p, &p.hxu, &init, hxu_step, "op"))
 		goto out;
+
 	if (!p.bpf.leaf_cnt || !p.hxu.leaf_cnt) {
 		not_proven(&p, "%s has no path to an exit",
 			   p.bpf.leaf_cnt ? "the microcode" : "BPF");
 		goto out;
 	}
+	/* the outputs compared on a solver of their own: the one that
+	 * explored holds what every path made of it */
+	Z3_solver_dec_ref(p.z, p.s);
+	p.s = new_solver(&p);
+	for (uint32_t i = 0; i < p.law_cnt; i++)
+		Z3_solver_assert(p.z, p.s, p.laws[i]);
 	fresh_state(&p);
 	compare(&p);
 	if (p.z3_error)
@@ -2476,10 +2800,12 @@ out:
 	res->bpf_paths = p.bpf.leaf_cnt;
 	res->hxu_paths = p.hxu.leaf_cnt;
 	res->solver_checks = p.checks;
+	res->solver_bytes = Z3_get_estimated_alloc_size();
 	Z3_solver_dec_ref(p.z, p.s);
 	Z3_del_context(p.z);
 	error_prover = NULL;
 out_free:
+	free(p.laws);
 	free(p.bpf.leaves);
 	free(p.hxu.leaves);
 	res->elapsed_ms = now_ms() - start;

@@ -70,6 +70,9 @@ enum hwxdp_prove_loose {
 	/* the microcode's outcome depends on the value of a table memory
 	 * address (a pointer taken for a number), which is the device's */
 	HWXDP_PROVE_LOOSE_ADDRESS = 2,
+	/* a side's run goes through the crypto unit, whose result and effect
+	 * the model leaves free (diff_esp when the commands part) */
+	HWXDP_PROVE_LOOSE_ESP = 4,
 };
 
 /* A map entry the counterexample needs (present or, with absent, not). */
@@ -90,8 +93,12 @@ struct hwxdp_prove_result {
 	struct hwxdp_prove_entry entries[HWXDP_PROVE_ENTRY_MAX];
 	uint32_t entry_cnt;
 	struct hwxdp_prove_outcome bpf, hxu;
-	int32_t diff_byte;	/* first output byte that differs, or -1 */
-	int32_t diff_write;	/* first map write that differs, or -1 */
+	int32_t diff_byte;  /* first output byte that differs, or -1 */
+	int32_t diff_write; /* first map write that differs, or -1 */
+	int32_t diff_esp;   /* first crypto command that differs, or -1 */
+	/* the SA handle of BPF's first crypto command, or -1: the replay
+	 * gives the unit an SA there */
+	int64_t esp_sa;
 	uint32_t diff_hxu_insn; /* the BPF insn of the HXU op that ended */
 	/* enum hwxdp_prove_loose: where the model's outcome for the
 	 * microcode is not exact, and a replay holds the device only to
@@ -101,6 +108,7 @@ struct hwxdp_prove_result {
 	uint32_t bpf_paths, hxu_paths;
 	uint64_t solver_checks;
 	uint64_t elapsed_ms;
+	uint64_t solver_bytes; /* what the solver held at the end */
 };
 
 /*

@@ -14,7 +14,9 @@
 
 #include <linux/bpf.h>
 
+#include "device/esp.h"
 #include "device/tables.h"
+#include "loader/kfuncs.h"
 #include "loader/device.h"
 #include "hwmap/hxu.h"
 #include "loader/object.h"
@@ -30,6 +32,7 @@
 #define COUNT_STACK  512
 /* Loops are bounded by the verifier; this only stops an interpreter bug. */
 #define COUNT_BUDGET (1u << 24)
+#define COUNT_SA_MAX 4
 
 struct count_target {
 	char *path;
@@ -40,6 +43,9 @@ struct count_target {
 	uint8_t stack[COUNT_FRAMES][COUNT_STACK] __attribute__((aligned(8)));
 	uint64_t executed;
 	uint64_t rand_state;
+	/* the crypto unit's SAs (hx_target_esp_sa) */
+	struct hwxdp_esp_sa sa[COUNT_SA_MAX];
+	uint32_t sa_cnt;
 };
 
 /* struct xdp_md as the program reads it: each field a u32 at 4 * index. */
@@ -54,6 +60,8 @@ static void count_close(struct hx_target *target)
 
 	if (!ct)
 		return;
+	for (uint32_t i = 0; i < ct->sa_cnt; i++)
+		hwxdp_esp_sa__fini(&ct->sa[i]);
 	hwxdp_tables__free(ct->tables);
 	hwxdp_object__close(ct->obj);
 	free(ct->path);
@@ -408,6 +416,54 @@ static int helper(struct count_target *ct, struct count_ctx *c, int32_t id, uint
 	return -ENOTSUP;
 }
 
+/* bpf_hwxdp_esp_encap (include/hwxdp/platform.h) on the crypto unit, as
+ * docs/isa.md's esp has it: -ENOENT without an SA at the handle, -ENOSPC
+ * without the headroom, -EINVAL for an L3 offset beyond the frame, the
+ * unit's errno, or 0 with data (and the metadata) moved back. */
+static int64_t esp_encap(struct count_target *ct, struct count_ctx *c, uint32_t handle,
+			 uint32_t l3)
+{
+	struct hwxdp_esp_sa *sa = hwxdp_tables__sa(ct->tables, handle);
+	size_t metalen = (size_t)(c->data - c->data_meta);
+	size_t off = (size_t)(c->data - ct->window), len = (size_t)(c->data_end - c->data);
+	uint8_t meta[HXU_META_MAX + 1];
+	int err;
+
+	if (!sa)
+		return -ENOENT;
+	if (c->data_meta < ct->window + HXU_FRAME_RESERVED + HWXDP_ESP_HEADROOM)
+		return -ENOSPC;
+	if (l3 > len)
+		return -EINVAL;
+	memcpy(meta, c->data_meta, metalen);
+	err = hwxdp_esp_sa__encap(sa, ct->window, HXU_WINDOW_SIZE, &off, &len, l3);
+	if (err)
+		return err;
+	c->data = ct->window + off;
+	c->data_end = c->data + len;
+	c->data_meta = c->data - metalen;
+	memcpy(c->data_meta, meta, metalen);
+	return 0;
+}
+
+static int count_esp_sa(struct hx_target *target, uint32_t handle)
+{
+	struct count_target *ct = target->priv;
+	int err;
+
+	if (ct->sa_cnt == COUNT_SA_MAX)
+		return -ENOSPC;
+	err = hx_esp_test_sa(&ct->sa[ct->sa_cnt], handle);
+	if (!err)
+		err = hwxdp_tables__set_sa(ct->tables, handle, &ct->sa[ct->sa_cnt]);
+	if (err) {
+		hwxdp_esp_sa__fini(&ct->sa[ct->sa_cnt]);
+		return err;
+	}
+	ct->sa_cnt++;
+	return 0;
+}
+
 static int ld_imm64(struct count_target *ct, const struct bpf_insn *in, uint64_t *v)
 {
 	struct hwxdp_table *tab;
@@ -590,6 +646,14 @@ static int interpret(struct count_target *ct, struct count_ctx *c, uint64_t *ret
 					pc = (uint32_t)((int64_t)pc + 1 + in->imm);
 					break;
 				}
+				if (in->src_reg == BPF_PSEUDO_KFUNC_CALL &&
+				    in->imm == HWXDP_KFUNC_ESP_ENCAP) {
+					/* an int, as the device's unit gives it */
+					r[0] = (uint64_t)(int64_t)(int32_t)esp_encap(
+						ct, c, (uint32_t)r[2], (uint32_t)r[3]);
+					pc++;
+					break;
+				}
 				if (in->src_reg == BPF_PSEUDO_KFUNC_CALL || in->imm == BPF_FUNC_tail_call)
 					return -ENOTSUP;
 				err = helper(ct, c, in->imm, r);
@@ -669,6 +733,7 @@ const struct hx_target_ops hx_count_target = {
 	.map_delete = count_map_delete,
 	.run = count_run,
 	.stats = count_stats,
+	.esp_sa = count_esp_sa,
 	.close = count_close,
 };
 

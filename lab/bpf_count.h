@@ -12,8 +12,9 @@
  * (hwxdp_target = DEVICE), the one the translator sees; a ld_imm64 counts
  * as one instruction, a helper call as one. Helpers: map lookup, update and
  * delete, redirect_map, xdp_adjust_head/meta/tail, ktime (0), prandom,
- * smp_processor_id (0). Kfunc calls and tail calls are refused (-ENOTSUP),
- * so a frame that reaches one is not counted.
+ * smp_processor_id (0); the ESP kfunc on the crypto unit with the SAs
+ * hx_target_esp_sa() gives it (none: -ENOENT). Other kfunc calls and tail
+ * calls are refused (-ENOTSUP), so a frame that reaches one is not counted.
  */
 #ifndef HWXDP_LAB_BPF_COUNT_H
 #define HWXDP_LAB_BPF_COUNT_H

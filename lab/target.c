@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <arpa/inet.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 #include <linux/bpf.h>
 
 #include "hwmap/prove.h"
+#include "device/esp.h"
 #include "lab/target.h"
 
 static const struct hx_target_ops *const targets[] = {
@@ -73,6 +75,23 @@ int hx_target_run(struct hx_target *target, uint32_t ingress_ifindex, const uint
 {
 	memset(result, 0, sizeof(*result));
 	return target->ops->run(target, ingress_ifindex, frame, len, result);
+}
+
+int hx_target_esp_sa(struct hx_target *target, uint32_t handle)
+{
+	if (!target->ops->esp_sa)
+		return -EOPNOTSUPP;
+	return target->ops->esp_sa(target, handle);
+}
+
+int hx_esp_test_sa(struct hwxdp_esp_sa *sa, uint32_t handle)
+{
+	static const uint8_t key[16] = { 0x4a, 0x65, 0x73, 0x74, 0x20, 0x6b, 0x65, 0x79,
+					 0x20, 0x66, 0x6f, 0x72, 0x20, 0x6c, 0x61, 0x62 };
+	static const uint8_t salt[4] = { 0x01, 0x02, 0x03, 0x04 };
+
+	return hwxdp_esp_sa__init(sa, 0x100 + handle, key, sizeof(key), salt, htonl(0xc0000201),
+				  htonl(0xc0000202));
 }
 
 int hx_target_stats(struct hx_target *target, struct hx_run_stats *stats)

@@ -57,6 +57,8 @@ struct hx_target_ops {
 		   size_t len, struct hx_result *result);
 	/* optional: -EOPNOTSUPP when NULL */
 	int (*stats)(struct hx_target *target, struct hx_run_stats *stats);
+	/* optional: hx_target_esp_sa() */
+	int (*esp_sa)(struct hx_target *target, uint32_t handle);
 	void (*close)(struct hx_target *target);
 };
 
@@ -110,6 +112,16 @@ int hx_target_run(struct hx_target *target, uint32_t ingress_ifindex, const uint
 
 /* The last run's figures: 0 or -EOPNOTSUPP. */
 int hx_target_stats(struct hx_target *target, struct hx_run_stats *stats);
+
+/* The crypto unit's SA at handle, for bpf_hwxdp_esp_encap: the lab's one
+ * test SA (AES-GCM-16 with a fixed key, SPI 0x100 + handle, tunnel
+ * 192.0.2.1 to 192.0.2.2) on the targets that have the unit (the device
+ * and the reference interpreter). 0, -EOPNOTSUPP elsewhere, or the
+ * unit's errno. */
+int hx_target_esp_sa(struct hx_target *target, uint32_t handle);
+/* Makes that SA in sa (hwxdp_esp_sa__fini() it). */
+struct hwxdp_esp_sa;
+int hx_esp_test_sa(struct hwxdp_esp_sa *sa, uint32_t handle);
 
 /* Where the built objects are: $HWXDP_BUILD or "build". */
 const char *hx_build_dir(void);

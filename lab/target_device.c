@@ -13,6 +13,7 @@
 
 #include "device/compile.h"
 #include "device/engine.h"
+#include "device/esp.h"
 #include "device/tables.h"
 #include "hwmap/hxu.h"
 #include "loader/object.h"
@@ -20,10 +21,34 @@
 #include "loader/device.h"
 #include "base/log.h"
 
+#define TARGET_SA_MAX 4
+
 struct device_target {
 	struct hwxdp_device_prog *dp;
 	struct hx_run_stats last;
+	/* the crypto unit's SAs (hx_target_esp_sa) */
+	struct hwxdp_esp_sa sa[TARGET_SA_MAX];
+	uint32_t sa_handle[TARGET_SA_MAX];
+	uint32_t sa_cnt;
 };
+
+static int device_esp_sa(struct hx_target *target, uint32_t handle)
+{
+	struct device_target *dt = target->priv;
+	int err;
+
+	if (dt->sa_cnt == TARGET_SA_MAX)
+		return -ENOSPC;
+	err = hx_esp_test_sa(&dt->sa[dt->sa_cnt], handle);
+	if (!err)
+		err = hwxdp_tables__set_sa(dt->dp->tables, handle, &dt->sa[dt->sa_cnt]);
+	if (err) {
+		hwxdp_esp_sa__fini(&dt->sa[dt->sa_cnt]);
+		return err;
+	}
+	dt->sa_handle[dt->sa_cnt++] = handle;
+	return 0;
+}
 
 static void device_close(struct hx_target *target)
 {
@@ -31,6 +56,10 @@ static void device_close(struct hx_target *target)
 
 	if (!dt)
 		return;
+	for (uint32_t i = 0; i < dt->sa_cnt; i++) {
+		hwxdp_tables__set_sa(dt->dp->tables, dt->sa_handle[i], NULL);
+		hwxdp_esp_sa__fini(&dt->sa[i]);
+	}
 	hwxdp_device_prog__close(dt->dp);
 	free(dt);
 	target->priv = NULL;
@@ -179,5 +208,6 @@ const struct hx_target_ops hx_device_target = {
 	.map_delete = device_map_delete,
 	.run = device_run,
 	.stats = device_stats,
+	.esp_sa = device_esp_sa,
 	.close = device_close,
 };

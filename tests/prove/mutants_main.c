@@ -133,6 +133,7 @@ static const struct mutant mutants[] = {
 	{ HXU_SITE_SLOT, -1, K_DROP, 0, "stack slot in a register: move lost" },
 	{ HXU_SITE_FILL, -1, K_DROP, 0, "stack fill from a register: lost" },
 	{ HXU_SITE_LD_IMM64, OP(HXU_OP_MOVI), K_IMM_INC, 0, "ld_imm64: low word + 1" },
+	{ HXU_SITE_JMP, OP(HXU_OP_ESP), K_SWAP, 0, "esp: SA handle and L3 offset exchanged" },
 };
 #define MUTANT_CNT (sizeof(mutants) / sizeof(mutants[0]))
 
@@ -243,6 +244,7 @@ static const char *const programs[] = {
 	"tests/corpus/legacy_xdp2",  "tests/corpus/meta_mark",	   "tests/corpus/packed_unaligned",
 	"tests/corpus/vlan_pushpop", "tests/corpus/rewrite_ports", "tests/corpus/memcpy_switch",
 	"tests/corpus/global_funcs", "tests/corpus/tail_grow",	   "tests/corpus/legacy_prog_sec",
+	"tests/prove/bpf/unit_esp",
 };
 #define PROG_CNT (sizeof(programs) / sizeof(programs[0]))
 /* --quick, for make test: these mutants on these programs */
@@ -323,8 +325,20 @@ static int replay(const struct subject *s, const struct hwxdp_prove_result *res,
 				snprintf(why, len, "cannot fill the map entries");
 				goto out;
 			}
+	for (int i = 0; i < 2 && res->esp_sa >= 0; i++)
+		if (hx_target_esp_sa(t[i], (uint32_t)res->esp_sa)) {
+			snprintf(why, len, "cannot give the crypto unit SA %lld",
+				 (long long)res->esp_sa);
+			goto out;
+		}
 	for (int i = 0; i < 2; i++)
 		err[i] = hx_target_run(t[i], res->ingress, res->frame, res->len, &run[i]);
+	/* the crypto unit's output is free in the model: the two are held
+	 * only to differing */
+	if (res->loose & HWXDP_PROVE_LOOSE_ESP) {
+		rc = runs_differ(err[0], &run[0], err[1], &run[1]);
+		goto out;
+	}
 	/* the reference runs no host-only helper (-ENOTSUP): where the model
 	 * says BPF punts there, the device is held to the model's punt */
 	if (res->bpf.end == HWXDP_PROVE_END_PUNT && err[0] == -ENOTSUP) {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The prover's units (hwmap/prove.c): csum16, tadj, call and ret, tupdate
- * and tdelete. Each program of tests/prove/bpf/unit_*.bpf.c is proven as
+ * and tdelete, esp. Each program of tests/prove/bpf/unit_*.bpf.c is proven as
  * the translator makes it; then its image is broken by hand at that unit,
  * and the prover must give a counterexample that, replayed on the device
  * and on the kernel with the map entries it names, shows each doing what
@@ -16,10 +16,12 @@
 #include <unistd.h>
 
 #include "device/engine.h"
+#include "device/esp.h"
 #include "device/tables.h"
 #include "hwmap/prove.h"
 #include "hwmap/translate.h"
 #include "hwxdp/image.h"
+#include "lab/bpf_count.h"
 #include "lab/target.h"
 #include "loader/device.h"
 #include "loader/object.h"
@@ -317,6 +319,75 @@ Test(prove_units, tdelete_key)
 	cr_assert_eq(res.status, HWXDP_PROVE_COUNTEREXAMPLE, "%s", res.reason);
 	cr_assert_geq(res.diff_write, 0, "%s", res.reason);
 	cr_assert(strstr(res.reason, "key differs"), "%s", res.reason);
+	unit_close(&u);
+}
+
+/*
+ * The crypto unit's command with its SA handle and L3 offset exchanged:
+ * the two sides' commands part, and the counterexample, replayed with the
+ * lab's SA at the handle BPF names, on the reference interpreter and on
+ * the broken image, shows two different errors (the kernel has no such
+ * kfunc). The unit's output being free in the model, the replay holds the
+ * two only to differing.
+ */
+Test(prove_units, esp_arguments_exchanged)
+{
+	static struct hx_result rr, dr;
+	struct hwxdp_prove_result res;
+	struct hwxdp_run_stats st = {};
+	struct hwxdp_tables *tables;
+	struct hwxdp_engine *engine;
+	struct hwxdp_esp_sa sa = {};
+	struct hx_target *ref;
+	struct hwxdp_frame f;
+	struct hxu_op o;
+	struct unit u;
+	uint8_t *window;
+	uint32_t at;
+	int err, rerr;
+
+	unit_open(&u, "esp");
+	at = find_op(&u, HXU_OP_ESP, 0, &o);
+	cr_assert_eq(o.rs, 2);
+	cr_assert_eq(o.rt, 3);
+	unit_prove(&u, &res);
+	cr_assert_eq(res.status, HWXDP_PROVE_PROVEN, "%s", res.reason);
+	((uint64_t *)u.img->ops)[at] =
+		(u.img->ops[at] & ~(0xffull << 44)) | 3ull << 48 | 2ull << 44;
+	unit_prove(&u, &res);
+	cr_assert_eq(res.status, HWXDP_PROVE_COUNTEREXAMPLE, "%s", res.reason);
+	cr_log_info("%s: %s", u.prog->name, res.reason);
+	cr_assert_eq(res.diff_esp, 0, "%s", res.reason);
+	cr_assert(res.loose & HWXDP_PROVE_LOOSE_ESP);
+	cr_assert(strstr(res.reason, "SA handle differs"), "%s", res.reason);
+	cr_assert_geq(res.esp_sa, 0);
+	cr_assert_neq(res.esp_sa, 14, "BPF's handle is the microcode's: %s", res.reason);
+
+	ref = hx_count_target_open(u.path);
+	cr_assert_not_null(ref);
+	cr_assert_eq(hx_target_esp_sa(ref, (uint32_t)res.esp_sa), 0);
+	rerr = hx_target_run(ref, res.ingress, res.frame, res.len, &rr);
+	hx_target_close(ref);
+
+	tables = hwxdp_tables__new();
+	cr_assert_not_null(tables);
+	cr_assert_eq(hwxdp_tables__create_all(tables, u.img), 0);
+	cr_assert_eq(hwxdp_device_tables__fill(tables, u.obj->maps, u.obj->map_cnt), 0);
+	cr_assert_eq(hx_esp_test_sa(&sa, (uint32_t)res.esp_sa), 0);
+	cr_assert_eq(hwxdp_tables__set_sa(tables, (uint32_t)res.esp_sa, &sa), 0);
+	engine = hwxdp_engine__new(u.img, tables);
+	cr_assert_not_null(engine, "the engine refuses the image");
+	window = calloc(1, HXU_WINDOW_SIZE);
+	cr_assert_not_null(window);
+	err = hx_device_run_frame(engine, window, res.ingress, res.frame, res.len, &dr, &f, &st);
+	hwxdp_engine__free(engine);
+	hwxdp_tables__free(tables);
+	hwxdp_esp_sa__fini(&sa);
+	free(window);
+	cr_assert_eq(rerr, 0);
+	cr_assert_eq(err, 0);
+	cr_assert(rr.action != dr.action || rr.len != dr.len || memcmp(rr.frame, dr.frame, rr.len),
+		  "the counterexample does not tell the reference and the device apart");
 	unit_close(&u);
 }
 
