@@ -46,11 +46,10 @@ CORPUS_OBJS += $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/loader/older
 # XDP programs in the styles of public code, for tests/corpus.
 CORPUS_OBJS += $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/corpus/*.bpf.c))
 # The same built for BPF v3 (alu32 and jmp32), the default of newer clang,
-# and at -O1, whose code clang lays out otherwise.
-CORPUS_OBJS += $(patsubst tests/corpus/%.bpf.c,$(BUILD)/tests/corpus-v3/%.bpf.o,\
-	       $(wildcard tests/corpus/*.bpf.c))
-CORPUS_OBJS += $(patsubst tests/corpus/%.bpf.c,$(BUILD)/tests/corpus-O1/%.bpf.o,\
-	       $(wildcard tests/corpus/*.bpf.c))
+# and at -O1, whose code clang lays out otherwise: build/tests/corpus-NAME.
+CORPUS_BUILDS := v3:-mcpu=v3 O1:-O1
+CORPUS_OBJS += $(foreach b,$(CORPUS_BUILDS),$(patsubst tests/corpus/%.bpf.c,\
+	       $(BUILD)/tests/corpus-$(firstword $(subst :, ,$(b)))/%.bpf.o,$(wildcard tests/corpus/*.bpf.c)))
 
 LIB_SRCS  := $(wildcard base/*.c loader/*.c lab/*.c device/*.c hwmap/*.c verifier/*.c runner/*.c)
 LIB_OBJS  := $(patsubst %.c,$(BUILD)/%.o,$(LIB_SRCS))
@@ -138,15 +137,13 @@ $(BUILD)/progs/fwd_flows32k.bpf.o: progs/fwd.bpf.c $(wildcard progs/include/hwxd
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -DHWXDP_MAX_FLOWS=32768 -c $< -o $@
 
-$(BUILD)/tests/corpus-v3/%.bpf.o: tests/corpus/%.bpf.c $(wildcard tests/corpus/include/*.h)
-	@mkdir -p $(@D)
-	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -mcpu=v3 -c $< -o $@
-
-$(BUILD)/tests/corpus-O1/%.bpf.o: tests/corpus/%.bpf.c $(wildcard tests/corpus/include/*.h)
-	@mkdir -p $(@D)
-	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -O1 -c $< -o $@
+define corpus_build
+$(BUILD)/tests/corpus-$(1)/%.bpf.o: tests/corpus/%.bpf.c $(wildcard tests/corpus/include/*.h)
+	@mkdir -p $$(@D)
+	$$(call msg,BPF,$$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) $(2) -c $$< -o $$@
+endef
+$(foreach b,$(CORPUS_BUILDS),$(eval $(call corpus_build,$(firstword $(subst :, ,$(b))),$(lastword $(subst :, ,$(b))))))
 
 $(BUILD)/tests/%.bpf.o: tests/%.bpf.c $(wildcard tests/corpus/include/*.h)
 	@mkdir -p $(@D)

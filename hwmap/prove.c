@@ -2028,6 +2028,12 @@ static void write_terms(struct prover *p, const struct leaf *l, uint32_t j, Z3_a
 	t[3] = w ? w->tm : p->tm0;
 }
 
+/* Leaves folded from the last: the last one's term, else cond ? t : prev. */
+static Z3_ast fold_term(struct prover *p, bool last, Z3_ast cond, Z3_ast t, Z3_ast prev)
+{
+	return last ? t : Z3_mk_ite(p->z, cond, t, prev);
+}
+
 static void fold_writes(struct prover *p, const struct side *sd, struct outputs *o, uint32_t n)
 {
 	for (int32_t i = (int32_t)sd->leaf_cnt - 1; i >= 0; i--) {
@@ -2035,14 +2041,13 @@ static void fold_writes(struct prover *p, const struct side *sd, struct outputs 
 		bool last = i == (int32_t)sd->leaf_cnt - 1;
 		Z3_ast cnt = num(p, l->wr_cnt, p->bv32), t[4];
 
-		o->wr_cnt = last ? cnt : Z3_mk_ite(p->z, l->cond, cnt, o->wr_cnt);
+		o->wr_cnt = fold_term(p, last, l->cond, cnt, o->wr_cnt);
 		for (uint32_t j = 0; j < n; j++) {
 			write_terms(p, l, j, t);
-			o->wr_tag[j] = last ? t[0] : Z3_mk_ite(p->z, l->cond, t[0], o->wr_tag[j]);
-			o->wr_key[j] = last ? t[1] : Z3_mk_ite(p->z, l->cond, t[1], o->wr_key[j]);
-			o->wr_value[j] =
-				last ? t[2] : Z3_mk_ite(p->z, l->cond, t[2], o->wr_value[j]);
-			o->wr_tm[j] = last ? t[3] : Z3_mk_ite(p->z, l->cond, t[3], o->wr_tm[j]);
+			o->wr_tag[j] = fold_term(p, last, l->cond, t[0], o->wr_tag[j]);
+			o->wr_key[j] = fold_term(p, last, l->cond, t[1], o->wr_key[j]);
+			o->wr_value[j] = fold_term(p, last, l->cond, t[2], o->wr_value[j]);
+			o->wr_tm[j] = fold_term(p, last, l->cond, t[3], o->wr_tm[j]);
 		}
 	}
 }
@@ -2068,12 +2073,11 @@ static void fold_esp(struct prover *p, const struct side *sd, struct outputs *o,
 		bool last = i == (int32_t)sd->leaf_cnt - 1;
 		Z3_ast cnt = num(p, l->esp_cnt, p->bv32), t[6];
 
-		o->esp_cnt = last ? cnt : Z3_mk_ite(p->z, l->cond, cnt, o->esp_cnt);
+		o->esp_cnt = fold_term(p, last, l->cond, cnt, o->esp_cnt);
 		for (uint32_t j = 0; j < n; j++) {
 			esp_terms(p, l, j, t);
 			for (int k = 0; k < 6; k++)
-				o->esp[j][k] =
-					last ? t[k] : Z3_mk_ite(p->z, l->cond, t[k], o->esp[j][k]);
+				o->esp[j][k] = fold_term(p, last, l->cond, t[k], o->esp[j][k]);
 		}
 	}
 }

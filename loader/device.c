@@ -54,14 +54,9 @@ int hwxdp_device_tables__fill(struct hwxdp_tables *tables, const struct hwxdp_ma
 /* The table engine's largest table: hwmap/hash.h takes up to 2^30 entries. */
 #define TABLE_ENTRIES_MAX (1u << 30)
 
-/* The board's sizes replace the object's before anything reads them, so
- * that the verifier, the translator's table descriptors and table memory
- * all see one size. */
-/* An XDP program a port runs: not one a devmap or cpumap entry runs. */
 static bool port_prog(const struct hwxdp_prog *p)
 {
-	return p->type == BPF_PROG_TYPE_XDP && p->expected_attach_type != BPF_XDP_DEVMAP &&
-	       p->expected_attach_type != BPF_XDP_CPUMAP;
+	return hwxdp_port_prog_type(p->type, p->expected_attach_type);
 }
 
 /* The program named (NULL: the first a port runs), or msg naming those
@@ -98,6 +93,9 @@ static int pick_prog(struct hwxdp_device_prog *dp, const char *name, const char 
 	return -ENOENT;
 }
 
+/* The board's sizes replace the object's before anything reads them, so
+ * that the verifier, the translator's table descriptors and table memory
+ * all see one size. */
 static int apply_sizes(struct hwxdp_object *obj, const struct hwxdp_device_prog_opts *opts,
 		       const char *path, char *msg, size_t msglen)
 {

@@ -55,7 +55,7 @@ static bool has_legacy_maps(const char *path)
  * reads it (loader/object.c): XDP for the sections of older loaders. One of
  * another type (a kprobe, a tc program beside the XDP one) is no part of
  * the host copy and is not loaded. */
-static int set_legacy_types(struct bpf_object *obj)
+static int set_prog_types(struct bpf_object *obj)
 {
 	struct bpf_program *prog;
 
@@ -176,7 +176,7 @@ struct bpf_object *hwxdp_host_load_opts(const char *path, const struct hwxdp_hos
 		errno = -err;
 		return NULL;
 	}
-	err = set_legacy_types(obj);
+	err = set_prog_types(obj);
 	if (err) {
 		hwxdp_error(err, "%s: cannot set its programs' type: %s", path,
 			    hwxdp_strerror(err));
@@ -221,10 +221,9 @@ struct bpf_program *hwxdp_host_port_program(struct bpf_object *obj, const char *
 
 	bpf_object__for_each_program(prog, obj)
 	{
-		enum bpf_attach_type at = bpf_program__expected_attach_type(prog);
-
-		if (bpf_program__type(prog) == BPF_PROG_TYPE_XDP && at != BPF_XDP_DEVMAP &&
-		    at != BPF_XDP_CPUMAP && (!name || !strcmp(bpf_program__name(prog), name)))
+		if (hwxdp_port_prog_type(bpf_program__type(prog),
+					 bpf_program__expected_attach_type(prog)) &&
+		    (!name || !strcmp(bpf_program__name(prog), name)))
 			return prog;
 	}
 	return NULL;

@@ -1144,17 +1144,23 @@ static int link_prog(struct loader *l, struct func *main_func, struct hwxdp_prog
 	return err;
 }
 
+bool hwxdp_legacy_xdp_section(const char *sec)
+{
+	return !strncmp(sec, "xdp", 3) || !strcmp(sec, "prog");
+}
+
+bool hwxdp_port_prog_type(uint32_t type, uint32_t expected_attach_type)
+{
+	return type == BPF_PROG_TYPE_XDP && expected_attach_type != BPF_XDP_DEVMAP &&
+	       expected_attach_type != BPF_XDP_CPUMAP;
+}
+
 /*
  * Section names libbpf 1.x does not know but the loaders of their day did:
  * samples/bpf and libbpf 0.x took any section starting "xdp" as XDP
  * ("xdp1", "xdp_icmp", "xdp_prog"), and iproute2 loads the section "prog"
  * (its default) as whatever it attaches, XDP with `ip link set xdp`.
  */
-bool hwxdp_legacy_xdp_section(const char *sec)
-{
-	return !strncmp(sec, "xdp", 3) || !strcmp(sec, "prog");
-}
-
 static enum bpf_prog_type legacy_type(const struct loader *l, const char *prog, const char *sec)
 {
 	if (!hwxdp_legacy_xdp_section(sec))
