@@ -1143,6 +1143,7 @@ static const char *const type_names[] = {
 	[HWXDP_REG_CONST_PTR_TO_MAP_OR_NULL] = "a map or NULL",
 	[HWXDP_REG_PTR_TO_MEM] = "a function argument",
 	[HWXDP_REG_PTR_TO_MEM_OR_NULL] = "a function argument or NULL",
+	[HWXDP_REG_PTR_TO_FUNC] = "a callback",
 };
 
 static const char *type_name(uint8_t t)

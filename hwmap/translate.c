@@ -180,6 +180,8 @@ static const char *type_name(uint8_t type)
 		return "the packet end";
 	case HWXDP_REG_KFUNC_ADDR:
 		return "a kfunc";
+	case HWXDP_REG_PTR_TO_FUNC:
+		return "a callback";
 	case HWXDP_REG_MIXED:
 		return "of different types on different paths";
 	}

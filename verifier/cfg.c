@@ -73,6 +73,12 @@ static uint32_t jump_target(const struct bpf_insn *insn, uint32_t idx)
 	return idx + 1 + insn->off;
 }
 
+/* ld_imm64 of a function: a callback, started as a call would be. */
+static bool is_callback_addr(const struct bpf_insn *insn)
+{
+	return is_ld_imm64(insn) && insn->src_reg == BPF_PSEUDO_FUNC;
+}
+
 static int check_ld_imm64_pair(struct verifier_env *env, uint32_t i)
 {
 	const struct bpf_insn *insn = &env->insns[i];
@@ -96,6 +102,13 @@ static int check_ld_imm64_pair(struct verifier_env *env, uint32_t i)
 		if (!env->device) {
 			verbose(env, "pseudo btf_id %d in ldimm64 isn't KIND_VAR or KIND_FUNC\n",
 				insn->imm);
+			return -EINVAL;
+		}
+		return 0;
+	case BPF_PSEUDO_FUNC:
+		/* a callback: where it starts, a function is (find_subprogs) */
+		if ((int64_t)i + insn->imm + 1 < 0 || (int64_t)i + insn->imm + 1 >= env->insn_cnt) {
+			verbose(env, "call to invalid destination\n");
 			return -EINVAL;
 		}
 		return 0;
@@ -146,7 +159,8 @@ static int find_subprogs(struct verifier_env *env)
 		const struct bpf_insn *insn = &env->insns[i];
 		int64_t target = (int64_t)i + insn->imm + 1;
 
-		if (insn->code != (BPF_JMP | BPF_CALL) || insn->src_reg != BPF_PSEUDO_CALL)
+		if ((insn->code != (BPF_JMP | BPF_CALL) || insn->src_reg != BPF_PSEUDO_CALL) &&
+		    !is_callback_addr(insn))
 			continue;
 		if (target < 0 || target >= env->insn_cnt) {
 			verbose(env, "call to invalid destination\n");
@@ -192,6 +206,9 @@ static int check_jumps(struct verifier_env *env)
 			}
 			if (i + 1 < env->insn_cnt)
 				env->aux[i + 1].prune_point = true;
+			/* a callback's exit comes back to its helper call */
+			if (!insn->src_reg && helper_calls_back(insn->imm))
+				env->aux[i].prune_point = env->aux[i].callback_call = true;
 			continue;
 		}
 		if (!is_jump(insn))
@@ -264,8 +281,9 @@ static int check_reachable(struct verifier_env *env)
 	while (top) {
 		i = stack[--top];
 		n = successors(env, i, succ);
-		if (env->insns[i].code == (BPF_JMP | BPF_CALL) &&
-		    env->insns[i].src_reg == BPF_PSEUDO_CALL)
+		if ((env->insns[i].code == (BPF_JMP | BPF_CALL) &&
+		     env->insns[i].src_reg == BPF_PSEUDO_CALL) ||
+		    is_callback_addr(&env->insns[i]))
 			succ[n++] = i + 1 + env->insns[i].imm;
 		while (n--) {
 			if (succ[n] < env->insn_cnt && !seen[succ[n]]) {

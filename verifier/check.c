@@ -1003,6 +1003,7 @@ static int ptr_alu(struct verifier_env *env, const struct bpf_insn *insn,
 	case CONST_PTR_TO_MAP:
 	case PTR_TO_PACKET_END:
 	case KFUNC_ADDR:
+	case PTR_TO_FUNC:
 		verbose(env, "R%u pointer arithmetic on %s prohibited\n", regno,
 			reg_type_str(ptr->type));
 		return REJECT;
@@ -1659,7 +1660,8 @@ static int check_global_call(struct verifier_env *env, uint32_t subprog)
 				reg->type = PTR_TO_MEM;
 			if (!type_is_ptr(reg->type) || reg->type == PTR_TO_CTX ||
 			    reg->type == CONST_PTR_TO_MAP || reg->type == PTR_TO_PACKET_END ||
-			    reg->type == KFUNC_ADDR || reg->type == CONST_PTR_TO_MAP_OR_NULL) {
+			    reg->type == KFUNC_ADDR || reg->type == CONST_PTR_TO_MAP_OR_NULL ||
+			    reg->type == PTR_TO_FUNC) {
 				*reg = saved;
 				verbose(env,
 					"R%u type=%s expected=fp, pkt, pkt_meta, map_value, mem\n",
@@ -1727,6 +1729,58 @@ static int check_subprog_call(struct verifier_env *env, const struct bpf_insn *i
 	return 0;
 }
 
+/*
+ * A callback's exit: R0 must be 0 or 1, and the path goes back to the
+ * helper call, which calls the callback again or goes on (helpers.c). The
+ * caller's registers are as they were at the call; only memory the
+ * callback reached through its arguments has changed.
+ */
+static int check_callback_exit(struct verifier_env *env)
+{
+	struct vstate *st = env->cur;
+	struct func_state *callee = cur_frame(env), *caller = st->frame[st->curframe - 1];
+	struct reg_state *r0 = &callee->regs[BPF_REG_0];
+	uint32_t i, j;
+
+	if (r0->type != SCALAR_VALUE) {
+		verbose(env, "R0 not a scalar value\n");
+		return REJECT;
+	}
+	precise_mark_regs(env, 1u << BPF_REG_0);
+	if (r0->smin < 0 || r0->smax > 1) {
+		verbose(env, "At callback return the register R0 has");
+		if (r0->smin > INT64_MIN)
+			verbose(env, " smin=%lld", (long long)r0->smin);
+		if (r0->smax < INT64_MAX)
+			verbose(env, " smax=%lld", (long long)r0->smax);
+		if (r0->smin == INT64_MIN && r0->smax == INT64_MAX)
+			verbose(env, " unknown scalar value");
+		verbose(env, " should have been in [0, 1]\n");
+		return REJECT;
+	}
+	/* what the callback takes it gives back, and what its caller
+	 * holds it keeps: a call may happen any number of times */
+	for (i = 0; i < callee->ref_cnt; i++) {
+		for (j = 0; j < caller->ref_cnt && caller->ref_id[j] != callee->ref_id[i]; j++)
+			;
+		if (j == caller->ref_cnt) {
+			verbose(env, "Unreleased reference id=%u alloc_insn=%u\n",
+				callee->ref_id[i], callee->ref_insn[i]);
+			return REJECT;
+		}
+	}
+	if (callee->ref_cnt != caller->ref_cnt) {
+		verbose(env, "callback released a reference its caller holds\n");
+		return REJECT;
+	}
+	precise_note_callback_exit(env);
+	env->insn_idx = callee->callsite;
+	st->frame[st->curframe--] = NULL;
+	free(callee->stack);
+	free(callee);
+	return 0;
+}
+
 static int check_exit(struct verifier_env *env, const struct bpf_insn *insn, bool *path_end)
 {
 	struct vstate *st = env->cur;
@@ -1743,6 +1797,8 @@ static int check_exit(struct verifier_env *env, const struct bpf_insn *insn, boo
 	err = check_reg_readable(env, BPF_REG_0);
 	if (err)
 		return err;
+	if (st->curframe && callee->in_callback)
+		return check_callback_exit(env);
 	if (st->curframe) {
 		if (r0->type == PTR_TO_STACK && r0->frameno == st->curframe) {
 			verbose(env, "cannot return stack pointer to the caller\n");
@@ -1821,6 +1877,19 @@ static int check_ld_imm64(struct verifier_env *env, const struct bpf_insn *insn)
 	case BPF_PSEUDO_BTF_ID:
 		mark_ptr(dst, KFUNC_ADDR);
 		break;
+	case BPF_PSEUDO_FUNC: {
+		uint32_t subprog = env->aux[env->insn_idx + insn->imm + 1].subprog;
+
+		/* the kernel calls back only into what it verifies with its
+		 * caller's arguments */
+		if (env->subprogs[subprog].global) {
+			verbose(env, "callback function not static\n");
+			return -EINVAL;
+		}
+		mark_ptr(dst, PTR_TO_FUNC);
+		dst->map = (uint16_t)subprog;
+		break;
+	}
 	case BPF_PSEUDO_MAP_FD:
 	case BPF_PSEUDO_MAP_IDX:
 		mark_ptr(dst, CONST_PTR_TO_MAP);

@@ -11,6 +11,7 @@
  * board's port of that ifindex (the device's ports are named by the
  * ifindexes the host gives them).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "verifier/verifier_internal.h"
@@ -32,6 +33,8 @@ enum arg_type {
 	ARG_CONST_ALLOC_SIZE_OR_ZERO, /* a known constant: the size of what is returned */
 	ARG_PTR_TO_RINGBUF_MEM,	      /* a reservation, given back (released) */
 	ARG_PTR_TO_ALIGNED_U32,	      /* 4 initialised bytes, aligned, read and written */
+	ARG_PTR_TO_FUNC,	      /* a callback (ld_imm64 of a function) */
+	ARG_PTR_TO_STACK_OR_NULL,     /* a callback's context: the stack, or NULL */
 };
 
 enum ret_type {
@@ -52,6 +55,7 @@ struct helper_proto {
 	uint64_t map_types; /* bit per map type accepted by the map argument */
 	/* the coprocessor's operation for it; NULL: host-only */
 	const char *device_op;
+	bool calls_back; /* calls its ARG_PTR_TO_FUNC (push_callback) */
 };
 
 #define MAP(t) (1ULL << BPF_MAP_TYPE_##t)
@@ -175,6 +179,12 @@ static const struct helper_proto protos[] = {
 	  RET_INTEGER,
 	  { ARG_PTR_TO_CTX, ARG_ANYTHING, ARG_PTR_TO_MEM, ARG_CONST_SIZE },
 	  .side_effect = true },
+	/* nr_loops, callback(index, ctx), ctx, flags (0, or it returns
+	 * -EINVAL without a call: the walk's path of no calls) */
+	{ BPF_FUNC_loop,
+	  RET_INTEGER,
+	  { ARG_ANYTHING, ARG_PTR_TO_FUNC, ARG_PTR_TO_STACK_OR_NULL, ARG_ANYTHING },
+	  .calls_back = true },
 };
 
 static const struct helper_proto *find_proto(int id)
@@ -185,6 +195,13 @@ static const struct helper_proto *find_proto(int id)
 		if (protos[i].id == id)
 			return &protos[i];
 	return NULL;
+}
+
+bool helper_calls_back(int func_id)
+{
+	const struct helper_proto *proto = find_proto(func_id);
+
+	return proto && proto->calls_back;
 }
 
 uint16_t helper_arg_regs(int func_id)
@@ -508,6 +525,16 @@ static int check_arg(struct verifier_env *env, const struct helper_proto *proto,
 		err = check_mem_region(env, regno, 0, 4, false, false);
 		return err ? err : check_mem_region(env, regno, 0, 4, true, false);
 	}
+	case ARG_PTR_TO_FUNC:
+		if (reg->type != PTR_TO_FUNC)
+			return arg_type_error(env, regno, "func");
+		return 0;
+	case ARG_PTR_TO_STACK_OR_NULL:
+		if (reg->type == SCALAR_VALUE && tnum_equals_const(reg->var_off, 0))
+			return 0;
+		if (reg->type != PTR_TO_STACK)
+			return arg_type_error(env, regno, "fp");
+		return 0;
 	case ARG_PTR_TO_CTX:
 		if (reg->type != PTR_TO_CTX)
 			return arg_type_error(env, regno, "ctx");
@@ -520,6 +547,62 @@ static int check_arg(struct verifier_env *env, const struct helper_proto *proto,
 	default: /* memory with a size in the next argument */
 		return check_mem_arg(env, regno, type, proto->args[arg + 1]);
 	}
+}
+
+/*
+ * A helper that calls back, as the kernel verifies it: the path goes on
+ * past the call as if the callback had run as often as it has on this
+ * path so far (at first: never), and a new path enters the callback in a
+ * frame of its own. Its exit comes back to this call (check.c), which then
+ * calls it once more or goes on, so every number of calls is explored; a
+ * state stored at the call that covers a later visit ends that (state.c),
+ * and the count's largest value bounds the calls on a path.
+ */
+static int push_callback(struct verifier_env *env, uint32_t idx)
+{
+	struct func_state *caller = cur_frame(env), *callee;
+	const struct reg_state *regs = caller->regs;
+	uint32_t subprog = regs[BPF_REG_2].map, depth = env->cur->curframe + 1, i;
+	uint64_t limit = regs[BPF_REG_1].type == SCALAR_VALUE ? regs[BPF_REG_1].umax : UINT64_MAX;
+	struct vstate *cb;
+	int err;
+
+	if (caller->callback_depth >= limit) {
+		caller->callback_depth = 0;
+		return 0;
+	}
+	if (depth >= MAX_CALL_FRAMES) {
+		verbose(env, "the call stack of %u frames is too deep\n", depth + 1);
+		return -E2BIG;
+	}
+	for (i = 0; i < depth; i++) {
+		if (env->cur->frame[i]->subprog == subprog) {
+			verbose(env, "recursive call from insn %u to %u\n", idx,
+				env->subprogs[subprog].start);
+			return -EINVAL;
+		}
+	}
+	env->calls[caller->subprog * env->subprog_cnt + subprog] = 1;
+	callee = frame_new(depth, idx, subprog);
+	if (!callee)
+		return -ENOMEM;
+	err = state_push(env, env->subprogs[subprog].start, idx, &cb);
+	if (err) {
+		free(callee);
+		return err;
+	}
+	callee->in_callback = true;
+	callee->ref_cnt = caller->ref_cnt;
+	memcpy(callee->ref_id, caller->ref_id, sizeof(callee->ref_id));
+	memcpy(callee->ref_insn, caller->ref_insn, sizeof(callee->ref_insn));
+	/* bpf_loop: the index, unbounded as the kernel has it, and ctx */
+	reg_mark_unknown(&callee->regs[BPF_REG_1]);
+	callee->regs[BPF_REG_2] = regs[BPF_REG_3];
+	cb->frame[depth - 1]->callback_depth++;
+	cb->frame[depth] = callee;
+	cb->curframe = depth;
+	caller->callback_depth = 0;
+	return 0;
 }
 
 static void clobber_caller_saved(struct verifier_env *env)
@@ -584,6 +667,11 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 		alloc_size = (uint32_t)cur_frame(env)->regs[BPF_REG_2].var_off.value;
 	if (proto->args[0] == ARG_PTR_TO_RINGBUF_MEM)
 		release_reference(env, cur_frame(env)->regs[BPF_REG_1].ref_obj_id);
+	if (proto->calls_back) {
+		err = push_callback(env, idx);
+		if (err)
+			return err;
+	}
 	if (proto->side_effect)
 		note_side_effect(env);
 	if (proto->pkt_changing)

@@ -99,6 +99,8 @@ const char *reg_type_str(uint8_t type)
 		return "pkt_end";
 	case KFUNC_ADDR:
 		return "kfunc_addr";
+	case PTR_TO_FUNC:
+		return "func";
 	}
 	return "?";
 }

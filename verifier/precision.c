@@ -121,6 +121,14 @@ void precise_note_stack(struct verifier_env *env, uint32_t frameno, int64_t lo, 
 	h->size = (uint8_t)size;
 }
 
+void precise_note_callback_exit(struct verifier_env *env)
+{
+	struct hist_entry *h = last_entry(env);
+
+	if (h)
+		h->flags |= HIST_CALLBACK_EXIT;
+}
+
 void precise_note_links(struct verifier_env *env, uint32_t id_a, uint32_t id_b)
 {
 	struct hist_entry *h = last_entry(env);
@@ -265,9 +273,28 @@ static bool backtrack_insn(const struct verifier_env *env, const struct hist_ent
 			n->slots[f + 1] = 0;
 			return true;
 		}
+		if (!insn->src_reg && later == f + 1) {
+			/* into a callback: its context was the caller's R3, and
+			 * the caller's registers stay for the call made again
+			 * at the callback's exit */
+			uint32_t ctx = insn->imm == BPF_FUNC_loop ? BPF_REG_2 : BPF_REG_4;
+
+			if (n->regs[f + 1] & (1u << ctx))
+				*regs |= 1u << BPF_REG_3;
+			n->regs[f + 1] = 0;
+			n->slots[f + 1] = 0;
+			return true;
+		}
 		/* a helper, kfunc or global function: R0 its result, R1-R5
 		 * clobbered */
 		*regs &= (uint16_t)~0x3fu;
+		return true;
+	}
+	if (op == BPF_EXIT && (h->flags & HIST_CALLBACK_EXIT)) {
+		/* back to the helper call, whose caller's registers are as
+		 * they were: R0 was checked at the exit, on its own */
+		n->regs[f] = 0;
+		n->slots[f] = 0;
 		return true;
 	}
 	if (op == BPF_EXIT) {
@@ -402,7 +429,7 @@ void precise_mark_slots(struct verifier_env *env, uint32_t frameno, uint64_t slo
 	backtrack(env, &n, 1);
 }
 
-void precise_propagate(struct verifier_env *env, const struct vstate *old)
+void precise_propagate(struct verifier_env *env, const struct vstate *old, bool all)
 {
 	struct needed n;
 
@@ -411,10 +438,10 @@ void precise_propagate(struct verifier_env *env, const struct vstate *old)
 		const struct func_state *fr = old->frame[f];
 
 		for (uint32_t r = 0; r < BPF_REG_FP; r++)
-			if (fr->regs[r].type == SCALAR_VALUE && fr->regs[r].precise)
+			if (fr->regs[r].type == SCALAR_VALUE && (all || fr->regs[r].precise))
 				n.regs[f] |= (uint16_t)(1u << r);
 		for (uint32_t i = 0; i < fr->slot_cnt; i++)
-			if (spilled_scalar(&fr->stack[i]) && fr->stack[i].spill.precise)
+			if (spilled_scalar(&fr->stack[i]) && (all || fr->stack[i].spill.precise))
 				n.slots[f] |= 1ull << i;
 	}
 	backtrack(env, &n, 0);

@@ -266,15 +266,25 @@ static bool var_covers(const struct reg_state *old, const struct reg_state *cur,
 	return !exact && range_within(old, cur) && tnum_in(old->var_off, cur->var_off);
 }
 
+/*
+ * How a stored state is compared with the current one: whether it covers
+ * it, by the marks of what its paths depended on (precision, stack reads),
+ * or by every scalar and slot, for a state whose marks are not complete
+ * yet; or whether the two are equal.
+ */
+enum cmp_mode { CMP_COVER, CMP_COVER_ALL, CMP_EXACT };
+
 static bool regsafe(const struct reg_state *old, const struct reg_state *cur, struct idmap *idmap,
-		    bool exact)
+		    enum cmp_mode mode)
 {
+	bool exact = mode == CMP_EXACT;
+
 	if (old->type == NOT_INIT)
 		return !exact || cur->type == NOT_INIT;
 	if (old->type != cur->type)
 		return false;
 	/* no path from old depended on the value: any scalar will do */
-	if (old->type == SCALAR_VALUE && !old->precise && !exact)
+	if (old->type == SCALAR_VALUE && !old->precise && mode == CMP_COVER)
 		return true;
 	if (!var_covers(old, cur, exact))
 		return false;
@@ -309,6 +319,8 @@ static bool regsafe(const struct reg_state *old, const struct reg_state *cur, st
 		return old->off == cur->off && old->map == cur->map;
 	case PTR_TO_STACK:
 		return old->off == cur->off && old->frameno == cur->frameno;
+	case PTR_TO_FUNC:
+		return old->map == cur->map;
 	default:
 		return old->off == cur->off;
 	}
@@ -317,8 +329,9 @@ static bool regsafe(const struct reg_state *old, const struct reg_state *cur, st
 static const struct stack_slot empty_slot;
 
 static bool slot_safe(const struct stack_slot *os, const struct stack_slot *cs, struct idmap *idmap,
-		      bool exact)
+		      enum cmp_mode mode)
 {
+	bool exact = mode == CMP_EXACT;
 	uint64_t ob, cb;
 	int b;
 
@@ -344,7 +357,7 @@ static bool slot_safe(const struct stack_slot *os, const struct stack_slot *cs, 
 		}
 	}
 	return !os->spill_size || os->byte[0] != STACK_SPILL ||
-	       (cs->spill_size == os->spill_size && regsafe(&os->spill, &cs->spill, idmap, exact));
+	       (cs->spill_size == os->spill_size && regsafe(&os->spill, &cs->spill, idmap, mode));
 }
 
 static const struct stack_slot *slot_or_empty(const struct func_state *frame, uint32_t i)
@@ -358,10 +371,11 @@ static const struct stack_slot *slot_or_empty(const struct func_state *frame, ui
  * is the first slot that differs.
  */
 static bool stacksafe(const struct func_state *old, const struct func_state *cur,
-		      struct idmap *idmap, bool exact, uint32_t *bad)
+		      struct idmap *idmap, enum cmp_mode mode, uint32_t *bad)
 {
 	uint32_t n = old->slot_cnt > cur->slot_cnt ? old->slot_cnt : cur->slot_cnt;
-	uint64_t live = exact ? UINT64_MAX : old->stack_read;
+	bool exact = mode == CMP_EXACT;
+	uint64_t live = mode == CMP_COVER ? old->stack_read : UINT64_MAX;
 	uint32_t i;
 
 	if (n < 64)
@@ -379,7 +393,7 @@ static bool stacksafe(const struct func_state *old, const struct func_state *cur
 		memcpy(&cb, cs->byte, 8);
 		if ((ob == cb || (!exact && !ob)) && os->byte[0] != STACK_SPILL)
 			continue;
-		if (!slot_safe(os, cs, idmap, exact)) {
+		if (!slot_safe(os, cs, idmap, mode)) {
 			*bad = i;
 			return false;
 		}
@@ -387,13 +401,22 @@ static bool stacksafe(const struct func_state *old, const struct func_state *cur
 	return true;
 }
 
-/* Registers read after the call returns to frame i's caller: r6-r9, r10. */
+/*
+ * Registers read after the call returns to frame i's caller: r6-r9, r10;
+ * for a callback, which returns to its helper call, the call's arguments
+ * as well.
+ */
 static uint16_t frame_live(const struct verifier_env *env, const struct vstate *st, uint32_t i,
 			   uint32_t insn)
 {
+	const struct func_state *callee;
+
 	if (i == st->curframe)
 		return env->aux[insn].live_in | 1u << BPF_REG_FP;
-	return (env->aux[st->frame[i + 1]->callsite + 1].live_in & 0x3c0) | 1u << BPF_REG_FP;
+	callee = st->frame[i + 1];
+	if (callee->in_callback)
+		return (env->aux[callee->callsite].live_in & 0x3fe) | 1u << BPF_REG_FP;
+	return (env->aux[callee->callsite + 1].live_in & 0x3c0) | 1u << BPF_REG_FP;
 }
 
 /*
@@ -409,17 +432,18 @@ static bool component_safe(const struct func_state *of, const struct func_state 
 {
 	if (hint < MAX_BPF_REG)
 		return !(live & (1u << hint)) ||
-		       regsafe(&of->regs[hint], &cf->regs[hint], idmap, false);
+		       regsafe(&of->regs[hint], &cf->regs[hint], idmap, CMP_COVER);
 	hint -= PRUNE_HINT_SLOT;
 	return !(of->stack_read & (1ull << hint)) ||
-	       slot_safe(slot_or_empty(of, hint), slot_or_empty(cf, hint), idmap, false);
+	       slot_safe(slot_or_empty(of, hint), slot_or_empty(cf, hint), idmap, CMP_COVER);
 }
 
 static bool states_equal(struct verifier_env *env, const struct vstate *old,
-			 const struct vstate *cur, uint32_t insn, bool exact)
+			 const struct vstate *cur, uint32_t insn, enum cmp_mode mode)
 {
 	static __thread struct idmap idmap;
 	uint8_t *hint = &env->aux[insn].prune_hint;
+	bool exact = mode == CMP_EXACT;
 	uint32_t i, r, slot;
 
 	if (old->curframe != cur->curframe)
@@ -429,8 +453,9 @@ static bool states_equal(struct verifier_env *env, const struct vstate *old,
 		return false;
 	/* the same checks as below, one of them first; the map is rebuilt */
 	idmap.cnt = 0;
-	if (!exact && !component_safe(old->frame[old->curframe], cur->frame[cur->curframe], *hint,
-				      frame_live(env, cur, cur->curframe, insn), &idmap))
+	if (mode == CMP_COVER &&
+	    !component_safe(old->frame[old->curframe], cur->frame[cur->curframe], *hint,
+			    frame_live(env, cur, cur->curframe, insn), &idmap))
 		return false;
 	idmap.cnt = 0;
 	for (i = 0; i <= old->curframe; i++) {
@@ -439,16 +464,21 @@ static bool states_equal(struct verifier_env *env, const struct vstate *old,
 
 		if (of->callsite != cf->callsite)
 			return false;
+		/* a caller that has called its callback more often has fewer
+		 * calls left to explore */
+		if (exact ? of->callback_depth != cf->callback_depth
+			  : of->callback_depth > cf->callback_depth)
+			return false;
 		for (r = 0; r < MAX_BPF_REG; r++) {
 			if (!(live & (1u << r)))
 				continue;
-			if (!regsafe(&of->regs[r], &cf->regs[r], &idmap, exact)) {
+			if (!regsafe(&of->regs[r], &cf->regs[r], &idmap, mode)) {
 				if (i == cur->curframe)
 					*hint = r;
 				return false;
 			}
 		}
-		if (!stacksafe(of, cf, &idmap, exact, &slot)) {
+		if (!stacksafe(of, cf, &idmap, mode, &slot)) {
 			if (i == cur->curframe)
 				*hint = PRUNE_HINT_SLOT + slot;
 			return false;
@@ -488,15 +518,21 @@ void stack_mark_read(struct verifier_env *env, const struct func_state *frame, u
 	}
 }
 
-/* A pruned path would read what the paths from the state covering it read. */
-static void propagate_stack_reads(struct verifier_env *env, const struct vstate *old)
+/* A pruned path would read what the paths from the state covering it read;
+ * with all, every slot (a cover by a state still being explored). */
+static void propagate_stack_reads(struct verifier_env *env, const struct vstate *old, bool all)
 {
-	uint32_t i;
+	uint32_t i, n;
 	uint64_t read;
 
-	for (i = 0; i <= old->curframe; i++)
-		for (read = old->frame[i]->stack_read; read; read &= read - 1)
+	for (i = 0; i <= old->curframe; i++) {
+		n = old->frame[i]->slot_cnt > env->cur->frame[i]->slot_cnt
+			    ? old->frame[i]->slot_cnt
+			    : env->cur->frame[i]->slot_cnt;
+		read = !all ? old->frame[i]->stack_read : n >= 64 ? UINT64_MAX : (1ull << n) - 1;
+		for (; read; read &= read - 1)
 			stack_mark_read(env, env->cur->frame[i], __builtin_ctzll(read));
+	}
 }
 
 static bool is_ancestor(const struct vstate *old, const struct vstate *cur)
@@ -561,6 +597,21 @@ int state_visit(struct verifier_env *env, uint32_t insn)
 
 	for (link = &env->explored[insn]; (e = *link);) {
 		if (e->st.branches) {
+			/*
+			 * A callback's calls converge: a visit of its helper
+			 * call earlier on this path, before more calls, covers
+			 * this one, so every number of calls is explored from
+			 * it. Its marks are not complete while it is being
+			 * explored, so every scalar and slot is compared, and
+			 * this path depends on all of them.
+			 */
+			if (env->aux[insn].callback_call && is_ancestor(&e->st, cur) &&
+			    states_equal(env, &e->st, cur, insn, CMP_COVER_ALL)) {
+				e->hit_cnt++;
+				propagate_stack_reads(env, &e->st, true);
+				precise_propagate(env, &e->st, true);
+				return 1;
+			}
 			/* the exact comparison only where the registers are the
 			 * same bytes: a loop's earlier iterations mostly are not */
 			if (!hashed) {
@@ -568,7 +619,7 @@ int state_visit(struct verifier_env *env, uint32_t insn)
 				hashed = true;
 			}
 			if (maybe_looping(e, hash, cur) &&
-			    states_equal(env, &e->st, cur, insn, true) &&
+			    states_equal(env, &e->st, cur, insn, CMP_EXACT) &&
 			    is_ancestor(&e->st, cur)) {
 				verbose(env, "infinite loop detected at insn %u\n", insn);
 				return REJECT;
@@ -577,10 +628,10 @@ int state_visit(struct verifier_env *env, uint32_t insn)
 			link = &e->next;
 			continue;
 		}
-		if (states_equal(env, &e->st, cur, insn, false)) {
+		if (states_equal(env, &e->st, cur, insn, CMP_COVER)) {
 			e->hit_cnt++;
-			propagate_stack_reads(env, &e->st);
-			precise_propagate(env, &e->st);
+			propagate_stack_reads(env, &e->st, false);
+			precise_propagate(env, &e->st, false);
 			return 1;
 		}
 		/*
@@ -598,6 +649,9 @@ int state_visit(struct verifier_env *env, uint32_t insn)
 	}
 	if (env->state_cnt[insn] >= MAX_STATES_PER_INSN || env->states_live >= MAX_STORED_STATES)
 		return 0;
+	/* a callback's helper call: always, so that its calls converge */
+	if (env->aux[insn].callback_call)
+		goto store;
 	if (!env->aux[insn].jump_target &&
 	    env->jmps_processed - env->prev_jmps_processed < STORE_AFTER_JMPS &&
 	    env->insns_processed - env->prev_insns_processed < STORE_AFTER_INSNS)
@@ -608,6 +662,7 @@ int state_visit(struct verifier_env *env, uint32_t insn)
 	if (in_loop && env->jmps_processed - env->prev_jmps_processed < LOOP_STORE_AFTER_JMPS &&
 	    env->insns_processed - env->prev_insns_processed < LOOP_STORE_AFTER_INSNS)
 		return 0;
+store:
 	env->prev_jmps_processed = env->jmps_processed;
 	env->prev_insns_processed = env->insns_processed;
 

@@ -44,6 +44,7 @@ enum reg_type {
 	CONST_PTR_TO_MAP_OR_NULL = HWXDP_REG_CONST_PTR_TO_MAP_OR_NULL,
 	PTR_TO_MEM = HWXDP_REG_PTR_TO_MEM, /* mem_size bytes, whatever they are */
 	PTR_TO_MEM_OR_NULL = HWXDP_REG_PTR_TO_MEM_OR_NULL,
+	PTR_TO_FUNC = HWXDP_REG_PTR_TO_FUNC, /* a subprogram (map: its number) */
 };
 
 /* Device kfunc ids in hwxdp instruction streams (loader/kfuncs.h). */
@@ -74,7 +75,8 @@ struct reg_state {
 	uint32_t ref_obj_id; /* ring buffer memory: the reference it is, else 0 */
 	int32_t range;	     /* packet: bytes from off 0 known to be in the frame */
 	uint32_t mem_size;   /* PTR_TO_MEM: the bytes it points to */
-	uint16_t map;	     /* map pointers and values: index into env->maps */
+	uint16_t map;	     /* map pointers and values: index into env->maps;
+				PTR_TO_FUNC: the subprogram */
 	uint8_t type;
 	uint8_t frameno; /* stack pointers: the frame whose stack */
 	/* a scalar of a stored state some path from it depended on
@@ -118,6 +120,13 @@ struct func_state {
 	uint32_t ref_cnt;
 	uint32_t ref_id[MAX_REFS];
 	uint32_t ref_insn[MAX_REFS];
+	/* A callback's frame: called by the helper at callsite, which the
+	 * path goes back to at its exit (helpers.c). */
+	bool in_callback;
+	/* Of a caller: how often this path has called the callback of the
+	 * helper call it is at, which bounds the calls by the helper's count
+	 * (the kernel's callback_depth). */
+	uint32_t callback_depth;
 };
 
 /* One instruction a path walked (precision.c). */
@@ -126,6 +135,7 @@ enum {
 	HIST_STACK_VAR = 2,	   /* a stack access at a variable offset */
 	HIST_LINKED_ELSEWHERE = 4, /* a jump whose operands have links in other
 				      frames or in spills */
+	HIST_CALLBACK_EXIT = 8,	   /* an exit from a callback, back to its helper call */
 };
 
 struct hist_entry {
@@ -195,6 +205,8 @@ struct insn_aux {
 	bool key_seen;	     /* a visit had a constant key (facts.map_key) */
 	bool key_varies;     /* a visit had no or another constant key */
 	bool map_varies;     /* visits passed different maps (facts.map_known) */
+	bool callback_call;  /* a helper call that calls a callback: a state is
+				always stored here, where its calls converge */
 	uint16_t live_in;    /* registers possibly read before written */
 	uint8_t prune_hint;  /* state.c: where states here last differed */
 	uint32_t subprog;
@@ -312,8 +324,11 @@ void precise_reset(struct vstate *st);
  * (scalars only), or on these stack slots of a frame. */
 void precise_mark_regs(struct verifier_env *env, uint16_t regs);
 void precise_mark_slots(struct verifier_env *env, uint32_t frameno, uint64_t slots);
-/* The current path is cut by old: it depends on what old's paths did. */
-void precise_propagate(struct verifier_env *env, const struct vstate *old);
+/* The current path is cut by old: it depends on what old's paths did;
+ * with all, on every scalar of old (a cover by a state still explored). */
+void precise_propagate(struct verifier_env *env, const struct vstate *old, bool all);
+/* The instruction being checked is a callback's exit (back to its call). */
+void precise_note_callback_exit(struct verifier_env *env);
 
 /* cfg.c: checks that need no state; liveness and prune points */
 int check_program_shape(struct verifier_env *env);
@@ -322,6 +337,8 @@ int check_stack_depths(struct verifier_env *env);
 /* helpers.c */
 /* The registers a helper reads: R1 up to its last argument. */
 uint16_t helper_arg_regs(int func_id);
+/* The helper calls a callback the program passes it (bpf_loop). */
+bool helper_calls_back(int func_id);
 int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uint32_t idx);
 int check_kfunc_call(struct verifier_env *env, const struct bpf_insn *insn, uint32_t idx);
 /* Every packet pointer of the state becomes unusable. */
