@@ -585,8 +585,45 @@ static bool maybe_looping(const struct explored *e, uint64_t hash, const struct 
 	return true;
 }
 
+/*
+ * A callback's helper call, come back to after one more call: the scalars
+ * that differ from the previous visit's and that nothing there depended on
+ * yet (a running sum, say) become unknown, so that the next visit is
+ * covered instead of each call walking anew. Forgetting a value is always
+ * sound; a value a later call does depend on is then unknown there, which
+ * the checks see.
+ */
+static void widen_imprecise(const struct vstate *old, struct vstate *cur)
+{
+	for (uint32_t f = 0; f <= cur->curframe; f++) {
+		const struct func_state *of = old->frame[f];
+		struct func_state *cf = cur->frame[f];
+
+		for (uint32_t r = 0; r < BPF_REG_FP; r++) {
+			const struct reg_state *o = &of->regs[r];
+			struct reg_state *c = &cf->regs[r];
+
+			if (o->type == SCALAR_VALUE && c->type == SCALAR_VALUE && !o->precise &&
+			    memcmp(o, c, VAR_PART_SIZE))
+				reg_mark_unknown(c);
+		}
+		for (uint32_t i = 0; i < cf->slot_cnt && i < of->slot_cnt; i++) {
+			const struct stack_slot *os = &of->stack[i];
+			struct stack_slot *cs = &cf->stack[i];
+
+			if (os->spill_size && os->byte[0] == STACK_SPILL &&
+			    os->spill.type == SCALAR_VALUE && !os->spill.precise &&
+			    cs->spill_size == os->spill_size && cs->byte[0] == STACK_SPILL &&
+			    cs->spill.type == SCALAR_VALUE &&
+			    memcmp(&os->spill, &cs->spill, VAR_PART_SIZE))
+				reg_mark_unknown(&cs->spill);
+		}
+	}
+}
+
 int state_visit(struct verifier_env *env, uint32_t insn)
 {
+	const struct vstate *loop_old = NULL;
 	struct vstate *cur = env->cur;
 	struct explored *e, **link;
 	uint64_t hash = 0; /* regs_hash(cur), made when first wanted */
@@ -612,6 +649,8 @@ int state_visit(struct verifier_env *env, uint32_t insn)
 				precise_propagate(env, &e->st, true);
 				return 1;
 			}
+			if (env->aux[insn].callback_call && !loop_old && is_ancestor(&e->st, cur))
+				loop_old = &e->st;
 			/* the exact comparison only where the registers are the
 			 * same bytes: a loop's earlier iterations mostly are not */
 			if (!hashed) {
@@ -650,8 +689,11 @@ int state_visit(struct verifier_env *env, uint32_t insn)
 	if (env->state_cnt[insn] >= MAX_STATES_PER_INSN || env->states_live >= MAX_STORED_STATES)
 		return 0;
 	/* a callback's helper call: always, so that its calls converge */
-	if (env->aux[insn].callback_call)
+	if (env->aux[insn].callback_call) {
+		if (loop_old)
+			widen_imprecise(loop_old, cur);
 		goto store;
+	}
 	if (!env->aux[insn].jump_target &&
 	    env->jmps_processed - env->prev_jmps_processed < STORE_AFTER_JMPS &&
 	    env->insns_processed - env->prev_insns_processed < STORE_AFTER_INSNS)
