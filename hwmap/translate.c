@@ -573,6 +573,11 @@ static int translate_ld_imm64(struct translator *t, uint32_t i, const struct bpf
 	case BPF_PSEUDO_BTF_ID:
 		/* A device kfunc's address: only ever tested against NULL. */
 		return emit(t, i, mk(HXU_OP_MOV, in->dst_reg, 0, 0, HXU_F_K, 0, 1), -1);
+	case BPF_PSEUDO_FUNC:
+		/* A callback: it only reaches a helper that calls back, which
+		 * is host-only, so the device punts there and never calls it.
+		 * The register holds a number no instruction reads. */
+		return emit(t, i, mk(HXU_OP_MOV, in->dst_reg, 0, 0, HXU_F_K, 0, 0), -1);
 	}
 	return fail(t, i, "ld_imm64 of kind %u", in->src_reg);
 }

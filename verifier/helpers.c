@@ -532,6 +532,10 @@ static int check_arg(struct verifier_env *env, const struct helper_proto *proto,
 	case ARG_PTR_TO_STACK_OR_NULL:
 		if (reg->type == SCALAR_VALUE && tnum_equals_const(reg->var_off, 0))
 			return 0;
+		if (type_is_pkt(reg->type)) {
+			verbose(env, "helper access to the packet is not allowed\n");
+			return REJECT;
+		}
 		if (reg->type != PTR_TO_STACK)
 			return arg_type_error(env, regno, "fp");
 		return 0;

@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Loops as bpf_loop callbacks (kernels since 5.17), in two programs. The
- * first walks the IPv6 extension headers, one per callback call, through a
- * cursor kept in a stack struct the callback receives as its context; a
- * routing header drops the frame, a walk that ends on TCP or UDP passes it,
- * one that runs out of headers or of frame aborts it. The second sums the
- * first bytes of the frame, with a count of calls that depends on the
- * frame's length, and drops frames whose sum is odd.
+ * A loop as a bpf_loop callback (kernels since 5.17): the IPv6 extension
+ * headers are walked one per call, through a cursor kept in a stack struct
+ * the callback receives as its context. A routing header drops the frame,
+ * a walk that ends on TCP or UDP passes it, one that runs out of headers or
+ * of frame aborts it.
  */
 #include "include/corpus.h"
 
@@ -70,38 +68,6 @@ int xdp_ext_walk(struct xdp_md *ctx)
 	w.verdict = XDP_ABORTED;
 	bpf_loop(MAX_EXT_HDRS, walk_one, &w, 0);
 	return w.verdict;
-}
-
-struct byte_sum {
-	void *data;
-	void *data_end;
-	__u64 sum;
-};
-
-static int add_byte(__u32 index, void *arg)
-{
-	struct byte_sum *s = arg;
-	__u8 *p;
-
-	if (index >= 32)
-		return 1;
-	p = s->data + index;
-	if ((void *)(p + 1) > s->data_end)
-		return 1;
-	s->sum += *p;
-	return 0;
-}
-
-SEC("xdp")
-int xdp_byte_sum(struct xdp_md *ctx)
-{
-	void *data_end = (void *)(long)ctx->data_end;
-	void *data = (void *)(long)ctx->data;
-	struct byte_sum s = { .data = data, .data_end = data_end };
-	__u32 n = (data_end - data) & 15;
-
-	bpf_loop(n, add_byte, &s, 0);
-	return s.sum & 1 ? XDP_DROP : XDP_PASS;
 }
 
 char _license[] SEC("license") = "GPL";

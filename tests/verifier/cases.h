@@ -51,4 +51,11 @@ extern const unsigned int reject_case_cnt;
 #define RB_SUBMIT(r)  MOV64_REG(1, r), MOV64_IMM(2, 0), CALL_HELPER(BPF_FUNC_ringbuf_submit)
 #define RB_DISCARD(r) MOV64_REG(1, r), MOV64_IMM(2, 0), CALL_HELPER(BPF_FUNC_ringbuf_discard)
 
+/* r3 = fp-8, a context of 0 for a callback; 3 instructions */
+#define LOOP_CTX ST_MEM(BPF_DW, 10, -8, 0), MOV64_REG(3, 10), ALU64_IMM(BPF_ADD, 3, -8)
+/* bpf_loop(n, callback, r3, flags), the callback rel instructions after
+ * the ld_imm64's first half + 1, as a call's; 5 instructions */
+#define BPF_LOOP(n, rel, flags)                                                                    \
+	MOV64_IMM(1, n), LD_IMM64_RAW(2, BPF_PSEUDO_FUNC, rel), MOV64_IMM(4, flags),               \
+		CALL_HELPER(BPF_FUNC_loop)
 #endif /* HWXDP_TESTS_VERIFIER_CASES_H */

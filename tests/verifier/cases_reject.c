@@ -10,6 +10,47 @@
 #define STRICT KERNEL_STRICT
 
 const struct verifier_case reject_cases[] = {
+	/* callbacks (cases_accept.c has their layout) */
+	{ "callback: returns 2",
+	  { LOOP_CTX, BPF_LOOP(4, 5, 0), RET(XDP_PASS), RET(2) },
+	  .msg = "At callback return the register R0 has smin=2 smax=2 should have been in [0, "
+		 "1]" },
+	{ "callback: returns its index",
+	  { LOOP_CTX, BPF_LOOP(4, 5, 0), RET(XDP_PASS), MOV64_REG(0, 1), EXIT_INSN() },
+	  .msg = "At callback return the register R0 has unknown scalar value should have been in "
+		 "[0, 1]" },
+	{ "callback: returns a pointer",
+	  { LOOP_CTX, BPF_LOOP(4, 5, 0), RET(XDP_PASS), LD_MAP_FD(0, MAP_HASH), EXIT_INSN() },
+	  .msg = "R0 not a scalar value" },
+	{ "callback: no function passed",
+	  { LOOP_CTX, MOV64_IMM(1, 4), MOV64_IMM(2, 0), MOV64_IMM(4, 0), CALL_HELPER(BPF_FUNC_loop),
+	    RET(XDP_PASS) },
+	  .msg = "R2 type=scalar expected=func" },
+	{ "callback: a packet pointer as its context",
+	  { LDX_MEM(BPF_W, 3, 1, 0), BPF_LOOP(4, 5, 0), RET(XDP_PASS), RET(0) },
+	  .msg = "helper access to the packet is not allowed" },
+	{ "callback: a map value as its context",
+	  { LOOKUP(MAP_ARRAY), JMP_IMM(BPF_JEQ, 0, 0, 6), MOV64_REG(3, 0), BPF_LOOP(4, 5, 0),
+	    RET(XDP_PASS), RET(0) },
+	  .msg = "R3 type=map_value expected=fp" },
+	{ "callback: dereferences a NULL context",
+	  { MOV64_IMM(3, 0), BPF_LOOP(4, 5, 0), RET(XDP_PASS), LDX_MEM(BPF_DW, 0, 2, 0), RET(0) },
+	  .msg = "R2 invalid mem access 'scalar'" },
+	/* after the call, the context is what any number of calls left
+	 * there: here 0, or 1 after a call */
+	{ "callback: what the callback wrote, seen after the call",
+	  { LOOP_CTX, BPF_LOOP(1, 9, 0), LDX_MEM(BPF_DW, 1, 10, -8), JMP_IMM(BPF_JEQ, 1, 0, 2),
+	    LDX_MEM(BPF_B, 0, 1, 0), EXIT_INSN(), RET(XDP_PASS), ST_MEM(BPF_DW, 2, 0, 1), RET(0) },
+	  .msg = "R1 invalid mem access 'scalar'" },
+	/* cases_accept.c's two calls, with three: offset 48 of 48 bytes */
+	{ "callback: a context three calls move past a map value's end",
+	  { ST_MEM(BPF_DW, 10, -16, 0), MOV64_REG(3, 10), ALU64_IMM(BPF_ADD, 3, -16),
+	    BPF_LOOP(3, 15, 0), LOOKUP(MAP_ARRAY), JMP_IMM(BPF_JEQ, 0, 0, 4),
+	    LDX_MEM(BPF_DW, 1, 10, -16), ALU64_REG(BPF_ADD, 0, 1), LDX_MEM(BPF_DW, 0, 0, 0),
+	    ALU64_IMM(BPF_AND, 0, 3), EXIT_INSN(), LDX_MEM(BPF_DW, 3, 2, 0),
+	    ALU64_IMM(BPF_ADD, 3, 16), STX_MEM(BPF_DW, 2, 3, 0), RET(0) },
+	  .msg = "invalid access to map value, value_size=48 off=48 size=8" },
+
 	/* packet bounds */
 	{ "packet: read one byte past the check",
 	  { MOV64_IMM(0, XDP_PASS), LOAD_PKT, PKT_PLUS(14), JMP_REG(BPF_JGT, 4, 3, 1),

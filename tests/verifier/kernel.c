@@ -9,6 +9,7 @@
 #include <sys/syscall.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 
 #include "tests/verifier/kernel.h"
 
@@ -110,12 +111,78 @@ static int set_perfmon(bool on)
 	return syscall(SYS_capset, &hdr, data) ? -errno : 0;
 }
 
+#define MAX_FUNCS 8
+
+/*
+ * The kernel takes a callback (ld_imm64 of a function) only from a program
+ * whose BTF func_info names each function, the callback static: BTF of one
+ * prototype, int (void), and a static function at each start (0, each
+ * call's and each callback's target). NULL when insns has no callback.
+ */
+static struct btf *callback_btf(const struct bpf_insn *insns, size_t cnt,
+				struct bpf_func_info *info, uint32_t *info_cnt)
+{
+	uint32_t start[MAX_FUNCS] = { 0 }, n = 1, i, j;
+	bool callback = false;
+	struct btf *btf;
+	int proto;
+
+	for (i = 0; i < cnt; i++) {
+		bool call = insns[i].code == (BPF_JMP | BPF_CALL) &&
+			    insns[i].src_reg == BPF_PSEUDO_CALL;
+		bool func = insns[i].code == (BPF_LD | BPF_IMM | BPF_DW) &&
+			    insns[i].src_reg == BPF_PSEUDO_FUNC;
+		uint32_t target = i + insns[i].imm + 1;
+
+		callback |= func;
+		if ((!call && !func) || target >= cnt)
+			continue;
+		for (j = 0; j < n && start[j] != target; j++)
+			;
+		if (j == n && n < MAX_FUNCS)
+			start[n++] = target;
+	}
+	if (!callback)
+		return NULL;
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && start[j - 1] > start[j]; j--) {
+			uint32_t t = start[j];
+
+			start[j] = start[j - 1];
+			start[j - 1] = t;
+		}
+	btf = btf__new_empty();
+	if (!btf)
+		return NULL;
+	proto = btf__add_int(btf, "int", 4, BTF_INT_SIGNED);
+	proto = proto < 0 ? proto : btf__add_func_proto(btf, proto);
+	for (i = 0; i < n && proto > 0; i++) {
+		char name[16];
+		int id;
+
+		snprintf(name, sizeof(name), "f%u", i);
+		id = btf__add_func(btf, name, BTF_FUNC_STATIC, proto);
+		if (id < 0)
+			proto = id;
+		info[i] = (struct bpf_func_info){ .insn_off = start[i], .type_id = (uint32_t)id };
+	}
+	if (proto < 0 || btf__load_into_kernel(btf)) {
+		btf__free(btf);
+		return NULL;
+	}
+	*info_cnt = n;
+	return btf;
+}
+
 int kernel_load(const struct bpf_insn *insns, size_t cnt, enum kernel_mode mode,
 		uint32_t attach_type, bool raw_maps, char *log, size_t log_size)
 {
 	LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = log, .log_size = log_size, .log_level = 1,
 		    .expected_attach_type = attach_type);
+	struct bpf_func_info info[MAX_FUNCS];
+	uint32_t info_cnt = 0;
 	struct bpf_insn *copy;
+	struct btf *btf;
 	size_t i;
 	int fd, err;
 
@@ -136,7 +203,15 @@ int kernel_load(const struct bpf_insn *insns, size_t cnt, enum kernel_mode mode,
 		i++;
 	}
 	log[0] = '\0';
+	btf = callback_btf(insns, cnt, info, &info_cnt);
+	if (btf) {
+		opts.prog_btf_fd = btf__fd(btf);
+		opts.func_info = info;
+		opts.func_info_cnt = info_cnt;
+		opts.func_info_rec_size = sizeof(info[0]);
+	}
 	if (mode == KERNEL_STRICT && (err = set_perfmon(false))) {
+		btf__free(btf);
 		free(copy);
 		return err;
 	}
@@ -144,6 +219,7 @@ int kernel_load(const struct bpf_insn *insns, size_t cnt, enum kernel_mode mode,
 	err = fd < 0 ? -errno : 0;
 	if (mode == KERNEL_STRICT)
 		set_perfmon(true);
+	btf__free(btf);
 	free(copy);
 	return fd < 0 ? err : fd;
 }
