@@ -50,6 +50,34 @@ const struct verifier_case reject_cases[] = {
 	    ALU64_IMM(BPF_AND, 0, 3), EXIT_INSN(), LDX_MEM(BPF_DW, 3, 2, 0),
 	    ALU64_IMM(BPF_ADD, 3, 16), STX_MEM(BPF_DW, 2, 3, 0), RET(0) },
 	  .msg = "invalid access to map value, value_size=48 off=48 size=8" },
+	/* a call sets one of c, b and a (fp-24, -16, -8), c first; two calls
+	 * can set a and b. The state where the second call sets b or a, with
+	 * a and b still 0, is not covered by the first call's, which has one
+	 * call more left (the kernel's callback_depth rule) */
+	{ "callback: two calls set two fields, a state after two calls cannot cover one after one",
+	  { ST_MEM(BPF_DW, 10, -8, 0),
+	    ST_MEM(BPF_DW, 10, -16, 0),
+	    ST_MEM(BPF_DW, 10, -24, 0),
+	    MOV64_REG(3, 10),
+	    ALU64_IMM(BPF_ADD, 3, -24),
+	    BPF_LOOP(2, 10, 0),
+	    LDX_MEM(BPF_DW, 1, 10, -8),
+	    JMP_IMM(BPF_JNE, 1, 42, 3),
+	    LDX_MEM(BPF_DW, 1, 10, -16),
+	    JMP_IMM(BPF_JNE, 1, 42, 1),
+	    LDX_MEM(BPF_B, 0, 1, 0),
+	    RET(XDP_PASS),
+	    MOV64_REG(6, 2),
+	    CALL_HELPER(BPF_FUNC_get_prandom_u32),
+	    JMP_IMM(BPF_JNE, 0, 1, 2),
+	    ST_MEM(BPF_DW, 6, 0, 42),
+	    JA(4),
+	    JMP_IMM(BPF_JNE, 0, 2, 2),
+	    ST_MEM(BPF_DW, 6, 8, 42),
+	    JA(1),
+	    ST_MEM(BPF_DW, 6, 16, 42),
+	    RET(0) },
+	  .msg = "R1 invalid mem access 'scalar'" },
 
 	/* packet bounds */
 	{ "packet: read one byte past the check",
