@@ -79,6 +79,48 @@ const struct verifier_case reject_cases[] = {
 	    RET(0) },
 	  .msg = "R1 invalid mem access 'scalar'" },
 
+	/* x matters only once a call has set the flag; after the first call
+	 * nothing had depended on x yet, so the call's x (16) is forgotten
+	 * where the helper call is visited again, as the kernel widens it
+	 * too: an unknown offset into the value */
+	{ "callback: an offset that matters only after a call is widened",
+	  { ST_MEM(BPF_DW, 10, -16, 0),
+	    ST_MEM(BPF_DW, 10, -24, 0),
+	    MOV64_REG(3, 10),
+	    ALU64_IMM(BPF_ADD, 3, -24),
+	    BPF_LOOP(2, 19, 0),
+	    LOOKUP(MAP_ARRAY),
+	    JMP_IMM(BPF_JEQ, 0, 0, 7),
+	    LDX_MEM(BPF_DW, 1, 10, -24),
+	    JMP_IMM(BPF_JEQ, 1, 0, 5),
+	    LDX_MEM(BPF_DW, 1, 10, -16),
+	    ALU64_REG(BPF_ADD, 0, 1),
+	    LDX_MEM(BPF_DW, 0, 0, 0),
+	    ALU64_IMM(BPF_AND, 0, 3),
+	    EXIT_INSN(),
+	    RET(XDP_PASS),
+	    ST_MEM(BPF_DW, 2, 0, 1),
+	    LDX_MEM(BPF_DW, 3, 2, 8),
+	    ALU64_IMM(BPF_ADD, 3, 16),
+	    STX_MEM(BPF_DW, 2, 3, 8),
+	    RET(0) },
+	  .msg = "math between map_value pointer and register with unbounded min value is not "
+		 "allowed" },
+
+	/* a call sets y to 48 on one side and reads 8 bytes at y on the other;
+	 * two calls read at 48, past the 48-byte value. When the first call
+	 * comes back to the helper call, the side that reads y has not been
+	 * walked yet, so nothing marks y as depended on: the earlier visit must
+	 * not cover this one by its marks so far */
+	{ "callback: a value the unwalked side of a call depends on",
+	  { ST_MEM(BPF_DW, 10, -16, 0), MOV64_REG(3, 10), ALU64_IMM(BPF_ADD, 3, -16),
+	    BPF_LOOP(2, 5, 0), RET(XDP_PASS), MOV64_REG(6, 2),
+	    CALL_HELPER(BPF_FUNC_get_prandom_u32), JMP_IMM(BPF_JNE, 0, 0, 2),
+	    ST_MEM(BPF_DW, 6, 0, 48), JA(10), LOOKUP(MAP_ARRAY), JMP_IMM(BPF_JEQ, 0, 0, 3),
+	    LDX_MEM(BPF_DW, 1, 6, 0), ALU64_REG(BPF_ADD, 0, 1), LDX_MEM(BPF_DW, 1, 0, 0), RET(0) },
+	  .msg = "math between map_value pointer and register with unbounded min value is not "
+		 "allowed" },
+
 	/* packet bounds */
 	{ "packet: read one byte past the check",
 	  { MOV64_IMM(0, XDP_PASS), LOAD_PKT, PKT_PLUS(14), JMP_REG(BPF_JGT, 4, 3, 1),
