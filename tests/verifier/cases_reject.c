@@ -121,6 +121,35 @@ const struct verifier_case reject_cases[] = {
 	  .msg = "math between map_value pointer and register with unbounded min value is not "
 		 "allowed" },
 
+	/* a count of 1 on the path walked first, 3 on the other: inside the
+	 * callback the caller's count is still to be read, by the helper
+	 * call its exit comes back to, so the first path's states there (at
+	 * the jump's target) cover none of the second's */
+	{ "callback: the caller's count is compared inside the callback",
+	  { ST_MEM(BPF_DW, 10, -16, 0),
+	    CALL_HELPER(BPF_FUNC_get_prandom_u32),
+	    MOV64_IMM(1, 3),
+	    JMP_IMM(BPF_JEQ, 0, 0, 1),
+	    MOV64_IMM(1, 1),
+	    MOV64_REG(3, 10),
+	    ALU64_IMM(BPF_ADD, 3, -16),
+	    LD_IMM64_RAW(2, BPF_PSEUDO_FUNC, 15),
+	    MOV64_IMM(4, 0),
+	    CALL_HELPER(BPF_FUNC_loop),
+	    LOOKUP(MAP_ARRAY),
+	    JMP_IMM(BPF_JEQ, 0, 0, 4),
+	    LDX_MEM(BPF_DW, 1, 10, -16),
+	    ALU64_REG(BPF_ADD, 0, 1),
+	    LDX_MEM(BPF_DW, 0, 0, 0),
+	    ALU64_IMM(BPF_AND, 0, 3),
+	    EXIT_INSN(),
+	    LDX_MEM(BPF_DW, 3, 2, 0),
+	    ALU64_IMM(BPF_ADD, 3, 16),
+	    STX_MEM(BPF_DW, 2, 3, 0),
+	    JA(0),
+	    RET(0) },
+	  .msg = "invalid access to map value, value_size=48 off=48 size=8" },
+
 	/* packet bounds */
 	{ "packet: read one byte past the check",
 	  { MOV64_IMM(0, XDP_PASS), LOAD_PKT, PKT_PLUS(14), JMP_REG(BPF_JGT, 4, 3, 1),
