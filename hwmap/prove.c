@@ -1144,6 +1144,7 @@ static const char *const type_names[] = {
 	[HWXDP_REG_PTR_TO_MEM] = "a function argument",
 	[HWXDP_REG_PTR_TO_MEM_OR_NULL] = "a function argument or NULL",
 	[HWXDP_REG_PTR_TO_FUNC] = "a callback",
+	[HWXDP_REG_PTR_TO_MAP_KEY] = "a map key",
 };
 
 static const char *type_name(uint8_t t)

@@ -182,6 +182,8 @@ static const char *type_name(uint8_t type)
 		return "a kfunc";
 	case HWXDP_REG_PTR_TO_FUNC:
 		return "a callback";
+	case HWXDP_REG_PTR_TO_MAP_KEY:
+		return "a map key";
 	case HWXDP_REG_MIXED:
 		return "of different types on different paths";
 	}

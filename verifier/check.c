@@ -679,6 +679,18 @@ static int check_mem_access(struct verifier_env *env, uint32_t regno, int32_t in
 		reg_coerce_size(dst, size);
 		return 0;
 	}
+	case PTR_TO_MAP_KEY:
+		if (write) {
+			verbose(env, "write to change key R%u not allowed\n", regno);
+			return REJECT;
+		}
+		err = check_mem_bounds(env, regno, reg, off, size, env->maps[reg->map].key_size,
+				       false);
+		if (err || !dst)
+			return err;
+		reg_mark_unknown(dst);
+		reg_coerce_size(dst, size);
+		return 0;
 	case PTR_TO_CTX:
 		return check_ctx_access(env, regno, insn_off, size, write, dst);
 	default:
@@ -767,6 +779,13 @@ int check_mem_region(struct verifier_env *env, uint32_t regno, int32_t off, int 
 			note_side_effect(env);
 		return check_mem_bounds(env, regno, reg, reg->off + off, size, reg->mem_size,
 					zero_ok);
+	case PTR_TO_MAP_KEY:
+		if (write) {
+			verbose(env, "write to change key R%u not allowed\n", regno);
+			return REJECT;
+		}
+		return check_mem_bounds(env, regno, reg, reg->off + off, size,
+					env->maps[reg->map].key_size, zero_ok);
 	default:
 		return -EFAULT;
 	}

@@ -185,6 +185,13 @@ static const struct helper_proto protos[] = {
 	  RET_INTEGER,
 	  { ARG_ANYTHING, ARG_PTR_TO_FUNC, ARG_PTR_TO_STACK_OR_NULL, ARG_ANYTHING },
 	  .calls_back = true },
+	/* map, callback(map, key, value, ctx), ctx, flags: once per element */
+	{ BPF_FUNC_for_each_map_elem,
+	  RET_INTEGER,
+	  { ARG_CONST_MAP_PTR, ARG_PTR_TO_FUNC, ARG_PTR_TO_STACK_OR_NULL, ARG_ANYTHING },
+	  .map_types = MAP(HASH) | MAP(ARRAY) | MAP(PERCPU_HASH) | MAP(PERCPU_ARRAY) |
+		       MAP(LRU_HASH) | MAP(LRU_PERCPU_HASH),
+	  .calls_back = true },
 };
 
 static const struct helper_proto *find_proto(int id)
@@ -223,7 +230,7 @@ uint16_t helper_arg_regs(int func_id)
 static bool is_mem_ptr(uint8_t type)
 {
 	return type == PTR_TO_STACK || type_is_pkt(type) || type == PTR_TO_MAP_VALUE ||
-	       type == PTR_TO_MEM;
+	       type == PTR_TO_MEM || type == PTR_TO_MAP_KEY;
 }
 
 /* The constant key of a map helper, when every byte of it is known. */
@@ -567,7 +574,11 @@ static int push_callback(struct verifier_env *env, uint32_t idx)
 	struct func_state *caller = cur_frame(env), *callee;
 	const struct reg_state *regs = caller->regs;
 	uint32_t subprog = regs[BPF_REG_2].map, depth = env->cur->curframe + 1, i;
-	uint64_t limit = regs[BPF_REG_1].type == SCALAR_VALUE ? regs[BPF_REG_1].umax : UINT64_MAX;
+	bool loop = env->insns[idx].imm == BPF_FUNC_loop;
+	/* bpf_loop's count bounds the calls; a map's elements do not, as the
+	 * kernel has it: there only converging states end them */
+	uint64_t limit =
+		loop && regs[BPF_REG_1].type == SCALAR_VALUE ? regs[BPF_REG_1].umax : UINT64_MAX;
 	struct vstate *cb;
 	int err;
 
@@ -599,9 +610,21 @@ static int push_callback(struct verifier_env *env, uint32_t idx)
 	callee->ref_cnt = caller->ref_cnt;
 	memcpy(callee->ref_id, caller->ref_id, sizeof(callee->ref_id));
 	memcpy(callee->ref_insn, caller->ref_insn, sizeof(callee->ref_insn));
-	/* bpf_loop: the index, unbounded as the kernel has it, and ctx */
-	reg_mark_unknown(&callee->regs[BPF_REG_1]);
-	callee->regs[BPF_REG_2] = regs[BPF_REG_3];
+	if (loop) {
+		/* the index, unbounded as the kernel has it, and ctx */
+		reg_mark_unknown(&callee->regs[BPF_REG_1]);
+		callee->regs[BPF_REG_2] = regs[BPF_REG_3];
+	} else {
+		/* the map, an element's key and value, and ctx */
+		callee->regs[BPF_REG_1] = regs[BPF_REG_1];
+		reg_mark_known(&callee->regs[BPF_REG_2], 0);
+		callee->regs[BPF_REG_2].type = PTR_TO_MAP_KEY;
+		callee->regs[BPF_REG_2].map = regs[BPF_REG_1].map;
+		reg_mark_known(&callee->regs[BPF_REG_3], 0);
+		callee->regs[BPF_REG_3].type = PTR_TO_MAP_VALUE;
+		callee->regs[BPF_REG_3].map = regs[BPF_REG_1].map;
+		callee->regs[BPF_REG_4] = regs[BPF_REG_3];
+	}
 	cb->frame[depth - 1]->callback_depth++;
 	cb->frame[depth] = callee;
 	cb->curframe = depth;

@@ -101,6 +101,8 @@ const char *reg_type_str(uint8_t type)
 		return "kfunc_addr";
 	case PTR_TO_FUNC:
 		return "func";
+	case PTR_TO_MAP_KEY:
+		return "map_key";
 	}
 	return "?";
 }

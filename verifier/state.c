@@ -315,6 +315,7 @@ static bool regsafe(const struct reg_state *old, const struct reg_state *cur, st
 		return old->off == cur->off && old->map == cur->map &&
 		       check_ids(idmap, old->id, cur->id, exact);
 	case PTR_TO_MAP_VALUE:
+	case PTR_TO_MAP_KEY:
 	case CONST_PTR_TO_MAP:
 		return old->off == cur->off && old->map == cur->map;
 	case PTR_TO_STACK:

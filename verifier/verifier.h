@@ -73,8 +73,9 @@ enum hwxdp_reg_type {
 	HWXDP_REG_CONST_PTR_TO_MAP_OR_NULL, /* a lookup in a map of maps */
 	HWXDP_REG_PTR_TO_MEM,		    /* a global function's pointer argument */
 	HWXDP_REG_PTR_TO_MEM_OR_NULL,
-	HWXDP_REG_PTR_TO_FUNC,	/* a subprogram, passed as a helper's callback */
-	HWXDP_REG_MIXED = 0xff, /* visits disagree on the type */
+	HWXDP_REG_PTR_TO_FUNC,	  /* a subprogram, passed as a helper's callback */
+	HWXDP_REG_PTR_TO_MAP_KEY, /* a map's key, read-only: a for_each callback's */
+	HWXDP_REG_MIXED = 0xff,	  /* visits disagree on the type */
 };
 
 /*

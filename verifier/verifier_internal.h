@@ -44,7 +44,8 @@ enum reg_type {
 	CONST_PTR_TO_MAP_OR_NULL = HWXDP_REG_CONST_PTR_TO_MAP_OR_NULL,
 	PTR_TO_MEM = HWXDP_REG_PTR_TO_MEM, /* mem_size bytes, whatever they are */
 	PTR_TO_MEM_OR_NULL = HWXDP_REG_PTR_TO_MEM_OR_NULL,
-	PTR_TO_FUNC = HWXDP_REG_PTR_TO_FUNC, /* a subprogram (map: its number) */
+	PTR_TO_FUNC = HWXDP_REG_PTR_TO_FUNC,	   /* a subprogram (map: its number) */
+	PTR_TO_MAP_KEY = HWXDP_REG_PTR_TO_MAP_KEY, /* key_size bytes, read-only */
 };
 
 /* Device kfunc ids in hwxdp instruction streams (loader/kfuncs.h). */
