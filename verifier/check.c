@@ -201,6 +201,9 @@ static void mem_bounds_error(struct verifier_env *env, const struct reg_state *r
 	if (reg->type == PTR_TO_MAP_VALUE)
 		verbose(env, "invalid access to map value, value_size=%u off=%lld size=%d\n",
 			env->maps[reg->map].value_size, (long long)off, size);
+	else if (reg->type == PTR_TO_MAP_KEY)
+		verbose(env, "invalid access to map key, key_size=%u off=%lld size=%d\n",
+			env->maps[reg->map].key_size, (long long)off, size);
 	else
 		verbose(env, "invalid access to memory, mem_size=%u off=%lld size=%d\n", mem_size,
 			(long long)off, size);

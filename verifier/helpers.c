@@ -451,6 +451,10 @@ static int check_arg(struct verifier_env *env, const struct helper_proto *proto,
 				verbose(env, "expected prog array map for tail call\n");
 				return -EINVAL;
 			}
+			if (proto->id == BPF_FUNC_for_each_map_elem) {
+				verbose(env, "callback function not allowed for map\n");
+				return -EINVAL;
+			}
 			bool of_maps = (*map)->type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
 				       (*map)->type == BPF_MAP_TYPE_HASH_OF_MAPS;
 

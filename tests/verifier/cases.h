@@ -58,4 +58,8 @@ extern const unsigned int reject_case_cnt;
 #define BPF_LOOP(n, rel, flags)                                                                    \
 	MOV64_IMM(1, n), LD_IMM64_RAW(2, BPF_PSEUDO_FUNC, rel), MOV64_IMM(4, flags),               \
 		CALL_HELPER(BPF_FUNC_loop)
+/* bpf_for_each_map_elem(map, callback, r3, 0), as BPF_LOOP; 6 instructions */
+#define FOR_EACH(map, rel)                                                                         \
+	LD_MAP_FD(1, map), LD_IMM64_RAW(2, BPF_PSEUDO_FUNC, rel), MOV64_IMM(4, 0),                 \
+		CALL_HELPER(BPF_FUNC_for_each_map_elem)
 #endif /* HWXDP_TESTS_VERIFIER_CASES_H */

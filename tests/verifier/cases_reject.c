@@ -149,6 +149,18 @@ const struct verifier_case reject_cases[] = {
 	    JA(0),
 	    RET(0) },
 	  .msg = "invalid access to map value, value_size=48 off=48 size=8" },
+	{ "callback: for_each writes its key",
+	  { LOOP_CTX, FOR_EACH(MAP_HASH, 5), RET(XDP_PASS), ST_MEM(BPF_W, 2, 0, 0), RET(0) },
+	  .msg = "write to change key R2 not allowed" },
+	{ "callback: for_each reads past its key",
+	  { LOOP_CTX, FOR_EACH(MAP_ARRAY, 5), RET(XDP_PASS), LDX_MEM(BPF_DW, 0, 2, 0), RET(0) },
+	  .msg = "invalid access to map key, key_size=4 off=0 size=8" },
+	{ "callback: for_each reads past its value",
+	  { LOOP_CTX, FOR_EACH(MAP_HASH, 5), RET(XDP_PASS), LDX_MEM(BPF_DW, 0, 3, 16), RET(0) },
+	  .msg = "invalid access to map value, value_size=16 off=16 size=8" },
+	{ "callback: for_each over a devmap",
+	  { LOOP_CTX, FOR_EACH(MAP_TX, 5), RET(XDP_PASS), RET(0) },
+	  .msg = "callback function not allowed for map" },
 
 	/* packet bounds */
 	{ "packet: read one byte past the check",
