@@ -601,6 +601,62 @@ Test(device_helpers, host_only_after_a_side_effect)
 		       13);
 }
 
+/* A helper that calls back is host-only: the device punts at the call,
+ * never runs the callback, and the host copy's verification walks it. */
+Test(device_helpers, callbacks_punt)
+{
+	const struct bpf_insn loop[] = {
+		ST_MEM(BPF_DW, 10, -8, 0),
+		MOV64_REG(3, 10),
+		ALU64_IMM(BPF_ADD, 3, -8),
+		MOV64_IMM(1, 4),
+		LD_IMM64_RAW(2, BPF_PSEUDO_FUNC, 5), /* 4: the callback at 10 */
+		MOV64_IMM(4, 0),
+		CALL_HELPER(BPF_FUNC_loop), /* 7 */
+		MOV64_IMM(0, XDP_PASS),
+		EXIT_INSN(),
+		ST_MEM(BPF_DW, 2, 0, 1), /* 10 */
+		MOV64_IMM(0, 0),
+		EXIT_INSN(),
+	};
+	const struct bpf_insn after_write[] = {
+		ST_MEM(BPF_DW, 10, -8, 0),
+		ST_MEM(BPF_W, 10, -16, 0),
+		MOV64_REG(2, 10),
+		ALU64_IMM(BPF_ADD, 2, -16),
+		MOV64_REG(3, 10),
+		ALU64_IMM(BPF_ADD, 3, -8),
+		LD_MAP_FD(1, M_HASH),
+		MOV64_IMM(4, 0),
+		CALL_HELPER(BPF_FUNC_map_update_elem), /* 9 */
+		MOV64_REG(3, 10),
+		ALU64_IMM(BPF_ADD, 3, -8),
+		MOV64_IMM(1, 4),
+		LD_IMM64_RAW(2, BPF_PSEUDO_FUNC, 5), /* 13: the callback at 19 */
+		MOV64_IMM(4, 0),
+		CALL_HELPER(BPF_FUNC_loop), /* 16 */
+		MOV64_IMM(0, XDP_PASS),
+		EXIT_INSN(),
+		MOV64_IMM(0, 0), /* 19 */
+		EXIT_INSN(),
+	};
+	struct hwxdp_verify_result *dev = verify(loop, CNT(loop), true);
+	struct hwxdp_verify_result *host = verify(loop, CNT(loop), false);
+
+	cr_expect(dev->accepted, "%s", dev->log);
+	cr_expect(dev->facts[7].punt_point);
+	cr_expect(!dev->facts[8].reachable && !dev->facts[10].reachable);
+	cr_expect(host->accepted, "%s", host->log);
+	cr_expect(!host->facts[7].punt_point);
+	cr_expect(host->facts[8].reachable && host->facts[10].reachable);
+	hwxdp_verify_result__free(dev);
+	hwxdp_verify_result__free(host);
+	device_rejects(after_write, CNT(after_write),
+		       "host-only helper bpf_loop#181 after the side effect of insn 9: the device "
+		       "cannot punt at insn 16",
+		       16);
+}
+
 Test(device_helpers, host_only_after_a_side_effect_names_source_lines)
 {
 	struct hwxdp_line lines[] = {
