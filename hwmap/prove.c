@@ -1309,6 +1309,10 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 		} else if (in->src_reg == BPF_PSEUDO_BTF_ID) {
 			/* a device kfunc's address: it exists in the device's copy */
 			*dst = u64(p, 1);
+		} else if (in->src_reg == BPF_PSEUDO_FUNC) {
+			/* a callback: only a helper that calls back reads it, and
+			 * the device punts there; the translator's number */
+			*dst = u64(p, 0);
 		} else if (in->src_reg) {
 			return not_proven(p, "insn %u: ld_imm64 of kind %u not modelled", pc,
 					  in->src_reg);
