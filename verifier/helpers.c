@@ -601,6 +601,16 @@ static int push_callback(struct verifier_env *env, uint32_t idx)
 			return -EINVAL;
 		}
 	}
+	/* a tail call would leave the program from within the helper: the
+	 * kernel refuses a callback with one, reached or not */
+	for (i = env->subprogs[subprog].start; i < env->subprogs[subprog + 1].start; i++) {
+		if (env->insns[i].code == (BPF_JMP | BPF_CALL) && !env->insns[i].src_reg &&
+		    env->insns[i].imm == BPF_FUNC_tail_call) {
+			verbose(env, "callback at insn %u makes a tail call (insn %u)\n",
+				env->subprogs[subprog].start, i);
+			return -EINVAL;
+		}
+	}
 	env->calls[caller->subprog * env->subprog_cnt + subprog] = 1;
 	callee = frame_new(depth, idx, subprog);
 	if (!callee)
@@ -687,6 +697,12 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 	if (proto->id == BPF_FUNC_tail_call && cur_frame(env)->ref_cnt) {
 		verbose(env, "tail_call would lead to reference leak\n");
 		return REJECT;
+	}
+	for (uint32_t f = 1; proto->id == BPF_FUNC_tail_call && f <= env->cur->curframe; f++) {
+		if (env->cur->frame[f]->in_callback) {
+			verbose(env, "tail call from a function a callback called (frame %u)\n", f);
+			return -EINVAL;
+		}
 	}
 	if (env->device && proto->id == BPF_FUNC_tail_call) {
 		err = device_check_tail_call(env, idx);

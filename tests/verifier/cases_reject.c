@@ -162,6 +162,14 @@ const struct verifier_case reject_cases[] = {
 	  { LOOP_CTX, FOR_EACH(MAP_TX, 5), RET(XDP_PASS), RET(0) },
 	  .msg = "callback function not allowed for map" },
 
+	/* the kernel refuses it with "verifier bug: callback unexpected regs 1" */
+	{ "callback: a tail call from the callback",
+	  { STX_MEM(BPF_DW, 10, 1, -8), MOV64_REG(3, 10), ALU64_IMM(BPF_ADD, 3, -8),
+	    BPF_LOOP(1, 5, 0), RET(XDP_PASS), LDX_MEM(BPF_DW, 1, 2, 0), LD_MAP_FD(2, MAP_PROGS),
+	    MOV64_IMM(3, 0), CALL_HELPER(BPF_FUNC_tail_call), RET(0) },
+	  .msg = "callback at insn 10 makes a tail call (insn 14)",
+	  .kmsg = "callback unexpected regs" },
+
 	/* packet bounds */
 	{ "packet: read one byte past the check",
 	  { MOV64_IMM(0, XDP_PASS), LOAD_PKT, PKT_PLUS(14), JMP_REG(BPF_JGT, 4, 3, 1),
