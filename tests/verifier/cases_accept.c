@@ -350,6 +350,18 @@ const struct verifier_case accept_cases[] = {
 	  { LOOP_CTX, FOR_EACH(MAP_HASH, 5), RET(XDP_PASS), ST_MEM(BPF_DW, 3, 8, 1),
 	    LDX_MEM(BPF_DW, 5, 2, 0), RET(1) },
 	  .accept = true },
+	{ "callback: its address spilled and filled before the call",
+	  { LOOP_CTX, MOV64_IMM(1, 4), LD_IMM64_RAW(2, BPF_PSEUDO_FUNC, 7),
+	    STX_MEM(BPF_DW, 10, 2, -16), LDX_MEM(BPF_DW, 2, 10, -16), MOV64_IMM(4, 0),
+	    CALL_HELPER(BPF_FUNC_loop), RET(XDP_PASS), RET(0) },
+	  .accept = true },
+	/* the outer callback calls bpf_loop with the inner one, whose calls
+	 * add into the outer's context */
+	{ "callback: bpf_loop within a callback",
+	  { LOOP_CTX, BPF_LOOP(3, 6, 0), LDX_MEM(BPF_DW, 0, 10, -8), ALU64_IMM(BPF_AND, 0, 3),
+	    EXIT_INSN(), MOV64_REG(3, 2), BPF_LOOP(2, 5, 0), RET(0), LDX_MEM(BPF_DW, 3, 2, 0),
+	    ALU64_IMM(BPF_ADD, 3, 1), STX_MEM(BPF_DW, 2, 3, 0), RET(0) },
+	  .accept = true },
 	{ "helper: csum_diff over a stack buffer",
 	  { ST_MEM(BPF_DW, 10, -8, 0), MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -8), MOV64_IMM(2, 8),
 	    MOV64_IMM(3, 0), MOV64_IMM(4, 0), MOV64_IMM(5, 0), CALL_HELPER(BPF_FUNC_csum_diff),
