@@ -13,7 +13,9 @@
  * for every live register's type and pointer, and for every scalar where a
  * check depended on it (elsewhere, facts promise nothing). A stored state whose exploration is
  * still running (branches > 0) cannot cover anything, but when it lies on the current path and
- * equals the current state, the program loops without progress.
+ * equals the current state, the program loops without progress. The one exception is a helper
+ * call that calls back: there an earlier visit on the path covers a later one by every scalar
+ * and slot, so that the callback's calls converge (state_visit).
  *
  * What keeps it fast: as in the kernel, a state is stored only once 2
  * jumps or 8 instructions were walked since the last one was, except
