@@ -1074,6 +1074,67 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* A new row for a program of the object in file, its name and section. */
+static struct corpus_row *add_row(struct corpus_row **rows, size_t *cnt, size_t *cap,
+				  const char *file, const char *prog, const char *section)
+{
+	struct corpus_row *r;
+
+	if (*cnt == *cap) {
+		struct corpus_row *n = realloc(*rows, (*cap + 16) * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		*rows = n;
+		*cap += 16;
+	}
+	r = &(*rows)[(*cnt)++];
+	memset(r, 0, sizeof(*r));
+	snprintf(r->object, sizeof(r->object), "%.*s", (int)(strlen(file) - 6), file);
+	snprintf(r->prog, sizeof(r->prog), "%s", prog);
+	snprintf(r->section, sizeof(r->section), "%s", section);
+	r->expect_bad = !strncmp(file, "bad_", 4);
+	return r;
+}
+
+/*
+ * An object the project's loader cannot open is a failure of hwxdp on each
+ * of its XDP programs, not of the run: the programs are found with libbpf,
+ * the kernel's verdict taken, and the loader's error given as hwxdp's.
+ */
+static int unopened_object(const char *path, const char *file, int open_err,
+			   struct corpus_row **rows, size_t *cnt, size_t *cap)
+{
+	struct bpf_object *bobj = bpf_object__open_file(path, NULL);
+	struct bpf_program *p;
+	size_t before = *cnt;
+
+	if (!bobj)
+		return open_err;
+	bpf_object__for_each_program(p, bobj)
+	{
+		const char *sec = bpf_program__section_name(p);
+		struct corpus_row *r;
+
+		if (bpf_program__type(p) != BPF_PROG_TYPE_XDP && !hwxdp_legacy_xdp_section(sec))
+			continue;
+		r = add_row(rows, cnt, cap, file, bpf_program__name(p), sec);
+		if (!r) {
+			bpf_object__close(bobj);
+			return -ENOMEM;
+		}
+		say(r->host_reason, sizeof(r->host_reason), "cannot open: %s",
+		    hwxdp_strerror(open_err));
+		say(r->device_reason, sizeof(r->device_reason), "cannot open: %s",
+		    hwxdp_strerror(open_err));
+	}
+	bpf_object__close(bobj);
+	/* each program alone, as for an object that opens */
+	for (size_t i = before; i < *cnt; i++)
+		kernel_verdict_libbpf(path, &(*rows)[i]);
+	return *cnt > before ? 0 : open_err;
+}
+
 static int one_object(const char *dir, const char *file, unsigned int frames,
 		      struct corpus_row **rows, size_t *cnt, size_t *cap)
 {
@@ -1087,7 +1148,7 @@ static int one_object(const char *dir, const char *file, unsigned int frames,
 	if (err) {
 		fprintf(stderr, "corpus: %s: the project's loader cannot open it: %s\n", path,
 			hwxdp_strerror(err));
-		return err;
+		return unopened_object(path, file, err, rows, cnt, cap);
 	}
 	for (size_t i = 0; i < obj->map_cnt; i++)
 		legacy |= obj->maps[i].origin == HWXDP_MAP_LEGACY;
@@ -1097,23 +1158,12 @@ static int one_object(const char *dir, const char *file, unsigned int frames,
 
 		if (!is_xdp(p))
 			continue;
-		if (*cnt == *cap) {
-			struct corpus_row *n = realloc(*rows, (*cap + 16) * sizeof(*n));
-
-			if (!n) {
-				hwxdp_object__close(obj);
-				return -ENOMEM;
-			}
-			*rows = n;
-			*cap += 16;
+		r = add_row(rows, cnt, cap, file, p->name, p->section);
+		if (!r) {
+			hwxdp_object__close(obj);
+			return -ENOMEM;
 		}
-		r = &(*rows)[(*cnt)++];
-		memset(r, 0, sizeof(*r));
-		snprintf(r->object, sizeof(r->object), "%.*s", (int)(strlen(file) - 6), file);
-		snprintf(r->prog, sizeof(r->prog), "%s", p->name);
-		snprintf(r->section, sizeof(r->section), "%s", p->section);
 		r->legacy = legacy;
-		r->expect_bad = !strncmp(file, "bad_", 4);
 		if (legacy)
 			kernel_verdict_raw(obj, p, r);
 		else
