@@ -26,6 +26,7 @@
 #include <bpf/libbpf.h>
 
 #include "base/file.h"
+#include "loader/kconfig.h"
 #include "loader/kfuncs.h"
 #include "base/log.h"
 #include "loader/object_internal.h"
@@ -65,7 +66,7 @@ struct func {
 	size_t pos;	      /* where it starts in the program being linked; 0: absent */
 };
 
-enum reloc_kind { RELOC_MAP, RELOC_DATA, RELOC_CALL, RELOC_FUNC_ADDR, RELOC_EXTERN };
+enum reloc_kind { RELOC_MAP, RELOC_DATA, RELOC_CALL, RELOC_FUNC_ADDR, RELOC_EXTERN, RELOC_KCONFIG };
 
 struct reloc {
 	size_t sec, insn; /* the instruction, within its section */
@@ -499,7 +500,10 @@ static int classify_reloc(const struct loader *l, struct reloc *r, const GElf_Sy
 		r->kind = RELOC_EXTERN;
 		r->weak = bind == STB_WEAK;
 		r->kfunc = hwxdp_kfunc__find(l->kfuncs, r->name);
-		if (!r->kfunc && !r->weak)
+		/* a variable: a .kconfig extern when the BTF says so (resolve_map_relocs) */
+		if (!r->kfunc && insn->code == OP_LD_IMM64)
+			r->kind = RELOC_KCONFIG;
+		else if (!r->kfunc && !r->weak)
 			return fail(l, -HWXDP_ERR_RELOC,
 				    "extern '%s' is not a kfunc of the target, and not weak",
 				    r->name);
@@ -596,6 +600,38 @@ static int read_relocs(struct loader *l)
 	return 0;
 }
 
+/* The map libbpf made for the object's .kconfig externs, or -1. */
+static int kconfig_map(const struct hwxdp_object *obj)
+{
+	for (size_t m = 0; m < obj->map_cnt; m++) {
+		const char *name = obj->maps[m].name;
+		size_t n = strlen(name);
+
+		if (obj->maps[m].origin == HWXDP_MAP_GLOBAL && n >= 8 &&
+		    !strcmp(name + n - 8, ".kconfig"))
+			return (int)m;
+	}
+	return -1;
+}
+
+/* Where libbpf placed the .kconfig extern name in its map: 0 or -ENOENT. */
+static int kconfig_offset(const struct btf *btf, const char *name, uint32_t *off)
+{
+	int id = btf ? btf__find_by_name_kind(btf, ".kconfig", BTF_KIND_DATASEC) : -1;
+	const struct btf_type *sec = id > 0 ? btf__type_by_id(btf, id) : NULL;
+
+	for (int i = 0; sec && i < btf_vlen(sec); i++) {
+		const struct btf_var_secinfo *vi = btf_var_secinfos(sec) + i;
+		const struct btf_type *var = btf__type_by_id(btf, vi->type);
+
+		if (var && !strcmp(btf__name_by_offset(btf, var->name_off), name)) {
+			*off = vi->offset;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
 /* Map references need the maps, which need libbpf, which comes after the
  * checks above so that a broken file is reported in our words. */
 static int resolve_map_relocs(struct loader *l)
@@ -604,7 +640,22 @@ static int resolve_map_relocs(struct loader *l)
 
 	for (i = 0; i < l->reloc_cnt; i++) {
 		struct reloc *r = &l->relocs[i];
+		uint32_t off;
 
+		if (r->kind == RELOC_KCONFIG) {
+			r->map = kconfig_map(l->obj);
+			if (r->map >= 0 && !kconfig_offset(l->obj->btf, r->name, &off)) {
+				r->sym_off = off;
+				continue;
+			}
+			if (!r->weak)
+				return fail(
+					l, -HWXDP_ERR_RELOC,
+					"extern '%s' is not a kfunc of the target, and not weak",
+					r->name);
+			r->kind = RELOC_EXTERN; /* an absent weak ksym */
+			continue;
+		}
 		if (r->kind == RELOC_DATA)
 			r->map = l->secs[r->sym_sec].map;
 		for (m = 0; r->kind == RELOC_MAP && m < l->obj->map_cnt; m++)
@@ -722,6 +773,41 @@ static void describe_map(struct hwxdp_map_desc *map, const struct bpf_map *m,
 	map->btf_value_type_id = bpf_map__btf_value_type_id(m);
 }
 
+/* Whether the object's extern name is weak. */
+static bool extern_weak(const char *name, void *ctx)
+{
+	const struct loader *l = ctx;
+	const char *sym_name;
+	GElf_Sym sym;
+
+	for (size_t i = 1; i < l->sym_cnt; i++)
+		if (!get_sym(l, i, &sym, &sym_name) && sym.st_shndx == SHN_UNDEF &&
+		    !strcmp(sym_name, name))
+			return GELF_ST_BIND(sym.st_info) == STB_WEAK;
+	return false;
+}
+
+/* The .kconfig map's content, the running kernel's values as libbpf gives
+ * them at load time: read-only, as the program sees it. */
+static int fill_kconfig(struct loader *l)
+{
+	int m = kconfig_map(l->obj);
+	struct hwxdp_map_desc *map;
+	uint8_t *value;
+
+	if (m < 0)
+		return 0;
+	map = &l->obj->maps[m];
+	value = keep(l->priv, calloc(1, map->value_size ? map->value_size : 1));
+	if (!value)
+		return -ENOMEM;
+	snprintf(map->section, sizeof(map->section), ".kconfig");
+	map->read_only = true;
+	map->initial = value;
+	map->initial_size = map->value_size;
+	return hwxdp_kconfig__fill(l->obj->btf, value, map->value_size, NULL, extern_weak, l);
+}
+
 static int maps_from_libbpf(struct loader *l, const void *data, size_t size)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, opts);
@@ -732,7 +818,7 @@ static int maps_from_libbpf(struct loader *l, const void *data, size_t size)
 	struct btf *btf;
 	size_t cnt = 0;
 	bool bad;
-	int i;
+	int i, err;
 
 	btf__free(checked_btf(l, &bad));
 	if (bad)
@@ -782,7 +868,8 @@ static int maps_from_libbpf(struct loader *l, const void *data, size_t size)
 			    !strcmp(l->obj->maps[k].name, name))
 				l->places[k] = (struct map_place){ l->maps, vi->offset };
 	}
-	return bind_global_maps(l, bpf_object__name(bpf));
+	err = bind_global_maps(l, bpf_object__name(bpf));
+	return err ?: fill_kconfig(l);
 }
 
 /* libbpf maps global data only where a non-static variable could be
@@ -906,6 +993,7 @@ static int relocate_data(struct loader *l, const struct reloc *r, size_t at)
 		insn[0].imm = r->map;
 		return 0;
 	case RELOC_DATA:
+	case RELOC_KCONFIG:
 		insn[1].imm = (int32_t)((uint32_t)insn[0].imm + (uint32_t)r->sym_off);
 		insn[0].src_reg = BPF_PSEUDO_MAP_VALUE;
 		insn[0].imm = r->map;
