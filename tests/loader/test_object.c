@@ -97,7 +97,9 @@ Test(loader_object, maps_and_programs_as_libbpf_sees_them)
 			cr_assert_eq(ours->origin == HWXDP_MAP_GLOBAL, bpf_map__is_internal(m),
 				     "%s: map %s origin", paths[i], ours->name);
 			legacy_maps += ours->origin == HWXDP_MAP_LEGACY;
-			if (ours->origin == HWXDP_MAP_GLOBAL && ours->initial) {
+			/* libbpf fills .kconfig at the load, compared below after one */
+			if (ours->origin == HWXDP_MAP_GLOBAL && ours->initial &&
+			    strcmp(ours->section, ".kconfig")) {
 				cr_assert(init && size == ours->initial_size &&
 						  !memcmp(init, ours->initial, size),
 					  "%s: map %s initial value", paths[i], ours->name);
