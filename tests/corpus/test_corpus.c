@@ -15,6 +15,29 @@
 #include "tests/corpus/corpus.h"
 
 /*
+ * Programs the kernel accepts and hwxdp's host verifier is known to refuse,
+ * each with the words of its refusal, in every build: gaps of the verifier
+ * kept in the corpus so that they stay in sight. A row here must still be
+ * refused for that reason; one that passes must leave the list.
+ */
+static const struct {
+	const char *object, *reason;
+} known_gaps[] = {
+	/* queue, stack and bloom filter helpers */
+	{ "queue_bloom", "cannot use helper bpf_map_peek_elem" },
+	/* bpf_spin_lock and bpf_spin_unlock */
+	{ "spin_percpu", "cannot use helper bpf_spin_lock" },
+};
+
+static const char *known_gap(const char *object)
+{
+	for (size_t i = 0; i < sizeof(known_gaps) / sizeof(known_gaps[0]); i++)
+		if (!strcmp(known_gaps[i].object, object))
+			return known_gaps[i].reason;
+	return NULL;
+}
+
+/*
  * One build of the corpus: each program through the three, every check.
  * `as_written`: the build the programs were written for, where each one not
  * named bad_ must be valid; another build (v3) may lead clang to code the
@@ -24,6 +47,8 @@ static void check_build(const char *subdir, const char *report, bool as_written)
 {
 	struct corpus_row *rows = NULL;
 	struct corpus_totals t;
+	unsigned int gaps = 0;
+	const char *gap;
 	char path[4096];
 	size_t cnt = 0;
 	int err;
@@ -69,10 +94,18 @@ static void check_build(const char *subdir, const char *report, bool as_written)
 		cr_expect_eq(r->map_differ, 0, "%s/%s (%s): %llu map entries differ", r->object,
 			     r->prog, subdir, (unsigned long long)r->map_differ);
 		/* the host copy is loaded by root: what the kernel takes, hwxdp takes */
-		cr_expect(!r->kernel_ok || r->host_ok,
+		gap = known_gap(r->object);
+		cr_expect(!r->kernel_ok || r->host_ok || gap,
 			  "%s/%s (%s): hwxdp's host verifier refuses it: %s", r->object, r->prog,
 			  subdir, r->host_reason);
+		cr_expect(!gap || !r->kernel_ok || (!r->host_ok && strstr(r->host_reason, gap)),
+			  "%s/%s (%s): a known gap (\"%s\") no longer shows: %s", r->object,
+			  r->prog, subdir, gap, r->host_ok ? "accepted" : r->host_reason);
+		gaps += gap && r->kernel_ok && !r->host_ok;
 	}
+	cr_expect_eq(t.host_refuses_kernel_ok, gaps,
+		     "%u programs the kernel accepts are refused by hwxdp, %u of them known gaps",
+		     t.host_refuses_kernel_ok, gaps);
 	cr_assert_geq(cnt, 20, "only %zu corpus programs found in %s", cnt, subdir);
 	cr_assert_geq(t.bad_rows, 3, "the corpus needs programs the kernel refuses");
 	cr_assert_eq(t.unsound, 0, "%u programs the kernel refuses are accepted by hwxdp",
