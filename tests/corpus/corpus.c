@@ -143,6 +143,7 @@ static void kernel_verdict_libbpf(const char *path, struct corpus_row *r)
 {
 	struct bpf_object *bobj = bpf_object__open_file(path, NULL);
 	struct bpf_program *p, *mine = NULL;
+	char why[CORPUS_REASON_MAX];
 	int err;
 
 	if (!bobj) {
@@ -170,6 +171,33 @@ static void kernel_verdict_libbpf(const char *path, struct corpus_row *r)
 	bpf_program__set_log_buf(mine, klog, KLOG_SIZE);
 	bpf_program__set_log_level(mine, 1 | 4);
 	err = bpf_object__load(bobj);
+	log_reason(klog, why, sizeof(why));
+	if (err && strstr(klog, "processed ") && !strcmp(why, "(no log)")) {
+		/*
+		 * Verified (a log of statistics only), and yet not loaded:
+		 * libbpf fills a program array its definition initialises
+		 * (`.values = { [i] = &prog }`) only with programs it loaded.
+		 * A loader loads them all.
+		 */
+		bpf_object__close(bobj);
+		bobj = bpf_object__open_file(path, NULL);
+		mine = bobj ? bpf_object__find_program_by_name(bobj, r->prog) : NULL;
+		if (!mine) {
+			say(r->kernel_reason, sizeof(r->kernel_reason),
+			    "libbpf cannot open it again");
+			bpf_object__close(bobj);
+			return;
+		}
+		bpf_object__for_each_program(p, bobj)
+		{
+			if (bpf_program__type(p) == BPF_PROG_TYPE_UNSPEC)
+				bpf_program__set_type(p, BPF_PROG_TYPE_XDP);
+		}
+		klog[0] = 0;
+		bpf_program__set_log_buf(mine, klog, KLOG_SIZE);
+		bpf_program__set_log_level(mine, 1 | 4);
+		err = bpf_object__load(bobj);
+	}
 	r->kernel_ok = !err;
 	r->kernel_insns = (uint32_t)log_number(klog, "processed ");
 	r->kernel_usec = log_number(klog, "verification time ");
