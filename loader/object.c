@@ -96,6 +96,8 @@ struct loader {
 	struct reloc *relocs;
 	size_t reloc_cnt;
 	struct map_place *places; /* per map: where it is defined */
+	uint64_t *slot_progs;	  /* .maps offsets a program's address fills */
+	size_t slot_prog_cnt, slot_prog_cap;
 	const struct hwxdp_kfunc *kfuncs;
 	struct hwxdp_object *obj;
 	struct object_priv *priv;
@@ -541,6 +543,29 @@ static int classify_reloc(const struct loader *l, struct reloc *r, const GElf_Sy
 		    where, r->insn, r->name, l->secs[shndx].name);
 }
 
+/* The places in .maps a function's address fills: a program array's
+ * initial slots, which maps_from_libbpf gives their maps. */
+static int read_slot_progs(struct loader *l, const struct section *s)
+{
+	for (size_t j = 0; j < s->size / sizeof(Elf64_Rel); j++) {
+		const char *name;
+		GElf_Sym sym;
+		GElf_Rel rel;
+
+		if (!gelf_getrel(s->data, j, &rel) ||
+		    get_sym(l, GELF_R_SYM(rel.r_info), &sym, &name))
+			return fail(l, -HWXDP_ERR_RELOC, "%s: relocation %zu is unreadable",
+				    s->name, j);
+		if (GELF_ST_TYPE(sym.st_info) != STT_FUNC)
+			continue;
+		if (grow(&l->slot_progs, &l->slot_prog_cap, l->slot_prog_cnt + 1,
+			 sizeof(*l->slot_progs)))
+			return -ENOMEM;
+		l->slot_progs[l->slot_prog_cnt++] = rel.r_offset;
+	}
+	return 0;
+}
+
 static int read_relocs(struct loader *l)
 {
 	size_t i, j, cap = 0;
@@ -554,6 +579,12 @@ static int read_relocs(struct loader *l)
 			continue;
 		if (!target || target >= l->sec_cnt)
 			return fail(l, -HWXDP_ERR_RELOC, "%s: relocates no section", s->name);
+		if (target == l->maps && s->data) {
+			err = read_slot_progs(l, s);
+			if (err)
+				return err;
+			continue;
+		}
 		if (l->secs[target].kind != SEC_CODE || !s->data)
 			continue;
 		if (s->shdr.sh_link != l->symtab_sec)
@@ -867,6 +898,18 @@ static int maps_from_libbpf(struct loader *l, const void *data, size_t size)
 			if (l->obj->maps[k].origin == HWXDP_MAP_BTF &&
 			    !strcmp(l->obj->maps[k].name, name))
 				l->places[k] = (struct map_place){ l->maps, vi->offset };
+	}
+	/* each initial program slot belongs to the map defined last before it */
+	for (size_t j = 0; j < l->slot_prog_cnt; j++) {
+		size_t best = l->obj->map_cnt;
+
+		for (size_t k = 0; k < l->obj->map_cnt; k++)
+			if (l->obj->maps[k].origin == HWXDP_MAP_BTF &&
+			    l->places[k].sec == l->maps && l->places[k].off <= l->slot_progs[j] &&
+			    (best == l->obj->map_cnt || l->places[k].off > l->places[best].off))
+				best = k;
+		if (best < l->obj->map_cnt)
+			l->obj->maps[best].init_prog_cnt++;
 	}
 	err = bind_global_maps(l, bpf_object__name(bpf));
 	return err ?: fill_kconfig(l);
@@ -1381,6 +1424,7 @@ int hwxdp_object__open_mem_opts(const void *data, size_t size, const char *name,
 	free(l.funcs);
 	free(l.relocs);
 	free(l.places);
+	free(l.slot_progs);
 	free(l.placed);
 	if (err) {
 		hwxdp_object__close(obj);

@@ -15,6 +15,8 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "hwmap/hxu.h"
+#include "loader/device.h"
 #include "loader/kconfig.h"
 #include "loader/kfuncs.h"
 #include "tests/loader/loader_util.h"
@@ -519,5 +521,28 @@ Test(loader_object, kconfig_values_by_type)
 	cr_assert_eq(hwxdp_kconfig__fill(obj->btf, buf, size, file, weak_option, NULL), -ENOENT,
 		     "a strong option the config lacks");
 	unlink(file);
+	hwxdp_object__close(obj);
+}
+
+/* A program array whose definition names programs: its slots counted, an
+ * inner map's template not; the device, which runs one program of the
+ * object, refuses it rather than fall through the tail calls. */
+Test(loader_object, program_arrays_filled_by_their_definition)
+{
+	struct hwxdp_object *obj = open_device("tests/corpus/tail_prog_array.bpf.o");
+	struct hwxdp_object *mim = open_device("tests/corpus/map_in_map.bpf.o");
+	struct hwxdp_device_prog *dp = NULL;
+	char msg[512] = "";
+
+	cr_assert_eq(obj->maps[map_index(obj, "stages")].init_prog_cnt, 2);
+	cr_assert_eq(obj->maps[map_index(obj, "stage_hits")].init_prog_cnt, 0);
+	for (size_t i = 0; i < mim->map_cnt; i++)
+		cr_assert_eq(mim->maps[i].init_prog_cnt, 0, "%s", mim->maps[i].name);
+	cr_assert_eq(hwxdp_device_prog__open(hx_build_path("tests/corpus/tail_prog_array.bpf.o"),
+					     &dp, msg, sizeof(msg)),
+		     -EOPNOTSUPP, "%s", msg);
+	cr_assert(strstr(msg, "program array stages starts with 2 of the object's programs"), "%s",
+		  msg);
+	hwxdp_object__close(mim);
 	hwxdp_object__close(obj);
 }
