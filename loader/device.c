@@ -222,29 +222,6 @@ static int create_tables(struct hwxdp_tables *tables, const struct hxu_image *im
 	return 0;
 }
 
-/*
- * A program array its definition fills with programs (libbpf's `.values`)
- * holds them in the kernel from the load on; the device runs one program
- * of the object and has nothing to put there, so its tail calls would fall
- * through where the kernel's jump.
- */
-static int check_prog_arrays(const struct hwxdp_device_prog *dp, const char *path, char *msg,
-			     size_t msglen)
-{
-	for (size_t i = 0; i < dp->obj->map_cnt; i++) {
-		const struct hwxdp_map_desc *m = &dp->obj->maps[i];
-
-		if (m->type != BPF_MAP_TYPE_PROG_ARRAY || !m->init_prog_cnt)
-			continue;
-		snprintf(msg, msglen,
-			 "%s: program array %s starts with %u of the object's programs, and the "
-			 "device runs only %s: its tail calls would not find them",
-			 path, m->name, m->init_prog_cnt, dp->prog->name);
-		return -EOPNOTSUPP;
-	}
-	return 0;
-}
-
 static int build(struct hwxdp_device_prog *dp, const char *path,
 		 const struct hwxdp_device_prog_opts *opts, char *msg, size_t msglen)
 {
@@ -272,9 +249,6 @@ static int build(struct hwxdp_device_prog *dp, const char *path,
 	if (err)
 		return err;
 	err = pick_prog(dp, opts->prog, path, msg, msglen);
-	if (err)
-		return err;
-	err = check_prog_arrays(dp, path, msg, msglen);
 	if (err)
 		return err;
 	err = hwxdp_translate_for_device_opts(dp->obj, dp->prog, &topts, &dp->img, why,

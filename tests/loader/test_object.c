@@ -540,7 +540,7 @@ Test(loader_object, program_arrays_filled_by_their_definition)
 		cr_assert_eq(mim->maps[i].init_prog_cnt, 0, "%s", mim->maps[i].name);
 	cr_assert_eq(hwxdp_device_prog__open(hx_build_path("tests/corpus/tail_prog_array.bpf.o"),
 					     &dp, msg, sizeof(msg)),
-		     -EOPNOTSUPP, "%s", msg);
+		     -HWXDP_ERR_TRANSLATE, "%s", msg);
 	cr_assert(strstr(msg, "program array stages starts with 2 of the object's programs"), "%s",
 		  msg);
 	hwxdp_object__close(mim);
