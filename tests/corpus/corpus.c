@@ -138,10 +138,29 @@ static bool is_xdp(const struct hwxdp_prog *p)
 	return p->type == BPF_PROG_TYPE_XDP;
 }
 
+/*
+ * The object with its maps pinned nowhere: libbpf would pin one declared
+ * LIBBPF_PIN_BY_NAME as /sys/fs/bpf/NAME, and one object's pin would reach
+ * another's load (a map of that name, reused) and outlive the run.
+ */
+static struct bpf_object *open_for_kernel(const char *path)
+{
+	struct bpf_object *bobj = bpf_object__open_file(path, NULL);
+	struct bpf_map *m;
+
+	if (bobj)
+		bpf_object__for_each_map(m, bobj)
+		{
+			if (bpf_map__pin_path(m))
+				bpf_map__set_pin_path(m, NULL);
+		}
+	return bobj;
+}
+
 /* Step 1 with libbpf: this program alone loaded, with the verifier's log. */
 static void kernel_verdict_libbpf(const char *path, struct corpus_row *r)
 {
-	struct bpf_object *bobj = bpf_object__open_file(path, NULL);
+	struct bpf_object *bobj = open_for_kernel(path);
 	struct bpf_program *p, *mine = NULL;
 	char why[CORPUS_REASON_MAX];
 	int err;
@@ -180,7 +199,7 @@ static void kernel_verdict_libbpf(const char *path, struct corpus_row *r)
 		 * A loader loads them all.
 		 */
 		bpf_object__close(bobj);
-		bobj = bpf_object__open_file(path, NULL);
+		bobj = open_for_kernel(path);
 		mine = bobj ? bpf_object__find_program_by_name(bobj, r->prog) : NULL;
 		if (!mine) {
 			say(r->kernel_reason, sizeof(r->kernel_reason),
