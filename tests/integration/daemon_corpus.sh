@@ -40,8 +40,11 @@ out=$(hwxdp port add p0 dev "$wa" 2>&1) || setup_failed "port add: $out"
 
 # Whether libbpf and the kernel take the object: as its sections say, or
 # (sections libbpf 1.x gives no type, such as xdp1) every program as XDP.
+# Maps declared LIBBPF_PIN_BY_NAME are pinned by bpftool as /sys/fs/bpf/NAME:
+# the object's maps it pins there are removed again.
 kernel_takes() {
-	local rc
+	local rc before
+	before=$(ls /sys/fs/bpf)
 	rm -rf "$probe"
 	bpftool prog loadall "$1" "$probe" >/dev/null 2>&1
 	rc=$?
@@ -51,6 +54,10 @@ kernel_takes() {
 		rc=$?
 		rm -rf "$probe"
 	fi
+	for pin in $(llvm-objdump -t "$1" 2>/dev/null | awk -F'[ \t]+' '/ \.maps\t/ {print $NF}'); do
+		[ -e "/sys/fs/bpf/$pin" ] && ! echo "$before" | grep -qx "$pin" &&
+			rm -f "/sys/fs/bpf/$pin"
+	done
 	return $rc
 }
 
