@@ -37,7 +37,6 @@
 
 #define KLOG_SIZE  (16u << 20)
 #define SHOW_DIFFS 3
-#define CORPUS_MAX 128
 #define INGRESS_LO 1 /* lo: an ifindex the kernel knows, no lab port */
 
 static char *klog;
@@ -1116,9 +1115,16 @@ out:
 
 /* ---- the whole corpus ---- */
 
-static int by_name(const void *a, const void *b)
+static int is_object(const struct dirent *de)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	size_t l = strlen(de->d_name);
+
+	return l > 6 && !strcmp(de->d_name + l - 6, ".bpf.o");
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
 /* A new row for a program of the object in file, its name and section. */
@@ -1238,31 +1244,23 @@ int corpus_run(unsigned int frames, struct corpus_row **rows, size_t *cnt)
 
 int corpus_run_in(const char *subdir, unsigned int frames, struct corpus_row **rows, size_t *cnt)
 {
-	char dir[4096], *names[CORPUS_MAX];
+	struct dirent **names = NULL;
 	cpu_set_t cpu0, old_cpus;
-	size_t n = 0, cap = 0;
+	size_t cap = 0;
+	char dir[4096];
 	bool pinned;
-	struct dirent *de;
-	DIR *dh;
-	int err = 0;
+	int n, err = 0;
 
 	*rows = NULL;
 	*cnt = 0;
 	snprintf(dir, sizeof(dir), "%s/%s", hx_build_dir(), subdir);
-	dh = opendir(dir);
-	if (!dh) {
+	/* every object, however many: a held-out set is dropped in whole */
+	n = scandir(dir, &names, is_object, by_name);
+	if (n < 0) {
 		fprintf(stderr, "corpus: %s: %s (build the corpus with make)\n", dir,
 			strerror(errno));
 		return -ENOENT;
 	}
-	while ((de = readdir(dh)) && n < CORPUS_MAX) {
-		size_t l = strlen(de->d_name);
-
-		if (l > 6 && !strcmp(de->d_name + l - 6, ".bpf.o"))
-			names[n++] = strdup(de->d_name);
-	}
-	closedir(dh);
-	qsort(names, n, sizeof(names[0]), by_name);
 	if (!klog)
 		klog = malloc(KLOG_SIZE);
 	if (!klog)
@@ -1284,11 +1282,12 @@ int corpus_run_in(const char *subdir, unsigned int frames, struct corpus_row **r
 			"corpus: cannot run on CPU 0 (%s): programs that read the CPU "
 			"number may differ\n",
 			strerror(errno));
-	for (size_t i = 0; i < n; i++) {
+	for (int i = 0; i < n; i++) {
 		if (!err)
-			err = one_object(dir, names[i], frames, rows, cnt, &cap);
+			err = one_object(dir, names[i]->d_name, frames, rows, cnt, &cap);
 		free(names[i]);
 	}
+	free(names);
 	if (pinned)
 		sched_setaffinity(0, sizeof(old_cpus), &old_cpus);
 	return err;

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <errno.h>
+#include <sys/stat.h>
 
 #include "lab/target.h"
 #include "tests/corpus/corpus.h"
@@ -131,4 +133,40 @@ Test(corpus, cpu_v3, .timeout = 600)
 Test(corpus, clang_O1, .timeout = 600)
 {
 	check_build("tests/corpus-O1", "corpus-O1-report.json", false);
+}
+
+/* More objects than any fixed table would hold, all of them run: a held-out
+ * set is dropped into a directory whole. 150 links to one small object. */
+Test(corpus, every_object_of_a_large_set, .timeout = 300)
+{
+	char dir[4096], from[4096], to[4200], *target;
+	struct corpus_row *rows = NULL;
+	size_t cnt = 0;
+	int err;
+
+	if (geteuid() != 0)
+		cr_skip_test("the kernel's verdict and BPF_PROG_TEST_RUN need root");
+	snprintf(from, sizeof(from), "%s/tests/corpus/nodebug_v1.bpf.o", hx_build_dir());
+	target = realpath(from, NULL);
+	cr_assert_not_null(target, "%s: build the corpus with make", from);
+	snprintf(dir, sizeof(dir), "%s/tests/corpus-many", hx_build_dir());
+	mkdir(dir, 0755);
+	for (int i = 0; i < 150; i++) {
+		snprintf(to, sizeof(to), "%s/n%03d.bpf.o", dir, i);
+		unlink(to);
+		cr_assert_eq(symlink(target, to), 0, "%s: %s", to, strerror(errno));
+	}
+	err = corpus_run_in("tests/corpus-many", 1, &rows, &cnt);
+	for (int i = 0; i < 150; i++) {
+		snprintf(to, sizeof(to), "%s/n%03d.bpf.o", dir, i);
+		unlink(to);
+	}
+	rmdir(dir);
+	free(target);
+	cr_assert_eq(err, 0, "the run failed: %s", strerror(-err));
+	cr_expect_eq(cnt, 150, "%zu of 150 objects run", cnt);
+	for (size_t i = 0; i < cnt; i++)
+		cr_expect(rows[i].kernel_ok && rows[i].host_ok && rows[i].ran, "%s",
+			  rows[i].object);
+	free(rows);
 }
