@@ -1161,13 +1161,26 @@ static int unopened_object(const char *path, const char *file, int open_err,
 	struct bpf_object *bobj = bpf_object__open_file(path, NULL);
 	struct bpf_program *p;
 	size_t before = *cnt;
+	struct corpus_row *r;
 
-	if (!bobj)
-		return open_err;
+	if (!bobj) {
+		/* neither loader reads it: one row for the file, refused by both */
+		int lerr = -errno;
+
+		r = add_row(rows, cnt, cap, file, "-", "-");
+		if (!r)
+			return -ENOMEM;
+		say(r->kernel_reason, sizeof(r->kernel_reason), "libbpf cannot open it: %s",
+		    strerror(-lerr));
+		say(r->host_reason, sizeof(r->host_reason), "cannot open: %s",
+		    hwxdp_strerror(open_err));
+		say(r->device_reason, sizeof(r->device_reason), "cannot open: %s",
+		    hwxdp_strerror(open_err));
+		return 0;
+	}
 	bpf_object__for_each_program(p, bobj)
 	{
 		const char *sec = bpf_program__section_name(p);
-		struct corpus_row *r;
 
 		if (bpf_program__type(p) != BPF_PROG_TYPE_XDP && !hwxdp_legacy_xdp_section(sec))
 			continue;
@@ -1185,7 +1198,15 @@ static int unopened_object(const char *path, const char *file, int open_err,
 	/* each program alone, as for an object that opens */
 	for (size_t i = before; i < *cnt; i++)
 		kernel_verdict_libbpf(path, &(*rows)[i]);
-	return *cnt > before ? 0 : open_err;
+	if (*cnt == before) {
+		r = add_row(rows, cnt, cap, file, "-", "-");
+		if (!r)
+			return -ENOMEM;
+		say(r->kernel_reason, sizeof(r->kernel_reason), "no XDP program in it");
+		say(r->host_reason, sizeof(r->host_reason), "cannot open: %s",
+		    hwxdp_strerror(open_err));
+	}
+	return 0;
 }
 
 static int one_object(const char *dir, const char *file, unsigned int frames,

@@ -170,3 +170,44 @@ Test(corpus, every_object_of_a_large_set, .timeout = 300)
 			  rows[i].object);
 	free(rows);
 }
+
+/* A file neither libbpf nor the project's loader reads is a row refused by
+ * both, and the objects after it still run. */
+Test(corpus, an_unreadable_object_is_a_row)
+{
+	char dir[4096], path[4200], *target;
+	struct corpus_row *rows = NULL;
+	size_t cnt = 0;
+	FILE *f;
+	int err;
+
+	if (geteuid() != 0)
+		cr_skip_test("the kernel's verdict and BPF_PROG_TEST_RUN need root");
+	snprintf(path, sizeof(path), "%s/tests/corpus/nodebug_v1.bpf.o", hx_build_dir());
+	target = realpath(path, NULL);
+	cr_assert_not_null(target, "%s: build the corpus with make", path);
+	snprintf(dir, sizeof(dir), "%s/tests/corpus-unreadable", hx_build_dir());
+	mkdir(dir, 0755);
+	snprintf(path, sizeof(path), "%s/a_junk.bpf.o", dir);
+	f = fopen(path, "w");
+	cr_assert_not_null(f);
+	fputs("\177ELF, or not quite\n", f);
+	fclose(f);
+	snprintf(path, sizeof(path), "%s/b_good.bpf.o", dir);
+	unlink(path);
+	cr_assert_eq(symlink(target, path), 0, "%s: %s", path, strerror(errno));
+	err = corpus_run_in("tests/corpus-unreadable", 1, &rows, &cnt);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/a_junk.bpf.o", dir);
+	unlink(path);
+	rmdir(dir);
+	free(target);
+	cr_assert_eq(err, 0, "the run failed: %s", strerror(-err));
+	cr_assert_eq(cnt, 2, "%zu rows", cnt);
+	cr_expect(!strcmp(rows[0].object, "a_junk") && !rows[0].kernel_ok && !rows[0].host_ok &&
+			  strstr(rows[0].kernel_reason, "libbpf cannot open it") &&
+			  strstr(rows[0].host_reason, "cannot open"),
+		  "%s: %s / %s", rows[0].object, rows[0].kernel_reason, rows[0].host_reason);
+	cr_expect(rows[1].kernel_ok && rows[1].host_ok && rows[1].ran, "%s", rows[1].object);
+	free(rows);
+}
