@@ -48,6 +48,11 @@ CORPUS_OBJS += $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/corpus/*.bpf
 # The same built for BPF v3 (alu32 and jmp32), the default of newer clang,
 # and at -O1, whose code clang lays out otherwise: build/tests/corpus-NAME.
 CORPUS_BUILDS := v3:-mcpu=v3 O1:-O1
+# Corpus programs built as their projects build them, ahead of a build's own
+# flags: CORPUS_CFLAGS.NAME for tests/corpus/NAME.bpf.c.
+CORPUS_CFLAGS.nodebug_v1 := -g0 -mcpu=v1
+CORPUS_CFLAGS.v2_subprogs := -mcpu=v2 -fno-unroll-loops
+CORPUS_CFLAGS.atomics_v3 := -mcpu=v3
 CORPUS_OBJS += $(foreach b,$(CORPUS_BUILDS),$(patsubst tests/corpus/%.bpf.c,\
 	       $(BUILD)/tests/corpus-$(firstword $(subst :, ,$(b)))/%.bpf.o,$(wildcard tests/corpus/*.bpf.c)))
 
@@ -141,14 +146,14 @@ define corpus_build
 $(BUILD)/tests/corpus-$(1)/%.bpf.o: tests/corpus/%.bpf.c $(wildcard tests/corpus/include/*.h)
 	@mkdir -p $$(@D)
 	$$(call msg,BPF,$$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) $(2) -c $$< -o $$@
+	$(Q)$(CLANG) $(BPF_CFLAGS) $$(CORPUS_CFLAGS.$$*) $(2) -c $$< -o $$@
 endef
 $(foreach b,$(CORPUS_BUILDS),$(eval $(call corpus_build,$(firstword $(subst :, ,$(b))),$(lastword $(subst :, ,$(b))))))
 
 $(BUILD)/tests/%.bpf.o: tests/%.bpf.c $(wildcard tests/corpus/include/*.h)
 	@mkdir -p $(@D)
 	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+	$(Q)$(CLANG) $(BPF_CFLAGS) $(CORPUS_CFLAGS.$(notdir $*)) -c $< -o $@
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(@D)

@@ -3,8 +3,11 @@
  * translation, once for every caller. */
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
+
+#include <linux/bpf.h>
 
 #include "hwmap/translate.h"
 #include "hwxdp/platform.h"
@@ -25,6 +28,30 @@ static uint64_t now_ns(void)
 					 sizeof((opts)->field)                                     \
 		 ? (opts)->field                                                                   \
 		 : (fallback))
+
+/*
+ * A program array its definition fills with programs (libbpf's `.values`)
+ * holds them in the kernel from the load on; the image has one program,
+ * prog, and nothing to put there, so its tail calls would fall through
+ * where the kernel's jump. -HWXDP_ERR_TRANSLATE with why, or 0.
+ */
+static int filled_prog_array(const struct hwxdp_object *obj, const struct hwxdp_prog *prog,
+			     char *why, size_t len)
+{
+	for (size_t i = 0; i < obj->map_cnt; i++) {
+		const struct hwxdp_map_desc *m = &obj->maps[i];
+
+		if (m->type == BPF_MAP_TYPE_PROG_ARRAY && m->init_prog_cnt) {
+			snprintf(
+				why, len,
+				"program array %s starts with %u of the object's programs, and the "
+				"device runs only %s: its tail calls would not find them",
+				m->name, m->init_prog_cnt, prog->name);
+			return -HWXDP_ERR_TRANSLATE;
+		}
+	}
+	return 0;
+}
 
 int hwxdp_translate_for_device(struct hwxdp_object *obj, const struct hwxdp_prog *prog,
 			       struct hxu_image **out, char *msg, size_t msglen)
@@ -68,7 +95,9 @@ int hwxdp_translate_for_device_opts(struct hwxdp_object *obj, const struct hwxdp
 		}
 		return hwxdp_say(msg, msglen, -EACCES, "refused for the device");
 	}
-	err = hwxdp_translate(obj, prog, res, out, why, sizeof(why));
+	err = filled_prog_array(obj, prog, why, sizeof(why));
+	if (!err)
+		err = hwxdp_translate(obj, prog, res, out, why, sizeof(why));
 	if (times)
 		times->translate_ns = now_ns() - t1;
 	if (verified)

@@ -104,6 +104,22 @@ static bool is_fresh(const struct hwxdp_host_load_opts *o, const char *name)
 	return false;
 }
 
+/*
+ * Without a directory of the caller's, no map is pinned: libbpf would pin
+ * one declared LIBBPF_PIN_BY_NAME as /sys/fs/bpf/NAME, outside hwxdp's
+ * tree, and reuse whatever map of that name another loader left there.
+ */
+static void unset_pin_paths(struct bpf_object *obj)
+{
+	struct bpf_map *map;
+
+	bpf_object__for_each_map(map, obj)
+	{
+		if (bpf_map__pin_path(map))
+			bpf_map__set_pin_path(map, NULL);
+	}
+}
+
 static int set_pin_paths(struct bpf_object *obj, const char *dir,
 			 const struct hwxdp_host_load_opts *o)
 {
@@ -201,6 +217,8 @@ struct bpf_object *hwxdp_host_load_opts(const char *path, const struct hwxdp_hos
 			hwxdp_error(err, "%s: a pin path under %s is too long", path, o.pin_dir);
 			goto fail;
 		}
+	} else {
+		unset_pin_paths(obj);
 	}
 	err = bpf_object__load(obj);
 	if (err) {

@@ -26,6 +26,7 @@
 #include <bpf/libbpf.h>
 
 #include "base/file.h"
+#include "loader/kconfig.h"
 #include "loader/kfuncs.h"
 #include "base/log.h"
 #include "loader/object_internal.h"
@@ -65,7 +66,7 @@ struct func {
 	size_t pos;	      /* where it starts in the program being linked; 0: absent */
 };
 
-enum reloc_kind { RELOC_MAP, RELOC_DATA, RELOC_CALL, RELOC_FUNC_ADDR, RELOC_EXTERN };
+enum reloc_kind { RELOC_MAP, RELOC_DATA, RELOC_CALL, RELOC_FUNC_ADDR, RELOC_EXTERN, RELOC_KCONFIG };
 
 struct reloc {
 	size_t sec, insn; /* the instruction, within its section */
@@ -95,6 +96,8 @@ struct loader {
 	struct reloc *relocs;
 	size_t reloc_cnt;
 	struct map_place *places; /* per map: where it is defined */
+	uint64_t *slot_progs;	  /* .maps offsets a program's address fills */
+	size_t slot_prog_cnt, slot_prog_cap;
 	const struct hwxdp_kfunc *kfuncs;
 	struct hwxdp_object *obj;
 	struct object_priv *priv;
@@ -499,7 +502,10 @@ static int classify_reloc(const struct loader *l, struct reloc *r, const GElf_Sy
 		r->kind = RELOC_EXTERN;
 		r->weak = bind == STB_WEAK;
 		r->kfunc = hwxdp_kfunc__find(l->kfuncs, r->name);
-		if (!r->kfunc && !r->weak)
+		/* a variable: a .kconfig extern when the BTF says so (resolve_map_relocs) */
+		if (!r->kfunc && insn->code == OP_LD_IMM64)
+			r->kind = RELOC_KCONFIG;
+		else if (!r->kfunc && !r->weak)
 			return fail(l, -HWXDP_ERR_RELOC,
 				    "extern '%s' is not a kfunc of the target, and not weak",
 				    r->name);
@@ -537,6 +543,29 @@ static int classify_reloc(const struct loader *l, struct reloc *r, const GElf_Sy
 		    where, r->insn, r->name, l->secs[shndx].name);
 }
 
+/* The places in .maps a function's address fills: a program array's
+ * initial slots, which maps_from_libbpf gives their maps. */
+static int read_slot_progs(struct loader *l, const struct section *s)
+{
+	for (size_t j = 0; j < s->size / sizeof(Elf64_Rel); j++) {
+		const char *name;
+		GElf_Sym sym;
+		GElf_Rel rel;
+
+		if (!gelf_getrel(s->data, j, &rel) ||
+		    get_sym(l, GELF_R_SYM(rel.r_info), &sym, &name))
+			return fail(l, -HWXDP_ERR_RELOC, "%s: relocation %zu is unreadable",
+				    s->name, j);
+		if (GELF_ST_TYPE(sym.st_info) != STT_FUNC)
+			continue;
+		if (grow(&l->slot_progs, &l->slot_prog_cap, l->slot_prog_cnt + 1,
+			 sizeof(*l->slot_progs)))
+			return -ENOMEM;
+		l->slot_progs[l->slot_prog_cnt++] = rel.r_offset;
+	}
+	return 0;
+}
+
 static int read_relocs(struct loader *l)
 {
 	size_t i, j, cap = 0;
@@ -550,6 +579,12 @@ static int read_relocs(struct loader *l)
 			continue;
 		if (!target || target >= l->sec_cnt)
 			return fail(l, -HWXDP_ERR_RELOC, "%s: relocates no section", s->name);
+		if (target == l->maps && s->data) {
+			err = read_slot_progs(l, s);
+			if (err)
+				return err;
+			continue;
+		}
 		if (l->secs[target].kind != SEC_CODE || !s->data)
 			continue;
 		if (s->shdr.sh_link != l->symtab_sec)
@@ -596,6 +631,38 @@ static int read_relocs(struct loader *l)
 	return 0;
 }
 
+/* The map libbpf made for the object's .kconfig externs, or -1. */
+static int kconfig_map(const struct hwxdp_object *obj)
+{
+	for (size_t m = 0; m < obj->map_cnt; m++) {
+		const char *name = obj->maps[m].name;
+		size_t n = strlen(name);
+
+		if (obj->maps[m].origin == HWXDP_MAP_GLOBAL && n >= 8 &&
+		    !strcmp(name + n - 8, ".kconfig"))
+			return (int)m;
+	}
+	return -1;
+}
+
+/* Where libbpf placed the .kconfig extern name in its map: 0 or -ENOENT. */
+static int kconfig_offset(const struct btf *btf, const char *name, uint32_t *off)
+{
+	int id = btf ? btf__find_by_name_kind(btf, ".kconfig", BTF_KIND_DATASEC) : -1;
+	const struct btf_type *sec = id > 0 ? btf__type_by_id(btf, id) : NULL;
+
+	for (int i = 0; sec && i < btf_vlen(sec); i++) {
+		const struct btf_var_secinfo *vi = btf_var_secinfos(sec) + i;
+		const struct btf_type *var = btf__type_by_id(btf, vi->type);
+
+		if (var && !strcmp(btf__name_by_offset(btf, var->name_off), name)) {
+			*off = vi->offset;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
 /* Map references need the maps, which need libbpf, which comes after the
  * checks above so that a broken file is reported in our words. */
 static int resolve_map_relocs(struct loader *l)
@@ -604,7 +671,22 @@ static int resolve_map_relocs(struct loader *l)
 
 	for (i = 0; i < l->reloc_cnt; i++) {
 		struct reloc *r = &l->relocs[i];
+		uint32_t off;
 
+		if (r->kind == RELOC_KCONFIG) {
+			r->map = kconfig_map(l->obj);
+			if (r->map >= 0 && !kconfig_offset(l->obj->btf, r->name, &off)) {
+				r->sym_off = off;
+				continue;
+			}
+			if (!r->weak)
+				return fail(
+					l, -HWXDP_ERR_RELOC,
+					"extern '%s' is not a kfunc of the target, and not weak",
+					r->name);
+			r->kind = RELOC_EXTERN; /* an absent weak ksym */
+			continue;
+		}
 		if (r->kind == RELOC_DATA)
 			r->map = l->secs[r->sym_sec].map;
 		for (m = 0; r->kind == RELOC_MAP && m < l->obj->map_cnt; m++)
@@ -722,6 +804,41 @@ static void describe_map(struct hwxdp_map_desc *map, const struct bpf_map *m,
 	map->btf_value_type_id = bpf_map__btf_value_type_id(m);
 }
 
+/* Whether the object's extern name is weak. */
+static bool extern_weak(const char *name, void *ctx)
+{
+	const struct loader *l = ctx;
+	const char *sym_name;
+	GElf_Sym sym;
+
+	for (size_t i = 1; i < l->sym_cnt; i++)
+		if (!get_sym(l, i, &sym, &sym_name) && sym.st_shndx == SHN_UNDEF &&
+		    !strcmp(sym_name, name))
+			return GELF_ST_BIND(sym.st_info) == STB_WEAK;
+	return false;
+}
+
+/* The .kconfig map's content, the running kernel's values as libbpf gives
+ * them at load time: read-only, as the program sees it. */
+static int fill_kconfig(struct loader *l)
+{
+	int m = kconfig_map(l->obj);
+	struct hwxdp_map_desc *map;
+	uint8_t *value;
+
+	if (m < 0)
+		return 0;
+	map = &l->obj->maps[m];
+	value = keep(l->priv, calloc(1, map->value_size ? map->value_size : 1));
+	if (!value)
+		return -ENOMEM;
+	snprintf(map->section, sizeof(map->section), ".kconfig");
+	map->read_only = true;
+	map->initial = value;
+	map->initial_size = map->value_size;
+	return hwxdp_kconfig__fill(l->obj->btf, value, map->value_size, NULL, extern_weak, l);
+}
+
 static int maps_from_libbpf(struct loader *l, const void *data, size_t size)
 {
 	LIBBPF_OPTS(bpf_object_open_opts, opts);
@@ -732,7 +849,7 @@ static int maps_from_libbpf(struct loader *l, const void *data, size_t size)
 	struct btf *btf;
 	size_t cnt = 0;
 	bool bad;
-	int i;
+	int i, err;
 
 	btf__free(checked_btf(l, &bad));
 	if (bad)
@@ -782,7 +899,20 @@ static int maps_from_libbpf(struct loader *l, const void *data, size_t size)
 			    !strcmp(l->obj->maps[k].name, name))
 				l->places[k] = (struct map_place){ l->maps, vi->offset };
 	}
-	return bind_global_maps(l, bpf_object__name(bpf));
+	/* each initial program slot belongs to the map defined last before it */
+	for (size_t j = 0; j < l->slot_prog_cnt; j++) {
+		size_t best = l->obj->map_cnt;
+
+		for (size_t k = 0; k < l->obj->map_cnt; k++)
+			if (l->obj->maps[k].origin == HWXDP_MAP_BTF &&
+			    l->places[k].sec == l->maps && l->places[k].off <= l->slot_progs[j] &&
+			    (best == l->obj->map_cnt || l->places[k].off > l->places[best].off))
+				best = k;
+		if (best < l->obj->map_cnt)
+			l->obj->maps[best].init_prog_cnt++;
+	}
+	err = bind_global_maps(l, bpf_object__name(bpf));
+	return err ?: fill_kconfig(l);
 }
 
 /* libbpf maps global data only where a non-static variable could be
@@ -906,6 +1036,7 @@ static int relocate_data(struct loader *l, const struct reloc *r, size_t at)
 		insn[0].imm = r->map;
 		return 0;
 	case RELOC_DATA:
+	case RELOC_KCONFIG:
 		insn[1].imm = (int32_t)((uint32_t)insn[0].imm + (uint32_t)r->sym_off);
 		insn[0].src_reg = BPF_PSEUDO_MAP_VALUE;
 		insn[0].imm = r->map;
@@ -1293,6 +1424,7 @@ int hwxdp_object__open_mem_opts(const void *data, size_t size, const char *name,
 	free(l.funcs);
 	free(l.relocs);
 	free(l.places);
+	free(l.slot_progs);
 	free(l.placed);
 	if (err) {
 		hwxdp_object__close(obj);

@@ -31,6 +31,9 @@ struct hwxdp_map_desc {
 	/* ARRAY_OF_MAPS, HASH_OF_MAPS: the index in maps[] of the template
 	 * (HWXDP_MAP_INNER) their maps have; other types: 0, unused */
 	uint32_t inner_map;
+	/* PROG_ARRAY: slots its definition fills with the object's programs
+	 * (libbpf's `.values = { [i] = &prog }`, set when libbpf loads it) */
+	uint32_t init_prog_cnt;
 };
 
 /* A kfunc or ksym the program names, by instruction. */

@@ -6,8 +6,9 @@
 # by `hwxdp prog load FILE name x port p0`, then `prog unload x`.
 #
 # What to expect is decided by others: libbpf and the kernel (bpftool prog
-# loadall ... type xdp, whose loader is the host copy's) and hwxdp's device
-# verifier. A program both take must load, run its host copy on the port's
+# loadall ... type xdp, whose loader is the host copy's) and hwxdp's
+# translation for the device (`hwxdp prog translate`: the device's verifier,
+# the translator and the device's check of the microcode). A program both take must load, run its host copy on the port's
 # TAP (bpftool net shows it there), pin every map it has (bpftool sees each
 # pin), and leave no pin behind when unloaded. One either refuses must be
 # refused in one error line, with nothing loaded and nothing pinned. And one
@@ -39,8 +40,11 @@ out=$(hwxdp port add p0 dev "$wa" 2>&1) || setup_failed "port add: $out"
 
 # Whether libbpf and the kernel take the object: as its sections say, or
 # (sections libbpf 1.x gives no type, such as xdp1) every program as XDP.
+# Maps declared LIBBPF_PIN_BY_NAME are pinned by bpftool as /sys/fs/bpf/NAME:
+# the object's maps it pins there are removed again.
 kernel_takes() {
-	local rc
+	local rc before
+	before=$(ls /sys/fs/bpf)
 	rm -rf "$probe"
 	bpftool prog loadall "$1" "$probe" >/dev/null 2>&1
 	rc=$?
@@ -50,6 +54,10 @@ kernel_takes() {
 		rc=$?
 		rm -rf "$probe"
 	fi
+	for pin in $(llvm-objdump -t "$1" 2>/dev/null | awk -F'[ \t]+' '/ \.maps\t/ {print $NF}'); do
+		[ -e "/sys/fs/bpf/$pin" ] && ! echo "$before" | grep -qx "$pin" &&
+			rm -f "/sys/fs/bpf/$pin"
+	done
 	return $rc
 }
 
@@ -58,7 +66,7 @@ for obj in "$build"/tests/corpus/*.bpf.o "$build"/tests/corpus-v3/*.bpf.o "$buil
 	name=$(basename "$(dirname "$obj")")/$(basename "$obj" .bpf.o)
 	case $name in */bad_*) continue ;; esac
 	want=refused
-	kernel_takes "$obj" && "$build/hwxdp" prog verify "$obj" --target device >/dev/null 2>&1 &&
+	kernel_takes "$obj" && "$build/hwxdp" prog translate "$obj" -o "$tmp/want.hxu" >/dev/null 2>&1 &&
 		want=loaded
 	out=$(hwxdp prog load "$obj" name x port p0 2>&1)
 	rc=$?

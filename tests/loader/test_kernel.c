@@ -14,6 +14,7 @@
 
 #include <bpf/libbpf.h>
 
+#include "loader/host.h"
 #include "tests/loader/loader_util.h"
 
 #define OP_LD_IMM64 (BPF_LD | BPF_IMM | BPF_DW)
@@ -141,4 +142,23 @@ Test(loader_kernel, corpus_equals_libbpf)
 	}
 	cr_assert_geq(legacy, 2, "the corpus has %zu legacy objects, wants 2", legacy);
 	cr_assert_geq(n, 8, "the corpus has %zu objects", n);
+}
+
+/* The host copy loaded without a pin directory pins nothing: not even a map
+ * declared LIBBPF_PIN_BY_NAME, which libbpf alone pins as /sys/fs/bpf/NAME
+ * (tests/corpus/rodata_tables: last_crc). */
+Test(loader_kernel, no_pin_without_a_pin_dir)
+{
+	const char *pin = "/sys/fs/bpf/last_crc";
+	struct bpf_object *obj;
+
+	if (geteuid() != 0)
+		cr_skip_test("loading into the kernel needs root");
+	if (!access(pin, F_OK))
+		cr_skip_test("%s exists already", pin);
+	obj = hwxdp_host_load(hx_build_path("tests/corpus/rodata_tables.bpf.o"));
+	cr_assert_not_null(obj, "the host copy does not load");
+	cr_expect_neq(access(pin, F_OK), 0, "%s pinned", pin);
+	bpf_object__close(obj);
+	unlink(pin);
 }

@@ -8,11 +8,16 @@
 #include <criterion/criterion.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "hwmap/hxu.h"
+#include "loader/device.h"
+#include "loader/kconfig.h"
 #include "loader/kfuncs.h"
 #include "tests/loader/loader_util.h"
 
@@ -94,7 +99,9 @@ Test(loader_object, maps_and_programs_as_libbpf_sees_them)
 			cr_assert_eq(ours->origin == HWXDP_MAP_GLOBAL, bpf_map__is_internal(m),
 				     "%s: map %s origin", paths[i], ours->name);
 			legacy_maps += ours->origin == HWXDP_MAP_LEGACY;
-			if (ours->origin == HWXDP_MAP_GLOBAL && ours->initial) {
+			/* libbpf fills .kconfig at the load, compared below after one */
+			if (ours->origin == HWXDP_MAP_GLOBAL && ours->initial &&
+			    strcmp(ours->section, ".kconfig")) {
 				cr_assert(init && size == ours->initial_size &&
 						  !memcmp(init, ours->initial, size),
 					  "%s: map %s initial value", paths[i], ours->name);
@@ -393,4 +400,149 @@ Test(loader_object, lookups_and_options)
 	cr_assert_str_empty(hx_messages(), "printed: %s", hx_messages());
 	cr_assert_lt(hwxdp_object__open("/tmp", &none), 0);
 	cr_assert_null(none);
+}
+
+/* The map libbpf makes for .kconfig externs, by its name's ending. */
+static int kconfig_index(const struct hwxdp_object *obj)
+{
+	for (size_t i = 0; i < obj->map_cnt; i++) {
+		size_t n = strlen(obj->maps[i].name);
+
+		if (n >= 8 && !strcmp(obj->maps[i].name + n - 8, ".kconfig"))
+			return (int)i;
+	}
+	cr_assert_fail("no .kconfig map");
+	return -1;
+}
+
+static const char *const kconfig_vars[] = {
+	"LINUX_KERNEL_VERSION",
+	"CONFIG_BPF",
+	"CONFIG_BPF_JIT",
+	"CONFIG_XDP_SOCKETS",
+	"CONFIG_HZ",
+	"CONFIG_NR_CPUS",
+	"CONFIG_LOCALVERSION",
+	"CONFIG_HWXDP_NO_SUCH_OPTION",
+};
+
+/* Each extern a read of the .kconfig map at its offset, the map read-only
+ * and holding what libbpf puts in it when it loads the object. */
+Test(loader_object, kconfig_externs_as_libbpf_fills_them)
+{
+	const char *path = hx_build_path("tests/loader/corpus/kconfig.bpf.o");
+	struct bpf_object *bobj;
+	struct hwxdp_object *obj;
+	const struct hwxdp_prog *p;
+	const struct bpf_map *m;
+	const void *theirs;
+	size_t size;
+	int k;
+
+	if (access("/proc/config.gz", R_OK))
+		cr_skip_test("the kernel's config is not in /proc/config.gz");
+	obj = open_device("tests/loader/corpus/kconfig.bpf.o");
+	p = hwxdp_object__find_prog(obj, "kconfig_main");
+	cr_assert_not_null(p);
+	k = kconfig_index(obj);
+	cr_assert(obj->maps[k].read_only);
+	cr_assert_not_null(obj->maps[k].initial);
+	cr_assert_eq(obj->maps[k].initial_size, obj->maps[k].value_size);
+	for (size_t i = 0; i < sizeof(kconfig_vars) / sizeof(kconfig_vars[0]); i++) {
+		uint32_t off = var_offset(obj->btf, ".kconfig", kconfig_vars[i]);
+
+		cr_assert(refers_to(p, k, off), "%s at %u", kconfig_vars[i], off);
+	}
+	if (geteuid() != 0) {
+		hwxdp_object__close(obj);
+		cr_skip_test("libbpf's values need a load, which needs root");
+	}
+	bobj = bpf_object__open_file(path, NULL);
+	cr_assert_not_null(bobj);
+	cr_assert_eq(bpf_object__load(bobj), 0, "libbpf cannot load %s", path);
+	bpf_object__for_each_map(m, bobj)
+	{
+		size_t n = strlen(bpf_map__name(m));
+
+		if (n < 8 || strcmp(bpf_map__name(m) + n - 8, ".kconfig"))
+			continue;
+		theirs = bpf_map__initial_value((struct bpf_map *)m, &size);
+		cr_assert_eq(size, obj->maps[k].initial_size);
+		cr_assert_arr_eq(obj->maps[k].initial, theirs, size,
+				 "the .kconfig values differ from libbpf's");
+	}
+	bpf_object__close(bobj);
+	hwxdp_object__close(obj);
+}
+
+static bool weak_option(const char *name, void *ctx)
+{
+	(void)ctx;
+	return !strcmp(name, "CONFIG_HWXDP_NO_SUCH_OPTION");
+}
+
+/* Values from a config file, each as libbpf reads it by the extern's type,
+ * and a strong extern the file lacks refused. */
+Test(loader_object, kconfig_values_by_type)
+{
+	struct hwxdp_object *obj = open_device("tests/loader/corpus/kconfig.bpf.o");
+	char file[] = "/tmp/hwxdp-kconfig-XXXXXX";
+	int fd = mkstemp(file), k = kconfig_index(obj);
+	uint8_t buf[256];
+	size_t size = obj->maps[k].value_size;
+	uint64_t u64 = 0;
+	int32_t i32 = 0;
+	FILE *f;
+
+	cr_assert_geq(fd, 0);
+	cr_assert_leq(size, sizeof(buf));
+	f = fdopen(fd, "w");
+	fputs("# CONFIG_X is not set\nCONFIG_BPF=y\nCONFIG_BPF_JIT=n\nCONFIG_XDP_SOCKETS=m\n"
+	      "CONFIG_HZ=0x64\nCONFIG_NR_CPUS=12345678901\nCONFIG_LOCALVERSION=\"-abc\"\n",
+	      f);
+	fclose(f);
+	cr_assert_eq(hwxdp_kconfig__fill(obj->btf, buf, size, file, weak_option, NULL), 0);
+	cr_assert_eq(buf[var_offset(obj->btf, ".kconfig", "CONFIG_BPF")], 1);
+	cr_assert_eq(buf[var_offset(obj->btf, ".kconfig", "CONFIG_BPF_JIT")], 'n');
+	memcpy(&i32, buf + var_offset(obj->btf, ".kconfig", "CONFIG_XDP_SOCKETS"), 4);
+	cr_assert_eq(i32, 2, "a module is 2");
+	memcpy(&i32, buf + var_offset(obj->btf, ".kconfig", "CONFIG_HZ"), 4);
+	cr_assert_eq(i32, 100);
+	memcpy(&u64, buf + var_offset(obj->btf, ".kconfig", "CONFIG_NR_CPUS"), 8);
+	cr_assert_eq(u64, 12345678901ull);
+	cr_assert_str_eq((char *)buf + var_offset(obj->btf, ".kconfig", "CONFIG_LOCALVERSION"),
+			 "-abc");
+	memcpy(&i32, buf + var_offset(obj->btf, ".kconfig", "CONFIG_HWXDP_NO_SUCH_OPTION"), 4);
+	cr_assert_eq(i32, 0, "a weak option the config lacks is 0");
+
+	f = fopen(file, "w");
+	fputs("CONFIG_HZ=100\n", f);
+	fclose(f);
+	cr_assert_eq(hwxdp_kconfig__fill(obj->btf, buf, size, file, weak_option, NULL), -ENOENT,
+		     "a strong option the config lacks");
+	unlink(file);
+	hwxdp_object__close(obj);
+}
+
+/* A program array whose definition names programs: its slots counted, an
+ * inner map's template not; the device, which runs one program of the
+ * object, refuses it rather than fall through the tail calls. */
+Test(loader_object, program_arrays_filled_by_their_definition)
+{
+	struct hwxdp_object *obj = open_device("tests/corpus/tail_prog_array.bpf.o");
+	struct hwxdp_object *mim = open_device("tests/corpus/map_in_map.bpf.o");
+	struct hwxdp_device_prog *dp = NULL;
+	char msg[512] = "";
+
+	cr_assert_eq(obj->maps[map_index(obj, "stages")].init_prog_cnt, 2);
+	cr_assert_eq(obj->maps[map_index(obj, "stage_hits")].init_prog_cnt, 0);
+	for (size_t i = 0; i < mim->map_cnt; i++)
+		cr_assert_eq(mim->maps[i].init_prog_cnt, 0, "%s", mim->maps[i].name);
+	cr_assert_eq(hwxdp_device_prog__open(hx_build_path("tests/corpus/tail_prog_array.bpf.o"),
+					     &dp, msg, sizeof(msg)),
+		     -HWXDP_ERR_TRANSLATE, "%s", msg);
+	cr_assert(strstr(msg, "program array stages starts with 2 of the object's programs"), "%s",
+		  msg);
+	hwxdp_object__close(mim);
+	hwxdp_object__close(obj);
 }
