@@ -29,8 +29,6 @@ static const struct {
 	{ "queue_bloom", "cannot use helper bpf_map_peek_elem" },
 	/* bpf_spin_lock and bpf_spin_unlock */
 	{ "spin_percpu", "cannot use helper bpf_spin_lock" },
-	/* callbacks: bpf_loop and bpf_for_each_map_elem take a BPF_PSEUDO_FUNC */
-	{ "loop_callbacks", "unrecognized bpf_ld_imm64 insn" },
 };
 
 static const char *known_gap(const char *object)
