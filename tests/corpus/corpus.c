@@ -361,6 +361,7 @@ static void device_verdict(const char *path, struct corpus_row *r)
 	struct hwxdp_verify_opts vo = { .sz = sizeof(vo), .device = true, .log_level = 1 };
 	struct hwxdp_verify_result *res = NULL;
 	uint32_t target = HWXDP_TARGET_DEVICE;
+	struct hwxdp_device_prog_opts dopts = { .sz = sizeof(dopts), .prog = r->prog };
 	struct hwxdp_device_prog *dp = NULL;
 	const struct hwxdp_prog *prog;
 	struct hwxdp_object *obj;
@@ -393,7 +394,7 @@ static void device_verdict(const char *path, struct corpus_row *r)
 	hwxdp_object__close(obj);
 
 	msg[0] = 0;
-	err = hwxdp_device_prog__open(path, &dp, msg, sizeof(msg));
+	err = hwxdp_device_prog__open_opts(path, &dopts, &dp, msg, sizeof(msg));
 	if (err) {
 		say(r->device_reason, sizeof(r->device_reason), "translate: %s",
 		    msg[0] ? msg : hwxdp_strerror(err));
@@ -840,12 +841,12 @@ static int open_pair(const char *path, const struct corpus_row *r, struct dd_sid
 	const struct hwxdp_prog *prog;
 	int err;
 
-	err = dd_side_open_device(d, path);
+	err = dd_side_open_device_prog(d, path, r->prog);
 	if (err) {
 		say(msg, len, "device open: %s", hwxdp_strerror(err));
 		return err;
 	}
-	if (!r->legacy && !dd_side_open_kernel(k, path))
+	if (!r->legacy && !dd_side_open_kernel_prog(k, path, r->prog))
 		return 0;
 	/* libbpf 1.x refuses struct bpf_map_def and sections such as "xdp1": the host
 	 * copy from the project's loader, as the old loaders gave it to the kernel */
@@ -854,7 +855,7 @@ static int open_pair(const char *path, const struct corpus_row *r, struct dd_sid
 		say(msg, len, "cannot open: %s", hwxdp_strerror(err));
 		return err;
 	}
-	prog = hwxdp_object__xdp_prog(obj);
+	prog = hwxdp_object__find_prog(obj, r->prog);
 	err = prog ? dd_side_open_kernel_raw(k, prog->insns, prog->insn_cnt, obj->maps,
 					     obj->map_cnt, msg, len)
 		   : -ENOENT;
@@ -1214,7 +1215,7 @@ static int one_object(const char *dir, const char *file, unsigned int frames,
 {
 	char path[8192];
 	struct hwxdp_object *obj;
-	bool legacy = false, first = true;
+	bool legacy = false;
 	int err;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
@@ -1243,16 +1244,10 @@ static int one_object(const char *dir, const char *file, unsigned int frames,
 		else
 			kernel_verdict_libbpf(path, r);
 		host_verdict(path, r);
-		r->device_tried = first;
-		if (first) {
-			device_verdict(path, r);
-			if (r->device_ok && r->kernel_ok)
-				run_diff(path, r, frames);
-		} else {
-			say(r->device_reason, sizeof(r->device_reason),
-			    "not tried: the loader translates an object's first XDP program");
-		}
-		first = false;
+		r->device_tried = true;
+		device_verdict(path, r);
+		if (r->device_ok && r->kernel_ok)
+			run_diff(path, r, frames);
 	}
 	hwxdp_object__close(obj);
 	return 0;

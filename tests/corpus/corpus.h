@@ -34,7 +34,7 @@ struct corpus_row {
 	uint64_t host_ns;
 	char host_reason[CORPUS_REASON_MAX];
 
-	bool device_tried; /* the loader translates an object's first XDP program */
+	bool device_tried; /* the device was asked: not for an object the loader cannot open */
 	bool device_ok;
 	char device_reason[CORPUS_REASON_MAX];
 	uint32_t bpf_insns, image_ops;

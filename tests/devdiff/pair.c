@@ -163,6 +163,11 @@ static void map_from_desc(struct dd_map *m, const struct hwxdp_map_desc *d)
 
 int dd_side_open_kernel(struct dd_side *s, const char *path)
 {
+	return dd_side_open_kernel_prog(s, path, NULL);
+}
+
+int dd_side_open_kernel_prog(struct dd_side *s, const char *path, const char *name)
+{
 	struct bpf_program *prog;
 	struct bpf_map *map;
 	size_t n = 0;
@@ -171,7 +176,7 @@ int dd_side_open_kernel(struct dd_side *s, const char *path)
 	s->bobj = hwxdp_host_load(path);
 	if (!s->bobj)
 		return -errno;
-	prog = hwxdp_host_xdp_program(s->bobj);
+	prog = name ? hwxdp_host_port_program(s->bobj, name) : hwxdp_host_xdp_program(s->bobj);
 	if (!prog) {
 		dd_side_close(s);
 		return -ENOENT;
@@ -220,11 +225,17 @@ static int device_maps(struct dd_side *s, const struct hwxdp_map_desc *maps, siz
 
 int dd_side_open_device(struct dd_side *s, const char *path)
 {
+	return dd_side_open_device_prog(s, path, NULL);
+}
+
+int dd_side_open_device_prog(struct dd_side *s, const char *path, const char *name)
+{
+	struct hwxdp_device_prog_opts opts = { .sz = sizeof(opts), .prog = name };
 	char msg[512];
 	int err;
 
 	side_init(s, true);
-	err = hwxdp_device_prog__open(path, &s->dp, msg, sizeof(msg));
+	err = hwxdp_device_prog__open_opts(path, &opts, &s->dp, msg, sizeof(msg));
 	if (err) {
 		fprintf(stderr, "devdiff: %s\n", msg);
 		return err;

@@ -55,6 +55,9 @@ struct dd_side {
 /* progs/NAME.bpf.o style objects: 0 or a negative errno. */
 int dd_side_open_kernel(struct dd_side *s, const char *path);
 int dd_side_open_device(struct dd_side *s, const char *path);
+/* The same for the XDP program of that name; NULL: the object's first. */
+int dd_side_open_kernel_prog(struct dd_side *s, const char *path, const char *prog);
+int dd_side_open_device_prog(struct dd_side *s, const char *path, const char *prog);
 
 /*
  * A raw program (map references by index into maps[]): the kernel copy with
