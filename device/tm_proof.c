@@ -548,7 +548,9 @@ static int step(struct prover *p, uint32_t i, struct astate *s, bool final)
 /* Narrows s for the way out of branch op where the condition is taken
  * (or not): a number compared with a constant. A signed or 32-bit compare
  * narrows only when it orders the two as the unsigned 64-bit one would. */
-static void refine(const struct hxu_op *op, struct astate *s, bool taken)
+/* Narrows the register a branch tests on the way it goes; false when that
+ * way cannot be taken from s (its range leaves no number that goes there). */
+static bool refine(const struct hxu_op *op, struct astate *s, bool taken)
 {
 	static const uint8_t unsigned_cc[HXU_CC__MAX] = {
 		[HXU_CC_EQ] = HXU_CC_EQ,  [HXU_CC_NE] = HXU_CC_NE,   [HXU_CC_GT] = HXU_CC_GT,
@@ -566,51 +568,62 @@ static void refine(const struct hxu_op *op, struct astate *s, bool taken)
 	uint8_t cc;
 
 	if (op->x >= HXU_CC__MAX || op->x == HXU_CC_SET || v->kind != V_NUM)
-		return;
+		return true;
 	if (op->opcode == HXU_OP_BRI)
 		k = (uint64_t)(int64_t)(int32_t)op->ext;
 	else if (s->r[op->rt].kind == V_NUM && ulo(&s->r[op->rt]) == uhi(&s->r[op->rt]))
 		k = ulo(&s->r[op->rt]);
 	else
-		return;
+		return true;
 	if (w)
 		k = (uint32_t)k;
 	limit = w ? (sign ? INT32_MAX : UINT32_MAX) : (sign ? INT64_MAX : UINT64_MAX);
 	if (hi > limit || k > limit)
-		return;
+		return true;
 	cc = unsigned_cc[op->x];
 	if (!taken)
 		cc = inverse[cc];
 	switch (cc) {
 	case HXU_CC_EQ:
-		if (k >= lo && k <= hi)
-			lo = hi = k;
+		if (k < lo || k > hi)
+			return false;
+		lo = hi = k;
 		break;
 	case HXU_CC_NE:
-		if (lo == k && lo < hi)
+		if (lo == k && hi == k)
+			return false;
+		if (lo == k)
 			lo++;
-		else if (hi == k && lo < hi)
+		else if (hi == k)
 			hi--;
 		break;
 	case HXU_CC_GT:
-		if (k != UINT64_MAX && k + 1 > lo)
+		if (k >= hi)
+			return false;
+		if (k + 1 > lo)
 			lo = k + 1;
 		break;
 	case HXU_CC_GE:
+		if (k > hi)
+			return false;
 		if (k > lo)
 			lo = k;
 		break;
 	case HXU_CC_LT:
-		if (k && k - 1 < hi)
+		if (k <= lo)
+			return false;
+		if (k - 1 < hi)
 			hi = k - 1;
 		break;
 	case HXU_CC_LE:
+		if (k < lo)
+			return false;
 		if (k < hi)
 			hi = k;
 		break;
 	}
-	if (lo <= hi)
-		*v = num(lo, hi);
+	*v = num(lo, hi);
+	return true;
 }
 
 static int flow_to(struct prover *p, uint32_t target, const struct astate *s)
@@ -714,6 +727,182 @@ static int run_block(struct prover *p, uint32_t i, bool final)
 	}
 }
 
+/*
+ * The retry, path by path, for an image the joined states cannot prove: a
+ * loop whose offsets move together (a pointer stepped by 4 as a counter
+ * steps by 2 to its bound), which a join of every iteration loses. Each
+ * path runs from its entry with its own state, as the verifier walks BPF;
+ * a branch forks both ways that can be taken, a call forks into its target
+ * as the joined analysis enters it. At a block's start, a state no larger
+ * than one stored there (every value within that one's) is not walked
+ * again. Every operation is judged on every path. -2 past the budget of
+ * operations or of open paths, which bound the time and memory an image
+ * can make the load spend.
+ */
+#define PATH_BUDGET 262144 /* operations walked over all paths */
+#define PATH_STORED 32	   /* states kept at a block's start */
+#define PATH_OPEN   4096   /* paths waiting to be walked */
+
+struct path {
+	uint32_t at;
+	struct astate s;
+};
+
+struct walk {
+	struct path *stack;
+	uint32_t depth, cap;
+	struct astate **stored; /* per leader op: PATH_STORED states */
+	uint8_t *stored_cnt;
+};
+
+static bool within(const struct astate *a, const struct astate *b)
+{
+	for (int r = 0; r < HXU_REGS; r++) {
+		struct aval j = join(&a->r[r], &b->r[r]);
+
+		if (!aval_eq(&j, &b->r[r]))
+			return false;
+	}
+	for (int i = 0; i < SLOTS; i++) {
+		struct aval j = join(&a->slot[i], &b->slot[i]);
+
+		if (!aval_eq(&j, &b->slot[i]))
+			return false;
+	}
+	return true;
+}
+
+static int fork_path(struct walk *w, uint32_t at, const struct astate *s)
+{
+	if (w->depth == PATH_OPEN)
+		return -2;
+	if (w->depth == w->cap) {
+		uint32_t cap = w->cap ? 2 * w->cap : 64;
+		struct path *n = realloc(w->stack, cap * sizeof(*n));
+
+		if (!n)
+			return -ENOMEM;
+		w->stack = n;
+		w->cap = cap;
+	}
+	w->stack[w->depth].at = at;
+	w->stack[w->depth++].s = *s;
+	return 0;
+}
+
+/* Whether the path reaching leader i with s is covered; else s is kept. */
+static int seen(const struct prover *p, struct walk *w, uint32_t i, const struct astate *s)
+{
+	struct astate *st = w->stored[i];
+
+	if (!st) {
+		st = malloc(PATH_STORED * sizeof(*st));
+		if (!st)
+			return -ENOMEM;
+		w->stored[i] = st;
+	}
+	(void)p;
+	for (uint32_t k = 0; k < w->stored_cnt[i]; k++)
+		if (within(s, &st[k]))
+			return 1;
+	st[w->stored_cnt[i] % PATH_STORED] = *s;
+	if (w->stored_cnt[i] < PATH_STORED)
+		w->stored_cnt[i]++;
+	return 0;
+}
+
+static int walk_paths(struct prover *p, const struct astate *top)
+{
+	struct walk w = { 0 };
+	uint64_t steps = 0;
+	int ret = -ENOMEM;
+
+	w.stored = calloc(p->op_cnt, sizeof(*w.stored));
+	w.stored_cnt = calloc(p->op_cnt, sizeof(*w.stored_cnt));
+	if (!w.stored || !w.stored_cnt)
+		goto out;
+	for (uint32_t e = 0; e < p->img->prog_cnt; e++) {
+		ret = fork_path(&w, op_index(p, p->img->progs[e].entry), top);
+		if (ret)
+			goto out;
+	}
+	ret = 0;
+	while (w.depth && !ret) {
+		struct path cur = w.stack[--w.depth];
+		uint32_t i = cur.at;
+		struct astate out, *s = &cur.s;
+
+		for (;;) {
+			const struct hxu_op *op = &p->ops[i];
+			int r;
+
+			if (p->leader[i]) {
+				r = seen(p, &w, i, s);
+				if (r) {
+					ret = r < 0 ? r : 0;
+					break;
+				}
+			}
+			if (++steps > PATH_BUDGET) {
+				ret = -2;
+				break;
+			}
+			ret = step(p, i, s, true);
+			if (ret)
+				break;
+			switch (op->opcode) {
+			case HXU_OP_BR:
+			case HXU_OP_BRI:
+				out = *s;
+				if (refine(op, &out, true))
+					ret = fork_path(&w, op_index(p, (uint32_t)op->imm), &out);
+				if (ret || !refine(op, s, false))
+					goto next;
+				i++;
+				continue;
+			case HXU_OP_LCHK:
+				ret = fork_path(&w, op_index(p, (uint32_t)op->imm), s);
+				if (ret)
+					goto next;
+				i++;
+				continue;
+			case HXU_OP_JMP:
+				i = op_index(p, (uint32_t)op->imm);
+				continue;
+			case HXU_OP_CALL:
+				out = *s;
+				clobber_all_slots(&out);
+				ret = fork_path(&w, op_index(p, (uint32_t)op->imm), &out);
+				if (ret)
+					goto next;
+				for (int r = 0; r < HXU_REGS; r++)
+					if (r < 6 || r > 9)
+						s->r[r] = TOP;
+				if (p->lm_indirect)
+					clobber_all_slots(s);
+				i++;
+				continue;
+			case HXU_OP_RET:
+			case HXU_OP_EXIT:
+			case HXU_OP_PUNT:
+				goto next;
+			}
+			if (i + 1 >= p->op_cnt)
+				goto next;
+			i++;
+		}
+	next:;
+	}
+out:
+	if (w.stored)
+		for (uint32_t i = 0; i < p->op_cnt; i++)
+			free(w.stored[i]);
+	free(w.stored);
+	free(w.stored_cnt);
+	free(w.stack);
+	return ret;
+}
+
 int hwxdp_tm_prove(const struct hxu_image *img, const struct hxu_op *ops, const uint32_t *words,
 		   uint32_t op_cnt, const int32_t *op_at,
 		   const struct hxu_table_desc *const table_desc[HXU_TABLES], char *err,
@@ -774,6 +963,21 @@ int hwxdp_tm_prove(const struct hxu_image *img, const struct hxu_op *ops, const 
 	for (i = 0; i < op_cnt && !ret; i++)
 		if (p.in[i])
 			ret = run_block(&p, i, true);
+	if (ret == -1) {
+		/* path by path, with the joined analysis's reason kept for a
+		 * refusal: the first access it could not bound */
+		char why[256];
+		int again;
+
+		snprintf(why, sizeof(why), "%s", err ? err : "");
+		again = walk_paths(&p, &top);
+		if (again == -ENOMEM)
+			ret = again;
+		else if (!again)
+			ret = 0;
+		else if (err)
+			snprintf(err, errlen, "%s", why);
+	}
 out:
 	if (p.in)
 		for (i = 0; i < op_cnt; i++)

@@ -148,6 +148,23 @@ Test(tm_proof, loops)
 }
 
 /*
+ * A pointer and a counter stepped together to the counter's bound (as clang
+ * -O1 lays out a loop over a global array): the joined states lose the
+ * relation, the walk path by path keeps it, and the one step too many is
+ * still refused with the joined analysis's reason.
+ */
+#define STRIDE_LOOP(bound)                                                                         \
+	KEY "tlookup.lm r6, 1, r2 ;;\nbeq r6, 0, out ;;\nmov r3, 0 ;;\n"                           \
+	    "loop: ld32.tm r4, [r6] ;;\nadd r6, r6, 4 ;;\nadd r3, r3, 1 ;;\n"                      \
+	    "bne r3, " bound ", loop ;;\nout: mov r0, 2 ;;\nexit"
+
+Test(tm_proof, a_pointer_stepped_with_a_counter)
+{
+	proven(STRIDE_LOOP("16"));
+	refused(STRIDE_LOOP("17"), "through r6");
+}
+
+/*
  * A value's address reaching a block at two offsets, the block visited
  * often (after a loop, as clang -O1 lays out srv6_end): the offsets stay
  * known while they stay inside the value, and an access past it is still
