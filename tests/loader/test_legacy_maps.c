@@ -228,6 +228,17 @@ Test(loader_legacy, map_of_maps)
 	refused(&im, "obj.o: maps: 'conns' is a map of maps");
 }
 
+/* iproute2's struct bpf_elf_map naming an inner map by inner_id */
+Test(loader_legacy, iproute2_inner_map)
+{
+	struct image im = load("tests/corpus/iproute2_elf_map.bpf.o");
+	uint32_t id = 1;
+
+	memcpy(im.data + section(&im, "maps")->sh_offset + symbol(&im, "drop_src")->st_value + 28,
+	       &id, sizeof(id));
+	refused(&im, "obj.o: maps: 'drop_src' names an inner map (iproute2's inner_id");
+}
+
 Test(loader_legacy, no_entries)
 {
 	struct image im = load("tests/loader/corpus/legacy_hash.bpf.o");
