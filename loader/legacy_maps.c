@@ -109,6 +109,11 @@ static int read_sections(struct rewrite *r)
 			s->data = d->d_buf;
 			s->size = d->d_size;
 		}
+		/* a power of two, and no more than a page: it lays out the image */
+		if (s->shdr.sh_addralign > 4096 ||
+		    (s->shdr.sh_addralign & (s->shdr.sh_addralign - 1)))
+			return refuse(r, -HWXDP_ERR_ELF, "section %s: an alignment of its own",
+				      s->name);
 		if (!strcmp(s->name, "maps"))
 			r->maps = i;
 		else if (!strcmp(s->name, ".maps"))
@@ -500,12 +505,14 @@ int hwxdp_legacy_maps_rewrite(const void *data, size_t size, const char *file, v
 	*image = NULL;
 	*image_size = 0;
 	if (!copy)
-		return -ENOMEM;
+		return hwxdp_error(-ENOMEM, "%s: out of memory rewriting its legacy maps", file);
 	memcpy(copy, data, size);
 	elf_version(EV_CURRENT);
 	r.elf = elf_memory(copy, size);
 	err = r.elf ? rewrite(&r, copy, size, image, image_size)
 		    : refuse(&r, -HWXDP_ERR_ELF, "%s", "not an ELF file");
+	if (err == -ENOMEM)
+		hwxdp_error(err, "%s: out of memory rewriting its legacy maps", file);
 	for (size_t i = 0; r.secs && i <= r.sec_cnt; i++)
 		if (r.secs[i].owned)
 			free(r.secs[i].data);

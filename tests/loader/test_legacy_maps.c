@@ -71,9 +71,10 @@ static size_t check_maps(const char *path, const struct hwxdp_object *obj, struc
 	return checked;
 }
 
-/* The object's BTF, with the maps' types added, is in the kernel, and its
- * program carries it (func and line info): libbpf did not go on without. */
-static void check_btf(const char *path, struct bpf_object *host)
+/* The object's BTF, with the maps' types added (or made for them), is in the
+ * kernel; a program with BTF carries it (func and line info): libbpf did not
+ * go on without. */
+static void check_btf(const char *path, const struct hwxdp_object *obj, struct bpf_object *host)
 {
 	const struct btf *btf = bpf_object__btf(host);
 	struct bpf_prog_info info = { 0 };
@@ -84,7 +85,10 @@ static void check_btf(const char *path, struct bpf_object *host)
 	cr_assert_eq(
 		bpf_obj_get_info_by_fd(bpf_program__fd(hwxdp_host_xdp_program(host)), &info, &len),
 		0, "%s: no program info", path);
-	cr_assert_neq(info.btf_id, 0, "%s: the program was loaded without BTF", path);
+	if (obj->btf)
+		cr_assert_neq(info.btf_id, 0, "%s: the program was loaded without BTF", path);
+	else
+		cr_assert_eq(info.btf_id, 0, "%s: BTF for a program that has none", path);
 }
 
 Test(loader_legacy, every_legacy_object_loads_with_its_maps)
@@ -122,7 +126,7 @@ Test(loader_legacy, every_legacy_object_loads_with_its_maps)
 					   hwxdp_error_message(-errno));
 			cr_assert_not_null(hwxdp_host_xdp_program(host), "%s: no XDP program",
 					   path);
-			check_btf(path, host);
+			check_btf(path, obj, host);
 			maps += check_maps(path, obj, host);
 			objects++;
 			bpf_object__close(host);
@@ -130,9 +134,9 @@ Test(loader_legacy, every_legacy_object_loads_with_its_maps)
 		}
 		closedir(d);
 	}
-	/* legacy_calls, legacy_hash; four of tests/corpus in its three builds */
-	cr_assert_geq(objects, 14, "%zu legacy objects loaded, wants 14", objects);
-	cr_assert_geq(maps, 29, "%zu legacy maps checked, wants 29", maps);
+	/* legacy_calls, legacy_hash, legacy_nobtf; four of tests/corpus in its three builds */
+	cr_assert_geq(objects, 15, "%zu legacy objects loaded, wants 15", objects);
+	cr_assert_geq(maps, 31, "%zu legacy maps checked, wants 31", maps);
 	cr_log_info("%zu legacy objects loaded, %zu maps as defined", objects, maps);
 }
 
@@ -290,4 +294,83 @@ Test(loader_legacy, modern_object_untouched)
 	cr_expect_eq(hwxdp_legacy_maps_rewrite(im.data, im.size, "twin.o", &out, &size), 0);
 	cr_expect_null(out);
 	free(im.data);
+}
+
+/* One damaged image: rewritten into an object libbpf opens or refuses, or
+ * refused with a line naming the file. 1 when rewritten. */
+static int rewrite_damaged(const uint8_t *data, size_t size)
+{
+	void *out = NULL;
+	size_t out_size = 0;
+	int err = hwxdp_legacy_maps_rewrite(data, size, "obj.o", &out, &out_size);
+
+	if (err < 0) {
+		const char *msg = hwxdp_error_message(err);
+
+		cr_assert(!out, "a refusal left an image");
+		cr_assert(!strncmp(msg, "obj.o: ", 7), "a refusal without the file's name: %s",
+			  msg);
+		return 0;
+	}
+	if (out) {
+		LIBBPF_OPTS(bpf_object_open_opts, opts, .object_name = "obj");
+		libbpf_print_fn_t old = libbpf_set_print(NULL);
+
+		bpf_object__close(bpf_object__open_mem(out, out_size, &opts));
+		libbpf_set_print(old);
+	}
+	free(out);
+	return err;
+}
+
+/* Bytes flipped where the rewrite reads (the ELF and section headers, the
+ * symbols, "maps", .BTF) and the file cut at every length: never a crash. */
+Test(loader_legacy, damaged_objects_never_crash)
+{
+	static const char *const rels[] = { "tests/loader/corpus/legacy_calls.bpf.o",
+					    "tests/corpus/iproute2_elf_map.bpf.o",
+					    "tests/loader/corpus/legacy_nobtf.bpf.o" };
+	size_t rewritten = 0, tried = 0;
+
+	srand(20261202);
+	for (size_t r = 0; r < sizeof(rels) / sizeof(rels[0]); r++) {
+		struct image im = load(rels[r]);
+		Elf64_Ehdr *eh = (Elf64_Ehdr *)im.data;
+		const char *names[] = { ".symtab", "maps", ".BTF" };
+		struct {
+			size_t off, len;
+		} spans[5] = { { 0, sizeof(*eh) },
+			       { eh->e_shoff, eh->e_shnum * sizeof(Elf64_Shdr) } };
+		size_t span_cnt = 2;
+		uint8_t *copy = malloc(im.size);
+
+		for (size_t n = 0; n < 3; n++) {
+			Elf64_Shdr *sh = (Elf64_Shdr *)(im.data + eh->e_shoff);
+			const char *strs = (const char *)im.data + sh[eh->e_shstrndx].sh_offset;
+
+			for (size_t i = 1; i < eh->e_shnum; i++)
+				if (!strcmp(strs + sh[i].sh_name, names[n]))
+					spans[span_cnt].off = sh[i].sh_offset,
+					spans[span_cnt++].len = sh[i].sh_size;
+		}
+		for (size_t i = 0; i < 600; i++) {
+			size_t s = (size_t)rand() % span_cnt;
+			size_t pos = spans[s].off + (size_t)rand() % spans[s].len;
+
+			memcpy(copy, im.data, im.size);
+			copy[pos] ^= 1 + rand() % 255;
+			rewritten += rewrite_damaged(copy, im.size) == 1;
+			tried++;
+		}
+		for (size_t len = 0; len < im.size; len += 61) {
+			memcpy(copy, im.data, len);
+			rewrite_damaged(copy, len);
+			tried++;
+		}
+		free(copy);
+		free(im.data);
+	}
+	/* a flip in a name or a padding byte leaves a good object */
+	cr_assert_gt(rewritten, 0, "no damaged object rewritten of %zu", tried);
+	cr_log_info("%zu damaged objects, %zu of them rewritten", tried, rewritten);
 }
