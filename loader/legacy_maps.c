@@ -484,9 +484,14 @@ static int rewrite(struct rewrite *r, const void *data, size_t size, void **imag
 	maps->shdr.sh_name = maps_name;
 	maps->shdr.sh_type = SHT_PROGBITS;
 	maps->shdr.sh_addralign = 8;
+	/* objects (older clang left some untyped): libbpf finds a map's VAR
+	 * among the object symbols */
 	for (k = 0; k < r->map_cnt; k++) {
-		r->syms[r->map[k].sym].st_value = r->map[k].new_off;
-		r->syms[r->map[k].sym].st_size = r->map[k].field_cnt * 8;
+		Elf64_Sym *sym = &r->syms[r->map[k].sym];
+
+		sym->st_value = r->map[k].new_off;
+		sym->st_size = r->map[k].field_cnt * 8;
+		sym->st_info = ELF64_ST_INFO(ELF64_ST_BIND(sym->st_info), STT_OBJECT);
 	}
 	err = set_data(&r->secs[r->symtab], (uint8_t *)r->syms, r->sym_cnt * sizeof(*r->syms));
 	if (err)

@@ -4,4 +4,4 @@
  * the Makefile), as objects of the bpf_load.c era often were: legacy maps
  * and no .BTF, which the host copy's rewrite then makes whole.
  */
-#include "legacy_hash.bpf.c"
+#include "../corpus/legacy_hash.bpf.c"
