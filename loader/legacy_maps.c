@@ -131,6 +131,27 @@ static int read_sections(struct rewrite *r)
 	return 0;
 }
 
+/* Whether a section of r is named "maps": only such an object is the rewrite's
+ * to refuse; libbpf says what is wrong with any other. */
+static bool has_legacy_section(const struct rewrite *r)
+{
+	size_t cnt, shstrndx;
+	GElf_Shdr sh;
+
+	if (elf_getshdrnum(r->elf, &cnt) || elf_getshdrstrndx(r->elf, &shstrndx))
+		return false;
+	for (size_t i = 1; i < cnt; i++) {
+		Elf_Scn *scn = elf_getscn(r->elf, i);
+		const char *name = scn && gelf_getshdr(scn, &sh)
+					   ? elf_strptr(r->elf, shstrndx, sh.sh_name)
+					   : NULL;
+
+		if (name && !strcmp(name, "maps"))
+			return true;
+	}
+	return false;
+}
+
 static int cmp_old_off(const void *a, const void *b)
 {
 	const struct legacy_map *x = a, *y = b;
@@ -453,8 +474,8 @@ static int rewrite(struct rewrite *r, const void *data, size_t size, void **imag
 	GElf_Ehdr eh;
 	int err;
 
-	if (elf_kind(r->elf) != ELF_K_ELF || !gelf_getehdr(r->elf, &eh))
-		return refuse(r, -HWXDP_ERR_ELF, "%s", "not an ELF file");
+	if (elf_kind(r->elf) != ELF_K_ELF || !gelf_getehdr(r->elf, &eh) || !has_legacy_section(r))
+		return 0;
 	if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB ||
 	    size < sizeof(Elf64_Ehdr))
 		return refuse(r, -HWXDP_ERR_ELF, "%s", "not a 64-bit little-endian ELF file");
@@ -514,8 +535,7 @@ int hwxdp_legacy_maps_rewrite(const void *data, size_t size, const char *file, v
 	memcpy(copy, data, size);
 	elf_version(EV_CURRENT);
 	r.elf = elf_memory(copy, size);
-	err = r.elf ? rewrite(&r, copy, size, image, image_size)
-		    : refuse(&r, -HWXDP_ERR_ELF, "%s", "not an ELF file");
+	err = r.elf ? rewrite(&r, copy, size, image, image_size) : 0;
 	if (err == -ENOMEM)
 		hwxdp_error(err, "%s: out of memory rewriting its legacy maps", file);
 	for (size_t i = 0; r.secs && i <= r.sec_cnt; i++)

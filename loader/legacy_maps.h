@@ -12,7 +12,8 @@
 /*
  * The ELF object in data (size bytes; file names it in messages) with its
  * legacy maps section rewritten: 1 and the new object in *image (free() it)
- * and *image_size; 0 when it has no "maps" section (nothing to rewrite); a
+ * and *image_size; 0 when it has no "maps" section, or is no ELF file whose
+ * sections can be named (nothing to rewrite: libbpf says what it is); a
  * negative error when it cannot be rewritten, the reason recorded with
  * hwxdp_error (a malformed section, a map of maps).
  */
