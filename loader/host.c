@@ -41,8 +41,9 @@ static int set_target(struct bpf_object *obj, enum hwxdp_target target)
 /*
  * libbpf 1.x opens the object as it is, or, where its maps are legacy
  * struct bpf_map_def in SEC("maps") (which libbpf 1.x refuses), as
- * loader/legacy_maps.c rewrites it in *image: freed by the caller once
- * libbpf is done with it. NULL with the reason recorded on failure.
+ * loader/legacy_maps.c rewrites it; from *image, which libbpf may read up
+ * to the load and the caller frees after. NULL with the reason recorded on
+ * failure.
  */
 static struct bpf_object *open_object(const char *path, void **image, int *err)
 {
@@ -51,6 +52,7 @@ static struct bpf_object *open_object(const char *path, void **image, int *err)
 	const char *base = strrchr(path, '/');
 	struct bpf_object *obj;
 	size_t size, image_size;
+	bool rewritten;
 	void *data;
 
 	*image = NULL;
@@ -65,6 +67,13 @@ static struct bpf_object *open_object(const char *path, void **image, int *err)
 		free(data);
 		return NULL;
 	}
+	rewritten = *image;
+	if (rewritten) {
+		free(data);
+	} else {
+		*image = data;
+		image_size = size;
+	}
 	/* as bpf_object__open_file names it: its global data maps take the name */
 	snprintf(name, sizeof(name), "%s", base ? base + 1 : path);
 	name[strcspn(name, ".")] = 0;
@@ -72,17 +81,16 @@ static struct bpf_object *open_object(const char *path, void **image, int *err)
 	/* libbpf would say why it cannot open the file in a line of its own:
 	 * the one line here says it instead. */
 	libbpf_set_print(NULL);
-	obj = *image ? bpf_object__open_mem(*image, image_size, &opts)
-		     : bpf_object__open_mem(data, size, &opts);
+	obj = bpf_object__open_mem(*image, image_size, &opts);
 	*err = obj ? 0 : -errno;
 	hwxdp_route_libbpf_print();
-	free(data);
 	if (!obj) {
 		/* libbpf's codes share the range of hwxdp's: its own words */
 		libbpf_strerror(*err, why, sizeof(why));
 		*err = *err > -HWXDP_ERR_BASE ? *err : -HWXDP_ERR_ELF;
 		hwxdp_error(*err, "%s: libbpf cannot open it%s: %s", path,
-			    *image ? " (its legacy maps rewritten as BTF-defined ones)" : "", why);
+			    rewritten ? " (its legacy maps rewritten as BTF-defined ones)" : "",
+			    why);
 	}
 	return obj;
 }
