@@ -8,7 +8,9 @@
 
 #include "hwxdp/platform.h"
 #include "hwxdp/object.h"
+#include "base/file.h"
 #include "loader/host.h"
+#include "loader/legacy_maps.h"
 #include "loader/object.h"
 #include "base/log.h"
 
@@ -36,19 +38,61 @@ static int set_target(struct bpf_object *obj, enum hwxdp_target target)
 	return err;
 }
 
-/* Whether hwxdp's loader reads legacy maps in path (an object libbpf 1.x
- * does not open). */
-static bool has_legacy_maps(const char *path)
+/*
+ * libbpf 1.x opens the object as it is, or, where its maps are legacy
+ * struct bpf_map_def in SEC("maps") (which libbpf 1.x refuses), as
+ * loader/legacy_maps.c rewrites it; from *image, which libbpf may read up
+ * to the load and the caller frees after. NULL with the reason recorded on
+ * failure.
+ */
+static struct bpf_object *open_object(const char *path, void **image, int *err)
 {
-	struct hwxdp_object *obj;
-	bool legacy = false;
+	LIBBPF_OPTS(bpf_object_open_opts, opts);
+	char msg[256], why[128], name[BPF_OBJ_NAME_LEN];
+	const char *base = strrchr(path, '/');
+	struct bpf_object *obj;
+	size_t size, image_size;
+	bool rewritten;
+	void *data;
 
-	if (hwxdp_object__open(path, &obj))
-		return false;
-	for (size_t i = 0; i < hwxdp_object__map_cnt(obj); i++)
-		legacy |= hwxdp_map__origin(hwxdp_object__map(obj, i)) == HWXDP_MAP_LEGACY;
-	hwxdp_object__close(obj);
-	return legacy;
+	*image = NULL;
+	*err = hwxdp_file__read(path, "objects", HWXDP_FILE_OBJECT_MAX, &data, &size, msg,
+				sizeof(msg));
+	if (*err) {
+		hwxdp_error(*err, "%s", msg);
+		return NULL;
+	}
+	*err = hwxdp_legacy_maps_rewrite(data, size, path, image, &image_size);
+	if (*err < 0) {
+		free(data);
+		return NULL;
+	}
+	rewritten = *image;
+	if (rewritten) {
+		free(data);
+	} else {
+		*image = data;
+		image_size = size;
+	}
+	/* as bpf_object__open_file names it: its global data maps take the name */
+	snprintf(name, sizeof(name), "%s", base ? base + 1 : path);
+	name[strcspn(name, ".")] = 0;
+	opts.object_name = name;
+	/* libbpf would say why it cannot open the file in a line of its own:
+	 * the one line here says it instead. */
+	libbpf_set_print(NULL);
+	obj = bpf_object__open_mem(*image, image_size, &opts);
+	*err = obj ? 0 : -errno;
+	hwxdp_route_libbpf_print();
+	if (!obj) {
+		/* libbpf's codes share the range of hwxdp's: its own words */
+		libbpf_strerror(*err, why, sizeof(why));
+		*err = *err > -HWXDP_ERR_BASE ? *err : -HWXDP_ERR_ELF;
+		hwxdp_error(*err, "%s: libbpf cannot open it%s: %s", path,
+			    rewritten ? " (its legacy maps rewritten as BTF-defined ones)" : "",
+			    why);
+	}
+	return obj;
 }
 
 /* A program in a section libbpf does not know, loaded as hwxdp's loader
@@ -160,7 +204,7 @@ struct bpf_object *hwxdp_host_load_opts(const char *path, const struct hwxdp_hos
 {
 	struct hwxdp_host_load_opts o = { .sz = sizeof(o) };
 	struct bpf_object *obj;
-	char why[128];
+	void *image;
 	int err;
 
 	if (opts) {
@@ -170,25 +214,9 @@ struct bpf_object *hwxdp_host_load_opts(const char *path, const struct hwxdp_hos
 		}
 		memcpy(&o, opts, opts->sz < sizeof(o) ? opts->sz : sizeof(o));
 	}
-	/* libbpf would say why it cannot open the file in a line of its own:
-	 * the one line here says it instead. */
-	libbpf_set_print(NULL);
-	obj = bpf_object__open_file(path, NULL);
-	err = obj ? 0 : -errno;
-	hwxdp_route_libbpf_print();
+	obj = open_object(path, &image, &err);
 	if (!obj) {
-		/* libbpf's codes share the range of hwxdp's: its own words */
-		libbpf_strerror(err, why, sizeof(why));
-		err = err > -HWXDP_ERR_BASE ? err : -HWXDP_ERR_ELF;
-		if (err == -EOPNOTSUPP && has_legacy_maps(path))
-			hwxdp_error(err,
-				    "%s: its maps are struct bpf_map_def in SEC(\"maps\"), which "
-				    "libbpf 1.x, the host copy's loader, no longer reads: define "
-				    "them in SEC(\".maps\") with BTF (hwxdp verify and prog run "
-				    "take it as it is)",
-				    path);
-		else
-			hwxdp_error(err, "%s: libbpf cannot open it: %s", path, why);
+		free(image);
 		errno = -err;
 		return NULL;
 	}
@@ -226,9 +254,11 @@ struct bpf_object *hwxdp_host_load_opts(const char *path, const struct hwxdp_hos
 			    hwxdp_strerror(err));
 		goto fail;
 	}
+	free(image);
 	return obj;
 fail:
 	bpf_object__close(obj);
+	free(image);
 	errno = -err;
 	return NULL;
 }

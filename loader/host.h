@@ -11,6 +11,8 @@
 /*
  * Opens the BPF object at path, marks it for the host target (its
  * `hwxdp_target` global, where it has one) and loads it into the kernel.
+ * Legacy maps (struct bpf_map_def in SEC("maps")), which libbpf 1.x refuses,
+ * are rewritten as BTF-defined ones first (loader/legacy_maps.h).
  * NULL with errno set on failure; the reason, one line naming the file, is
  * hwxdp_error_message(-errno) (libbpf prints the kernel's log itself).
  */

@@ -29,7 +29,9 @@
 #include "lab/pkt.h"
 #include "lab/target.h"
 #include "loader/device.h"
+#include "base/file.h"
 #include "base/log.h"
+#include "loader/legacy_maps.h"
 #include "tests/corpus/corpus.h"
 #include "tests/devdiff/pair.h"
 #include "verifier/disasm.h"
@@ -137,16 +139,40 @@ static bool is_xdp(const struct hwxdp_prog *p)
 	return p->type == BPF_PROG_TYPE_XDP;
 }
 
+/* The image libbpf reads an object with legacy maps from, until it is closed. */
+static void *legacy_image;
+
 /*
  * The object with its maps pinned nowhere: libbpf would pin one declared
  * LIBBPF_PIN_BY_NAME as /sys/fs/bpf/NAME, and one object's pin would reach
- * another's load (a map of that name, reused) and outlive the run.
+ * another's load (a map of that name, reused) and outlive the run. Legacy
+ * maps (struct bpf_map_def), which libbpf 1.x refuses, are rewritten as the
+ * host copy has them (loader/legacy_maps.c).
  */
 static struct bpf_object *open_for_kernel(const char *path)
 {
-	struct bpf_object *bobj = bpf_object__open_file(path, NULL);
+	LIBBPF_OPTS(bpf_object_open_opts, opts);
+	struct bpf_object *bobj = NULL;
+	char name[BPF_OBJ_NAME_LEN];
+	const char *base = strrchr(path, '/');
+	size_t size = 0, image_size;
 	struct bpf_map *m;
+	void *data = NULL;
+	int err;
 
+	err = hwxdp_file__read(path, "objects", HWXDP_FILE_OBJECT_MAX, &data, &size, NULL, 0);
+	err = err ?: hwxdp_legacy_maps_rewrite(data, size, path, &legacy_image, &image_size);
+	free(data);
+	/* not one to rewrite: libbpf says why it cannot open it, if it cannot */
+	if (err < 0) {
+		free(legacy_image);
+		legacy_image = NULL;
+	}
+	snprintf(name, sizeof(name), "%s", base ? base + 1 : path);
+	name[strcspn(name, ".")] = 0;
+	opts.object_name = name;
+	bobj = legacy_image ? bpf_object__open_mem(legacy_image, image_size, &opts)
+			    : bpf_object__open_file(path, NULL);
 	if (bobj)
 		bpf_object__for_each_map(m, bobj)
 		{
@@ -154,6 +180,13 @@ static struct bpf_object *open_for_kernel(const char *path)
 				bpf_map__set_pin_path(m, NULL);
 		}
 	return bobj;
+}
+
+static void close_for_kernel(struct bpf_object *bobj)
+{
+	bpf_object__close(bobj);
+	free(legacy_image);
+	legacy_image = NULL;
 }
 
 /* Step 1 with libbpf: this program alone loaded, with the verifier's log. */
@@ -179,7 +212,7 @@ static void kernel_verdict_libbpf(const char *path, struct corpus_row *r)
 	}
 	if (!mine) {
 		say(r->kernel_reason, sizeof(r->kernel_reason), "libbpf does not see it");
-		bpf_object__close(bobj);
+		close_for_kernel(bobj);
 		return;
 	}
 	/* old loaders took any "xdp*" or "prog" section as XDP; libbpf 1.x needs telling */
@@ -197,13 +230,13 @@ static void kernel_verdict_libbpf(const char *path, struct corpus_row *r)
 		 * (`.values = { [i] = &prog }`) only with programs it loaded.
 		 * A loader loads them all.
 		 */
-		bpf_object__close(bobj);
+		close_for_kernel(bobj);
 		bobj = open_for_kernel(path);
 		mine = bobj ? bpf_object__find_program_by_name(bobj, r->prog) : NULL;
 		if (!mine) {
 			say(r->kernel_reason, sizeof(r->kernel_reason),
 			    "libbpf cannot open it again");
-			bpf_object__close(bobj);
+			close_for_kernel(bobj);
 			return;
 		}
 		bpf_object__for_each_program(p, bobj)
@@ -221,88 +254,7 @@ static void kernel_verdict_libbpf(const char *path, struct corpus_row *r)
 	r->kernel_usec = log_number(klog, "verification time ");
 	if (err)
 		log_reason(klog, r->kernel_reason, sizeof(r->kernel_reason));
-	bpf_object__close(bobj);
-}
-
-static int create_map(const struct hwxdp_map_desc *d)
-{
-	LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = d->map_flags);
-	uint32_t zero = 0;
-	int fd;
-
-	fd = bpf_map_create(d->type, "corpus", d->key_size, d->value_size, d->max_entries, &opts);
-	if (fd < 0)
-		return -errno;
-	if (d->initial && d->initial_size == d->value_size &&
-	    bpf_map_update_elem(fd, &zero, d->initial, 0)) {
-		close(fd);
-		return -errno;
-	}
-	if (d->read_only && bpf_map_freeze(fd)) {
-		close(fd);
-		return -errno;
-	}
-	return fd;
-}
-
-/* Step 1 for legacy objects: the project's own loader gives the instructions,
- * maps made from its descriptors, bpf_prog_load with the log. */
-static void kernel_verdict_raw(const struct hwxdp_object *obj, const struct hwxdp_prog *prog,
-			       struct corpus_row *r)
-{
-	struct bpf_insn *copy = calloc(prog->insn_cnt ? prog->insn_cnt : 1, sizeof(*copy));
-	int *fds = calloc(obj->map_cnt ? obj->map_cnt : 1, sizeof(*fds));
-	int fd = -1;
-
-	if (!copy || !fds) {
-		say(r->kernel_reason, sizeof(r->kernel_reason), "out of memory");
-		goto out;
-	}
-	for (size_t i = 0; i < obj->map_cnt; i++)
-		fds[i] = -1;
-	for (size_t i = 0; i < obj->map_cnt; i++) {
-		if (obj->maps[i].origin == HWXDP_MAP_INNER)
-			continue;
-		fds[i] = create_map(&obj->maps[i]);
-		if (fds[i] < 0) {
-			say(r->kernel_reason, sizeof(r->kernel_reason), "map %s: %s",
-			    obj->maps[i].name, strerror(-fds[i]));
-			goto out;
-		}
-	}
-	memcpy(copy, prog->insns, prog->insn_cnt * sizeof(*copy));
-	for (size_t i = 0; i + 1 < prog->insn_cnt; i++) {
-		struct bpf_insn *in = &copy[i];
-
-		if (in->code != (BPF_LD | BPF_DW | BPF_IMM))
-			continue;
-		if ((in->src_reg == BPF_PSEUDO_MAP_FD || in->src_reg == BPF_PSEUDO_MAP_VALUE) &&
-		    in->imm >= 0 && (size_t)in->imm < obj->map_cnt)
-			in->imm = fds[in->imm];
-		i++;
-	}
-	{
-		LIBBPF_OPTS(bpf_prog_load_opts, opts, .log_buf = klog, .log_size = KLOG_SIZE,
-			    .log_level = 1 | 4, .expected_attach_type = prog->expected_attach_type);
-
-		klog[0] = 0;
-		fd = bpf_prog_load(BPF_PROG_TYPE_XDP, r->prog,
-				   obj->license[0] ? obj->license : "GPL", copy, prog->insn_cnt,
-				   &opts);
-	}
-	r->kernel_ok = fd >= 0;
-	r->kernel_insns = (uint32_t)log_number(klog, "processed ");
-	r->kernel_usec = log_number(klog, "verification time ");
-	if (fd < 0)
-		log_reason(klog, r->kernel_reason, sizeof(r->kernel_reason));
-out:
-	if (fd >= 0)
-		close(fd);
-	for (size_t i = 0; fds && i < obj->map_cnt; i++)
-		if (fds[i] >= 0)
-			close(fds[i]);
-	free(fds);
-	free(copy);
+	close_for_kernel(bobj);
 }
 
 /* Where and why hwxdp's verifier refused: "insn N (disasm) line: message". */
@@ -846,10 +798,16 @@ static int open_pair(const char *path, const struct corpus_row *r, struct dd_sid
 		say(msg, len, "device open: %s", hwxdp_strerror(err));
 		return err;
 	}
-	if (!r->legacy && !dd_side_open_kernel_prog(k, path, r->prog))
+	/* the host copy, legacy maps rewritten for libbpf 1.x: no other way in */
+	err = dd_side_open_kernel_prog(k, path, r->prog);
+	if (!err)
 		return 0;
-	/* libbpf 1.x refuses struct bpf_map_def and sections such as "xdp1": the host
-	 * copy from the project's loader, as the old loaders gave it to the kernel */
+	if (r->legacy) {
+		say(msg, len, "host copy: %s", hwxdp_error_message(err));
+		return err;
+	}
+	/* an object libbpf cannot open: the project's loader's instructions, as
+	 * the old loaders gave them to the kernel */
 	err = hwxdp_object__open(path, &obj);
 	if (err) {
 		say(msg, len, "cannot open: %s", hwxdp_strerror(err));
@@ -978,9 +936,9 @@ static bool sync_after_punt(struct dd_side *k, struct dd_side *d)
 		const struct dd_map *dm = dd_side_map(d, km->name);
 		bool first = true;
 
-		if (!dm || !dm->tab || km->read_only ||
-		    km->type == BPF_MAP_TYPE_PROG_ARRAY || km->type == BPF_MAP_TYPE_DEVMAP ||
-		    km->type == BPF_MAP_TYPE_DEVMAP_HASH || km->type == BPF_MAP_TYPE_XSKMAP)
+		if (!dm || !dm->tab || km->read_only || km->type == BPF_MAP_TYPE_PROG_ARRAY ||
+		    km->type == BPF_MAP_TYPE_DEVMAP || km->type == BPF_MAP_TYPE_DEVMAP_HASH ||
+		    km->type == BPF_MAP_TYPE_XSKMAP)
 			continue;
 		if (!syncable(km) || km->key_size > sizeof(key) || km->value_size > sizeof(val)) {
 			whole = false;
@@ -1097,8 +1055,7 @@ static void run_diff(const char *path, struct corpus_row *r, unsigned int frames
 		if (!percpu(k.maps[i].type) && (!partial || syncable(&k.maps[i])) &&
 		    k.maps[i].type != BPF_MAP_TYPE_PROG_ARRAY &&
 		    k.maps[i].type != BPF_MAP_TYPE_ARRAY_OF_MAPS &&
-		    k.maps[i].type != BPF_MAP_TYPE_HASH_OF_MAPS &&
-		    dd_side_map(&d, k.maps[i].name))
+		    k.maps[i].type != BPF_MAP_TYPE_HASH_OF_MAPS && dd_side_map(&d, k.maps[i].name))
 			keep[nkeep++] = k.maps[i];
 	kflat = k;
 	kflat.maps = keep;
@@ -1239,10 +1196,7 @@ static int one_object(const char *dir, const char *file, unsigned int frames,
 			return -ENOMEM;
 		}
 		r->legacy = legacy;
-		if (legacy)
-			kernel_verdict_raw(obj, p, r);
-		else
-			kernel_verdict_libbpf(path, r);
+		kernel_verdict_libbpf(path, r);
 		host_verdict(path, r);
 		r->device_tried = true;
 		device_verdict(path, r);

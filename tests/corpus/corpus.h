@@ -21,7 +21,7 @@ struct corpus_row {
 	char object[HWXDP_NAME_MAX]; /* file name without .bpf.o */
 	char prog[HWXDP_NAME_MAX];
 	char section[HWXDP_NAME_MAX];
-	bool legacy;	 /* struct bpf_map_def maps: loaded raw, libbpf 1.x refuses them */
+	bool legacy; /* struct bpf_map_def maps: rewritten for libbpf 1.x, loader/legacy_maps.c */
 	bool expect_bad; /* bad_*: written to be refused */
 
 	bool kernel_ok;

@@ -169,6 +169,69 @@ Test(corpus, every_object_of_a_large_set, .timeout = 300)
 	free(rows);
 }
 
+/*
+ * The objects with legacy maps (struct bpf_map_def in SEC("maps")), in each
+ * build: the kernel's copy is the host copy, its maps rewritten for libbpf
+ * 1.x (loader/legacy_maps.c), and it must agree with the device frame by
+ * frame and map entry by map entry.
+ */
+Test(corpus, legacy_maps_through_the_host_copy, .timeout = 300)
+{
+	static const char *const objects[] = { "legacy_xdp2", "legacy_prog_sec", "noinline_legacy",
+					       "iproute2_elf_map" };
+	static const char *const builds[] = { "corpus", "corpus-v3", "corpus-O1" };
+	char dir[4096], from[4096], to[4200], *target;
+	const size_t want = 12;
+	struct corpus_row *rows = NULL;
+	size_t cnt = 0, legacy = 0;
+	int err;
+
+	if (geteuid() != 0)
+		cr_skip_test("the kernel's verdict and BPF_PROG_TEST_RUN need root");
+	snprintf(dir, sizeof(dir), "%s/tests/corpus-legacy", hx_build_dir());
+	mkdir(dir, 0755);
+	for (size_t b = 0; b < 3; b++)
+		for (size_t o = 0; o < 4; o++) {
+			snprintf(from, sizeof(from), "%s/tests/%s/%s.bpf.o", hx_build_dir(),
+				 builds[b], objects[o]);
+			target = realpath(from, NULL);
+			cr_assert_not_null(target, "%s: build the corpus with make", from);
+			snprintf(to, sizeof(to), "%s/%s-%s.bpf.o", dir, objects[o], builds[b]);
+			unlink(to);
+			cr_assert_eq(symlink(target, to), 0, "%s: %s", to, strerror(errno));
+			free(target);
+		}
+	err = corpus_run_in("tests/corpus-legacy", corpus_frame_count(), &rows, &cnt);
+	for (size_t b = 0; b < 3; b++)
+		for (size_t o = 0; o < 4; o++) {
+			snprintf(to, sizeof(to), "%s/%s-%s.bpf.o", dir, objects[o], builds[b]);
+			unlink(to);
+		}
+	rmdir(dir);
+	cr_assert_eq(err, 0, "the run failed: %s", strerror(-err));
+	cr_expect_eq(cnt, want, "%zu of %zu programs run", cnt, want);
+	for (size_t i = 0; i < cnt; i++) {
+		const struct corpus_row *r = &rows[i];
+
+		legacy += r->legacy;
+		cr_expect(r->legacy, "%s: not read as an object with legacy maps", r->object);
+		cr_expect(r->kernel_ok, "%s: libbpf and the kernel refuse it: %s", r->object,
+			  r->kernel_reason);
+		cr_expect(r->ran, "%s: no differential run: %s", r->object, r->run_error);
+		cr_expect(r->frames >= corpus_frame_count(), "%s: %llu frames run", r->object,
+			  (unsigned long long)r->frames);
+		cr_expect_eq(r->differ, 0, "%s: %llu of %llu frames differ", r->object,
+			     (unsigned long long)r->differ, (unsigned long long)r->frames);
+		cr_expect_eq(r->map_differ, 0, "%s: %llu map entries differ", r->object,
+			     (unsigned long long)r->map_differ);
+		cr_expect_gt(r->map_entries, 0, "%s: no map entry compared", r->object);
+		cr_log_info("%s: %llu frames, %llu map entries, the same on both", r->object,
+			    (unsigned long long)r->frames, (unsigned long long)r->map_entries);
+	}
+	cr_expect_eq(legacy, want, "%zu legacy rows", legacy);
+	free(rows);
+}
+
 /* A file neither libbpf nor the project's loader reads is a row refused by
  * both, and the objects after it still run. */
 Test(corpus, an_unreadable_object_is_a_row)

@@ -5,15 +5,18 @@
  * the kernel after bpf_object__load, map descriptors aside. A map reference
  * must name the same map (libbpf's map of that descriptor has our map's
  * name) with the same kind and offset. An object with legacy maps, which
- * libbpf 1.x refuses, is compared with its twin built with BTF maps.
+ * libbpf 1.x refuses, is compared with its twin built with BTF maps, and
+ * with its host copy, whose maps are rewritten (loader/legacy_maps.c).
  */
 #include <criterion/criterion.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include <bpf/libbpf.h>
 
+#include "base/log.h"
 #include "loader/host.h"
 #include "tests/loader/loader_util.h"
 
@@ -67,21 +70,15 @@ static void compare_prog(const char *path, const struct hwxdp_object *obj,
 	}
 }
 
-/* ours_path through hwxdp, ref_path through libbpf and the kernel. */
-static void compare_object(const char *ours_path, const char *ref_path)
+/* ours_path through hwxdp against ref, loaded by libbpf into the kernel. */
+static void compare_loaded(const char *ours_path, struct bpf_object *ref)
 {
 	struct hwxdp_object *obj;
-	struct bpf_object *ref;
 	struct bpf_program *bp;
 	size_t progs = 0;
-	int err;
 
 	cr_assert_eq(hx_open_kernel_view(ours_path, &obj), 0, "%s: hwxdp cannot open it",
 		     ours_path);
-	ref = bpf_object__open_file(ref_path, NULL);
-	cr_assert_not_null(ref, "%s: libbpf cannot open it", ref_path);
-	err = bpf_object__load(ref);
-	cr_assert_eq(err, 0, "%s: libbpf cannot load it: %d", ref_path, err);
 	bpf_object__for_each_program(bp, ref)
 	{
 		const struct hwxdp_prog *p = hwxdp_object__find_prog(obj, bpf_program__name(bp));
@@ -92,8 +89,21 @@ static void compare_object(const char *ours_path, const char *ref_path)
 	}
 	cr_assert_eq(progs, obj->prog_cnt, "%s: %zu programs, libbpf has %zu", ours_path,
 		     obj->prog_cnt, progs);
-	bpf_object__close(ref);
 	hwxdp_object__close(obj);
+}
+
+/* ours_path through hwxdp, ref_path through libbpf and the kernel. */
+static void compare_object(const char *ours_path, const char *ref_path)
+{
+	struct bpf_object *ref;
+	int err;
+
+	ref = bpf_object__open_file(ref_path, NULL);
+	cr_assert_not_null(ref, "%s: libbpf cannot open it", ref_path);
+	err = bpf_object__load(ref);
+	cr_assert_eq(err, 0, "%s: libbpf cannot load it: %d", ref_path, err);
+	compare_loaded(ours_path, ref);
+	bpf_object__close(ref);
 }
 
 static bool is_legacy(const char *path)
@@ -127,6 +137,7 @@ Test(loader_kernel, corpus_equals_libbpf)
 	if (geteuid() != 0)
 		cr_skip_test("loading into the kernel needs root");
 	for (i = 0; i < n; i++) {
+		struct bpf_object *host;
 		char twin[PATH_MAX];
 
 		if (!is_legacy(paths[i])) {
@@ -138,6 +149,12 @@ Test(loader_kernel, corpus_equals_libbpf)
 		cr_assert_eq(access(twin, R_OK), 0, "%s: legacy object without a twin %s", paths[i],
 			     twin);
 		compare_object(paths[i], twin);
+		/* and its host copy, the legacy maps rewritten for libbpf 1.x */
+		host = hwxdp_host_load(paths[i]);
+		cr_assert_not_null(host, "%s: no host copy: %s", paths[i],
+				   hwxdp_error_message(-errno));
+		compare_loaded(paths[i], host);
+		bpf_object__close(host);
 		legacy++;
 	}
 	cr_assert_geq(legacy, 2, "the corpus has %zu legacy objects, wants 2", legacy);
