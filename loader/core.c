@@ -12,7 +12,7 @@
  * ("0:1:2": an index into the root, then member or element indices) is
  * followed by member name in each candidate. When no candidate matches, an
  * "exists" relocation becomes 0 and most others poison their instruction: it
- * becomes a call of CORE_POISON, which the verifiers refuse only if reached.
+ * becomes a call of HWXDP_CORE_POISON, which the verifiers refuse only if reached.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -633,7 +633,7 @@ static int bytes_bpf_size(uint32_t sz)
 
 static void poison(struct bpf_insn *insn)
 {
-	*insn = (struct bpf_insn){ .code = BPF_JMP | BPF_CALL, .imm = CORE_POISON };
+	*insn = (struct bpf_insn){ .code = BPF_JMP | BPF_CALL, .imm = HWXDP_CORE_POISON };
 }
 
 static int patch(const struct ctx *c, const struct result *r, struct bpf_insn *insns, size_t cnt)

@@ -42,10 +42,9 @@ struct bpf_insn;
  * Applies the CO-RE relocation rec (a struct bpf_core_relo) of local, the
  * object's BTF, to insns (cnt of them, one code section) against targ, the
  * kernel's BTF, as libbpf does: the instruction gets the kernel's value, or
- * is poisoned (a call to CORE_POISON) when no kernel type matches. 0, or
+ * is poisoned (a call to HWXDP_CORE_POISON) when no kernel type matches. 0, or
  * -HWXDP_ERR_RELOC with the reason in msg.
  */
-#define CORE_POISON 0xbad2310
 int core_relocate(const struct btf *local, const struct btf *targ, const void *rec,
 		  struct bpf_insn *insns, size_t cnt, char *msg, size_t msg_size);
 
