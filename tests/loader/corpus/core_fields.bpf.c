@@ -3,8 +3,8 @@
  * CO-RE field, type and enum relocations against the running kernel: a
  * flavour of struct xdp_md whose fields sit elsewhere than the kernel's, a
  * field no kernel has, a local struct iphdr without the kernel's anonymous
- * union around the addresses, type sizes and ids, and values of kernel
- * enums. Each answer goes to a map so that no relocation is dead code.
+ * union around the addresses, fields wider than the kernel's, arrays
+ * indexed, type sizes and ids, and values of kernel enums. Each answer goes to a map so that no relocation is dead code.
  */
 #include <linux/bpf.h>
 #include <linux/if_ether.h>
@@ -24,6 +24,20 @@ struct iphdr___flat {
 	__u8 protocol;
 	__u32 saddr;
 	__u32 daddr;
+} __attribute__((preserve_access_index));
+
+/* wider than the kernel's fields: loads are narrowed where unsigned, and
+ * poisoned where signed (never reached: its size says 4) */
+struct xdp_md___wide {
+	__u64 rx_queue_index;
+	__s64 ingress_ifindex;
+} __attribute__((preserve_access_index));
+
+/* the addresses in the other order, read by element */
+struct ethhdr___swapped {
+	unsigned char h_source[6];
+	unsigned char h_dest[6];
+	__be16 h_proto;
 } __attribute__((preserve_access_index));
 
 struct no_such_type___anywhere {
@@ -55,6 +69,8 @@ int core_fields(struct xdp_md *ctx)
 	void *data_end = (void *)(long)m->data_end;
 	struct ethhdr *eth = data;
 	struct iphdr___flat *ip = (void *)(eth + 1);
+	struct xdp_md___wide *w = (void *)ctx;
+	struct ethhdr___swapped *e = data;
 
 	put(0, m->rx_queue_index);
 	put(1, m->ingress_ifindex);
@@ -75,6 +91,10 @@ int core_fields(struct xdp_md *ctx)
 	put(12, ip->ttl);
 	put(13, ip->daddr);
 	put(14, bpf_core_field_offset(ip->saddr));
+	put(15, w->rx_queue_index);
+	if (bpf_core_field_size(w->ingress_ifindex) == 8)
+		put(15, w->ingress_ifindex);
+	put(15, e->h_source[3] + bpf_core_field_offset(e->h_dest[1]));
 	return XDP_PASS;
 }
 
