@@ -643,8 +643,8 @@ static int patch(const struct ctx *c, const struct result *r, struct bpf_insn *i
 	uint8_t cls = BPF_CLASS(insn->code);
 	int size;
 
-	if (r->poison ||
-	    (r->fail_memsz_adjust && (cls == BPF_LDX || cls == BPF_ST || cls == BPF_STX))) {
+	if (r->poison) {
+	poison:
 		if (insn->code == OP_LD_IMM64 && at + 1 < cnt)
 			poison(insn + 1);
 		poison(insn);
@@ -668,6 +668,10 @@ static int patch(const struct ctx *c, const struct result *r, struct bpf_insn *i
 				      "the instruction's offset is %d, the object's BTF says "
 				      "%" PRIu64,
 				      insn->off, r->orig);
+		/* a load or store of another size than the kernel's field, whose
+		 * meaning narrowing or widening would change */
+		if (r->fail_memsz_adjust)
+			goto poison;
 		if (r->val > SHRT_MAX)
 			return refuse(c, "offset %" PRIu64 " does not fit an instruction", r->val);
 		insn->off = (int16_t)r->val;
