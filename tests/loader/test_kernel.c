@@ -160,7 +160,7 @@ Test(loader_kernel, core_device_copy_equals_host_copy)
 	static const char *const objs[] = {
 		"tests/loader/corpus/core_fields.bpf.o", "tests/loader/corpus/core_bitfields.bpf.o",
 		"tests/loader/corpus/core_poison.bpf.o", "tests/corpus/core_flavors.bpf.o",
-		"tests/corpus-O1/core_flavors.bpf.o",
+		"tests/corpus-O1/core_flavors.bpf.o",	 "tests/corpus/core_bootstrap.bpf.o",
 	};
 	size_t i;
 
