@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Line info from .BTF.ext, and a check of BTF's references. libbpf parses
+ * Line info and CO-RE relocation records from .BTF.ext, and a check of
+ * BTF's references. libbpf parses
  * .BTF.ext too but keeps the records to itself since 1.0, so the small
  * container format is read here; types and strings come from libbpf's BTF.
  */
@@ -33,30 +34,23 @@ static uint32_t get_u32(const uint8_t *p)
 	return v;
 }
 
-int btf_ext_lines(const void *ext, size_t size, const struct btf *btf, const char *section,
-		  struct btf_ext_lines *out)
+/* The records of one kind (at off, len bytes past the header) for section. */
+static int btf_ext_records(const uint8_t *base, uint32_t off, uint32_t len, size_t avail,
+			   uint32_t min_rec, const struct btf *btf, const char *section,
+			   struct btf_ext_lines *out)
 {
-	struct btf_ext_header_ hdr;
 	const uint8_t *p, *end;
 	uint32_t rec_size;
 
-	memset(out, 0, sizeof(*out));
-	if (size < sizeof(hdr))
-		return -EINVAL;
-	memcpy(&hdr, ext, sizeof(hdr));
-	if (hdr.magic != BTF_EXT_MAGIC || hdr.version != 1 || hdr.hdr_len < sizeof(hdr) ||
-	    hdr.hdr_len > size)
-		return -EINVAL;
-	if (!hdr.line_info_len)
+	if (!len)
 		return 0;
-	if (hdr.line_info_off > size - hdr.hdr_len ||
-	    hdr.line_info_len > size - hdr.hdr_len - hdr.line_info_off || hdr.line_info_len < 4)
+	if (off > avail || len > avail - off || len < 4)
 		return -EINVAL;
-	p = (const uint8_t *)ext + hdr.hdr_len + hdr.line_info_off;
-	end = p + hdr.line_info_len;
+	p = base + off;
+	end = p + len;
 	rec_size = get_u32(p);
 	p += 4;
-	if (rec_size < sizeof(struct bpf_line_info) || rec_size % 4)
+	if (rec_size < min_rec || rec_size % 4)
 		return -EINVAL;
 	while (p < end) {
 		uint32_t name_off, cnt;
@@ -80,6 +74,48 @@ int btf_ext_lines(const void *ext, size_t size, const struct btf *btf, const cha
 		p += (size_t)cnt * rec_size;
 	}
 	return 0;
+}
+
+static int read_header(const void *ext, size_t size, struct btf_ext_header_ *hdr)
+{
+	if (size < sizeof(*hdr))
+		return -EINVAL;
+	memcpy(hdr, ext, sizeof(*hdr));
+	if (hdr->magic != BTF_EXT_MAGIC || hdr->version != 1 || hdr->hdr_len < sizeof(*hdr) ||
+	    hdr->hdr_len > size)
+		return -EINVAL;
+	return 0;
+}
+
+int btf_ext_lines(const void *ext, size_t size, const struct btf *btf, const char *section,
+		  struct btf_ext_lines *out)
+{
+	struct btf_ext_header_ hdr;
+
+	memset(out, 0, sizeof(*out));
+	if (read_header(ext, size, &hdr))
+		return -EINVAL;
+	return btf_ext_records((const uint8_t *)ext + hdr.hdr_len, hdr.line_info_off,
+			       hdr.line_info_len, size - hdr.hdr_len, sizeof(struct bpf_line_info),
+			       btf, section, out);
+}
+
+int btf_ext_core_relos(const void *ext, size_t size, const struct btf *btf, const char *section,
+		       struct btf_ext_lines *out)
+{
+	struct btf_ext_header_ hdr;
+	uint32_t off, len;
+
+	memset(out, 0, sizeof(*out));
+	if (read_header(ext, size, &hdr))
+		return -EINVAL;
+	/* Headers older than CO-RE end before its two words. */
+	if (hdr.hdr_len < sizeof(hdr) + 8)
+		return 0;
+	off = get_u32((const uint8_t *)ext + sizeof(hdr));
+	len = get_u32((const uint8_t *)ext + sizeof(hdr) + 4);
+	return btf_ext_records((const uint8_t *)ext + hdr.hdr_len, off, len, size - hdr.hdr_len,
+			       sizeof(struct bpf_core_relo), btf, section, out);
 }
 
 static bool name_ok(const struct btf *btf, uint32_t off)

@@ -1248,6 +1248,52 @@ static int add_lines(struct loader *l)
 	return 0;
 }
 
+/*
+ * CO-RE relocations, applied to each code section against the running
+ * kernel's BTF before programs are linked from them: libbpf patches the
+ * same instructions of each program it links.
+ */
+static int apply_core(struct loader *l)
+{
+	const struct section *ext = &l->secs[l->btf_ext];
+	const struct btf *btf = l->obj->btf;
+	struct btf *vmlinux = NULL;
+	char msg[384];
+	size_t i, j;
+	int err = 0;
+
+	if (!l->btf_ext || !btf)
+		return 0;
+	for (i = 1; i < l->sec_cnt && !err; i++) {
+		struct section *s = &l->secs[i];
+		struct btf_ext_lines recs;
+
+		if (s->kind != SEC_CODE)
+			continue;
+		if (btf_ext_core_relos(ext->data->d_buf, ext->size, btf, s->name, &recs)) {
+			err = fail(l, -HWXDP_ERR_RELOC, ".BTF.ext: malformed CO-RE relocations");
+			break;
+		}
+		if (recs.cnt && !vmlinux) {
+			vmlinux = btf__load_vmlinux_btf();
+			if (!vmlinux)
+				return fail(l, -HWXDP_ERR_RELOC,
+					    "%s: %u CO-RE relocation%s, and the kernel's BTF "
+					    "(/sys/kernel/btf/vmlinux) cannot be read: %s",
+					    s->name, recs.cnt, recs.cnt == 1 ? "" : "s",
+					    strerror(errno));
+		}
+		for (j = 0; j < recs.cnt && !err; j++) {
+			err = core_relocate(btf, vmlinux, recs.recs + j * recs.rec_size, s->insns,
+					    s->size / INSN_SZ, msg, sizeof(msg));
+			if (err)
+				err = fail(l, err, "%s: %s", s->name, msg);
+		}
+	}
+	btf__free(vmlinux);
+	return err;
+}
+
 static int link_prog(struct loader *l, struct func *main_func, struct hwxdp_prog *p)
 {
 	size_t i;
@@ -1402,6 +1448,7 @@ int hwxdp_object__open_mem_opts(const void *data, size_t size, const char *name,
 	err = err ?: read_relocs(&l);
 	err = err ?: (l.legacy ? maps_from_elf(&l) : maps_from_libbpf(&l, image, size));
 	err = err ?: resolve_map_relocs(&l);
+	err = err ?: apply_core(&l);
 	if (!err && l.license)
 		memcpy(obj->license, l.secs[l.license].data->d_buf,
 		       l.secs[l.license].size < sizeof(obj->license) - 1

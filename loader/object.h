@@ -18,15 +18,22 @@
 
 struct btf;
 
+/*
+ * The call a failed CO-RE relocation leaves in place of its instruction
+ * (libbpf's 0xbad2310, "bad relo"): harmless where dead, refused where
+ * reached.
+ */
+#define HWXDP_CORE_POISON 0xbad2310
+
 struct hwxdp_map_desc {
 	char name[HWXDP_NAME_MAX];
 	enum hwxdp_map_origin origin;
-	uint32_t type;              /* enum bpf_map_type */
+	uint32_t type; /* enum bpf_map_type */
 	uint32_t key_size, value_size, max_entries, map_flags;
 	uint32_t btf_key_type_id, btf_value_type_id; /* 0 when unknown */
-	const uint8_t *initial;     /* global data: initial value (NULL for .bss) */
+	const uint8_t *initial; /* global data: initial value (NULL for .bss) */
 	size_t initial_size;
-	bool read_only;             /* .rodata: frozen, constant to the verifier */
+	bool read_only;		      /* .rodata: frozen, constant to the verifier */
 	char section[HWXDP_NAME_MAX]; /* global data: its ELF section (".rodata") */
 	/* ARRAY_OF_MAPS, HASH_OF_MAPS: the index in maps[] of the template
 	 * (HWXDP_MAP_INNER) their maps have; other types: 0, unused */
@@ -41,21 +48,21 @@ struct hwxdp_extern_ref {
 	uint32_t insn;
 	char name[HWXDP_NAME_MAX];
 	bool weak;
-	bool resolved;              /* in the kfunc table it was opened against */
-	int32_t kfunc_id;           /* that table's id when resolved */
+	bool resolved;	  /* in the kfunc table it was opened against */
+	int32_t kfunc_id; /* that table's id when resolved */
 };
 
 struct hwxdp_prog {
 	char name[HWXDP_NAME_MAX];
 	char section[HWXDP_NAME_MAX];
-	uint32_t type;              /* enum bpf_prog_type, from the section name */
+	uint32_t type; /* enum bpf_prog_type, from the section name */
 	uint32_t expected_attach_type;
-	struct bpf_insn *insns;     /* main function, then appended subprograms */
+	struct bpf_insn *insns; /* main function, then appended subprograms */
 	size_t insn_cnt;
-	uint32_t *subprog_start;    /* first insn of each function; [0] = 0 */
-	const char **subprog_name;  /* each function's symbol name */
+	uint32_t *subprog_start;   /* first insn of each function; [0] = 0 */
+	const char **subprog_name; /* each function's symbol name */
 	size_t subprog_cnt;
-	struct hwxdp_line *lines;   /* sorted by insn */
+	struct hwxdp_line *lines; /* sorted by insn */
 	size_t line_cnt;
 	struct hwxdp_extern_ref *externs;
 	size_t extern_cnt;
@@ -68,7 +75,7 @@ struct hwxdp_object {
 	size_t map_cnt;
 	struct hwxdp_prog *progs;
 	size_t prog_cnt;
-	struct btf *btf;            /* NULL when the object has no BTF */
+	struct btf *btf; /* NULL when the object has no BTF */
 	void *priv;
 };
 

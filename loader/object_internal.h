@@ -18,7 +18,7 @@ struct object_priv {
 	size_t block_cnt, block_cap;
 };
 
-/* The .BTF.ext line records of one ELF section. */
+/* The .BTF.ext records of one kind (line info, CO-RE) of one ELF section. */
 struct btf_ext_lines {
 	const uint8_t *recs; /* struct bpf_line_info, rec_size apart, maybe unaligned */
 	uint32_t cnt, rec_size;
@@ -31,6 +31,22 @@ struct btf_ext_lines {
  */
 int btf_ext_lines(const void *ext, size_t size, const struct btf *btf, const char *section,
 		  struct btf_ext_lines *out);
+
+/* The same for section's CO-RE relocations (struct bpf_core_relo). */
+int btf_ext_core_relos(const void *ext, size_t size, const struct btf *btf, const char *section,
+		       struct btf_ext_lines *out);
+
+struct bpf_insn;
+
+/*
+ * Applies the CO-RE relocation rec (a struct bpf_core_relo) of local, the
+ * object's BTF, to insns (cnt of them, one code section) against targ, the
+ * kernel's BTF, as libbpf does: the instruction gets the kernel's value, or
+ * is poisoned (a call to HWXDP_CORE_POISON) when no kernel type matches. 0, or
+ * -HWXDP_ERR_RELOC with the reason in msg.
+ */
+int core_relocate(const struct btf *local, const struct btf *targ, const void *rec,
+		  struct bpf_insn *insns, size_t cnt, char *msg, size_t msg_size);
 
 /*
  * Checks that every name and type id btf refers to exists, and that no chain

@@ -666,7 +666,15 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 
 	proto = find_proto(insn->imm);
 	if (!proto) {
-		if (insn->imm <= 0 || insn->imm >= __BPF_FUNC_MAX_ID || !helper_name(insn->imm))
+		if (insn->imm == HWXDP_CORE_POISON)
+			verbose(env,
+				"invalid func unknown#%d\n"
+				"a CO-RE relocation that failed is reached: no type of the "
+				"kernel's BTF matches the one the program names here; guard "
+				"the access with bpf_core_field_exists() or the like\n",
+				insn->imm);
+		else if (insn->imm <= 0 || insn->imm >= __BPF_FUNC_MAX_ID ||
+			 !helper_name(insn->imm))
 			verbose(env, "invalid func unknown#%d\n", insn->imm);
 		else
 			verbose(env, "program of this type cannot use helper %s#%d\n",

@@ -6,7 +6,8 @@
  * must name the same map (libbpf's map of that descriptor has our map's
  * name) with the same kind and offset. An object with legacy maps, which
  * libbpf 1.x refuses, is compared with its twin built with BTF maps, and
- * with its host copy, whose maps are rewritten (loader/legacy_maps.c).
+ * with its host copy, whose maps are rewritten (loader/legacy_maps.c). CO-RE
+ * objects (core_*) so check the loader's relocation against libbpf's.
  */
 #include <criterion/criterion.h>
 #include <errno.h>
@@ -70,25 +71,32 @@ static void compare_prog(const char *path, const struct hwxdp_object *obj,
 	}
 }
 
-/* ours_path through hwxdp against ref, loaded by libbpf into the kernel. */
-static void compare_loaded(const char *ours_path, struct bpf_object *ref)
+/* Every program of obj against the loaded ref. */
+static void compare_loaded(const char *path, const struct hwxdp_object *obj, struct bpf_object *ref)
 {
-	struct hwxdp_object *obj;
 	struct bpf_program *bp;
 	size_t progs = 0;
 
-	cr_assert_eq(hx_open_kernel_view(ours_path, &obj), 0, "%s: hwxdp cannot open it",
-		     ours_path);
 	bpf_object__for_each_program(bp, ref)
 	{
 		const struct hwxdp_prog *p = hwxdp_object__find_prog(obj, bpf_program__name(bp));
 
-		cr_assert_not_null(p, "%s: no program '%s'", ours_path, bpf_program__name(bp));
-		compare_prog(ours_path, obj, p, ref, bp);
+		cr_assert_not_null(p, "%s: no program '%s'", path, bpf_program__name(bp));
+		compare_prog(path, obj, p, ref, bp);
 		progs++;
 	}
-	cr_assert_eq(progs, obj->prog_cnt, "%s: %zu programs, libbpf has %zu", ours_path,
-		     obj->prog_cnt, progs);
+	cr_assert_eq(progs, obj->prog_cnt, "%s: %zu programs, libbpf has %zu", path, obj->prog_cnt,
+		     progs);
+}
+
+/* ours_path through hwxdp against ref, loaded by libbpf into the kernel. */
+static void compare_path_loaded(const char *ours_path, struct bpf_object *ref)
+{
+	struct hwxdp_object *obj;
+
+	cr_assert_eq(hx_open_kernel_view(ours_path, &obj), 0, "%s: hwxdp cannot open it",
+		     ours_path);
+	compare_loaded(ours_path, obj, ref);
 	hwxdp_object__close(obj);
 }
 
@@ -102,7 +110,7 @@ static void compare_object(const char *ours_path, const char *ref_path)
 	cr_assert_not_null(ref, "%s: libbpf cannot open it", ref_path);
 	err = bpf_object__load(ref);
 	cr_assert_eq(err, 0, "%s: libbpf cannot load it: %d", ref_path, err);
-	compare_loaded(ours_path, ref);
+	compare_path_loaded(ours_path, ref);
 	bpf_object__close(ref);
 }
 
@@ -153,12 +161,42 @@ Test(loader_kernel, corpus_equals_libbpf)
 		host = hwxdp_host_load(paths[i]);
 		cr_assert_not_null(host, "%s: no host copy: %s", paths[i],
 				   hwxdp_error_message(-errno));
-		compare_loaded(paths[i], host);
+		compare_path_loaded(paths[i], host);
 		bpf_object__close(host);
 		legacy++;
 	}
 	cr_assert_geq(legacy, 2, "the corpus has %zu legacy objects, wants 2", legacy);
 	cr_assert_geq(n, 8, "the corpus has %zu objects", n);
+}
+
+/* CO-RE objects: the device's copy (the loader's own relocation, opened for
+ * the device) is the host copy hwxdp_host_load hands the kernel (libbpf's
+ * relocation), instruction for instruction; clang's other layouts too. */
+Test(loader_kernel, core_device_copy_equals_host_copy)
+{
+	static const char *const objs[] = {
+		"tests/loader/corpus/core_fields.bpf.o", "tests/loader/corpus/core_bitfields.bpf.o",
+		"tests/loader/corpus/core_poison.bpf.o", "tests/corpus/core_flavors.bpf.o",
+		"tests/corpus-O1/core_flavors.bpf.o",	 "tests/corpus/core_bootstrap.bpf.o",
+	};
+	size_t i;
+
+	if (geteuid() != 0)
+		cr_skip_test("loading into the kernel needs root");
+	for (i = 0; i < sizeof(objs) / sizeof(objs[0]); i++) {
+		char path[PATH_MAX];
+		struct hwxdp_object *obj;
+		struct bpf_object *host;
+
+		snprintf(path, sizeof(path), "%s", hx_build_path(objs[i]));
+		cr_assert_eq(hwxdp_object__open(path, &obj), 0, "%s: hwxdp cannot open it", path);
+		cr_assert_eq(hwxdp_object__set_target(obj, HWXDP_TARGET_DEVICE), 0);
+		host = hwxdp_host_load(path);
+		cr_assert_not_null(host, "%s: the host copy does not load", path);
+		compare_loaded(path, obj, host);
+		bpf_object__close(host);
+		hwxdp_object__close(obj);
+	}
 }
 
 /* The host copy loaded without a pin directory pins nothing: not even a map

@@ -9,12 +9,11 @@
  * libbpf relocates it. bpf_core_type_exists and bpf_core_enum_value_exists
  * pick a path too. Frames are counted by which of them held.
  *
- * Not built with the corpus: the project's loader applies no CO-RE
- * relocation, so hwxdp reads the flavour's local offsets (ingress_ifindex
- * at 8 is data_meta to it) and refuses what the kernel, given libbpf's
- * relocated code, accepts. Move it back to tests/corpus once it does.
+ * The loader relocates it as libbpf does, against the running kernel's
+ * BTF: both copies read ingress_ifindex at the kernel's offset 12, and the
+ * read of rx_timestamp_lo, which no kernel has, is poisoned and dead.
  */
-#include "../include/vmlinux_xdp.h"
+#include "include/vmlinux_xdp.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_endian.h>
