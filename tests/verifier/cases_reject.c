@@ -649,6 +649,19 @@ const struct verifier_case reject_cases[] = {
 	    LDX_MEM(BPF_W, 2, 7, 12), JMP_IMM(BPF_JEQ, 2, 1, 3), RB_SUBMIT(6),		 /* 12 */
 	    RET(XDP_PASS) },
 	  .msg = "Unreleased reference id=" },
+	/* Two reservations, r6 and r7; one path makes r7 a copy of r6, so the
+	 * second is lost and the first given back twice. It reaches the
+	 * submits after the path that keeps both: a state holding the same
+	 * number of references covers it only if its registers hold the
+	 * same ones. */
+	{ "ringbuf: a reservation's pointer overwritten by another's, met where both are held",
+	  { RB_RESERVE(16), JMP_IMM(BPF_JNE, 0, 0, 2), RET(XDP_PASS),	/* 8 */
+	    MOV64_REG(6, 0), RB_RESERVE(16), JMP_IMM(BPF_JNE, 0, 0, 5), /* 15 */
+	    RB_SUBMIT(6), RET(XDP_PASS),				/* 20 */
+	    MOV64_REG(7, 0), CALL_HELPER(BPF_FUNC_get_prandom_u32),
+	    JMP_IMM(BPF_JNE, 0, 0, 1), /* 23 */
+	    JA(1), MOV64_REG(7, 6), RB_SUBMIT(6), RB_SUBMIT(7), RET(XDP_PASS) },
+	  .msg = "R1 type=scalar expected=ringbuf_mem" },
 	{ "ringbuf: written after submit",
 	  { RB_RESERVE(16), MOV64_REG(6, 0), JMP_IMM(BPF_JEQ, 6, 0, 4), RB_SUBMIT(6),
 	    ST_MEM(BPF_DW, 6, 0, 7), RET(XDP_PASS) },
