@@ -661,6 +661,18 @@ int state_visit(struct verifier_env *env, uint32_t insn)
 	uint32_t i;
 	int err;
 
+	/* whether this visit would store a state (the rules below): misses
+	 * count only then */
+	bool add = env->aux[insn].callback_call || env->aux[insn].jump_target ||
+		   env->jmps_processed - env->prev_jmps_processed >= STORE_AFTER_JMPS ||
+		   env->insns_processed - env->prev_insns_processed >= STORE_AFTER_INSNS;
+
+	if (add && !env->aux[insn].callback_call &&
+	    env->jmps_processed - env->prev_jmps_processed < LOOP_STORE_AFTER_JMPS &&
+	    env->insns_processed - env->prev_insns_processed < LOOP_STORE_AFTER_INSNS)
+		for (e = env->explored[insn]; e && add; e = e->next)
+			add = !e->st.branches;
+
 	for (link = &env->explored[insn]; (e = *link);) {
 		if (e->st.branches) {
 			/*
@@ -706,9 +718,14 @@ int state_visit(struct verifier_env *env, uint32_t insn)
 		 * A finished state that keeps failing to cover anything is
 		 * dropped: pruning loses little, and every later visit here
 		 * compares against one state fewer. No live path has it as an
-		 * ancestor (its branches are done).
+		 * ancestor (its branches are done). A miss counts only where
+		 * a state is stored instead: inside a loop, where few are,
+		 * the iterations' misses would drop every state stored before
+		 * it could cover the paths that repeat it.
 		 */
-		if (++e->miss_cnt > e->hit_cnt * EVICT_MISSES + EVICT_MISSES) {
+		if (add)
+			e->miss_cnt++;
+		if (e->miss_cnt > e->hit_cnt * EVICT_MISSES + EVICT_MISSES) {
 			*link = e->next;
 			explored_free(env, insn, e);
 			continue;
