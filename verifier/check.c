@@ -2165,9 +2165,7 @@ static int do_check(struct verifier_env *env, uint32_t start)
 		}
 		env->aux[idx].visits++;
 		path_end = false;
-		/* a path holding a reference is not pruned: stored states
-		 * know nothing of references, and hold none */
-		if (env->aux[idx].prune_point && !cur_frame(env)->ref_cnt) {
+		if (env->aux[idx].prune_point) {
 			err = state_visit(env, idx);
 			if (err < 0)
 				return err;

@@ -295,8 +295,9 @@ static bool array_key_in_range(struct verifier_env *env, const struct reg_state 
 }
 
 /*
- * The scalars in a key on the stack: a constant key decides an array
- * lookup's NULL and is the translator's table index (facts.map_key).
+ * The scalars in a key on the stack, when they make a known key: it
+ * decides an array lookup's NULL and is the translator's table index
+ * (facts.map_key).
  */
 static void mark_key_precise(struct verifier_env *env, const struct reg_state *ptr, uint32_t size)
 {
@@ -488,10 +489,14 @@ static int check_arg(struct verifier_env *env, const struct helper_proto *proto,
 		if (err)
 			return err;
 		if (type == ARG_PTR_TO_MAP_KEY) {
-			mark_key_precise(env, reg, (*map)->key_size);
 			known = stack_key(env, reg, (*map)->key_size, &key);
 			note_key(env, idx, known, key);
 			*never_null = array_key_in_range(env, reg, *map);
+			/* as the kernel's: only a known key is depended on;
+			 * any other makes the fact and the NULL what every
+			 * key would */
+			if (known || *never_null)
+				mark_key_precise(env, reg, (*map)->key_size);
 		}
 		return 0;
 	case ARG_CONST_ALLOC_SIZE_OR_ZERO:

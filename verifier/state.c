@@ -290,6 +290,11 @@ static bool regsafe(const struct reg_state *old, const struct reg_state *cur, st
 		return true;
 	if (!var_covers(old, cur, exact))
 		return false;
+	/* a reference's memory: the same reference, under the map */
+	if ((old->ref_obj_id || cur->ref_obj_id) &&
+	    (!old->ref_obj_id || !cur->ref_obj_id ||
+	     !check_ids(idmap, old->ref_obj_id, cur->ref_obj_id, exact)))
+		return false;
 	switch (old->type) {
 	case SCALAR_VALUE:
 		/* an unlinked scalar promises nothing about others */
@@ -441,6 +446,25 @@ static bool component_safe(const struct func_state *of, const struct func_state 
 	       slot_safe(slot_or_empty(of, hint), slot_or_empty(cf, hint), idmap, CMP_COVER);
 }
 
+/*
+ * The references a path holds, as the kernel compares them: the same
+ * number, each of the stored state's mapped to the current one's in the
+ * same place, through the map the registers' ids share. The current
+ * state's references are distinct, so the map is one-to-one on them, and
+ * a register holding reference A in the stored state holds its image in
+ * the current one: what the stored state's paths gave back, the current
+ * one's give back too.
+ */
+static bool refsafe(const struct func_state *old, const struct func_state *cur, struct idmap *idmap)
+{
+	if (old->ref_cnt != cur->ref_cnt)
+		return false;
+	for (uint32_t i = 0; i < old->ref_cnt; i++)
+		if (!check_ids(idmap, old->ref_id[i], cur->ref_id[i], true))
+			return false;
+	return true;
+}
+
 static bool states_equal(struct verifier_env *env, const struct vstate *old,
 			 const struct vstate *cur, uint32_t insn, enum cmp_mode mode)
 {
@@ -486,6 +510,8 @@ static bool states_equal(struct verifier_env *env, const struct vstate *old,
 				*hint = PRUNE_HINT_SLOT + slot;
 			return false;
 		}
+		if (!refsafe(of, cf, &idmap))
+			return false;
 	}
 	return true;
 }
@@ -635,6 +661,18 @@ int state_visit(struct verifier_env *env, uint32_t insn)
 	uint32_t i;
 	int err;
 
+	/* whether this visit would store a state (the rules below): misses
+	 * count only then */
+	bool add = env->aux[insn].callback_call || env->aux[insn].jump_target ||
+		   env->jmps_processed - env->prev_jmps_processed >= STORE_AFTER_JMPS ||
+		   env->insns_processed - env->prev_insns_processed >= STORE_AFTER_INSNS;
+
+	if (add && !env->aux[insn].callback_call &&
+	    env->jmps_processed - env->prev_jmps_processed < LOOP_STORE_AFTER_JMPS &&
+	    env->insns_processed - env->prev_insns_processed < LOOP_STORE_AFTER_INSNS)
+		for (e = env->explored[insn]; e && add; e = e->next)
+			add = !e->st.branches;
+
 	for (link = &env->explored[insn]; (e = *link);) {
 		if (e->st.branches) {
 			/*
@@ -680,9 +718,14 @@ int state_visit(struct verifier_env *env, uint32_t insn)
 		 * A finished state that keeps failing to cover anything is
 		 * dropped: pruning loses little, and every later visit here
 		 * compares against one state fewer. No live path has it as an
-		 * ancestor (its branches are done).
+		 * ancestor (its branches are done). A miss counts only where
+		 * a state is stored instead: inside a loop, where few are,
+		 * the iterations' misses would drop every state stored before
+		 * it could cover the paths that repeat it.
 		 */
-		if (++e->miss_cnt > e->hit_cnt * EVICT_MISSES + EVICT_MISSES) {
+		if (add)
+			e->miss_cnt++;
+		if (e->miss_cnt > e->hit_cnt * EVICT_MISSES + EVICT_MISSES) {
 			*link = e->next;
 			explored_free(env, insn, e);
 			continue;

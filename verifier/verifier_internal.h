@@ -116,8 +116,9 @@ struct func_state {
 	uint64_t stack_read;
 	/* References the path holds (ring buffer reservations), with the
 	 * instruction that took each: the current frame's set is the path's,
-	 * a call copies it into the callee and a return back out. A path
-	 * holding one is never pruned (check.c), so no stored state has any. */
+	 * a call copies it into the callee and a return back out. A stored
+	 * state covers only a path holding as many, mapped one to one
+	 * (state.c, refsafe). */
 	uint32_t ref_cnt;
 	uint32_t ref_id[MAX_REFS];
 	uint32_t ref_insn[MAX_REFS];

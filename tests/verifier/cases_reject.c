@@ -640,6 +640,15 @@ const struct verifier_case reject_cases[] = {
 	    MOV64_IMM(5, 0), CALL_HELPER(BPF_FUNC_check_mtu), RET(XDP_PASS) },
 	  .msg = "invalid read from stack",
 	  .kmode = STRICT },
+	/* A known key in range makes an array lookup never NULL: it must not be
+	 * pruned by a state the key 0 reached first, as key 4 (out of range)
+	 * leaves it NULL on the second path. */
+	{ "map: an array lookup's key, 0 on one path and out of range on another",
+	  { CALL_HELPER(BPF_FUNC_get_prandom_u32), JMP_IMM(BPF_JNE, 0, 0, 2), MOV64_IMM(6, 0),
+	    JA(1), MOV64_IMM(6, 4), STX_MEM(BPF_W, 10, 6, -8), MOV64_REG(2, 10),
+	    ALU64_IMM(BPF_ADD, 2, -8), LD_MAP_FD(1, MAP_ARRAY),
+	    CALL_HELPER(BPF_FUNC_map_lookup_elem), LDX_MEM(BPF_DW, 0, 0, 0), RET(XDP_PASS) },
+	  .msg = "R0 invalid mem access 'map_value_or_null'" },
 	/* ring buffer reservations */
 	{ "ringbuf: a reservation never given back",
 	  { RB_RESERVE(16), JMP_IMM(BPF_JEQ, 0, 0, 1), ST_MEM(BPF_DW, 0, 0, 7), RET(XDP_PASS) },
@@ -649,6 +658,19 @@ const struct verifier_case reject_cases[] = {
 	    LDX_MEM(BPF_W, 2, 7, 12), JMP_IMM(BPF_JEQ, 2, 1, 3), RB_SUBMIT(6),		 /* 12 */
 	    RET(XDP_PASS) },
 	  .msg = "Unreleased reference id=" },
+	/* Two reservations, r6 and r7; one path makes r7 a copy of r6, so the
+	 * second is lost and the first given back twice. It reaches the
+	 * submits after the path that keeps both: a state holding the same
+	 * number of references covers it only if its registers hold the
+	 * same ones. */
+	{ "ringbuf: a reservation's pointer overwritten by another's, met where both are held",
+	  { RB_RESERVE(16), JMP_IMM(BPF_JNE, 0, 0, 2), RET(XDP_PASS),	/* 8 */
+	    MOV64_REG(6, 0), RB_RESERVE(16), JMP_IMM(BPF_JNE, 0, 0, 5), /* 15 */
+	    RB_SUBMIT(6), RET(XDP_PASS),				/* 20 */
+	    MOV64_REG(7, 0), CALL_HELPER(BPF_FUNC_get_prandom_u32),
+	    JMP_IMM(BPF_JNE, 0, 0, 1), /* 23 */
+	    JA(1), MOV64_REG(7, 6), RB_SUBMIT(6), RB_SUBMIT(7), RET(XDP_PASS) },
+	  .msg = "R1 type=scalar expected=ringbuf_mem" },
 	{ "ringbuf: written after submit",
 	  { RB_RESERVE(16), MOV64_REG(6, 0), JMP_IMM(BPF_JEQ, 6, 0, 4), RB_SUBMIT(6),
 	    ST_MEM(BPF_DW, 6, 0, 7), RET(XDP_PASS) },
