@@ -20,8 +20,9 @@ enum arg_type {
 	ARG_NONE,     /* not an argument */
 	ARG_ANYTHING, /* any initialised scalar */
 	ARG_CONST_MAP_PTR,
-	ARG_PTR_TO_MAP_KEY,   /* key_size initialised bytes */
-	ARG_PTR_TO_MAP_VALUE, /* value_size initialised bytes */
+	ARG_PTR_TO_MAP_KEY,	     /* key_size initialised bytes */
+	ARG_PTR_TO_MAP_VALUE,	     /* value_size initialised bytes */
+	ARG_PTR_TO_MAP_VALUE_UNINIT, /* value_size bytes written by the helper */
 	ARG_PTR_TO_CTX,
 	ARG_PTR_TO_MEM,		/* read by the helper; size in the next argument */
 	ARG_PTR_TO_MEM_OR_NULL, /* the same, or NULL with size 0 */
@@ -89,6 +90,23 @@ static const struct helper_proto protos[] = {
 	  .map_types = DATA_MAPS,
 	  .device_op = "tdelete" },
 	{ BPF_FUNC_ktime_get_ns, RET_INTEGER, { 0 }, .device_op = "time" },
+	/* Queues, stacks and bloom filters have no device table: host-only.
+	 * A bloom filter is pushed to and peeked at (tested), never popped,
+	 * and its peek reads the value (check_arg) where a queue's writes it. */
+	{ BPF_FUNC_map_push_elem,
+	  RET_INTEGER,
+	  { ARG_CONST_MAP_PTR, ARG_PTR_TO_MAP_VALUE, ARG_ANYTHING },
+	  .side_effect = true,
+	  .map_types = MAP(QUEUE) | MAP(STACK) | MAP(BLOOM_FILTER) },
+	{ BPF_FUNC_map_pop_elem,
+	  RET_INTEGER,
+	  { ARG_CONST_MAP_PTR, ARG_PTR_TO_MAP_VALUE_UNINIT },
+	  .side_effect = true,
+	  .map_types = MAP(QUEUE) | MAP(STACK) },
+	{ BPF_FUNC_map_peek_elem,
+	  RET_INTEGER,
+	  { ARG_CONST_MAP_PTR, ARG_PTR_TO_MAP_VALUE_UNINIT },
+	  .map_types = MAP(QUEUE) | MAP(STACK) | MAP(BLOOM_FILTER) },
 	{ BPF_FUNC_trace_printk,
 	  RET_INTEGER,
 	  { ARG_PTR_TO_MEM, ARG_CONST_SIZE },
@@ -494,6 +512,11 @@ static int check_arg(struct verifier_env *env, const struct helper_proto *proto,
 			*never_null = array_key_in_range(env, reg, *map);
 		}
 		return 0;
+	case ARG_PTR_TO_MAP_VALUE_UNINIT:
+		if (!is_mem_ptr(reg->type))
+			return arg_type_error(env, regno, MEM_TYPES);
+		return check_mem_region(env, regno, 0, (*map)->value_size,
+					(*map)->type != BPF_MAP_TYPE_BLOOM_FILTER, false);
 	case ARG_CONST_ALLOC_SIZE_OR_ZERO:
 		if (reg->type != SCALAR_VALUE)
 			return arg_type_error(env, regno, "scalar");

@@ -25,8 +25,6 @@
 static const struct {
 	const char *object, *reason;
 } known_gaps[] = {
-	/* queue, stack and bloom filter helpers */
-	{ "queue_bloom", "cannot use helper bpf_map_peek_elem" },
 	/* bpf_spin_lock and bpf_spin_unlock */
 	{ "spin_percpu", "cannot use helper bpf_spin_lock" },
 };

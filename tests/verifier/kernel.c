@@ -58,6 +58,14 @@ const struct hwxdp_map_desc test_maps[MAP_CNT] = {
 				 .value_size = 8,
 				 .max_entries = 16 },
 	[MAP_RINGBUF] = { .name = "ringbuf", .type = BPF_MAP_TYPE_RINGBUF, .max_entries = 4096 },
+	[MAP_QUEUE] = { .name = "queue",
+			.type = BPF_MAP_TYPE_QUEUE,
+			.value_size = 8,
+			.max_entries = 4 },
+	[MAP_BLOOM] = { .name = "bloom",
+			.type = BPF_MAP_TYPE_BLOOM_FILTER,
+			.value_size = 8,
+			.max_entries = 4 },
 };
 
 static int map_fds[MAP_CNT];

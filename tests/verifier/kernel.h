@@ -24,6 +24,8 @@ enum {
 	MAP_BSS,	    /* writable one-entry array, value 16 */
 	MAP_HASH_LARGE_KEY, /* hash, key 16, value 8 */
 	MAP_RINGBUF,	    /* ring buffer of 4096 bytes */
+	MAP_QUEUE,	    /* queue, no key, value 8, 4 entries */
+	MAP_BLOOM,	    /* bloom filter, no key, value 8, 4 entries */
 	MAP_CNT,
 };
 
