@@ -1553,7 +1553,14 @@ static int check_cond_jmp(struct verifier_env *env, const struct bpf_insn *insn,
 		else if (dst->type == PTR_TO_MAP_VALUE_OR_NULL ||
 			 dst->type == CONST_PTR_TO_MAP_OR_NULL || dst->type == PTR_TO_MEM_OR_NULL)
 			null_check = true;
-		else
+		else if (env->device && (dst->type == PTR_TO_STACK || dst->type == PTR_TO_CTX)) {
+			/* never NULL in the kernel, but on the device an offset
+			 * that can be 0 (the context's, fp-512 of frame 0): the
+			 * device walk takes the kernel's outcome, and the facts
+			 * make the translated branch decided, not compared */
+			taken = op == BPF_JNE;
+			note_branch(env, idx, taken);
+		} else
 			pkt_null = env->device && pkt_never_null(dst);
 	} else if (!jmp32 && x) {
 		pkt = pkt_compare(dst, src, &pop);
