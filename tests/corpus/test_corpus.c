@@ -25,8 +25,6 @@
 static const struct {
 	const char *object, *reason;
 } known_gaps[] = {
-	/* bpf_spin_lock and bpf_spin_unlock */
-	{ "spin_percpu", "cannot use helper bpf_spin_lock" },
 };
 
 static const char *known_gap(const char *object)

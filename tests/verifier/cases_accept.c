@@ -210,6 +210,17 @@ const struct verifier_case accept_cases[] = {
 	    CALL_HELPER(BPF_FUNC_map_peek_elem), EXIT_INSN() },
 	  .accept = true,
 	  .kmode = KERNEL_STRICT },
+	{ "lock: lock, write the value, unlock",
+	  { LOOKUP(MAP_LOCKED), JMP_IMM(BPF_JEQ, 0, 0, 8), MOV64_REG(6, 0), LOCK(6),
+	    ST_MEM(BPF_DW, 6, 8, 1), UNLOCK(6), RET(XDP_PASS) },
+	  .accept = true },
+	/* never NULL: on the device decided, not compared (local memory
+	 * offsets can be 0) */
+	{ "device: a stack pointer compared with NULL",
+	  { MOV64_IMM(0, XDP_PASS), MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -8),
+	    JMP_IMM(BPF_JEQ, 2, 0, 1), MOV64_IMM(0, XDP_DROP), EXIT_INSN() },
+	  .accept = true,
+	  .device = true },
 	{ "map: lookup, null check, read",
 	  { LOOKUP(MAP_HASH), JMP_IMM(BPF_JEQ, 0, 0, 1), LDX_MEM(BPF_DW, 1, 0, 8), RET(XDP_PASS) },
 	  .accept = true },
