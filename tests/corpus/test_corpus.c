@@ -25,11 +25,12 @@
 static const struct {
 	const char *object, *reason;
 } known_gaps[] = {
+	{ NULL, NULL }, /* the end */
 };
 
 static const char *known_gap(const char *object)
 {
-	for (size_t i = 0; i < sizeof(known_gaps) / sizeof(known_gaps[0]); i++)
+	for (size_t i = 0; known_gaps[i].object; i++)
 		if (!strcmp(known_gaps[i].object, object))
 			return known_gaps[i].reason;
 	return NULL;
