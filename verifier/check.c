@@ -651,6 +651,8 @@ static int check_mem_access(struct verifier_env *env, uint32_t regno, int32_t in
 			return REJECT;
 		}
 		err = check_mem_bounds(env, regno, reg, off, size, map->value_size, false);
+		if (!err)
+			err = check_lock_access(env, regno, reg, off, size);
 		if (!err && write)
 			note_side_effect(env);
 		if (err || !dst)
@@ -770,8 +772,9 @@ int check_mem_region(struct verifier_env *env, uint32_t regno, int32_t off, int 
 		}
 		if (write)
 			note_side_effect(env);
-		return check_mem_bounds(env, regno, reg, reg->off + off, size,
-					env->maps[reg->map].value_size, zero_ok);
+		err = check_mem_bounds(env, regno, reg, reg->off + off, size,
+				       env->maps[reg->map].value_size, zero_ok);
+		return err ? err : check_lock_access(env, regno, reg, reg->off + off, size);
 	case PTR_TO_PACKET:
 	case PTR_TO_PACKET_META:
 		if (write)
@@ -1442,7 +1445,8 @@ static void learn_pkt_compare(struct vstate *st, uint32_t regno, uint8_t op)
 }
 
 /* After "if r == 0": the maybe-null result of one lookup is null, or not. */
-static void mark_ptr_or_null(struct vstate *st, uint32_t id, bool is_null)
+static void mark_ptr_or_null(const struct verifier_env *env, struct vstate *st, uint32_t id,
+			     bool is_null)
 {
 	for_each_reg(st, reg, {
 		if ((reg->type != PTR_TO_MAP_VALUE_OR_NULL &&
@@ -1458,7 +1462,11 @@ static void mark_ptr_or_null(struct vstate *st, uint32_t id, bool is_null)
 			reg->type = reg->type == CONST_PTR_TO_MAP_OR_NULL ? CONST_PTR_TO_MAP
 				    : reg->type == PTR_TO_MEM_OR_NULL	  ? PTR_TO_MEM
 									  : PTR_TO_MAP_VALUE;
-			reg->id = 0;
+			/* a value with a lock keeps its id: the lock's identity,
+			 * which the unlock must name again */
+			if (reg->type != PTR_TO_MAP_VALUE ||
+			    !map_has_lock(env, &env->maps[reg->map]))
+				reg->id = 0;
 		}
 	});
 }
@@ -1553,7 +1561,14 @@ static int check_cond_jmp(struct verifier_env *env, const struct bpf_insn *insn,
 		else if (dst->type == PTR_TO_MAP_VALUE_OR_NULL ||
 			 dst->type == CONST_PTR_TO_MAP_OR_NULL || dst->type == PTR_TO_MEM_OR_NULL)
 			null_check = true;
-		else
+		else if (env->device && (dst->type == PTR_TO_STACK || dst->type == PTR_TO_CTX)) {
+			/* never NULL in the kernel, but on the device an offset
+			 * that can be 0 (the context's, fp-512 of frame 0): the
+			 * device walk takes the kernel's outcome, and the facts
+			 * make the translated branch decided, not compared */
+			taken = op == BPF_JNE;
+			note_branch(env, idx, taken);
+		} else
 			pkt_null = env->device && pkt_never_null(dst);
 	} else if (!jmp32 && x) {
 		pkt = pkt_compare(dst, src, &pop);
@@ -1625,8 +1640,8 @@ static int check_cond_jmp(struct verifier_env *env, const struct bpf_insn *insn,
 	} else if (null_check) {
 		uint32_t id = dst->id;
 
-		mark_ptr_or_null(other, id, op == BPF_JEQ);
-		mark_ptr_or_null(env->cur, id, op == BPF_JNE);
+		mark_ptr_or_null(env, other, id, op == BPF_JEQ);
+		mark_ptr_or_null(env, env->cur, id, op == BPF_JNE);
 	} else if (pkt >= 0) {
 		uint32_t p = pkt ? insn->src_reg : insn->dst_reg;
 
@@ -1730,7 +1745,14 @@ static int check_subprog_call(struct verifier_env *env, const struct bpf_insn *i
 	}
 	env->calls[caller->subprog * env->subprog_cnt + subprog] = 1;
 	if (env->subprogs[subprog].global) {
-		int err = check_global_call(env, subprog);
+		int err;
+
+		if (lock_held(env)) {
+			verbose(env, "global function calls are not allowed while holding a lock,\n"
+				     "use static function instead\n");
+			return -EINVAL;
+		}
+		err = check_global_call(env, subprog);
 
 		env->insn_idx = idx + 1;
 		return err;
@@ -1819,6 +1841,11 @@ static int check_exit(struct verifier_env *env, const struct bpf_insn *insn, boo
 	err = check_reg_readable(env, BPF_REG_0);
 	if (err)
 		return err;
+	if (!st->curframe && lock_held(env)) {
+		verbose(env, "BPF_EXIT instruction in main prog cannot be used inside "
+			     "bpf_spin_lock-ed region\n");
+		return -EINVAL;
+	}
 	if (st->curframe && callee->in_callback)
 		return check_callback_exit(env);
 	if (st->curframe) {
@@ -2165,7 +2192,9 @@ static int do_check(struct verifier_env *env, uint32_t start)
 		}
 		env->aux[idx].visits++;
 		path_end = false;
-		if (env->aux[idx].prune_point) {
+		/* a path holding a lock is not pruned: stored states know
+		 * nothing of locks, and hold none (references are compared) */
+		if (env->aux[idx].prune_point && !lock_held(env)) {
 			err = state_visit(env, idx);
 			if (err < 0)
 				return err;

@@ -14,14 +14,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <bpf/btf.h>
+
 #include "verifier/verifier_internal.h"
 
 enum arg_type {
 	ARG_NONE,     /* not an argument */
 	ARG_ANYTHING, /* any initialised scalar */
 	ARG_CONST_MAP_PTR,
-	ARG_PTR_TO_MAP_KEY,   /* key_size initialised bytes */
-	ARG_PTR_TO_MAP_VALUE, /* value_size initialised bytes */
+	ARG_PTR_TO_MAP_KEY,	     /* key_size initialised bytes */
+	ARG_PTR_TO_MAP_VALUE,	     /* value_size initialised bytes */
+	ARG_PTR_TO_MAP_VALUE_UNINIT, /* value_size bytes written by the helper */
 	ARG_PTR_TO_CTX,
 	ARG_PTR_TO_MEM,		/* read by the helper; size in the next argument */
 	ARG_PTR_TO_MEM_OR_NULL, /* the same, or NULL with size 0 */
@@ -35,6 +38,7 @@ enum arg_type {
 	ARG_PTR_TO_ALIGNED_U32,	      /* 4 initialised bytes, aligned, read and written */
 	ARG_PTR_TO_FUNC,	      /* a callback (ld_imm64 of a function) */
 	ARG_PTR_TO_STACK_OR_NULL,     /* a callback's context: the stack, or NULL */
+	ARG_PTR_TO_SPIN_LOCK,	      /* a map value's bpf_spin_lock */
 };
 
 enum ret_type {
@@ -89,6 +93,23 @@ static const struct helper_proto protos[] = {
 	  .map_types = DATA_MAPS,
 	  .device_op = "tdelete" },
 	{ BPF_FUNC_ktime_get_ns, RET_INTEGER, { 0 }, .device_op = "time" },
+	/* Queues, stacks and bloom filters have no device table: host-only.
+	 * A bloom filter is pushed to and peeked at (tested), never popped,
+	 * and its peek reads the value (check_arg) where a queue's writes it. */
+	{ BPF_FUNC_map_push_elem,
+	  RET_INTEGER,
+	  { ARG_CONST_MAP_PTR, ARG_PTR_TO_MAP_VALUE, ARG_ANYTHING },
+	  .side_effect = true,
+	  .map_types = MAP(QUEUE) | MAP(STACK) | MAP(BLOOM_FILTER) },
+	{ BPF_FUNC_map_pop_elem,
+	  RET_INTEGER,
+	  { ARG_CONST_MAP_PTR, ARG_PTR_TO_MAP_VALUE_UNINIT },
+	  .side_effect = true,
+	  .map_types = MAP(QUEUE) | MAP(STACK) },
+	{ BPF_FUNC_map_peek_elem,
+	  RET_INTEGER,
+	  { ARG_CONST_MAP_PTR, ARG_PTR_TO_MAP_VALUE_UNINIT },
+	  .map_types = MAP(QUEUE) | MAP(STACK) | MAP(BLOOM_FILTER) },
 	{ BPF_FUNC_trace_printk,
 	  RET_INTEGER,
 	  { ARG_PTR_TO_MEM, ARG_CONST_SIZE },
@@ -165,6 +186,9 @@ static const struct helper_proto protos[] = {
 	  { ARG_CONST_MAP_PTR, ARG_ANYTHING },
 	  .map_types = MAP(RINGBUF) },
 	{ BPF_FUNC_ktime_get_coarse_ns, RET_INTEGER, { 0 } },
+	/* the device has no locks: host-only */
+	{ BPF_FUNC_spin_lock, RET_VOID, { ARG_PTR_TO_SPIN_LOCK } },
+	{ BPF_FUNC_spin_unlock, RET_VOID, { ARG_PTR_TO_SPIN_LOCK } },
 	/* the frame is linear on the device: its length, from the context */
 	{ BPF_FUNC_xdp_get_buff_len, RET_INTEGER, { ARG_PTR_TO_CTX }, .device_op = "ctx" },
 	{ BPF_FUNC_xdp_load_bytes,
@@ -419,6 +443,124 @@ static int check_mem_arg(struct verifier_env *env, uint32_t regno, uint8_t type,
 	return err;
 }
 
+/*
+ * The offset of the bpf_spin_lock in a value of BTF type id, searched in
+ * nested structs as the kernel does; -1 for none.
+ */
+static int64_t btf_lock_off(const struct btf *btf, uint32_t id, int depth)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const struct btf_member *m;
+
+	while (t && (btf_is_mod(t) || btf_is_typedef(t))) {
+		id = t->type;
+		t = btf__type_by_id(btf, id);
+	}
+	if (!t || !btf_is_struct(t) || depth > 8)
+		return -1;
+	if (!strcmp(btf__name_by_offset(btf, t->name_off), "bpf_spin_lock"))
+		return 0;
+	m = btf_members(t);
+	for (uint16_t i = 0; i < btf_vlen(t); i++, m++) {
+		int64_t off = btf_lock_off(btf, m->type, depth + 1);
+
+		if (off >= 0)
+			return off + btf_member_bit_offset(t, i) / 8;
+	}
+	return -1;
+}
+
+static int64_t map_lock_off(const struct verifier_env *env, const struct hwxdp_map_desc *map)
+{
+	if (!env->btf || !map->btf_value_type_id)
+		return -1;
+	return btf_lock_off(env->btf, map->btf_value_type_id, 0);
+}
+
+bool map_has_lock(const struct verifier_env *env, const struct hwxdp_map_desc *map)
+{
+	return map_lock_off(env, map) >= 0;
+}
+
+uint32_t lock_held(const struct verifier_env *env)
+{
+	return env->cur->frame[0]->lock_insn;
+}
+
+int check_lock_access(struct verifier_env *env, uint32_t regno, const struct reg_state *reg,
+		      int32_t off, int size)
+{
+	int64_t lock = map_lock_off(env, &env->maps[reg->map]);
+
+	(void)regno;
+	if (lock < 0)
+		return 0;
+	/* [smin + off, umax + off + size) against the lock's 4 bytes */
+	if (reg->smin + off < lock + 4 && lock < (int64_t)reg->umax + off + size) {
+		verbose(env, "bpf_spin_lock cannot be accessed directly by load/store\n");
+		return -EACCES;
+	}
+	return 0;
+}
+
+/* bpf_spin_lock or bpf_spin_unlock of R1, as the kernel's process_spin_lock. */
+static int check_spin_lock(struct verifier_env *env, const struct helper_proto *proto,
+			   uint32_t regno, uint32_t idx)
+{
+	const struct reg_state *reg = &cur_frame(env)->regs[regno];
+	struct func_state *main = env->cur->frame[0];
+	const struct hwxdp_map_desc *map;
+	int64_t lock, off;
+
+	if (reg->type != PTR_TO_MAP_VALUE)
+		return arg_type_error(env, regno, "map_value, ptr_");
+	if (!tnum_is_const(reg->var_off)) {
+		verbose(env,
+			"R%u doesn't have constant offset. bpf_spin_lock has to be at the "
+			"constant offset\n",
+			regno);
+		return -EINVAL;
+	}
+	map = &env->maps[reg->map];
+	if (!env->btf || !map->btf_value_type_id) {
+		verbose(env, "map '%s' has to have BTF in order to use bpf_spin_lock\n", map->name);
+		return -EINVAL;
+	}
+	lock = map_lock_off(env, map);
+	if (lock < 0) {
+		verbose(env, "map '%s' has no valid bpf_spin_lock\n", map->name);
+		return -EINVAL;
+	}
+	off = (int64_t)reg->var_off.value + reg->off;
+	if (off != lock) {
+		verbose(env, "off %lld doesn't point to 'struct bpf_spin_lock' that is at %lld\n",
+			(long long)off, (long long)lock);
+		return -EINVAL;
+	}
+	if (proto->id == BPF_FUNC_spin_lock) {
+		if (main->lock_insn) {
+			verbose(env, "Locking two bpf_spin_locks are not allowed\n");
+			return -EINVAL;
+		}
+		main->lock_insn = idx + 1;
+		main->lock_map = reg->map;
+		main->lock_id = reg->id;
+		return 0;
+	}
+	if (!main->lock_insn) {
+		verbose(env, "bpf_spin_unlock without taking a lock\n");
+		return -EINVAL;
+	}
+	if (main->lock_map != reg->map || main->lock_id != reg->id) {
+		verbose(env, "bpf_spin_unlock of different lock\n");
+		return -EINVAL;
+	}
+	main->lock_insn = 0;
+	main->lock_map = 0;
+	main->lock_id = 0;
+	return 0;
+}
+
 static int check_arg(struct verifier_env *env, const struct helper_proto *proto, uint32_t arg,
 		     uint32_t idx, const struct hwxdp_map_desc **map, bool *never_null)
 {
@@ -499,6 +641,14 @@ static int check_arg(struct verifier_env *env, const struct helper_proto *proto,
 				mark_key_precise(env, reg, (*map)->key_size);
 		}
 		return 0;
+	case ARG_PTR_TO_MAP_VALUE_UNINIT:
+		if (!is_mem_ptr(reg->type))
+			return arg_type_error(env, regno, MEM_TYPES);
+		return check_mem_region(env, regno, 0, (*map)->value_size,
+					(*map)->type != BPF_MAP_TYPE_BLOOM_FILTER, false);
+	case ARG_PTR_TO_SPIN_LOCK:
+		/* on the device the path punts here (check_helper_call) */
+		return env->device ? 0 : check_spin_lock(env, proto, regno, idx);
 	case ARG_CONST_ALLOC_SIZE_OR_ZERO:
 		if (reg->type != SCALAR_VALUE)
 			return arg_type_error(env, regno, "scalar");
@@ -686,6 +836,11 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 				helper_name(insn->imm), insn->imm);
 		return -EINVAL;
 	}
+	/* while a lock is held, the only call is the unlock */
+	if (lock_held(env) && proto->id != BPF_FUNC_spin_unlock) {
+		verbose(env, "function calls are not allowed while holding a lock\n");
+		return -EINVAL;
+	}
 	if (proto->gpl_only && !env->gpl_compatible) {
 		verbose(env,
 			"cannot call GPL-restricted function from non-GPL compatible program\n");
@@ -798,6 +953,10 @@ int check_kfunc_call(struct verifier_env *env, const struct bpf_insn *insn, uint
 	/* An unresolved weak kfunc is allowed only where no path goes. */
 	if (!insn->imm && !insn->off) {
 		verbose(env, "invalid kernel function call not eliminated in verifier pass\n");
+		return -EINVAL;
+	}
+	if (lock_held(env)) {
+		verbose(env, "function calls are not allowed while holding a lock\n");
 		return -EINVAL;
 	}
 	/* device kfuncs exist on the device only */

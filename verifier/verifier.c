@@ -96,7 +96,7 @@ int hwxdp_verify_insns(const struct bpf_insn *insns, size_t cnt, const struct hw
 		       size_t map_cnt, const struct hwxdp_verify_opts *opts,
 		       struct hwxdp_verify_result **out)
 {
-	return verify(insns, cnt, maps, map_cnt, NULL, NULL, NULL, opts, out);
+	return verify(insns, cnt, maps, map_cnt, NULL, OPT(opts, btf, NULL), NULL, opts, out);
 }
 
 int hwxdp_verify(const struct hwxdp_object *obj, const struct hwxdp_prog *prog,

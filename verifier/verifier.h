@@ -35,6 +35,8 @@
 
 #include "loader/object.h"
 
+struct btf;
+
 struct hwxdp_verify_opts {
 	size_t sz;		       /* sizeof(struct hwxdp_verify_opts) */
 	int log_level;		       /* 0 errors, 1 + path and stats,
@@ -52,6 +54,10 @@ struct hwxdp_verify_opts {
 	 * needs a GPL-compatible one, as in the kernel. NULL: the object's,
 	 * or for bare instructions a GPL-compatible one. */
 	const char *license;
+	/* For bare instructions: the BTF that the maps' btf_value_type_id
+	 * name (a value's bpf_spin_lock is found there). An object's
+	 * verification uses the object's own. */
+	const struct btf *btf;
 };
 
 /* Maps one helper call may be passed on different paths, as facts keep them. */

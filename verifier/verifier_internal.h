@@ -122,6 +122,12 @@ struct func_state {
 	uint32_t ref_cnt;
 	uint32_t ref_id[MAX_REFS];
 	uint32_t ref_insn[MAX_REFS];
+	/* The bpf_spin_lock the path holds, kept in frame 0 only: 1 + the
+	 * insn that took it (0: none), its map and the value pointer's id.
+	 * A path holding it is never pruned (check.c), as with references. */
+	uint32_t lock_insn;
+	uint32_t lock_map;
+	uint32_t lock_id;
 	/* A callback's frame: called by the helper at callsite, which the
 	 * path goes back to at its exit (helpers.c). */
 	bool in_callback;
@@ -342,6 +348,14 @@ uint16_t helper_arg_regs(int func_id);
 /* The helper calls a callback the program passes it (bpf_loop). */
 bool helper_calls_back(int func_id);
 int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uint32_t idx);
+/* 1 + the insn of the bpf_spin_lock the path holds, 0 for none. */
+uint32_t lock_held(const struct verifier_env *env);
+/* Whether map's values have a bpf_spin_lock (BTF), kept by a NULL check. */
+bool map_has_lock(const struct verifier_env *env, const struct hwxdp_map_desc *map);
+/* A load, store or helper access of size bytes at off of a map value
+ * pointer: refused where it touches the value's bpf_spin_lock. */
+int check_lock_access(struct verifier_env *env, uint32_t regno, const struct reg_state *reg,
+		      int32_t off, int size);
 int check_kfunc_call(struct verifier_env *env, const struct bpf_insn *insn, uint32_t idx);
 /* Every packet pointer of the state becomes unusable. */
 void invalidate_packet_pointers(struct vstate *st);

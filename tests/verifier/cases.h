@@ -62,4 +62,9 @@ extern const unsigned int reject_case_cnt;
 #define FOR_EACH(map, rel)                                                                         \
 	LD_MAP_FD(1, map), LD_IMM64_RAW(2, BPF_PSEUDO_FUNC, rel), MOV64_IMM(4, 0),                 \
 		CALL_HELPER(BPF_FUNC_for_each_map_elem)
+/* bpf_spin_lock or _unlock of the lock in MAP_LOCKED's value at r; 3 instructions */
+#define LOCK(r)                                                                                    \
+	MOV64_REG(1, r), ALU64_IMM(BPF_ADD, 1, LOCKED_LOCK_OFF), CALL_HELPER(BPF_FUNC_spin_lock)
+#define UNLOCK(r)                                                                                  \
+	MOV64_REG(1, r), ALU64_IMM(BPF_ADD, 1, LOCKED_LOCK_OFF), CALL_HELPER(BPF_FUNC_spin_unlock)
 #endif /* HWXDP_TESTS_VERIFIER_CASES_H */

@@ -191,6 +191,36 @@ const struct verifier_case accept_cases[] = {
 	  .accept = true },
 
 	/* map values */
+	/* pop and peek write the value: the stack needs no initialising, and
+	 * is readable after */
+	{ "map: queue push, pop and peek",
+	  { ST_MEM(BPF_DW, 10, -8, 7), MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -8),
+	    LD_MAP_FD(1, MAP_QUEUE), MOV64_IMM(3, BPF_EXIST), CALL_HELPER(BPF_FUNC_map_push_elem),
+	    MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -16), LD_MAP_FD(1, MAP_QUEUE),
+	    CALL_HELPER(BPF_FUNC_map_pop_elem), MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -24),
+	    LD_MAP_FD(1, MAP_QUEUE), CALL_HELPER(BPF_FUNC_map_peek_elem),
+	    LDX_MEM(BPF_DW, 0, 10, -16), LDX_MEM(BPF_DW, 1, 10, -24), ALU64_REG(BPF_ADD, 0, 1),
+	    EXIT_INSN() },
+	  .accept = true,
+	  .kmode = KERNEL_STRICT },
+	{ "map: bloom filter push and peek",
+	  { ST_MEM(BPF_DW, 10, -8, 7), MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -8),
+	    LD_MAP_FD(1, MAP_BLOOM), MOV64_IMM(3, 0), CALL_HELPER(BPF_FUNC_map_push_elem),
+	    MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -8), LD_MAP_FD(1, MAP_BLOOM),
+	    CALL_HELPER(BPF_FUNC_map_peek_elem), EXIT_INSN() },
+	  .accept = true,
+	  .kmode = KERNEL_STRICT },
+	{ "lock: lock, write the value, unlock",
+	  { LOOKUP(MAP_LOCKED), JMP_IMM(BPF_JEQ, 0, 0, 8), MOV64_REG(6, 0), LOCK(6),
+	    ST_MEM(BPF_DW, 6, 8, 1), UNLOCK(6), RET(XDP_PASS) },
+	  .accept = true },
+	/* never NULL: on the device decided, not compared (local memory
+	 * offsets can be 0) */
+	{ "device: a stack pointer compared with NULL",
+	  { MOV64_IMM(0, XDP_PASS), MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -8),
+	    JMP_IMM(BPF_JEQ, 2, 0, 1), MOV64_IMM(0, XDP_DROP), EXIT_INSN() },
+	  .accept = true,
+	  .device = true },
 	{ "map: lookup, null check, read",
 	  { LOOKUP(MAP_HASH), JMP_IMM(BPF_JEQ, 0, 0, 1), LDX_MEM(BPF_DW, 1, 0, 8), RET(XDP_PASS) },
 	  .accept = true },

@@ -58,9 +58,51 @@ const struct hwxdp_map_desc test_maps[MAP_CNT] = {
 				 .value_size = 8,
 				 .max_entries = 16 },
 	[MAP_RINGBUF] = { .name = "ringbuf", .type = BPF_MAP_TYPE_RINGBUF, .max_entries = 4096 },
+	[MAP_QUEUE] = { .name = "queue",
+			.type = BPF_MAP_TYPE_QUEUE,
+			.value_size = 8,
+			.max_entries = 4 },
+	[MAP_LOCKED] = { .name = "locked",
+			 .type = BPF_MAP_TYPE_HASH,
+			 .key_size = 4,
+			 .value_size = 16,
+			 .max_entries = 4,
+			 .btf_key_type_id = 1,
+			 .btf_value_type_id = 3 },
+	[MAP_BLOOM] = { .name = "bloom",
+			.type = BPF_MAP_TYPE_BLOOM_FILTER,
+			.value_size = 8,
+			.max_entries = 4 },
 };
 
 static int map_fds[MAP_CNT];
+
+const struct btf *test_btf(void)
+{
+	static struct btf *btf;
+	int lock, locked;
+
+	if (btf)
+		return btf;
+	btf = btf__new_empty();
+	if (!btf)
+		return NULL;
+	if (btf__add_int(btf, "int", 4, BTF_INT_SIGNED) != 1)
+		goto fail;
+	lock = btf__add_struct(btf, "bpf_spin_lock", 4);
+	if (lock != 2 || btf__add_field(btf, "val", 1, 0, 0))
+		goto fail;
+	locked = btf__add_struct(btf, "locked", 16);
+	if (locked != 3 || btf__add_field(btf, "a", 1, 0, 0) ||
+	    btf__add_field(btf, "lock", lock, LOCKED_LOCK_OFF * 8, 0) ||
+	    btf__add_field(btf, "b", 1, 64, 0))
+		goto fail;
+	return btf;
+fail:
+	btf__free(btf);
+	btf = NULL;
+	return NULL;
+}
 static bool maps_ready;
 
 bool kernel_available(void)
@@ -77,6 +119,16 @@ static int create_maps(void)
 	for (i = 0; i < MAP_CNT; i++) {
 		const struct hwxdp_map_desc *m = &test_maps[i];
 		LIBBPF_OPTS(bpf_map_create_opts, opts, .map_flags = m->map_flags);
+
+		if (m->btf_value_type_id) {
+			struct btf *btf = (struct btf *)test_btf();
+
+			if (!btf || (btf__fd(btf) < 0 && btf__load_into_kernel(btf)))
+				return -EINVAL;
+			opts.btf_fd = btf__fd(btf);
+			opts.btf_key_type_id = m->btf_key_type_id;
+			opts.btf_value_type_id = m->btf_value_type_id;
+		}
 
 		map_fds[i] = bpf_map_create(m->type, m->name, m->key_size, m->value_size,
 					    m->max_entries, &opts);

@@ -24,6 +24,9 @@ enum {
 	MAP_BSS,	    /* writable one-entry array, value 16 */
 	MAP_HASH_LARGE_KEY, /* hash, key 16, value 8 */
 	MAP_RINGBUF,	    /* ring buffer of 4096 bytes */
+	MAP_QUEUE,	    /* queue, no key, value 8, 4 entries */
+	MAP_BLOOM,	    /* bloom filter, no key, value 8, 4 entries */
+	MAP_LOCKED,	    /* hash, key 4, value struct locked (test_btf) */
 	MAP_CNT,
 };
 
@@ -36,6 +39,14 @@ enum kernel_mode {
 	KERNEL_PRIV,
 	KERNEL_STRICT,
 };
+
+/*
+ * The BTF of the test maps' types: [1] int, [2] struct bpf_spin_lock,
+ * [3] struct locked { int a; struct bpf_spin_lock lock; long long b; },
+ * its lock at 4. NULL when it cannot be made.
+ */
+#define LOCKED_LOCK_OFF 4
+const struct btf *test_btf(void);
 
 bool kernel_available(void);
 

@@ -40,6 +40,7 @@ static struct hwxdp_verify_result *run_hwxdp(const struct verifier_case *c)
 		.expected_attach_type = c->attach,
 		/* the rules the kernel is asked under */
 		.unprivileged = c->kmode == KERNEL_STRICT,
+		.btf = test_btf(),
 	};
 	struct hwxdp_verify_result *res = NULL;
 	int err;
