@@ -612,18 +612,12 @@ static int target_value(const struct ctx *c, const struct spec *local, const str
 	return found ? 0 : value(c, NULL, false, r);
 }
 
+/* The bytes a load or store moves: BPF_W, BPF_H, BPF_B, BPF_DW in order. */
 static int bpf_size_bytes(uint8_t code)
 {
-	switch (BPF_SIZE(code)) {
-	case BPF_B:
-		return 1;
-	case BPF_H:
-		return 2;
-	case BPF_W:
-		return 4;
-	default:
-		return 8;
-	}
+	static const int bytes[] = { 4, 2, 1, 8 };
+
+	return bytes[BPF_SIZE(code) >> 3];
 }
 
 static int bytes_bpf_size(uint32_t sz)
