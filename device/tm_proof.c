@@ -791,7 +791,7 @@ static int fork_path(struct walk *w, uint32_t at, const struct astate *s)
 }
 
 /* Whether the path reaching leader i with s is covered; else s is kept. */
-static int seen(const struct prover *p, struct walk *w, uint32_t i, const struct astate *s)
+static int seen(struct walk *w, uint32_t i, const struct astate *s)
 {
 	struct astate *st = w->stored[i];
 
@@ -801,7 +801,6 @@ static int seen(const struct prover *p, struct walk *w, uint32_t i, const struct
 			return -ENOMEM;
 		w->stored[i] = st;
 	}
-	(void)p;
 	for (uint32_t k = 0; k < w->stored_cnt[i]; k++)
 		if (within(s, &st[k]))
 			return 1;
@@ -837,7 +836,7 @@ static int walk_paths(struct prover *p, const struct astate *top)
 			int r;
 
 			if (p->leader[i]) {
-				r = seen(p, &w, i, s);
+				r = seen(&w, i, s);
 				if (r) {
 					ret = r < 0 ? r : 0;
 					break;

@@ -141,7 +141,8 @@ static int count_map_update(struct hx_target *target, const char *map, const voi
 	return tab ? hwxdp_table__update(tab, key, value, BPF_ANY) : no_table(target, map);
 }
 
-static int count_map_lookup(struct hx_target *target, const char *map, const void *key, void *value)
+static int count_map_lookup(struct hx_target *target, const char *map, const void *key,
+			    void *value)
 {
 	struct hwxdp_table *tab = table_by_name(target, map);
 
@@ -164,15 +165,9 @@ static uint64_t load(uint64_t addr, int size)
 	uint64_t d;
 
 	switch (size) {
-	case 1:
-		memcpy(&b, p, 1);
-		return b;
-	case 2:
-		memcpy(&h, p, 2);
-		return h;
-	case 4:
-		memcpy(&w, p, 4);
-		return w;
+	case 1: memcpy(&b, p, 1); return b;
+	case 2: memcpy(&h, p, 2); return h;
+	case 4: memcpy(&w, p, 4); return w;
 	}
 	memcpy(&d, p, 8);
 	return d;
@@ -186,15 +181,9 @@ static void store(uint64_t addr, int size, uint64_t v)
 	uint32_t w = (uint32_t)v;
 
 	switch (size) {
-	case 1:
-		memcpy(p, &b, 1);
-		return;
-	case 2:
-		memcpy(p, &h, 2);
-		return;
-	case 4:
-		memcpy(p, &w, 4);
-		return;
+	case 1: memcpy(p, &b, 1); return;
+	case 2: memcpy(p, &h, 2); return;
+	case 4: memcpy(p, &w, 4); return;
 	}
 	memcpy(p, &v, 8);
 }
@@ -202,12 +191,9 @@ static void store(uint64_t addr, int size, uint64_t v)
 static int insn_size(uint8_t code)
 {
 	switch (BPF_SIZE(code)) {
-	case BPF_B:
-		return 1;
-	case BPF_H:
-		return 2;
-	case BPF_W:
-		return 4;
+	case BPF_B: return 1;
+	case BPF_H: return 2;
+	case BPF_W: return 4;
 	}
 	return 8;
 }
@@ -218,72 +204,47 @@ static uint64_t alu(uint8_t op, int16_t off, uint64_t a, uint64_t b, bool w)
 		uint32_t x = (uint32_t)a, y = (uint32_t)b;
 
 		switch (op) {
-		case BPF_ADD:
-			return (uint32_t)(x + y);
-		case BPF_SUB:
-			return (uint32_t)(x - y);
-		case BPF_MUL:
-			return (uint32_t)(x * y);
+		case BPF_ADD: return (uint32_t)(x + y);
+		case BPF_SUB: return (uint32_t)(x - y);
+		case BPF_MUL: return (uint32_t)(x * y);
 		case BPF_DIV:
 			if (off == 1)
-				return !y ? 0
-				       : ((int32_t)x == INT32_MIN && (int32_t)y == -1)
-					       ? x
-					       : (uint32_t)((int32_t)x / (int32_t)y);
+				return !y ? 0 : ((int32_t)x == INT32_MIN && (int32_t)y == -1) ? x :
+					(uint32_t)((int32_t)x / (int32_t)y);
 			return y ? x / y : 0;
 		case BPF_MOD:
 			if (off == 1)
-				return !y		    ? x
-				       : ((int32_t)y == -1) ? 0
-							    : (uint32_t)((int32_t)x % (int32_t)y);
+				return !y ? x : ((int32_t)y == -1) ? 0 :
+					(uint32_t)((int32_t)x % (int32_t)y);
 			return y ? x % y : x;
-		case BPF_OR:
-			return x | y;
-		case BPF_AND:
-			return x & y;
-		case BPF_XOR:
-			return x ^ y;
-		case BPF_LSH:
-			return (uint32_t)(x << (y & 31));
-		case BPF_RSH:
-			return x >> (y & 31);
-		case BPF_ARSH:
-			return (uint32_t)((int32_t)x >> (y & 31));
+		case BPF_OR: return x | y;
+		case BPF_AND: return x & y;
+		case BPF_XOR: return x ^ y;
+		case BPF_LSH: return (uint32_t)(x << (y & 31));
+		case BPF_RSH: return x >> (y & 31);
+		case BPF_ARSH: return (uint32_t)((int32_t)x >> (y & 31));
 		}
 		return 0;
 	}
 	switch (op) {
-	case BPF_ADD:
-		return a + b;
-	case BPF_SUB:
-		return a - b;
-	case BPF_MUL:
-		return a * b;
+	case BPF_ADD: return a + b;
+	case BPF_SUB: return a - b;
+	case BPF_MUL: return a * b;
 	case BPF_DIV:
 		if (off == 1)
-			return !b ? 0
-			       : ((int64_t)a == INT64_MIN && (int64_t)b == -1)
-				       ? a
-				       : (uint64_t)((int64_t)a / (int64_t)b);
+			return !b ? 0 : ((int64_t)a == INT64_MIN && (int64_t)b == -1) ? a :
+				(uint64_t)((int64_t)a / (int64_t)b);
 		return b ? a / b : 0;
 	case BPF_MOD:
 		if (off == 1)
-			return !b		    ? a
-			       : ((int64_t)b == -1) ? 0
-						    : (uint64_t)((int64_t)a % (int64_t)b);
+			return !b ? a : ((int64_t)b == -1) ? 0 : (uint64_t)((int64_t)a % (int64_t)b);
 		return b ? a % b : a;
-	case BPF_OR:
-		return a | b;
-	case BPF_AND:
-		return a & b;
-	case BPF_XOR:
-		return a ^ b;
-	case BPF_LSH:
-		return a << (b & 63);
-	case BPF_RSH:
-		return a >> (b & 63);
-	case BPF_ARSH:
-		return (uint64_t)((int64_t)a >> (b & 63));
+	case BPF_OR: return a | b;
+	case BPF_AND: return a & b;
+	case BPF_XOR: return a ^ b;
+	case BPF_LSH: return a << (b & 63);
+	case BPF_RSH: return a >> (b & 63);
+	case BPF_ARSH: return (uint64_t)((int64_t)a >> (b & 63));
 	}
 	return 0;
 }
@@ -299,28 +260,17 @@ static bool cond(uint8_t op, uint64_t a, uint64_t b, bool w)
 		sb = (int32_t)b;
 	}
 	switch (op) {
-	case BPF_JEQ:
-		return a == b;
-	case BPF_JNE:
-		return a != b;
-	case BPF_JGT:
-		return a > b;
-	case BPF_JGE:
-		return a >= b;
-	case BPF_JLT:
-		return a < b;
-	case BPF_JLE:
-		return a <= b;
-	case BPF_JSGT:
-		return sa > sb;
-	case BPF_JSGE:
-		return sa >= sb;
-	case BPF_JSLT:
-		return sa < sb;
-	case BPF_JSLE:
-		return sa <= sb;
-	case BPF_JSET:
-		return a & b;
+	case BPF_JEQ: return a == b;
+	case BPF_JNE: return a != b;
+	case BPF_JGT: return a > b;
+	case BPF_JGE: return a >= b;
+	case BPF_JLT: return a < b;
+	case BPF_JLE: return a <= b;
+	case BPF_JSGT: return sa > sb;
+	case BPF_JSGE: return sa >= sb;
+	case BPF_JSLT: return sa < sb;
+	case BPF_JSLE: return sa <= sb;
+	case BPF_JSET: return a & b;
 	}
 	return false;
 }
@@ -470,7 +420,8 @@ static int helper(struct count_target *ct, struct count_ctx *c, int32_t id, uint
  * docs/isa.md's esp has it: -ENOENT without an SA at the handle, -ENOSPC
  * without the headroom, -EINVAL for an L3 offset beyond the frame, the
  * unit's errno, or 0 with data (and the metadata) moved back. */
-static int64_t esp_encap(struct count_target *ct, struct count_ctx *c, uint32_t handle, uint32_t l3)
+static int64_t esp_encap(struct count_target *ct, struct count_ctx *c, uint32_t handle,
+			 uint32_t l3)
 {
 	struct hwxdp_esp_sa *sa = hwxdp_tables__sa(ct->tables, handle);
 	size_t metalen = (size_t)(c->data - c->data_meta);
@@ -578,8 +529,7 @@ static int interpret(struct count_target *ct, struct count_ctx *c, uint64_t *ret
 		case BPF_ALU:
 		case BPF_ALU64:
 			w = cls == BPF_ALU;
-			v = BPF_SRC(in->code) == BPF_K ? (uint64_t)(int64_t)in->imm
-						       : r[in->src_reg];
+			v = BPF_SRC(in->code) == BPF_K ? (uint64_t)(int64_t)in->imm : r[in->src_reg];
 			if (op == BPF_MOV) {
 				if (BPF_SRC(in->code) == BPF_X && in->off == 8)
 					v = (uint64_t)(int64_t)(int8_t)v;
@@ -589,8 +539,8 @@ static int interpret(struct count_target *ct, struct count_ctx *c, uint64_t *ret
 					v = (uint64_t)(int64_t)(int32_t)v;
 				r[in->dst_reg] = w ? (uint32_t)v : v;
 			} else if (op == BPF_NEG) {
-				r[in->dst_reg] =
-					w ? (uint32_t) - (uint32_t)r[in->dst_reg] : -r[in->dst_reg];
+				r[in->dst_reg] = w ? (uint32_t)-(uint32_t)r[in->dst_reg]
+						   : -r[in->dst_reg];
 			} else if (op == BPF_END) {
 				v = r[in->dst_reg];
 				if (cls == BPF_ALU64 || BPF_SRC(in->code) == BPF_TO_BE) {
@@ -598,9 +548,8 @@ static int interpret(struct count_target *ct, struct count_ctx *c, uint64_t *ret
 					    : in->imm == 32 ? __builtin_bswap32((uint32_t)v)
 							    : __builtin_bswap64(v);
 				} else {
-					v = in->imm == 16   ? (uint16_t)v
-					    : in->imm == 32 ? (uint32_t)v
-							    : v;
+					v = in->imm == 16 ? (uint16_t)v
+					    : in->imm == 32 ? (uint32_t)v : v;
 				}
 				r[in->dst_reg] = v;
 			} else {
@@ -623,7 +572,7 @@ static int interpret(struct count_target *ct, struct count_ctx *c, uint64_t *ret
 			} else {
 				v = load(addr, size);
 				if (BPF_MODE(in->code) == BPF_MEMSX)
-					v = size == 1	? (uint64_t)(int64_t)(int8_t)v
+					v = size == 1   ? (uint64_t)(int64_t)(int8_t)v
 					    : size == 2 ? (uint64_t)(int64_t)(int16_t)v
 							: (uint64_t)(int64_t)(int32_t)v;
 			}
@@ -644,18 +593,10 @@ static int interpret(struct count_target *ct, struct count_ctx *c, uint64_t *ret
 				uint64_t old = load(addr, size), src = r[in->src_reg], nv = old;
 
 				switch (in->imm & ~BPF_FETCH) {
-				case BPF_ADD:
-					nv = old + src;
-					break;
-				case BPF_AND:
-					nv = old & src;
-					break;
-				case BPF_OR:
-					nv = old | src;
-					break;
-				case BPF_XOR:
-					nv = old ^ src;
-					break;
+				case BPF_ADD: nv = old + src; break;
+				case BPF_AND: nv = old & src; break;
+				case BPF_OR: nv = old | src; break;
+				case BPF_XOR: nv = old ^ src; break;
 				default:
 					if (in->imm == BPF_XCHG) {
 						nv = src;
@@ -705,8 +646,7 @@ static int interpret(struct count_target *ct, struct count_ctx *c, uint64_t *ret
 					if (depth + 1 >= COUNT_FRAMES)
 						return -E2BIG;
 					stack[depth].pc = pc + 1;
-					memcpy(stack[depth].saved, &r[6],
-					       sizeof(stack[depth].saved));
+					memcpy(stack[depth].saved, &r[6], sizeof(stack[depth].saved));
 					depth++;
 					r[10] -= COUNT_STACK;
 					pc = (uint32_t)((int64_t)pc + 1 + in->imm);
@@ -720,8 +660,7 @@ static int interpret(struct count_target *ct, struct count_ctx *c, uint64_t *ret
 					pc++;
 					break;
 				}
-				if (in->src_reg == BPF_PSEUDO_KFUNC_CALL ||
-				    in->imm == BPF_FUNC_tail_call)
+				if (in->src_reg == BPF_PSEUDO_KFUNC_CALL || in->imm == BPF_FUNC_tail_call)
 					return -ENOTSUP;
 				err = helper(ct, c, in->imm, r);
 				if (err)
@@ -733,8 +672,7 @@ static int interpret(struct count_target *ct, struct count_ctx *c, uint64_t *ret
 				pc = (uint32_t)((int64_t)pc + 1 + (w ? in->imm : in->off));
 				break;
 			}
-			v = BPF_SRC(in->code) == BPF_K ? (uint64_t)(int64_t)in->imm
-						       : r[in->src_reg];
+			v = BPF_SRC(in->code) == BPF_K ? (uint64_t)(int64_t)in->imm : r[in->src_reg];
 			if (cond(op, r[in->dst_reg], v, w))
 				pc = (uint32_t)((int64_t)pc + 1 + in->off);
 			else

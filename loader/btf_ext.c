@@ -203,3 +203,17 @@ int btf_check_refs(const struct btf *btf, uint32_t *bad)
 	free(state);
 	return err;
 }
+
+const struct btf_type *btf_skip_links(const struct btf *btf, uint32_t id, uint32_t *out)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	int depth = 0;
+
+	while (t && (btf_is_mod(t) || btf_is_typedef(t)) && depth++ < BTF_LINKS_MAX) {
+		id = t->type;
+		t = btf__type_by_id(btf, id);
+	}
+	if (out)
+		*out = id;
+	return t && !btf_is_mod(t) && !btf_is_typedef(t) ? t : NULL;
+}

@@ -100,20 +100,6 @@ static bool enum_kind(uint32_t kind)
 	return kind == BPF_CORE_ENUMVAL_EXISTS || kind == BPF_CORE_ENUMVAL_VALUE;
 }
 
-static const struct btf_type *skip(const struct btf *btf, uint32_t id, uint32_t *out)
-{
-	const struct btf_type *t = btf__type_by_id(btf, id);
-	int depth = 0;
-
-	while (t && (btf_is_mod(t) || btf_is_typedef(t)) && depth++ < MAX_DEPTH) {
-		id = t->type;
-		t = btf__type_by_id(btf, id);
-	}
-	if (out)
-		*out = id;
-	return t && !btf_is_mod(t) && !btf_is_typedef(t) ? t : NULL;
-}
-
 /* The name up to a "___flavour" suffix, as libbpf cuts it: its length. */
 static size_t essential_len(const char *name)
 {
@@ -148,7 +134,8 @@ static const char *name_of(const struct btf *btf, uint32_t off)
 static bool fields_compat(const struct btf *lb, uint32_t lid, const struct btf *tb, uint32_t tid,
 			  int depth)
 {
-	const struct btf_type *l = skip(lb, lid, &lid), *t = skip(tb, tid, &tid);
+	const struct btf_type *l = btf_skip_links(lb, lid, &lid),
+			      *t = btf_skip_links(tb, tid, &tid);
 
 	if (!l || !t || depth > MAX_DEPTH)
 		return false;
@@ -177,7 +164,8 @@ static bool fields_compat(const struct btf *lb, uint32_t lid, const struct btf *
 static bool types_compat(const struct btf *lb, uint32_t lid, const struct btf *tb, uint32_t tid,
 			 int depth)
 {
-	const struct btf_type *l = skip(lb, lid, &lid), *t = skip(tb, tid, &tid);
+	const struct btf_type *l = btf_skip_links(lb, lid, &lid),
+			      *t = btf_skip_links(tb, tid, &tid);
 	uint16_t i;
 
 	if (!l || !t || depth > MAX_DEPTH || btf_kind(l) != btf_kind(t))
@@ -240,7 +228,7 @@ static int parse_spec(const struct ctx *c, const struct btf *btf, struct spec *s
 		return 0;
 	}
 	if (enum_kind(c->rec->kind)) {
-		const struct btf_type *t = skip(btf, s->root_id, NULL);
+		const struct btf_type *t = btf_skip_links(btf, s->root_id, NULL);
 
 		if (!t || !btf_is_any_enum(t) || s->len != 1 || s->idx[0] >= btf_vlen(t))
 			return refuse(c, "not an enumerator of an enum");
@@ -253,7 +241,7 @@ static int parse_spec(const struct ctx *c, const struct btf *btf, struct spec *s
 		}
 		return 0;
 	}
-	if (!skip(btf, s->root_id, &id))
+	if (!btf_skip_links(btf, s->root_id, &id))
 		return refuse(c, "type %u is not in the object's BTF", s->root_id);
 	sz = btf__resolve_size(btf, id);
 	if (sz < 0)
@@ -262,7 +250,7 @@ static int parse_spec(const struct ctx *c, const struct btf *btf, struct spec *s
 	s->parent_id = 0;
 	s->field_id = id;
 	for (i = 1; i < s->len; i++) {
-		const struct btf_type *t = skip(btf, id, &id);
+		const struct btf_type *t = btf_skip_links(btf, id, &id);
 
 		if (t && btf_is_composite(t)) {
 			const struct btf_member *m;
@@ -301,7 +289,7 @@ static int parse_spec(const struct ctx *c, const struct btf *btf, struct spec *s
 static int find_member(const struct btf *btf, uint32_t id, const char *name, uint32_t *parent,
 		       uint32_t *member, uint64_t *bit_off, int depth)
 {
-	const struct btf_type *t = skip(btf, id, &id);
+	const struct btf_type *t = btf_skip_links(btf, id, &id);
 	uint16_t i;
 
 	if (!t || !btf_is_composite(t) || depth > MAX_DEPTH)
@@ -339,7 +327,7 @@ static int match_field(const struct spec *local, const struct btf *targ, uint32_
 	*out = *local;
 	out->btf = targ;
 	out->root_id = cand;
-	if (!skip(targ, cand, &id))
+	if (!btf_skip_links(targ, cand, &id))
 		return 0;
 	sz = btf__resolve_size(targ, id);
 	if (sz < 0)
@@ -352,7 +340,7 @@ static int match_field(const struct spec *local, const struct btf *targ, uint32_
 
 		if (local->name[i] && !*local->name[i])
 			continue; /* an anonymous member: found through by name */
-		t = skip(targ, id, &id);
+		t = btf_skip_links(targ, id, &id);
 		if (!t)
 			return 0;
 		if (local->name[i]) {
@@ -401,7 +389,7 @@ static int field_value(const struct ctx *c, const struct spec *s, uint64_t *val,
 	if (!s)
 		return 1; /* poison */
 	bit_off = s->bit_off;
-	mt = skip(s->btf, s->field_id, &field_id);
+	mt = btf_skip_links(s->btf, s->field_id, &field_id);
 	if (!mt)
 		return refuse(c, "the field's type is unresolved");
 	if (s->len == 1 || !s->name[s->len - 1]) {
@@ -538,7 +526,7 @@ static bool is_ptr(const struct btf *btf, uint32_t id)
 static int match_enum(const struct spec *local, const struct btf *targ, uint32_t cand,
 		      struct spec *out)
 {
-	const struct btf_type *t = skip(targ, cand, NULL);
+	const struct btf_type *t = btf_skip_links(targ, cand, NULL);
 	uint16_t i;
 
 	if (!t || !btf_is_any_enum(t))

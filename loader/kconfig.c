@@ -17,6 +17,7 @@
 
 #include "base/log.h"
 #include "loader/kconfig.h"
+#include "loader/object_internal.h"
 
 uint32_t hwxdp_kconfig__kernel_version(void)
 {
@@ -69,15 +70,6 @@ static char *config_value(const char *config, const char *name, char *out, size_
 	}
 	gzclose(f);
 	return found;
-}
-
-static const struct btf_type *skip_mods(const struct btf *btf, uint32_t id)
-{
-	const struct btf_type *t = btf__type_by_id(btf, id);
-
-	while (t && (btf_is_mod(t) || btf_is_typedef(t)))
-		t = btf__type_by_id(btf, t->type);
-	return t;
 }
 
 /* One option's text into the variable at v, as libbpf reads it by its type. */
@@ -165,7 +157,7 @@ int hwxdp_kconfig__fill(const struct btf *btf, uint8_t *buf, size_t size, const 
 		if (!var || !btf_is_var(var))
 			continue;
 		name = btf__name_by_offset(btf, var->name_off);
-		t = skip_mods(btf, var->type);
+		t = btf_skip_links(btf, var->type, NULL);
 		if (!t || vi->offset > size)
 			return hwxdp_error(-EINVAL, "kconfig extern '%s' lies beyond its map",
 					   name);

@@ -55,4 +55,11 @@ int core_relocate(const struct btf *local, const struct btf *targ, const void *r
  */
 int btf_check_refs(const struct btf *btf, uint32_t *bad);
 
+#define BTF_LINKS_MAX 32 /* modifiers and typedefs followed to a type */
+
+/* The type id names once its modifiers and typedefs are followed (its id in
+ * *out, when out is given), or NULL for a chain that ends in no type or is
+ * longer than BTF_LINKS_MAX. */
+const struct btf_type *btf_skip_links(const struct btf *btf, uint32_t id, uint32_t *out);
+
 #endif /* HWXDP_LOADER_OBJECT_INTERNAL_H */

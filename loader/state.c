@@ -18,6 +18,7 @@
 #include <linux/bpf.h>
 
 #include "loader/object.h"
+#include "loader/object_internal.h"
 #include "base/hex.h"
 #include "loader/state.h"
 #include "base/file.h"
@@ -914,17 +915,6 @@ static int typed_error(const struct typed *c, const struct json *j, const char *
 		   path, j->line, j->col, why);
 }
 
-static const struct btf_type *resolved(const struct btf *btf, uint32_t *id)
-{
-	const struct btf_type *t = btf__type_by_id(btf, *id);
-
-	while (t && (btf_is_mod(t) || btf_is_typedef(t))) {
-		*id = t->type;
-		t = btf__type_by_id(btf, *id);
-	}
-	return t;
-}
-
 /* Writes the low bits of v at bit offset off of out (little-endian bit
  * order, as BTF numbers the bits of a bitfield on this host). */
 static void put_bits(uint8_t *out, uint32_t off, uint32_t bits, uint64_t v)
@@ -1062,7 +1052,7 @@ static int encode_enum(const struct typed *c, const struct btf_type *t, const st
 static int encode_typed(const struct typed *c, uint32_t id, const struct json *j, char *path,
 			size_t pathlen, uint8_t *out, uint32_t bit_off, uint32_t bitfield)
 {
-	const struct btf_type *t = resolved(c->btf, &id);
+	const struct btf_type *t = btf_skip_links(c->btf, id, &id);
 
 	if (!t)
 		return typed_error(c, j, path, "BTF type %u is missing", id);
