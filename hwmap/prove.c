@@ -37,8 +37,10 @@
 #define BPF_MEMSX 0x80 /* sign-extending loads; older uapi headers lack it */
 #endif
 
-#define STEP_MAX   20000 /* instructions on one path: beyond, a loop */
-#define LEAF_MAX   4096	 /* paths of one side */
+#define STEP_MAX 20000 /* instructions on one path: beyond, a loop */
+/* the exploring solver's limit per query (ms): past it, a fresh solver */
+#define PROBE_MS   200
+#define LEAF_MAX   4096 /* paths of one side */
 #define PKT_BASE   HXU_HEADROOM
 #define LEN_MIN	   HXU_ETH_HLEN
 #define CTX_ADDR   0
@@ -199,7 +201,7 @@ struct fork {
 static __thread struct prover *error_prover;
 
 /* A solver with the time limit per query. */
-static Z3_solver new_solver(struct prover *p)
+static Z3_solver new_solver(struct prover *p, uint32_t timeout_ms)
 {
 	Z3_solver s = Z3_mk_simple_solver(p->z);
 	Z3_params params;
@@ -208,7 +210,7 @@ static Z3_solver new_solver(struct prover *p)
 	Z3_solver_inc_ref(p->z, s);
 	params = Z3_mk_params(p->z);
 	Z3_params_inc_ref(p->z, params);
-	Z3_params_set_uint(p->z, params, Z3_mk_string_symbol(p->z, "timeout"), p->timeout);
+	Z3_params_set_uint(p->z, params, Z3_mk_string_symbol(p->z, "timeout"), timeout_ms);
 	Z3_solver_set_params(p->z, s, params);
 	Z3_params_dec_ref(p->z, params);
 	return s;
@@ -302,6 +304,45 @@ static bool is_false(struct prover *p, Z3_ast a)
 	return Z3_get_bool_value(p->z, a) == Z3_L_FALSE;
 }
 
+static uint64_t now_ms(void);
+
+/*
+ * The path the solver holds, and cond, checked by a solver of its own
+ * with the full time limit: one made for a single query preprocesses
+ * the whole condition (equalities solved, unconstrained terms taken away,
+ * bit-blasted), where the incremental one cannot, and answers in
+ * milliseconds the long paths' queries the incremental one gives up on.
+ */
+static Z3_lbool check_fresh(struct prover *p, Z3_ast cond, Z3_model *model)
+{
+	Z3_context z = p->z;
+	Z3_solver s = Z3_mk_solver(z);
+	Z3_ast_vector held;
+	Z3_params params;
+	Z3_lbool r;
+
+	Z3_solver_inc_ref(z, s);
+	params = Z3_mk_params(z);
+	Z3_params_inc_ref(z, params);
+	Z3_params_set_uint(z, params, Z3_mk_string_symbol(z, "timeout"), p->timeout);
+	Z3_solver_set_params(z, s, params);
+	Z3_params_dec_ref(z, params);
+	held = Z3_solver_get_assertions(z, p->s);
+	Z3_ast_vector_inc_ref(z, held);
+	for (unsigned int i = 0; i < Z3_ast_vector_size(z, held); i++)
+		Z3_solver_assert(z, s, Z3_ast_vector_get(z, held, i));
+	Z3_ast_vector_dec_ref(z, held);
+	Z3_solver_assert(z, s, cond);
+	r = Z3_solver_check(z, s);
+	p->checks++;
+	if (r == Z3_L_TRUE && model) {
+		*model = Z3_solver_get_model(z, s);
+		Z3_model_inc_ref(z, *model);
+	}
+	Z3_solver_dec_ref(z, s);
+	return r;
+}
+
 /* Whether cond can hold on the path the solver holds (the explored one's
  * condition, sym.level); a timeout counts as yes, so that no path is
  * dropped on a guess. */
@@ -317,6 +358,9 @@ static bool feasible(struct prover *p, Z3_ast cond)
 	Z3_solver_push(p->z, p->s);
 	Z3_solver_assert(p->z, p->s, cond);
 	r = Z3_solver_check(p->z, p->s);
+	/* what the incremental solver gives up on, a fresh one may not */
+	if (r == Z3_L_UNDEF)
+		r = check_fresh(p, cond, NULL);
 	Z3_solver_pop(p->z, p->s, 1);
 	p->checks++;
 	return r != Z3_L_FALSE;
@@ -495,34 +539,254 @@ static Z3_ast cell(struct prover *p, Z3_ast mem, Z3_ast addr, unsigned int i)
 	return Z3_simplify(p->z, Z3_mk_bvadd(p->z, lo32(p, addr), num(p, i, p->bv32)));
 }
 
+/*
+ * An address as a sum: a constant plus atoms times coefficients, each atom
+ * an unsigned value of its width (a zero-extended or concatenated part, or
+ * a whole term). Only what the prover builds for addresses is taken apart:
+ * bvadd, bvmul by a numeral, zero_extend and concat; anything else is one
+ * atom. ok is false when the form has too many atoms or could wrap.
+ */
+#define LIN_ATOMS 8
+
+struct lin {
+	unsigned __int128 c, hi; /* the constant, and the largest value */
+	uint32_t n;
+	struct {
+		Z3_ast atom;
+		unsigned __int128 coef;
+	} t[LIN_ATOMS];
+	bool ok;
+};
+
+static void lin_atom(struct prover *p, struct lin *l, Z3_ast a, unsigned __int128 mul)
+{
+	unsigned int bits = Z3_get_bv_sort_size(p->z, Z3_get_sort(p->z, a));
+	unsigned __int128 max = bits >= 64 ? UINT64_MAX : ((unsigned __int128)1 << bits) - 1;
+
+	for (uint32_t i = 0; i < l->n; i++)
+		if (Z3_is_eq_ast(p->z, l->t[i].atom, a)) {
+			l->t[i].coef += mul;
+			l->hi += mul * max;
+			return;
+		}
+	if (l->n == LIN_ATOMS) {
+		l->ok = false;
+		return;
+	}
+	l->t[l->n].atom = a;
+	l->t[l->n++].coef = mul;
+	l->hi += mul * max;
+}
+
+static void lin_of(struct prover *p, struct lin *l, Z3_ast a, unsigned __int128 mul)
+{
+	Z3_context z = p->z;
+	uint64_t v;
+
+	if (!l->ok || mul >> 64 || l->c >> 64 || l->hi >> 64) {
+		l->ok = false;
+		return;
+	}
+	if (Z3_is_numeral_ast(z, a) && Z3_get_numeral_uint64(z, a, &v)) {
+		l->c += mul * v;
+		l->hi += mul * v;
+		return;
+	}
+	if (Z3_get_ast_kind(z, a) == Z3_APP_AST) {
+		Z3_app app = Z3_to_app(z, a);
+		Z3_decl_kind k = Z3_get_decl_kind(z, Z3_get_app_decl(z, app));
+		unsigned int n = Z3_get_app_num_args(z, app);
+
+		if (k == Z3_OP_BADD) {
+			for (unsigned int i = 0; i < n; i++)
+				lin_of(p, l, Z3_get_app_arg(z, app, i), mul);
+			return;
+		}
+		if (k == Z3_OP_BMUL && n == 2 && Z3_is_numeral_ast(z, Z3_get_app_arg(z, app, 0)) &&
+		    Z3_get_numeral_uint64(z, Z3_get_app_arg(z, app, 0), &v)) {
+			lin_of(p, l, Z3_get_app_arg(z, app, 1), mul * v);
+			return;
+		}
+		if (k == Z3_OP_ZERO_EXT) {
+			lin_of(p, l, Z3_get_app_arg(z, app, 0), mul);
+			return;
+		}
+		if (k == Z3_OP_CONCAT) {
+			unsigned int shift = 0;
+
+			for (unsigned int i = n; i-- > 0;) {
+				Z3_ast part = Z3_get_app_arg(z, app, i);
+
+				if (shift >= 64) {
+					l->ok = false;
+					return;
+				}
+				lin_of(p, l, part, mul << shift);
+				shift += Z3_get_bv_sort_size(z, Z3_get_sort(z, part));
+			}
+			return;
+		}
+	}
+	lin_atom(p, l, a, mul);
+}
+
+static unsigned __int128 gcd128(unsigned __int128 a, unsigned __int128 b)
+{
+	while (b) {
+		unsigned __int128 t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/*
+ * Whether two cell indices of one memory can never be equal: their value
+ * ranges part, or, once the atoms both have alike are taken away, what is
+ * left cannot be 0 (its range, or the constant not a multiple of what the
+ * atoms step by). Sound only without wrapping, which the forms exclude:
+ * then a bit-vector equality is the integers'.
+ */
+static bool never_equal(struct prover *p, Z3_ast a, Z3_ast b)
+{
+	unsigned int bits = Z3_get_bv_sort_size(p->z, Z3_get_sort(p->z, a));
+	unsigned __int128 top =
+		bits >= 64 ? (unsigned __int128)UINT64_MAX : ((unsigned __int128)1 << bits) - 1;
+	struct lin x = { .ok = true }, y = { .ok = true };
+	__int128 lo, hi, g = 0;
+
+	lin_of(p, &x, a, 1);
+	lin_of(p, &y, b, 1);
+	if (!x.ok || !y.ok || x.hi > top || y.hi > top)
+		return false;
+	if (x.hi < y.c || y.hi < x.c)
+		return true;
+	/* a - b over the integers: the atoms left with their coefficients */
+	lo = hi = (__int128)x.c - (__int128)y.c;
+	for (uint32_t i = 0; i < x.n + y.n; i++) {
+		bool from_x = i < x.n;
+		Z3_ast atom = from_x ? x.t[i].atom : y.t[i - x.n].atom;
+		__int128 coef = from_x ? (__int128)x.t[i].coef : -(__int128)y.t[i - x.n].coef;
+		unsigned int w = Z3_get_bv_sort_size(p->z, Z3_get_sort(p->z, atom));
+		__int128 max = w >= 64 ? (__int128)UINT64_MAX : ((__int128)1 << w) - 1;
+		bool seen = false;
+
+		/* an atom of both counts once, with the difference */
+		for (uint32_t j = 0; j < x.n + y.n; j++) {
+			Z3_ast other = j < x.n ? x.t[j].atom : y.t[j - x.n].atom;
+
+			if (j == i || !Z3_is_eq_ast(p->z, atom, other))
+				continue;
+			if (j < i)
+				seen = true;
+			else
+				coef += j < x.n ? (__int128)x.t[j].coef
+						: -(__int128)y.t[j - x.n].coef;
+		}
+		if (seen || !coef)
+			continue;
+		if (coef > 0)
+			hi += coef * max;
+		else
+			lo += coef * max;
+		g = (__int128)gcd128((unsigned __int128)(coef < 0 ? -coef : coef),
+				     (unsigned __int128)g);
+	}
+	if (lo > 0 || hi < 0)
+		return true;
+	return g ? (x.c > y.c ? (x.c - y.c) % (unsigned __int128)g
+			      : (y.c - x.c) % (unsigned __int128)g) != 0
+		 : x.c != y.c;
+}
+
+/* Byte idx of mem: a store chain is followed past the stores that can
+ * never be at idx, to the one that is (its byte) or the first that may be;
+ * the memory of two joined paths, ite(c, m1, m2), is read on each (to a
+ * depth, beyond which it stays one select). */
+static Z3_ast select_in(struct prover *p, Z3_ast mem, Z3_ast idx, unsigned int depth)
+{
+	Z3_context z = p->z;
+
+	while (Z3_get_ast_kind(z, mem) == Z3_APP_AST) {
+		Z3_app app = Z3_to_app(z, mem);
+		Z3_decl_kind k = Z3_get_decl_kind(z, Z3_get_app_decl(z, app));
+
+		if (k == Z3_OP_ITE && depth) {
+			Z3_ast a = select_in(p, Z3_get_app_arg(z, app, 1), idx, depth - 1);
+			Z3_ast b = select_in(p, Z3_get_app_arg(z, app, 2), idx, depth - 1);
+
+			return Z3_is_eq_ast(z, a, b)
+				       ? a
+				       : Z3_mk_ite(z, Z3_get_app_arg(z, app, 0), a, b);
+		}
+		if (k != Z3_OP_STORE)
+			break;
+		Z3_ast at = Z3_get_app_arg(z, app, 1);
+
+		if (Z3_is_eq_ast(z, at, idx))
+			return Z3_get_app_arg(z, app, 2);
+		if (!never_equal(p, at, idx))
+			break;
+		mem = Z3_get_app_arg(z, app, 0);
+	}
+	return Z3_mk_select(z, mem, idx);
+}
+
+static Z3_ast select_cell(struct prover *p, Z3_ast mem, Z3_ast idx)
+{
+	return select_in(p, mem, idx, 6);
+}
+
+/* Whether b is byte `at` of a value of n bytes, the one whole names (any
+ * value when whole is NULL): that value, or NULL. */
+static Z3_ast byte_of(struct prover *p, Z3_ast b, unsigned int at, unsigned int n, Z3_ast whole)
+{
+	Z3_context z = p->z;
+	Z3_app app;
+	Z3_func_decl d;
+	Z3_ast v;
+
+	if (Z3_get_ast_kind(z, b) != Z3_APP_AST)
+		return NULL;
+	app = Z3_to_app(z, b);
+	d = Z3_get_app_decl(z, app);
+	if (Z3_get_decl_kind(z, d) != Z3_OP_EXTRACT ||
+	    (unsigned int)Z3_get_decl_int_parameter(z, d, 0) != 8 * at + 7 ||
+	    (unsigned int)Z3_get_decl_int_parameter(z, d, 1) != 8 * at)
+		return NULL;
+	v = Z3_get_app_arg(z, app, 0);
+	if (Z3_get_bv_sort_size(z, Z3_get_sort(z, v)) != 8 * n ||
+	    (whole && !Z3_is_eq_ast(z, v, whole)))
+		return NULL;
+	return v;
+}
+
 /* n bytes at addr as one little-endian bit-vector of 8n bits. */
 static Z3_ast read_bytes(struct prover *p, Z3_ast mem, Z3_ast addr, unsigned int n, bool be)
 {
-	Z3_ast v = NULL;
+	Z3_ast v = NULL, whole = NULL;
 
 	for (unsigned int i = 0; i < n; i++) {
-		Z3_ast b = Z3_mk_select(p->z, mem, cell(p, mem, addr, i));
+		Z3_ast b = select_cell(p, mem, cell(p, mem, addr, i));
+		unsigned int at = be ? n - 1 - i : i;
 
+		/* the bytes of one value stored whole are that value: kept as
+		 * it was, not as extracts the simplifier would take apart */
+		if (i == 0 || whole)
+			whole = byte_of(p, b, at, n, i == 0 ? NULL : whole);
 		/* little-endian: byte i is above the ones before it */
 		v = !v ? b : be ? Z3_mk_concat(p->z, v, b) : Z3_mk_concat(p->z, b, v);
 	}
-	return v;
+	return whole ? whole : v;
 }
 
 /* n bytes at addr of mem, in memory (little-endian) or network order,
  * zero-extended to 64 bits. */
 static Z3_ast load(struct prover *p, Z3_ast mem, Z3_ast addr, unsigned int n, bool be)
 {
-	Z3_ast v = NULL;
-
-	for (unsigned int i = 0; i < n; i++) {
-		Z3_ast b = Z3_mk_select(p->z, mem, cell(p, mem, addr, i));
-
-		/* little-endian: byte i is above the ones before it */
-		v = !v ? b : be ? Z3_mk_concat(p->z, v, b) : Z3_mk_concat(p->z, b, v);
-	}
 	/* a byte a known store wrote is that byte's term, not a select */
-	return Z3_simplify(p->z, zext(p, v, 64));
+	return Z3_simplify(p->z, zext(p, read_bytes(p, mem, addr, n, be), 64));
 }
 
 static Z3_ast store(struct prover *p, Z3_ast mem, Z3_ast addr, unsigned int n, Z3_ast val, bool be)
@@ -2497,17 +2761,21 @@ static void counterexample(struct prover *p, Z3_model m)
 			 h->writer >= 0 ? (int32_t)insn_of_op(p->img, (uint32_t)h->writer) : -1);
 }
 
-static int compare(struct prover *p)
+/*
+ * Whether the outputs of sides b and h can differ, as one condition: the
+ * end, the verdict, the frame and its metadata where it is handed on, the
+ * redirect's target, table memory, and the sequences of map writes
+ * (p->writes long) and crypto commands (p->esps long).
+ */
+static Z3_ast differ_of(struct prover *p, const struct side *sb, const struct side *sh)
 {
 	Z3_context z = p->z;
 	struct outputs b, h;
 	Z3_ast k = Z3_mk_const(z, Z3_mk_string_symbol(z, "diff_byte"), p->bv32);
 	Z3_ast bytes, differ;
-	unsigned int pushed;
-	Z3_lbool r;
 
-	fold(p, &p->bpf, &b);
-	fold(p, &p->hxu, &h);
+	fold(p, sb, &b);
+	fold(p, sh, &h);
 	bytes = and2(p, Z3_mk_bvult(z, k, b.len),
 		     ne(p, Z3_mk_select(z, b.pkt, Z3_mk_bvadd(z, lo32(p, b.data), k)),
 			Z3_mk_select(z, h.pkt, Z3_mk_bvadd(z, lo32(p, h.data), k))));
@@ -2539,11 +2807,9 @@ static int compare(struct prover *p)
 	}
 	/* the same map writes in the same order, with the same keys, values
 	 * and flags, on the same table memory */
-	p->writes = writes_max(&p->bpf) > writes_max(&p->hxu) ? writes_max(&p->bpf)
-							      : writes_max(&p->hxu);
 	if (p->writes) {
-		fold_writes(p, &p->bpf, &b, p->writes);
-		fold_writes(p, &p->hxu, &h, p->writes);
+		fold_writes(p, sb, &b, p->writes);
+		fold_writes(p, sh, &h, p->writes);
 		differ = or2(p, differ, ne(p, b.wr_cnt, h.wr_cnt));
 		for (uint32_t j = 0; j < p->writes; j++) {
 			char name[32];
@@ -2562,10 +2828,9 @@ static int compare(struct prover *p)
 		}
 	}
 	/* the same crypto commands in the same order, on the same frames */
-	p->esps = esp_max(&p->bpf) > esp_max(&p->hxu) ? esp_max(&p->bpf) : esp_max(&p->hxu);
 	if (p->esps) {
-		fold_esp(p, &p->bpf, &b, p->esps);
-		fold_esp(p, &p->hxu, &h, p->esps);
+		fold_esp(p, sb, &b, p->esps);
+		fold_esp(p, sh, &h, p->esps);
 		differ = or2(p, differ, ne(p, b.esp_cnt, h.esp_cnt));
 		for (uint32_t j = 0; j < p->esps; j++) {
 			char name[32];
@@ -2586,12 +2851,173 @@ static int compare(struct prover *p)
 					  Z3_mk_or(z, 6, d)));
 		}
 	}
+	return differ;
+}
+
+/* One query: the solver's state and cond; undecided by the incremental
+ * solver, by a fresh one. A model, counted, where it holds and one is
+ * asked for. */
+static Z3_lbool query(struct prover *p, Z3_ast cond, Z3_model *model)
+{
+	Z3_context z = p->z;
+	Z3_lbool r;
+
+	Z3_solver_push(z, p->s);
+	Z3_solver_assert(z, p->s, cond);
+	r = Z3_solver_check(z, p->s);
+	p->checks++;
+	if (r == Z3_L_TRUE && model) {
+		*model = Z3_solver_get_model(z, p->s);
+		Z3_model_inc_ref(z, *model);
+	}
+	Z3_solver_pop(z, p->s, 1);
+	if (r == Z3_L_UNDEF)
+		r = check_fresh(p, cond, model);
+	return r;
+}
+
+/* The leaf of sd whose condition holds in m, or -1. */
+static int32_t leaf_in(struct prover *p, Z3_model m, const struct side *sd)
+{
+	for (uint32_t i = 0; i < sd->leaf_cnt; i++) {
+		Z3_ast v;
+
+		if (Z3_model_eval(p->z, m, sd->leaves[i].cond, true, &v) && is_true(p, v))
+			return (int32_t)i;
+	}
+	return -1;
+}
+
+enum pairs { PAIRS_EQUAL, PAIRS_DIFFER, PAIRS_UNKNOWN };
+
+/*
+ * The outputs compared path against path, where the two sides' folded
+ * outputs are one query too many for the solver: for each BPF path, the
+ * microcode paths it meets, found one by one from a model of the inputs
+ * it shares with none found yet (the microcode's paths cover every input),
+ * and each pair's outputs checked under both conditions. Each query holds
+ * two paths, not all of them. PAIRS_DIFFER with the pair in *bi, *hi.
+ */
+static enum pairs compare_pairs(struct prover *p, uint32_t *bi, uint32_t *hi)
+{
+	Z3_context z = p->z;
+	Z3_solver whole = p->s;
+	uint32_t *met = calloc(p->hxu.leaf_cnt, sizeof(*met));
+	Z3_ast *cover = calloc(p->hxu.leaf_cnt, sizeof(*cover));
+	enum pairs ret = PAIRS_EQUAL;
+
+	if (!met || !cover) {
+		not_proven(p, "out of memory");
+		ret = PAIRS_UNKNOWN;
+		goto out;
+	}
+	/* a short limit first, as in the exploration: a fresh solver takes
+	 * what the incremental one does not answer soon */
+	p->s = new_solver(p, p->timeout < PROBE_MS ? p->timeout : PROBE_MS);
+	for (uint32_t i = 0; i < p->law_cnt; i++)
+		Z3_solver_assert(z, p->s, p->laws[i]);
+	for (uint32_t i = 0; i < p->bpf.leaf_cnt && ret == PAIRS_EQUAL; i++) {
+		const struct side one_b = { &p->bpf.leaves[i], 1 };
+		uint32_t n = 0;
+
+		Z3_solver_push(z, p->s);
+		Z3_solver_assert(z, p->s, p->bpf.leaves[i].cond);
+		for (;;) {
+			Z3_ast rest = n ? Z3_mk_not(z, Z3_mk_or(z, n, cover)) : Z3_mk_true(z);
+			Z3_model m = NULL;
+			struct side one_h;
+			Z3_lbool r = query(p, rest, &m);
+			int32_t j;
+
+			if (r == Z3_L_FALSE)
+				break;
+			if (r == Z3_L_UNDEF) {
+				not_proven(p,
+					   "the solver gave up on the microcode paths BPF path %u "
+					   "meets: %s",
+					   i, Z3_solver_get_reason_unknown(z, p->s));
+				ret = PAIRS_UNKNOWN;
+				break;
+			}
+			j = leaf_in(p, m, &p->hxu);
+			Z3_model_dec_ref(z, m);
+			if (j < 0 || met[j] == i + 1) {
+				not_proven(p, "an input of BPF path %u takes no microcode path", i);
+				ret = PAIRS_UNKNOWN;
+				break;
+			}
+			met[j] = i + 1;
+			cover[n++] = p->hxu.leaves[j].cond;
+			one_h = (struct side){ &p->hxu.leaves[j], 1 };
+			r = query(p, and2(p, p->hxu.leaves[j].cond, differ_of(p, &one_b, &one_h)),
+				  NULL);
+			if (r == Z3_L_TRUE) {
+				*bi = i;
+				*hi = (uint32_t)j;
+				ret = PAIRS_DIFFER;
+				break;
+			}
+			if (r == Z3_L_UNDEF) {
+				not_proven(p,
+					   "the solver gave up on BPF path %u against microcode "
+					   "path %d: %s",
+					   i, j, Z3_solver_get_reason_unknown(z, p->s));
+				ret = PAIRS_UNKNOWN;
+				break;
+			}
+		}
+		Z3_solver_pop(z, p->s, 1);
+	}
+	Z3_solver_dec_ref(z, p->s);
+	p->s = whole;
+out:
+	free(met);
+	free(cover);
+	return ret;
+}
+
+static int compare(struct prover *p)
+{
+	Z3_context z = p->z;
+	Z3_ast differ;
+	unsigned int pushed;
+	Z3_lbool r;
+
+	p->writes = writes_max(&p->bpf) > writes_max(&p->hxu) ? writes_max(&p->bpf)
+							      : writes_max(&p->hxu);
+	p->esps = esp_max(&p->bpf) > esp_max(&p->hxu) ? esp_max(&p->bpf) : esp_max(&p->hxu);
+	differ = differ_of(p, &p->bpf, &p->hxu);
 	Z3_solver_push(z, p->s);
 	Z3_solver_assert(z, p->s, differ);
 	/* a counterexample without a full map first: the replay can make it */
 	pushed = 1;
 	r = Z3_solver_check(z, p->s);
 	p->checks++;
+	/* an unsat answer from a fresh solver is as good a proof */
+	if (r == Z3_L_UNDEF && check_fresh(p, differ, NULL) == Z3_L_FALSE)
+		r = Z3_L_FALSE;
+	if (r == Z3_L_UNDEF) {
+		uint32_t bi, hi;
+		Z3_ast both;
+
+		Z3_solver_pop(z, p->s, pushed);
+		switch (compare_pairs(p, &bi, &hi)) {
+		case PAIRS_EQUAL:
+			p->res->status = HWXDP_PROVE_PROVEN;
+			return 0;
+		case PAIRS_UNKNOWN:
+			return 0;
+		case PAIRS_DIFFER:
+			break;
+		}
+		/* the whole outputs again, on the two paths that differ: the
+		 * counterexample below reads them */
+		both = and2(p, p->bpf.leaves[bi].cond, p->hxu.leaves[hi].cond);
+		Z3_solver_push(z, p->s);
+		Z3_solver_assert(z, p->s, and2(p, both, differ));
+		r = Z3_solver_check(z, p->s);
+		p->checks++;
+	}
 	if (r == Z3_L_TRUE) {
 		/* the state a fresh device and reference start from, no map
 		 * full: a counterexample the replay can make */
@@ -2724,7 +3150,7 @@ int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map
 	error_prover = &p;
 	Z3_set_error_handler(p.z, on_z3_error);
 	p.timeout = timeout;
-	p.s = new_solver(&p);
+	p.s = new_solver(&p, p.timeout < PROBE_MS ? p.timeout : PROBE_MS);
 
 	p.bv8 = Z3_mk_bv_sort(p.z, 8);
 	p.bv32 = Z3_mk_bv_sort(p.z, 32);
@@ -2799,7 +3225,7 @@ int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map
 	/* the outputs compared on a solver of their own: the one that
 	 * explored holds what every path made of it */
 	Z3_solver_dec_ref(p.z, p.s);
-	p.s = new_solver(&p);
+	p.s = new_solver(&p, p.timeout);
 	for (uint32_t i = 0; i < p.law_cnt; i++)
 		Z3_solver_assert(p.z, p.s, p.laws[i]);
 	fresh_state(&p);

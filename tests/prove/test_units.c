@@ -279,6 +279,51 @@ Test(prove_units, tupdate_made_tdelete)
 	unit_close(&u);
 }
 
+/*
+ * Two values of one map are one when their keys are: a load through the
+ * second moved above a store through the first (into a register of its
+ * own, so that nothing else changes) differs only when the frame gives
+ * both lookups one key. The prover must not take two lookups' values for
+ * apart.
+ */
+Test(prove_units, load_moved_above_an_aliasing_store)
+{
+	struct hwxdp_prove_result res;
+	struct hxu_op st, ld, br;
+	uint64_t w[2];
+	uint32_t st_at, ld_at, br_at;
+	struct unit u;
+	bool st_end;
+
+	unit_open(&u, "alias");
+	st_at = find_op(&u, HXU_OP_ST + HXU_SPACE_TM, 0, &st);
+	ld_at = find_op(&u, HXU_OP_LD + HXU_SPACE_TM, 0, &ld);
+	br_at = find_op(&u, HXU_OP_BRI, 2, &br);
+	cr_assert_lt(st_at, ld_at);
+	cr_assert_lt(ld_at, br_at);
+	cr_assert_eq(br.rs, ld.rd);
+	unit_prove(&u, &res);
+	cr_assert_eq(res.status, HWXDP_PROVE_PROVEN, "%s", res.reason);
+	/* ld r3, [b] where the store was; the store where the load was;
+	 * the compare on r3 */
+	st_end = st.end;
+	st.end = ld.end;
+	ld.end = st_end;
+	ld.rd = 3;
+	br.rs = 3;
+	cr_assert_eq(hxu_encode(&ld, w), 1);
+	((uint64_t *)u.img->ops)[st_at] = w[0];
+	cr_assert_eq(hxu_encode(&st, w), 1);
+	((uint64_t *)u.img->ops)[ld_at] = w[0];
+	cr_assert_eq(hxu_encode(&br, w), 2);
+	memcpy(&((uint64_t *)u.img->ops)[br_at], w, sizeof(w));
+	unit_prove(&u, &res);
+	cr_assert_eq(res.status, HWXDP_PROVE_COUNTEREXAMPLE, "%s", res.reason);
+	cr_log_info("%s: %s", u.prog->name, res.reason);
+	replay(&u, &res);
+	unit_close(&u);
+}
+
 /* The flags of an update: BPF_NOEXIST made BPF_ANY. With the key there,
  * the kernel says -EEXIST and the device 0. */
 Test(prove_units, tupdate_flags)
