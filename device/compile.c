@@ -557,8 +557,12 @@ static void put_unit(struct gen *g, const struct hxu_op *op, uint32_t word)
 		put(t, " r%u = c->tdelete(c->tab[%u], kp); }", op->rd, op->x);
 		break;
 	case HXU_OP_REDIR:
-		put(t, "r%u = c->redir(c, c->tab[%u], r%u, 0x%xu);", op->rd, op->x, op->rs,
-		    (uint32_t)op->imm);
+		if (op->imm == HXU_REDIR_FLAGS_RT)
+			put(t, "r%u = c->redir(c, c->tab[%u], r%u, r%u);", op->rd, op->x, op->rs,
+			    op->rt);
+		else
+			put(t, "r%u = c->redir(c, c->tab[%u], r%u, 0x%xu);", op->rd, op->x, op->rs,
+			    (uint32_t)op->imm);
 		break;
 	case HXU_OP_HADJ:
 	case HXU_OP_MADJ:
@@ -874,7 +878,7 @@ static uint32_t cb_tprog(void *tab, uint32_t index)
 
 static uint64_t cb_redir(struct hxc_ctx *c, void *tab, uint64_t key, uint64_t flags)
 {
-	return redirect(tab, (uint32_t)key, (uint32_t)flags, &c->egress);
+	return redirect(tab, (uint32_t)key, flags, &c->egress);
 }
 
 /* The units that move the frame's bounds, which the generated code has

@@ -15,6 +15,7 @@
  * a replace is one store, and an engine loads it once per frame.
  */
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -327,8 +328,11 @@ static void run_frame(struct worker *w, struct hwxdp_device_frame *fr)
 	}
 	fr->verdict = f.verdict;
 	/* A redirect to an ifindex the board has no port of goes nowhere, as
-	 * the kernel's to an ifindex no device has: dropped, and counted. */
-	fr->egress = f.egress != HWXDP_EGRESS_NONE && (d->any_egress || port_find(d, f.egress))
+	 * the kernel's to an ifindex no device has: dropped, and counted. A
+	 * broadcast's ports are the table's when the frame is sent. */
+	fr->egress = f.egress != HWXDP_EGRESS_NONE &&
+				     (d->any_egress || hwxdp_egress_is_bcast(f.egress) ||
+				      port_find(d, f.egress))
 			     ? f.egress
 			     : HWXDP_EGRESS_NONE;
 	fr->reason = f.reason;
@@ -894,6 +898,44 @@ struct hwxdp_tables *hwxdp_device__tables(struct hwxdp_device *d, uint32_t prog)
 	struct program *p = program_at(d, prog);
 
 	return p ? p->mem->tables : NULL;
+}
+
+int hwxdp_device__broadcast_ports(struct hwxdp_device *d, const struct hwxdp_device_frame *fr,
+				  uint32_t *ports, size_t cap)
+{
+	struct hwxdp_tables *tables;
+	struct hwxdp_port_entry *e;
+	struct hwxdp_table *tab;
+	size_t n, max;
+	int cnt = 0;
+
+	if (fr->verdict != XDP_REDIRECT || !hwxdp_egress_is_bcast(fr->egress))
+		return -EINVAL;
+	tables = hwxdp_device__tables(d, fr->prog);
+	tab = tables ? hwxdp_tables__get(tables, fr->egress & HWXDP_EGRESS_BCAST_TABLE) : NULL;
+	if (!tab ||
+	    (tab->desc.type != BPF_MAP_TYPE_DEVMAP && tab->desc.type != BPF_MAP_TYPE_DEVMAP_HASH))
+		return -ENOENT;
+	max = tab->desc.max_entries;
+	e = malloc((max ? max : 1) * sizeof(*e));
+	if (!e)
+		return -ENOMEM;
+	n = hwxdp_table__ports(tab, e, max);
+	if (n > max)
+		n = max;
+	/* dev_map_enqueue_multi: one copy per entry, but for the ingress
+	 * port with BPF_F_EXCLUDE_INGRESS */
+	for (size_t i = 0; i < n && cnt < INT_MAX; i++) {
+		if ((fr->egress & HWXDP_EGRESS_BCAST_EXCL) && e[i].ifindex == fr->port)
+			continue;
+		if (!d->any_egress && !port_find(d, e[i].ifindex))
+			continue;
+		if ((size_t)cnt < cap)
+			ports[cnt] = e[i].ifindex;
+		cnt++;
+	}
+	free(e);
+	return cnt;
 }
 
 struct hwxdp_table *hwxdp_device__table(struct hwxdp_device *d, uint32_t prog, const char *name)

@@ -105,8 +105,10 @@ struct hwxdp_device_frame {
 	uint32_t verdict; /* XDP action (XDP_PASS for a punt or an empty slot,
 			     XDP_ABORTED for a frame the engine aborted or a
 			     length the device refuses) */
-	uint32_t egress;  /* with XDP_REDIRECT: the port table's ifindex, or
-			     HWXDP_EGRESS_NONE (the kernel drops such a frame) */
+	uint32_t egress;  /* with XDP_REDIRECT: the port table's ifindex,
+			     HWXDP_EGRESS_NONE (the kernel drops such a frame),
+			     or a broadcast (hwxdp_egress_is_bcast: the ports
+			     are hwxdp_device__broadcast_ports') */
 	uint32_t reason;  /* punt reason: the punt operation's, else the one in
 			     struct hwxdp_meta metadata; 0 when none */
 	int error;	  /* 0, -HWXDP_ERR_* from the engine, -EINVAL for a length
@@ -202,6 +204,22 @@ uint32_t hwxdp_device__slot(struct hwxdp_device *d, uint32_t port);
 /* Runs n frames on the engines; 0, or -EINVAL for a bad argument. Each
  * frame's result is in the frame, whatever became of it. */
 int hwxdp_device__run_batch(struct hwxdp_device *d, struct hwxdp_device_frame *frames, size_t n);
+
+/*
+ * The ports a broadcast goes out of: frame fr's result, an XDP_REDIRECT
+ * whose egress is HWXDP_EGRESS_BCAST (device/engine.h). Every entry of the
+ * port table its program named, as the table holds them now, in key order
+ * (a devmap's is the kernel's; a devmap hash's the kernel takes by hash
+ * bucket): one copy per entry, so an ifindex twice in the table gets two,
+ * none for an entry whose ifindex is fr's ingress port when the egress has
+ * HWXDP_EGRESS_BCAST_EXCL, none for an ifindex that is no port of the board
+ * (as a redirect to it; with any_egress every ifindex is one). Returns how
+ * many, the first cap of them in ports (0: the frame goes nowhere, as the
+ * kernel drops a broadcast on an empty map), or -EINVAL when fr is no
+ * broadcast, -ENOENT when its program or table is gone, -ENOMEM.
+ */
+int hwxdp_device__broadcast_ports(struct hwxdp_device *d, const struct hwxdp_device_frame *fr,
+				  uint32_t *ports, size_t cap);
 
 /* Counters since the device was made, taken between batches. */
 void hwxdp_device__stats(struct hwxdp_device *d, struct hwxdp_device_stats *stats);

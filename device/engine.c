@@ -86,8 +86,8 @@
 	X(TLOOKUP_HASH_PKT) X(TLOOKUP_HASH_LM) X(TLOOKUP_HASH_TM)                                \
 	X(TLOOKUP_PORT_PKT) X(TLOOKUP_PORT_LM) X(TLOOKUP_PORT_TM)                                \
 	X(TLOOKUP_TABLE_PKT) X(TLOOKUP_TABLE_LM) X(TLOOKUP_TABLE_TM)                             \
-	X(TINDEX) X(TUPDATE) X(TDELETE) X(REDIR) X(HADJ) X(MADJ) X(TADJ) X(CSUM16) X(ESP)        \
-	X(PUNT) X(TIME) X(RAND) X(CPU) X(REDIRIF) X(CSUMD)                                       \
+	X(TINDEX) X(TUPDATE) X(TDELETE) X(REDIR) X(REDIR_RT) X(HADJ) X(MADJ) X(TADJ) X(CSUM16)   \
+	X(ESP) X(PUNT) X(TIME) X(RAND) X(CPU) X(REDIRIF) X(CSUMD)                                \
 	X(CTX_DATA) X(CTX_DATA_END) X(CTX_DATA_META) X(CTX_INGRESS) X(CTX_RX_QUEUE)              \
 	X(CTX_EGRESS)                                                                            \
 	X(COUNT) X(BUDGET) X(FELL_OFF)                                                           \
@@ -451,11 +451,11 @@ static int check_op(struct checker *c, const struct decoded *d, struct op_effect
 				return reject(c, d->word,
 					      "redir needs a port table, table %u is %s", op->x,
 					      t ? "not one" : "missing");
-			if ((uint32_t)op->imm & BPF_F_BROADCAST)
-				return reject(c, d->word,
-					      "broadcast redirection is not supported by "
-					      "the device");
 			fx->reads |= 1u << op->rs;
+			if (op->imm == HXU_REDIR_FLAGS_RT) {
+				used |= F_RT;
+				fx->reads |= 1u << op->rt;
+			}
 			fx->writes |= 1u << op->rd;
 			break;
 		case HXU_OP_HADJ:
@@ -1021,7 +1021,7 @@ static void predecode_op(struct xop *x, const struct hxu_op *op, struct hwxdp_ta
 			x->x.tab = t;
 			break;
 		case HXU_OP_REDIR:
-			h = H_REDIR;
+			h = op->imm == HXU_REDIR_FLAGS_RT ? H_REDIR_RT : H_REDIR;
 			x->x.tab = t;
 			break;
 		case HXU_OP_HADJ:
@@ -1723,6 +1723,9 @@ L_TDELETE : {
 }
 L_REDIR:
 	RD = redirect(op->x.tab, (uint32_t)RS, (uint32_t)op->imm, &egress);
+	NEXT;
+L_REDIR_RT:
+	RD = redirect(op->x.tab, (uint32_t)RS, RT, &egress);
 	NEXT;
 L_REDIRIF:
 	RD = redirect_ifindex(RS, RT, &egress);

@@ -66,6 +66,23 @@ enum {
 
 /* frame.egress when the program redirected nowhere. */
 #define HWXDP_EGRESS_NONE UINT32_MAX
+/*
+ * frame.egress of a broadcast (bpf_redirect_map with BPF_F_BROADCAST): the
+ * frame leaves by every port of the port table in the low 8 bits, as the
+ * table holds them when the frame leaves the engine (the kernel reads the
+ * map in xdp_do_redirect, after the program), and with EXCL by none whose
+ * ifindex is the ingress one (BPF_F_EXCLUDE_INGRESS). No ifindex is this
+ * high: the kernel's are positive ints. hwxdp_device__broadcast_ports()
+ * lists the ports.
+ */
+#define HWXDP_EGRESS_BCAST	 0xfe000000u
+#define HWXDP_EGRESS_BCAST_EXCL	 0x01000000u
+#define HWXDP_EGRESS_BCAST_TABLE 0x000000ffu
+
+static inline bool hwxdp_egress_is_bcast(uint32_t egress)
+{
+	return egress != HWXDP_EGRESS_NONE && (egress & HWXDP_EGRESS_BCAST) == HWXDP_EGRESS_BCAST;
+}
 
 /*
  * Ordering for the crypto engine, when several engines share SAs: wait()
@@ -95,7 +112,8 @@ struct hwxdp_frame {
 			      sound), XDP_PASS for a punt, XDP_ABORTED for a
 			      frame the engine aborted */
 	uint32_t egress;   /* the port table's ifindex from the last redir that
-			      found its key, else HWXDP_EGRESS_NONE; meaningful
+			      found its key, HWXDP_EGRESS_BCAST | ... for a
+			      broadcast, else HWXDP_EGRESS_NONE; meaningful
 			      with XDP_REDIRECT (without one the kernel drops the
 			      frame, so must the caller) */
 	uint32_t reason;   /* punt reason; 0 when the frame was not punted */

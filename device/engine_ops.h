@@ -219,8 +219,12 @@ static inline void csum16_apply(uint8_t *p, uint64_t v)
 	st16(p, sum == 0xffff ? 0 : (uint16_t)sum);
 }
 
-/* redir: XDP_REDIRECT with *egress set when key is in the port table,
- * else flags & 3 with no egress; XDP_ABORTED for flags it does not take. */
+/* redir: bpf_redirect_map's rules (the kernel's __bpf_xdp_redirect_map with
+ * a devmap's flag mask): XDP_ABORTED, the egress as it was, for flags beyond
+ * the action bits, BPF_F_BROADCAST and BPF_F_EXCLUDE_INGRESS; with
+ * BPF_F_BROADCAST XDP_REDIRECT to every port of the table, whatever the key
+ * and even for an empty table; else XDP_REDIRECT with *egress set when key
+ * is in the port table, or flags & 3 with no egress. */
 static inline uint64_t redirect(const struct hwxdp_table *t, uint32_t key, uint64_t flags,
 				uint32_t *egress)
 {
@@ -228,6 +232,11 @@ static inline uint64_t redirect(const struct hwxdp_table *t, uint32_t key, uint6
 
 	if (flags & ~(uint64_t)(3 | BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS))
 		return XDP_ABORTED;
+	if (flags & BPF_F_BROADCAST) {
+		*egress = HWXDP_EGRESS_BCAST | (t->desc.id & HWXDP_EGRESS_BCAST_TABLE) |
+			  (flags & BPF_F_EXCLUDE_INGRESS ? HWXDP_EGRESS_BCAST_EXCL : 0);
+		return XDP_REDIRECT;
+	}
 	ifindex = hwxdp_table__port(t, key);
 	if (ifindex) {
 		*egress = ifindex;

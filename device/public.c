@@ -11,6 +11,9 @@
 #include "hwxdp/board.h"
 #include "base/log.h"
 
+_Static_assert(HWXDP_BOARD_EGRESS_BROADCAST == HWXDP_EGRESS_BCAST,
+	       "a broadcast's egress is the device's");
+
 struct hwxdp_board {
 	struct hwxdp_device *device;
 	enum hwxdp_engine_mode mode;
@@ -151,6 +154,19 @@ int hwxdp_board__run(struct hwxdp_board *board, struct hwxdp_board_frame *frames
 		at += k;
 	}
 	return 0;
+}
+
+int hwxdp_board__broadcast_ports(struct hwxdp_board *board, const struct hwxdp_board_frame *frame,
+				 uint32_t *ports, size_t cap)
+{
+	struct hwxdp_device_frame f = {
+		.port = frame->port,
+		.verdict = frame->verdict,
+		.egress = frame->egress,
+		.prog = hwxdp_device__slot(board->device, frame->port),
+	};
+
+	return hwxdp_device__broadcast_ports(board->device, &f, ports, cap);
 }
 
 int hwxdp_board__counts(struct hwxdp_board *board, struct hwxdp_board_counts *counts)

@@ -649,6 +649,46 @@ uint32_t hwxdp_table__port(const struct hwxdp_table *tab, uint32_t key)
 	return ifindex;
 }
 
+static int port_entry_cmp(const void *a, const void *b)
+{
+	uint32_t x = ((const struct hwxdp_port_entry *)a)->key;
+	uint32_t y = ((const struct hwxdp_port_entry *)b)->key;
+
+	return x < y ? -1 : x > y;
+}
+
+size_t hwxdp_table__ports(const struct hwxdp_table *tab, struct hwxdp_port_entry *out, size_t cap)
+{
+	const struct hwxdp_port_table *p = tab->ports;
+	uint32_t s, state;
+	size_t n;
+
+	/* one snapshot of the slots, as port_read takes one entry */
+	for (;;) {
+		while ((s = __atomic_load_n(&p->seq, __ATOMIC_ACQUIRE)) & 1)
+			sched_yield();
+		n = 0;
+		for (uint32_t i = 0; i <= p->mask; i++) {
+			state = __atomic_load_n(&p->slots[i].state, __ATOMIC_RELAXED);
+			if (state != PORT_USED)
+				continue;
+			if (n < cap)
+				out[n] = (struct hwxdp_port_entry){
+					.key = __atomic_load_n(&p->slots[i].key, __ATOMIC_RELAXED),
+					.ifindex = __atomic_load_n(&p->slots[i].val.ifindex,
+								   __ATOMIC_RELAXED),
+				};
+			n++;
+		}
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&p->seq, __ATOMIC_RELAXED) == s)
+			break;
+	}
+	if (n <= cap)
+		qsort(out, n, sizeof(*out), port_entry_cmp);
+	return n;
+}
+
 uint64_t hwxdp_table__port_addr(const struct hwxdp_table *tab, uint32_t key)
 {
 	return (uint64_t)(uintptr_t)port_lookup(tab->ports, key);

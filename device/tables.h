@@ -229,6 +229,15 @@ static inline uint64_t hwxdp_table__array_addr(const struct hwxdp_table *tab, ui
 
 /* A port table entry's egress ifindex, or 0 when key is absent. */
 uint32_t hwxdp_table__port(const struct hwxdp_table *tab, uint32_t key);
+/* A port table's entries in key order, as one snapshot: how many it holds
+ * (at most max_entries), the first cap of them in out, which are in key
+ * order when all of them fit. A broadcast's ports: a devmap's in the
+ * kernel's order (by index), a devmap hash's by key where the kernel goes
+ * by its hash buckets. */
+struct hwxdp_port_entry {
+	uint32_t key, ifindex;
+};
+size_t hwxdp_table__ports(const struct hwxdp_table *tab, struct hwxdp_port_entry *out, size_t cap);
 /* The table memory address of a port table entry's value, or 0. */
 uint64_t hwxdp_table__port_addr(const struct hwxdp_table *tab, uint32_t key);
 

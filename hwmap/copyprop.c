@@ -66,10 +66,12 @@ static unsigned int reads_of(const struct hxu_op *op, uint16_t *fixed, uint16_t 
 		break;
 	}
 	switch (opc) {
+	case HXU_OP_REDIR:
+		*writes = (uint16_t)(1u << op->rd);
+		return op->imm == HXU_REDIR_FLAGS_RT ? READS_RS | READS_RT : READS_RS;
 	case HXU_OP_TLOOKUP:
 	case HXU_OP_TDELETE:
 	case HXU_OP_TINDEX:
-	case HXU_OP_REDIR:
 	case HXU_OP_HADJ:
 	case HXU_OP_MADJ:
 	case HXU_OP_TADJ:

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * HXU, the coprocessor's microcode (docs/isa.md, version 0), in C: the
+ * HXU, the coprocessor's microcode (docs/isa.md, version 1), in C: the
  * machine's constants, the opcodes and fields of the 64-bit operation word,
  * helpers to encode and decode one operation, and the image the translator
  * hands the device.
@@ -37,7 +37,7 @@
 #include <stdint.h>
 
 #define HXU_MAGIC   "HXU0"
-#define HXU_VERSION 0
+#define HXU_VERSION 1
 
 /* The machine (docs/isa.md sections 1 and 2). */
 #define HXU_STORE_WORDS	  32768 /* microcode store, in operation words */
@@ -144,7 +144,7 @@ enum hxu_opcode {
 	HXU_OP_TINDEX = 0x81,  /* rd, x = T, rs = index */
 	HXU_OP_TUPDATE = 0x82, /* rd, x = T, rs = key, rt = value, imm: see below */
 	HXU_OP_TDELETE = 0x83, /* rd, x = T, rs = key (flags: key space) */
-	HXU_OP_REDIR = 0x84,   /* rd, x = T, rs = key, imm = flags */
+	HXU_OP_REDIR = 0x84,   /* rd, x = T, rs = key, imm = flags (or rt: below) */
 	HXU_OP_HADJ = 0x85,    /* rd, rs = delta */
 	HXU_OP_MADJ = 0x86,
 	HXU_OP_TADJ = 0x87,
@@ -158,6 +158,10 @@ enum hxu_opcode {
 	HXU_OP_REDIRIF = 0x8f, /* rd, rs = ifindex, rt = flags */
 	HXU_OP_CSUMD = 0x90,   /* rd; reads r1..r5; x = the buffers' spaces */
 };
+
+/* redir's imm when the flags are not a constant: they are rt's, all 64
+ * bits, at run time (clang merges calls with different flags into one). */
+#define HXU_REDIR_FLAGS_RT INT32_MIN
 
 /* csumd's x: the space of r1's buffer in bits 1..0, of r3's in bits 3..2. */
 #define HXU_CSUMD_TO_SHIFT 2

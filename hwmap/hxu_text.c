@@ -242,7 +242,10 @@ static void disasm_unit(struct out *o, const struct hxu_op *op)
 		return;
 	case HXU_OP_REDIR:
 		emit(o, "redir r%u, %u, r%u, ", op->rd, op->x, op->rs);
-		emit_imm(o, op->imm);
+		if (op->imm == HXU_REDIR_FLAGS_RT)
+			emit(o, "r%u", op->rt);
+		else
+			emit_imm(o, op->imm);
 		return;
 	case HXU_OP_HADJ:
 	case HXU_OP_MADJ:
@@ -851,11 +854,19 @@ static int parse_unit(struct assembler *as, struct pending *pd, struct mnemonic 
 		op->imm = (int32_t)((uint32_t)flags | (uint32_t)vspace << HXU_TUPDATE_VSPACE_SHIFT);
 		return 0;
 	case HXU_OP_REDIR:
-		return parse_reg(as, &op->rd) || expect(as, ',') || parse_table(as, &op->x) ||
-				       expect(as, ',') || parse_reg(as, &op->rs) ||
-				       expect(as, ',') || parse_imm32(as, &op->imm)
-			       ? -EINVAL
-			       : 0;
+		if (parse_reg(as, &op->rd) || expect(as, ',') || parse_table(as, &op->x) ||
+		    expect(as, ',') || parse_reg(as, &op->rs) || expect(as, ','))
+			return -EINVAL;
+		/* flags a register: read at run time */
+		if (at_reg(as)) {
+			op->imm = HXU_REDIR_FLAGS_RT;
+			return parse_reg(as, &op->rt);
+		}
+		if (parse_imm32(as, &op->imm))
+			return -EINVAL;
+		if (op->imm == HXU_REDIR_FLAGS_RT)
+			return fail(as, "redir flags %d: write the register instead", op->imm);
+		return 0;
 	case HXU_OP_HADJ:
 	case HXU_OP_MADJ:
 	case HXU_OP_TADJ:

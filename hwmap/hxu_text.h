@@ -18,7 +18,8 @@
  *   lchk off, target        lchk [rs + off], target
  *   tlookup.S rd, T, rs     tindex rd, T, rs         tdelete.S rd, T, rs
  *   tupdate.S.S rd, T, rs, rt, flags                 (key space, value space)
- *   redir rd, T, rs, flags  hadj rd, rs   madj rd, rs   tadj rd, rs
+ *   redir rd, T, rs, flags|rt                        (rt: flags at run time)
+ *   hadj rd, rs   madj rd, rs   tadj rd, rs
  *   csum16 [rs + off], rt   esp rd, rs, rt           punt reason
  *   time rd   rand rd   cpu rd
  *   ctx rd, data|data_end|data_meta|ingress|rx_queue|egress

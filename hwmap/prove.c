@@ -1757,7 +1757,11 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 
 				if (!call_map(p, st, f, &map) || !const_of(p, st->r[3], &flags) ||
 				    !(v = redirect(p, st, map, lo32(p, st->r[2]), flags)))
-					return not_proven(p, "insn %u: redirect not modelled", pc);
+					return not_proven(
+						p,
+						"insn %u: redirect not modelled (flags not a "
+						"constant 0..3)",
+						pc);
 			} else {
 				const struct hwxdp_map_desc *d;
 				uint8_t kt = f->regs[2].type;
@@ -2089,7 +2093,10 @@ static enum step hxu_step(struct prover *p, struct sym *st, struct fork *fk)
 		if (o.opcode == HXU_OP_REDIR) {
 			*rd = redirect(p, st, o.x, lo32(p, rs), (uint32_t)o.imm);
 			if (!*rd)
-				return not_proven(p, "op %u: redirect not modelled", pc);
+				return not_proven(p,
+						  "op %u: redirect not modelled (flags not a "
+						  "constant 0..3)",
+						  pc);
 			return hxu_unit_done(p, st, o.rd, words);
 		}
 		if (o.opcode == HXU_OP_REDIRIF) {

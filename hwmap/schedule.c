@@ -127,6 +127,8 @@ static void effects_of(const struct hxu_op *op, struct effects *fx)
 	case HXU_OP_TINDEX:
 	case HXU_OP_REDIR:
 		fx->reads |= 1u << op->rs;
+		if (op->opcode == HXU_OP_REDIR && op->imm == HXU_REDIR_FLAGS_RT)
+			fx->reads |= 1u << op->rt;
 		fx->writes |= 1u << op->rd;
 		return;
 	case HXU_OP_HADJ:

@@ -595,6 +595,14 @@ static bool reg_const(const struct translator *t, uint32_t insn, unsigned int re
 	return true;
 }
 
+/* Whether redirect_map call insn has flags redir can hold as a constant;
+ * else redir reads them from R3 at run time, as when clang merged calls
+ * with different flags into one. */
+static bool redirect_flags_const(const struct translator *t, uint32_t insn, uint64_t *flags)
+{
+	return reg_const(t, insn, 3, flags) && *flags <= INT32_MAX;
+}
+
 static int known_map(struct translator *t, uint32_t i, const char *helper)
 {
 	const struct hwxdp_insn_fact *f = &t->facts[i];
@@ -718,8 +726,10 @@ static int table_op(struct translator *t, uint32_t i, const struct bpf_insn *in,
 			return -HWXDP_ERR_TRANSLATE;
 		return emit(t, i, mk(HXU_OP_TDELETE, 0, 2, 0, (uint8_t)ks, (uint8_t)map, 0), -1);
 	case BPF_FUNC_redirect_map:
-		if (!reg_const(t, i, 3, &flags) || flags > INT32_MAX)
-			return fail(t, i, "redirect_map flags not a known constant");
+		if (!redirect_flags_const(t, i, &flags))
+			return emit(t, i,
+				    mk(HXU_OP_REDIR, 0, 2, 3, 0, (uint8_t)map, HXU_REDIR_FLAGS_RT),
+				    -1);
 		return emit(t, i, mk(HXU_OP_REDIR, 0, 2, 0, 0, (uint8_t)map, (int32_t)flags), -1);
 	case BPF_FUNC_tail_call:
 		return emit(t, i, mk(HXU_OP_TCALL, 0, 3, 0, 0, (uint8_t)map, 0), -1);
@@ -1024,7 +1034,8 @@ static int frames(const struct translator *t, uint32_t *out)
 /*
  * Registers a helper's device operation reads: the table operations name
  * their table and take their flags as constants, and the context is the
- * engine's own, so R1 and the constant arguments are not read.
+ * engine's own, so R1 and the constant arguments are not read (a redir
+ * whose flags are not a constant reads R3 too: insn_effect).
  */
 static uint16_t helper_uses(const struct bpf_insn *in, bool direct, bool punt)
 {
@@ -1111,6 +1122,18 @@ static void uses_defs(const struct bpf_insn *in, bool direct, bool punt, uint16_
 	*use = 0x7ff;
 }
 
+/* Whether instruction i is a redirect_map whose redir reads its flags
+ * from R3. */
+static bool redirect_flags_read(const struct translator *t, uint32_t i)
+{
+	const struct bpf_insn *in = &t->prog->insns[i];
+	uint64_t flags;
+
+	return in->code == (BPF_JMP | BPF_CALL) && !in->src_reg &&
+	       in->imm == BPF_FUNC_redirect_map && !t->facts[i].punt_point &&
+	       !redirect_flags_const(t, i, &flags);
+}
+
 /* The registers instruction k reads and writes as it is translated (not
  * left out as dead). */
 static void insn_effect(const struct translator *t, size_t k, uint16_t *use, uint16_t *def)
@@ -1153,6 +1176,8 @@ static void insn_effect(const struct translator *t, size_t k, uint16_t *use, uin
 		uses_defs(in, t->direct[k], t->facts[k].punt_point, use, def);
 		if (map_dispatch(t, (uint32_t)k))
 			*use |= (uint16_t)(1u << map_arg(in));
+		if (redirect_flags_read(t, (uint32_t)k))
+			*use |= 1u << BPF_REG_3;
 	}
 }
 

@@ -379,8 +379,14 @@ static int helper(struct count_target *ct, struct count_ctx *c, int32_t id, uint
 		r[0] = (uint64_t)(int64_t)hwxdp_table__delete(tab, (void *)(uintptr_t)r[2]);
 		return 0;
 	case BPF_FUNC_redirect_map:
+		/* __bpf_xdp_redirect_map with a devmap's flags: a broadcast is
+		 * XDP_REDIRECT whatever the key and the map hold */
+		if (r[3] & ~(uint64_t)(3 | BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS)) {
+			r[0] = XDP_ABORTED;
+			return 0;
+		}
 		key = hwxdp_table__port(tab, (uint32_t)r[2]);
-		r[0] = key ? XDP_REDIRECT : (r[3] & 3);
+		r[0] = key || (r[3] & BPF_F_BROADCAST) ? XDP_REDIRECT : (r[3] & 3);
 		if (key)
 			c->field[5] = key;
 		return 0;

@@ -146,16 +146,70 @@ enum hx_fate hx_runner_fate(const struct hwxdp_device_frame *f)
 	return HX_FATE_FORWARDED;
 }
 
+/* Frame f out of the port of egress, or elsewhere: 0 or the send's error;
+ * *fate becomes HX_FATE_DROPPED when it goes nowhere. */
+static int send_one(struct hx_runner *r, uint32_t egress, const struct hwxdp_device_frame *f,
+		    const struct hx_rx_frame *from, enum hx_fate *fate, char *msg, size_t msglen)
+{
+	struct rport *out = port_of(r, egress);
+
+	if (out)
+		return out->ops->send(out->ctx, f->out, f->out_len, from, msg, msglen);
+	if (r->o.send_elsewhere)
+		return r->o.send_elsewhere(r->o.elsewhere_ctx, egress, f->out, f->out_len, from,
+					   msg, msglen);
+	*fate = HX_FATE_DROPPED;
+	return 0;
+}
+
+/* A broadcast: a copy out of each of its ports, each copy that goes told
+ * to the fate hook (*told); *fate HX_FATE_DROPPED when none goes (an empty
+ * devmap, as the kernel's). 0 or the first send's error. */
+static int broadcast(struct hx_runner *r, const struct rport *in,
+		     const struct hwxdp_device_frame *f, const struct hx_rx_frame *from,
+		     enum hx_fate *fate, bool *told, char *msg, size_t msglen)
+{
+	uint32_t some[HWXDP_DEVICE_PORTS], *ports = some;
+	int n = hwxdp_device__broadcast_ports(r->board, f, ports, HWXDP_DEVICE_PORTS);
+	int err = 0, first = 0;
+	size_t cap = HWXDP_DEVICE_PORTS;
+
+	if (n > HWXDP_DEVICE_PORTS) {
+		cap = (size_t)n;
+		ports = malloc(cap * sizeof(*ports));
+		n = ports ? hwxdp_device__broadcast_ports(r->board, f, ports, cap) : -ENOMEM;
+	}
+	*fate = HX_FATE_DROPPED;
+	for (int i = 0; i < n && (size_t)i < cap; i++) {
+		enum hx_fate copy = HX_FATE_FORWARDED;
+
+		err = send_one(r, ports[i], f, from, &copy, msg, msglen);
+		if (err && !first)
+			first = err;
+		if (copy != HX_FATE_FORWARDED)
+			continue;
+		*fate = HX_FATE_FORWARDED;
+		*told = true;
+		if (r->o.fate)
+			r->o.fate(r->o.fate_ctx, in->ifindex, f, copy, ports[i]);
+	}
+	if (ports != some)
+		free(ports);
+	/* a program or table gone since the frame ran: nowhere to go */
+	return first ? first : n == -ENOMEM ? n : 0;
+}
+
 /* Where each frame of the batch goes; the first error of a port's send or
  * punt in *first_err (msg with it). */
 static void dispatch(struct hx_runner *r, int n, int *first_err, char *msg, size_t msglen)
 {
 	for (int i = 0; i < n; i++) {
 		struct hwxdp_device_frame *f = &r->f[i];
-		struct rport *in = r->from[i], *out;
+		struct rport *in = r->from[i];
 		const struct hx_rx_frame *from = &r->rx[i];
 		enum hx_fate fate = hx_runner_fate(f);
 		uint32_t egress = 0;
+		bool told = false;
 		int err = 0;
 
 		switch (fate) {
@@ -166,16 +220,12 @@ static void dispatch(struct hx_runner *r, int n, int *first_err, char *msg, size
 			err = in->ops->punt(in->ctx, f, f->out, f->out_len, from, msg, msglen);
 			break;
 		case HX_FATE_FORWARDED:
+			if (f->verdict == XDP_REDIRECT && hwxdp_egress_is_bcast(f->egress)) {
+				err = broadcast(r, in, f, from, &fate, &told, msg, msglen);
+				break;
+			}
 			egress = f->verdict == XDP_TX ? in->ifindex : f->egress;
-			out = port_of(r, egress);
-			if (out)
-				err = out->ops->send(out->ctx, f->out, f->out_len, from, msg,
-						     msglen);
-			else if (r->o.send_elsewhere)
-				err = r->o.send_elsewhere(r->o.elsewhere_ctx, egress, f->out,
-							  f->out_len, from, msg, msglen);
-			else
-				fate = HX_FATE_DROPPED;
+			err = send_one(r, egress, f, from, &fate, msg, msglen);
 			break;
 		default:
 			break;
@@ -186,7 +236,7 @@ static void dispatch(struct hx_runner *r, int n, int *first_err, char *msg, size
 			if (!*first_err)
 				*first_err = err;
 		}
-		if (r->o.fate)
+		if (r->o.fate && !told)
 			r->o.fate(r->o.fate_ctx, in->ifindex, f, fate, egress);
 	}
 	for (int i = 0; i < HX_RUNNER_PORTS; i++)

@@ -6,7 +6,8 @@
  * cmd/run.c) or a live netdev with its TAPs (the daemon's wire ports). The
  * runner reads a batch, runs it on the board, and hands each frame to the
  * port the verdict names: out of a port (XDP_TX: the ingress; XDP_REDIRECT:
- * the port of the egress ifindex, or the runner's elsewhere), to the host of
+ * the port of the egress ifindex, or the runner's elsewhere; a broadcast:
+ * a copy to each of its ports, hwxdp_device__broadcast_ports), to the host of
  * the ingress port (XDP_PASS: a punt, or a port without a program), or
  * nowhere (drop, abort, a frame the board refuses), counting each fate per
  * ingress port. It knows no file, socket or netdev: ports do.
@@ -92,7 +93,8 @@ struct hx_runner_opts {
 	 * daemon watches for the first frame of a new build). May be NULL. */
 	void (*ran)(void *ctx, const struct hwxdp_device_frame *f, int n);
 	void *ran_ctx;
-	/* A frame's fate, after it went (the offline run counts egress). */
+	/* A frame's fate, after it went (the offline run counts egress); a
+	 * broadcast's once per copy that went, with that copy's egress. */
 	void (*fate)(void *ctx, uint32_t ingress, const struct hwxdp_device_frame *f,
 		     enum hx_fate fate, uint32_t egress);
 	void *fate_ctx;

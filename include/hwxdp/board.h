@@ -75,8 +75,9 @@ struct hwxdp_board_frame {
 	/* Out. */
 	uint32_t out_len; /* its length as it leaves (bytes in out when it fits) */
 	uint32_t verdict; /* XDP action; XDP_PASS for a punt */
-	uint32_t egress;  /* with XDP_REDIRECT: the egress ifindex, or
-			     UINT32_MAX for none (the frame is dropped) */
+	uint32_t egress;  /* with XDP_REDIRECT: the egress ifindex,
+			     UINT32_MAX for none (the frame is dropped), or a
+			     broadcast (hwxdp_board_egress_is_broadcast) */
 	uint32_t reason;  /* the punt reason, 0 for none */
 	int error;	  /* 0, or why the engine aborted the frame (hwxdp_strerror) */
 	uint64_t cycles;  /* what the frame cost in the cost model */
@@ -85,6 +86,29 @@ struct hwxdp_board_frame {
 /* Runs n frames; 0 or -EINVAL. Each frame's result is in the frame. */
 HWXDP_API int hwxdp_board__run(struct hwxdp_board *board, struct hwxdp_board_frame *frames,
 			       size_t n);
+
+/* A broadcast's egress (bpf_redirect_map with BPF_F_BROADCAST): 0xfe000000
+ * and the devmap's table in the low bits. */
+#define HWXDP_BOARD_EGRESS_BROADCAST 0xfe000000u
+
+static inline bool hwxdp_board_egress_is_broadcast(uint32_t egress)
+{
+	return egress != UINT32_MAX &&
+	       (egress & HWXDP_BOARD_EGRESS_BROADCAST) == HWXDP_BOARD_EGRESS_BROADCAST;
+}
+
+/* The ports a broadcast frame leaves by, one copy each, as the kernel's
+ * devmap broadcast sends it: every entry of the devmap (in index order;
+ * a devmap hash's in key order) but, with BPF_F_EXCLUDE_INGRESS, those
+ * naming the frame's ingress port, and but ports the board does not have.
+ * The devmap is that of the program in the ingress port's slot, as it
+ * holds them now: ask before the slot or the map changes. Returns how many
+ * (0: the frame goes nowhere), the first cap of them in ports; -EINVAL for
+ * a frame that is no broadcast, -ENOENT when the slot's program has no
+ * such table. */
+HWXDP_API int hwxdp_board__broadcast_ports(struct hwxdp_board *board,
+					   const struct hwxdp_board_frame *frame, uint32_t *ports,
+					   size_t cap);
 
 struct hwxdp_board_counts {
 	size_t sz; /* sizeof(struct hwxdp_board_counts) */

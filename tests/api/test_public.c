@@ -31,6 +31,7 @@ static const char *object(const char *rel)
 
 #define VLAN_TAG   object("progs/vlan_tag.bpf.o")
 #define OFF_BY_ONE object("tests/corpus/bad_off_by_one.bpf.o")
+#define BRIDGE	   object("tests/corpus/redirect_broadcast.bpf.o")
 
 static size_t udp(int vlan, uint8_t *buf)
 {
@@ -185,4 +186,36 @@ Test(api, board_runs_a_loaded_object)
 Test(api, board_runs_an_image_compiled)
 {
 	board_tags(true, true);
+}
+
+/* A bridge's flood: a copy to every other port of its devmap. */
+Test(api, board_names_a_broadcasts_ports)
+{
+	HWXDP_OPTS(hwxdp_board_opts, opts, .engines = 1);
+	struct hwxdp_board *board = hwxdp_board__new(&opts);
+	struct hwxdp_board_frame frame = { 0 };
+	uint8_t in[64] = { 0x01, 0, 0x5e, 0, 0, 1, 0x02, 0, 0, 0, 0, 0xaa };
+	uint32_t ports[4] = { 0 };
+	int prog;
+
+	cr_assert_not_null(board);
+	prog = hwxdp_board__load(board, BRIDGE);
+	cr_assert_geq(prog, 0);
+	for (uint32_t port = 1; port <= 3; port++) {
+		cr_assert_eq(hwxdp_board__attach(board, port, (uint32_t)prog), 0);
+		cr_assert_eq(
+			hwxdp_board__map_update(board, prog, "bridge_ports", &port, &port, BPF_ANY),
+			0);
+	}
+	frame.data = in;
+	frame.len = sizeof(in);
+	frame.port = 2;
+	cr_assert_eq(hwxdp_board__run(board, &frame, 1), 0);
+	cr_assert_eq(frame.verdict, XDP_REDIRECT);
+	cr_assert(hwxdp_board_egress_is_broadcast(frame.egress), "egress 0x%x", frame.egress);
+	cr_assert_eq(hwxdp_board__broadcast_ports(board, &frame, ports, 4), 2);
+	cr_assert(ports[0] == 1 && ports[1] == 3, "to %u and %u", ports[0], ports[1]);
+	frame.egress = 1;
+	cr_assert_eq(hwxdp_board__broadcast_ports(board, &frame, ports, 4), -EINVAL);
+	hwxdp_board__free(board);
 }

@@ -9,6 +9,13 @@
 
 struct hwxdp_device *asm_board(const char *text, const char *name, bool any_egress, uint32_t *id)
 {
+	return asm_board_tables(text, name, any_egress, NULL, 0, id);
+}
+
+struct hwxdp_device *asm_board_tables(const char *text, const char *name, bool any_egress,
+				      const struct hxu_table_desc *tables, uint32_t table_cnt,
+				      uint32_t *id)
+{
 	struct hwxdp_device_opts opts = {
 		.sz = sizeof(opts),
 		.engines = 1,
@@ -24,7 +31,13 @@ struct hwxdp_device *asm_board(const char *text, const char *name, bool any_egre
 	snprintf(prog.name, sizeof(prog.name), "%s", name);
 	cr_assert_eq(hxu_asm(text, &out, msg, sizeof(msg)), 0, "%s", msg);
 	img = (struct hxu_image){
-		.ops = out.words, .op_cnt = out.word_cnt, .progs = &prog, .prog_cnt = 1
+		.version = HXU_VERSION,
+		.ops = out.words,
+		.op_cnt = out.word_cnt,
+		.tables = tables,
+		.table_cnt = table_cnt,
+		.progs = &prog,
+		.prog_cnt = 1,
 	};
 	d = hwxdp_device__new(&opts);
 	cr_assert(d);

@@ -433,12 +433,19 @@ static void unit(struct gen *g)
 {
 	static const char *const fields[] = { "data",	 "data_end", "data_meta",
 					      "ingress", "rx_queue", "egress" };
-	static const uint32_t redir_flags[] = { 0, 1, 2, 3, BPF_F_EXCLUDE_INGRESS, 0x40 };
+	/* 8: BPF_F_BROADCAST; 25: that, BPF_F_EXCLUDE_INGRESS and XDP_DROP */
+	static const uint32_t redir_flags[] = { 0, 1, 2, 3, BPF_F_EXCLUDE_INGRESS, 0x40, 8, 25 };
 
 	switch (below(g, 9)) {
 	case 0:
 		out(g, "\tmov.w r5, %u ;;\n", below(g, 6));
-		out(g, "\tredir r0, %u, r5, %u ;;\n", T_PORTS, redir_flags[below(g, 6)]);
+		if (chance(g, 50)) {
+			out(g, "\tredir r0, %u, r5, %u ;;\n", T_PORTS, redir_flags[below(g, 8)]);
+			break;
+		}
+		/* the flags at run time */
+		out(g, "\tmov r7, %u ;;\n", redir_flags[below(g, 8)]);
+		out(g, "\tredir r0, %u, r5, r7 ;;\n", T_PORTS);
 		break;
 	case 1:
 		out(g, "\tmov r5, %d ;;\n", (int)below(g, 130) - 70);

@@ -2,7 +2,9 @@
 /*
  * The units behind helpers the device took over from the host, against the
  * kernel: bpf_csum_diff (csumd), bpf_redirect (redirif), a plain DEVMAP
- * (redir and tlookup on a port table), and exit values outside 0..4. Raw
+ * (redir and tlookup on a port table), bpf_redirect_map with flags known
+ * only at run time (BPF_F_BROADCAST among them), and exit values outside
+ * 0..4. Raw
  * programs, each run on both targets with the same frame and maps; the
  * kernel's BPF_PROG_TEST_RUN is the reference for the verdict, the bytes
  * and the map contents. Where the test run does not tell a redirect's
@@ -16,8 +18,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "device/compile.h"
 #include "device/engine.h"
 #include "device/tables.h"
+#include "hwmap/hxu.h"
 #include "tests/common/raw_prog.h"
 #include "tests/devdiff/pair.h"
 
@@ -546,4 +550,144 @@ Test(units, devmap_control_plane)
 			     "after step %zu the contents differ", i);
 	}
 	close_pair(&pr);
+}
+
+/* ---- redirect_map's flags at run time: BPF_F_BROADCAST ---- */
+
+#define BCAST_SLOTS 8
+
+/* A devmap with ports in slots 0, 2 and 5 (lo twice, and ifindex 1 again
+ * in 5), a devmap hash with keys 1, 4 and 9, and an empty devmap. */
+static const struct hwxdp_map_desc bcast_maps[] = {
+	{ .name = "ports",
+	  .type = BPF_MAP_TYPE_DEVMAP,
+	  .key_size = 4,
+	  .value_size = 4,
+	  .max_entries = BCAST_SLOTS },
+	{ .name = "hports",
+	  .type = BPF_MAP_TYPE_DEVMAP_HASH,
+	  .key_size = 4,
+	  .value_size = 4,
+	  .max_entries = BCAST_SLOTS },
+	{ .name = "none",
+	  .type = BPF_MAP_TYPE_DEVMAP,
+	  .key_size = 4,
+	  .value_size = 4,
+	  .max_entries = BCAST_SLOTS },
+};
+
+/* r0 = bpf_redirect_map(&maps[map], frame byte 30 & 7, the frame's u64 at
+ * 32): flags no translation can know. */
+static void bcast_prog(struct raw_prog *p, uint32_t map)
+{
+	size_t branch = start(p);
+
+	E(p, BPF_LDX | BPF_MEM | BPF_B, 2, 7, 30, 0);
+	E(p, BPF_ALU64 | BPF_AND | BPF_K, 2, 0, 0, 7);
+	E(p, BPF_LDX | BPF_MEM | BPF_DW, 3, 7, 32, 0);
+	ld_imm64(p, 1, BPF_PSEUDO_MAP_FD, map);
+	E(p, BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_redirect_map);
+	finish(p, branch);
+}
+
+static void bcast_fill(struct pair *pr)
+{
+	static const uint32_t slots[] = { 0, 2, 5 }, keys[] = { 1, 4, 9 };
+	uint32_t lo = 1;
+
+	for (size_t i = 0; i < 3; i++) {
+		cr_assert_eq(hx_target_map_update(&pr->k.target, "ports", &slots[i], &lo), 0);
+		cr_assert_eq(hx_target_map_update(&pr->d.target, "ports", &slots[i], &lo), 0);
+		cr_assert_eq(hx_target_map_update(&pr->k.target, "hports", &keys[i], &lo), 0);
+		cr_assert_eq(hx_target_map_update(&pr->d.target, "hports", &keys[i], &lo), 0);
+	}
+}
+
+/* The redir of the device's image reads its flags from a register. */
+static bool redir_reads_flags(const struct hxu_image *img)
+{
+	struct hxu_op op;
+
+	for (uint32_t i = 0; i < img->op_cnt; i += hxu_op_words(op.opcode)) {
+		hxu_decode(img->ops[i], &op);
+		if (op.opcode == HXU_OP_REDIR && op.imm == HXU_REDIR_FLAGS_RT)
+			return true;
+	}
+	return false;
+}
+
+Test(units, redirect_map_flags_at_run_time_as_the_kernel)
+{
+	static const uint64_t flags[] = {
+		0,
+		XDP_DROP,
+		XDP_PASS,
+		XDP_TX,
+		BPF_F_EXCLUDE_INGRESS,
+		BPF_F_EXCLUDE_INGRESS | XDP_PASS,
+		BPF_F_BROADCAST,
+		BPF_F_BROADCAST | XDP_PASS,
+		BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS,
+		BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS | XDP_TX,
+		4,
+		32,
+		BPF_F_BROADCAST | 32,
+		1ull << 40,
+		0x80000000u, /* the device's "flags in a register" imm, as a value */
+		~0ull,
+	};
+	static const enum hwxdp_engine_mode modes[] = { HWXDP_ENGINE_INTERP,
+							HWXDP_ENGINE_COMPILED };
+	uint8_t frame[FRAME_LEN];
+
+	if (geteuid() != 0)
+		cr_skip_test("the kernel side needs root");
+	for (uint32_t map = 0; map < 3; map++) {
+		struct raw_prog p = { .cnt = 0 };
+		unsigned int seen[XDP_REDIRECT + 1] = { 0 };
+		struct pair pr;
+		char what[768];
+
+		bcast_prog(&p, map);
+		open_pair(&pr, &p, bcast_maps, 3, bcast_maps[map].name);
+		cr_assert(redir_reads_flags(pr.d.img), "%s: redir with constant flags",
+			  bcast_maps[map].name);
+		bcast_fill(&pr);
+		frame_of(frame, 5);
+		for (size_t m = 0; m < 2; m++) {
+			cr_assert_eq(hwxdp_engine__set_mode(pr.d.engine, modes[m]), 0);
+			for (size_t j = 0; j < sizeof(flags) / sizeof(flags[0]); j++) {
+				for (uint32_t key = 0; key < 8; key++) {
+					uint64_t fl = flags[j];
+					uint32_t v, want;
+
+					snprintf(what, sizeof(what),
+						 "%s, %s: redirect_map(key %u, flags 0x%llx)",
+						 bcast_maps[map].name,
+						 m ? "compiled" : "interpreted", key,
+						 (unsigned long long)fl);
+					frame[30] = (uint8_t)key;
+					memcpy(frame + 32, &fl, sizeof(fl));
+					v = run_both(&pr, frame, sizeof(frame), what);
+					seen[v <= XDP_REDIRECT ? v : 0]++;
+					if (v != XDP_REDIRECT)
+						continue;
+					want = fl & BPF_F_BROADCAST
+						       ? HWXDP_EGRESS_BCAST | map |
+								 (fl & BPF_F_EXCLUDE_INGRESS
+									  ? HWXDP_EGRESS_BCAST_EXCL
+									  : 0)
+						       : 1;
+					cr_assert_eq(pr.d.egress, want, "%s: egress 0x%x, not 0x%x",
+						     what, pr.d.egress, want);
+				}
+			}
+		}
+		/* every verdict the flags can give was met */
+		cr_assert(seen[XDP_ABORTED] && seen[XDP_DROP] && seen[XDP_PASS] && seen[XDP_TX] &&
+				  seen[XDP_REDIRECT],
+			  "%s: %u aborted, %u drop, %u pass, %u tx, %u redirect",
+			  bcast_maps[map].name, seen[0], seen[1], seen[2], seen[3], seen[4]);
+		close_pair(&pr);
+	}
 }

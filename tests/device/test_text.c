@@ -81,6 +81,8 @@ static const char *const forms[] = {
 	"tupdate.lm.tm r0, 1, r2, r3, 2",
 	"tdelete.pkt r0, 1, r2",
 	"redir r0, 4, r1, 2",
+	"redir r0, 4, r1, 24",
+	"redir r0, 4, r1, r3",
 	"hadj r0, r2",
 	"madj r0, r2",
 	"tadj r0, r2",
@@ -241,6 +243,7 @@ Test(text, bad_text_is_refused_with_its_line)
 	refused("tlookup r0, 1, r2", "needs a space suffix");
 	refused("tlookup.lm r0, 256, r2", "a table id must be 0..255");
 	refused("tupdate.lm.lm r0, 1, r2, r3, 65536", "flags must be 0..65535");
+	refused("redir r0, 1, r2, 0x80000000", "write the register instead");
 	refused("exit extra", "unexpected \"extra\"");
 	refused("jmp @32768", "beyond the microcode store");
 }

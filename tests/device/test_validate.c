@@ -124,8 +124,11 @@ Test(validate, fields_and_sizes, .init = quiet)
 	refused("tindex r0, 2, r1 ;;\nexit", "tindex needs an array");
 	refused("tcall 1, r1 ;;\nexit", "tcall needs a program array");
 	refused("redir r0, 1, r1, 0 ;;\nexit", "redir needs a port table");
-	refused("redir r0, 3, r1, 8 ;;\nexit", "broadcast redirection is not supported");
 	accepted("redir r0, 3, r1, 18 ;;\nexit");
+	/* BPF_F_BROADCAST, with BPF_F_EXCLUDE_INGRESS, and flags at run time */
+	accepted("redir r0, 3, r1, 8 ;;\nexit");
+	accepted("redir r0, 3, r1, 24 ;;\nexit");
+	accepted("redir r0, 3, r1, r3 ;;\nexit");
 }
 
 /* Images built word by word, for what text cannot say. */
@@ -201,9 +204,9 @@ Test(validate, image_header_programs_tables, .init = quiet)
 	struct hwxdp_tables *t = hwxdp_tables__new();
 	char err[256];
 
-	img.version = 1;
+	img.version = 0;
 	cr_assert_eq(hwxdp_engine__check(&img, NULL, err, sizeof(err)), -HWXDP_ERR_IMAGE);
-	cr_assert(strstr(err, "version 1, the device runs 0"), "%s", err);
+	cr_assert(strstr(err, "version 0, the device runs 1"), "%s", err);
 	img.version = HXU_VERSION;
 
 	img.op_cnt = HXU_STORE_WORDS + 1;

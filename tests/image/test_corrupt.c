@@ -306,7 +306,7 @@ static size_t at_line5_op(const struct hxu_image *img)
 Test(corrupt, each_rule_names_its_field)
 {
 	const struct bad_field cases[] = {
-		{ "version", at_version, 1, "image: version 1, this reader reads 0" },
+		{ "version", at_version, 0, "image: version 0, this reader reads 1" },
 		{ "op count 0", at_op_cnt, 0,
 		  "image: 0 operation words, the store holds 1..32768" },
 		{ "op count", at_op_cnt, 32769, "image: 32769 operation words" },

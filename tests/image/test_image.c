@@ -89,7 +89,7 @@ Test(image, fwd_round_trip)
 	snprintf(path, sizeof(path), "%s/a.hxu", dir);
 	bytes = image_read_file(path, &len);
 	cr_assert_arr_eq(bytes, "HXU0", 4);
-	cr_assert_eq(le32(bytes + 4), 0);
+	cr_assert_eq(le32(bytes + 4), HXU_VERSION);
 	cr_assert_eq(le32(bytes + 8), img->op_cnt);
 	cr_assert_eq(le32(bytes + 12), img->table_cnt);
 	cr_assert_eq(le32(bytes + 16), img->prog_cnt);

@@ -381,6 +381,42 @@ Test(prove, helper_call_not_proven)
 	built_free(&b);
 }
 
+/* A redirect whose flags are no constant 0..3 (the corpus's bridge: a
+ * broadcast merged by clang with a plain redirect, its flags in r3) is
+ * said not to be modelled, never proven. */
+Test(prove, broadcast_redirect_not_proven)
+{
+	struct hwxdp_verify_opts vopts = { .sz = sizeof(vopts), .device = true };
+	struct hwxdp_prove_opts opts = {
+		.sz = sizeof(opts), .max_len = 64, .timeout_ms = TIMEOUT, .ingress = 1
+	};
+	const struct hwxdp_prog *prog = NULL;
+	struct hwxdp_verify_result *facts;
+	struct hwxdp_prove_result res;
+	struct hwxdp_object *obj;
+	struct hxu_image *img;
+	char path[4096], msg[512];
+
+	snprintf(path, sizeof(path), "%s/tests/corpus/redirect_broadcast.bpf.o", hx_build_dir());
+	cr_assert_eq(hwxdp_object__open(path, &obj), 0, "%s", path);
+	for (size_t i = 0; i < obj->prog_cnt; i++)
+		if (obj->progs[i].type == BPF_PROG_TYPE_XDP)
+			prog = &obj->progs[i];
+	cr_assert_not_null(prog);
+	cr_assert_eq(hwxdp_verify(obj, prog, &vopts, &facts), 0);
+	cr_assert(facts->accepted);
+	cr_assert_eq(hwxdp_translate(obj, prog, facts, &img, msg, sizeof(msg)), 0, "%s", msg);
+	cr_assert_eq(hwxdp_prove(prog->insns, prog->insn_cnt, obj->maps, obj->map_cnt, facts, img,
+				 0, &opts, &res),
+		     0);
+	cr_assert_eq(res.status, HWXDP_PROVE_NOT_PROVEN, "status %u: %s", res.status, res.reason);
+	cr_assert(strstr(res.reason, "redirect not modelled (flags not a constant 0..3)"), "%s",
+		  res.reason);
+	hxu_image__free(img);
+	hwxdp_verify_result__free(facts);
+	hwxdp_object__close(obj);
+}
+
 /*
  * A translated object with maps, made wrong by hand: the first `and` with
  * immediate from becomes one with to. The counterexample must name the map

@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "device/device.h"
+#include "device/tables.h"
+#include "hwmap/hxu.h"
 #include "runner/runner.h"
 #include "tests/common/asm_board.h"
 
@@ -271,6 +273,93 @@ Test(runner, a_failed_send_ends_a_run_and_is_counted)
 	hx_runner__counts(r, 5, &c);
 	cr_assert_eq(c.failed, 1);
 	cr_assert_eq(a.sent_cnt, 3, "the batch's other frames still went");
+	hx_runner__free(r);
+	hwxdp_device__free(d);
+}
+
+/* bpf_redirect_map(&ports, 0, byte 20 << 3): byte 20 1 is BPF_F_BROADCAST,
+ * 3 that and BPF_F_EXCLUDE_INGRESS. */
+static const char broadcast_program[] = "ctx r6, data ;;\n"
+					"ld8.pkt r3, [r6 + 20] ;;\n"
+					"lsh r3, r3, 3\n"
+					"mov r2, 0 ;;\n"
+					"redir r0, 0, r2, r3 ;;\n"
+					"exit ;;\n";
+
+static const struct hxu_table_desc broadcast_ports = {
+	.id = 0,
+	.type = BPF_MAP_TYPE_DEVMAP,
+	.key_size = 4,
+	.value_size = 4,
+	.max_entries = 4,
+	.name = "ports",
+};
+
+static uint32_t fate_egress[FRAMES];
+static enum hx_fate fates[FRAMES];
+static int fate_cnt;
+
+static void note_fate(void *ctx, uint32_t ingress, const struct hwxdp_device_frame *f,
+		      enum hx_fate fate, uint32_t egress)
+{
+	(void)ctx;
+	(void)ingress;
+	(void)f;
+	fates[fate_cnt] = fate;
+	fate_egress[fate_cnt++] = egress;
+}
+
+/* A broadcast leaves by every port of the map, the ingress one too unless
+ * excluded, and an empty map's goes nowhere. */
+Test(runner, a_broadcast_sends_a_copy_per_port)
+{
+	struct hwxdp_device *d;
+	struct mem_port a = { .ifindex = 5 }, b = { .ifindex = 6 }, c = { .ifindex = 8 };
+	struct hx_runner_opts opts = { .sz = sizeof(opts), .fate = note_fate };
+	struct hx_runner_counts ca;
+	struct hwxdp_table *tab;
+	struct hx_runner *r;
+	static const uint32_t slots[] = { 0, 1, 3 }, ifindex[] = { 8, 5, 6 };
+	uint32_t id, k;
+
+	d = asm_board_tables(broadcast_program, "broadcast", false, &broadcast_ports, 1, &id);
+	cr_assert_eq(hwxdp_device__attach(d, 5, id), 0);
+	cr_assert_eq(hwxdp_device__add_port(d, 6), 0);
+	cr_assert_eq(hwxdp_device__add_port(d, 8), 0);
+	tab = hwxdp_device__table(d, id, "ports");
+	cr_assert(tab);
+	r = hx_runner__new(d, &opts);
+	cr_assert(r);
+	cr_assert_eq(hx_runner__add_port(r, 5, &mem_ops, &a), 0);
+	cr_assert_eq(hx_runner__add_port(r, 6, &mem_ops, &b), 0);
+	cr_assert_eq(hx_runner__add_port(r, 8, &mem_ops, &c), 0);
+
+	add(&a, 1, 1, 0, 0, 0); /* an empty map: nowhere */
+	cr_assert_eq(hx_runner__round(r, 5), 1);
+	cr_assert_eq(a.sent_cnt + b.sent_cnt + c.sent_cnt, 0);
+	cr_assert_eq(fate_cnt, 1);
+	cr_assert_eq(fates[0], HX_FATE_DROPPED);
+
+	for (k = 0; k < 3; k++)
+		cr_assert_eq(hwxdp_table__update(tab, &slots[k], &ifindex[k], BPF_ANY), 0);
+	fate_cnt = 0;
+	add(&a, 2, 1, 0, 0, 0); /* to 8, 5 and 6 */
+	add(&a, 3, 3, 0, 0, 0); /* to 8 and 6 */
+	cr_assert_eq(hx_runner__round(r, 5), 2);
+	cr_assert_eq(a.sent_cnt, 1);
+	cr_assert_eq(a.sent[0], 2);
+	cr_assert_eq(b.sent_cnt, 2);
+	cr_assert(b.sent[0] == 2 && b.sent[1] == 3);
+	cr_assert_eq(c.sent_cnt, 2);
+	cr_assert(c.sent[0] == 2 && c.sent[1] == 3);
+	/* the fate hook hears of each copy, with its port */
+	cr_assert_eq(fate_cnt, 5);
+	cr_assert(fate_egress[0] == 8 && fate_egress[1] == 5 && fate_egress[2] == 6 &&
+		  fate_egress[3] == 8 && fate_egress[4] == 6);
+	hx_runner__counts(r, 5, &ca);
+	cr_assert_eq(ca.in, 3);
+	cr_assert_eq(ca.fate[HX_FATE_FORWARDED], 2, "a frame is counted once, not per copy");
+	cr_assert_eq(ca.fate[HX_FATE_DROPPED], 1);
 	hx_runner__free(r);
 	hwxdp_device__free(d);
 }
