@@ -51,6 +51,36 @@ int hwxdp_device_tables__fill(struct hwxdp_tables *tables, const struct hwxdp_ma
 	return 0;
 }
 
+int hwxdp_device_tables__fill_progs(struct hwxdp_tables *tables, const struct hwxdp_object *obj,
+				    const struct hxu_image *img)
+{
+	for (size_t i = 0; i < obj->map_cnt && i < HXU_TABLES; i++) {
+		const struct hwxdp_map_desc *m = &obj->maps[i];
+		struct hwxdp_table *tab = hwxdp_tables__get(tables, (uint32_t)i);
+
+		if (m->type != BPF_MAP_TYPE_PROG_ARRAY || !tab)
+			continue;
+		for (uint32_t k = 0; k < m->init_prog_cnt; k++) {
+			const struct hwxdp_init_prog *ip = &m->init_progs[k];
+			uint32_t n;
+			int err;
+
+			if (ip->prog >= obj->prog_cnt)
+				continue;
+			for (n = 0; n < img->prog_cnt; n++)
+				if (!strncmp(img->progs[n].name, obj->progs[ip->prog].name,
+					     HXU_NAME_MAX - 1))
+					break;
+			if (n == img->prog_cnt)
+				continue;
+			err = hwxdp_table__update(tab, &ip->slot, &n, BPF_ANY);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
 /* The table engine's largest table: hwmap/hash.h takes up to 2^30 entries. */
 #define TABLE_ENTRIES_MAX (1u << 30)
 
@@ -280,6 +310,8 @@ static int build(struct hwxdp_device_prog *dp, const char *path,
 		if (!err)
 			err = hwxdp_device_tables__fill(dp->tables, dp->obj->maps,
 							dp->obj->map_cnt);
+		if (!err)
+			err = hwxdp_device_tables__fill_progs(dp->tables, dp->obj, dp->img);
 		if (err) {
 			snprintf(msg, msglen, "%s: the device cannot hold its maps: %s", path,
 				 hwxdp_error_message(err));
