@@ -102,7 +102,7 @@ MUTANT_BINS := $(BUILD)/mutants/devdiff_combine.test $(BUILD)/tests/prove_mutant
 # Objects `hwxdp prog prove` is tested on (tests/prove).
 PROVE_OBJS := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/prove/bpf/*.bpf.c))
 # Objects the differential tests run on both targets (tests/devdiff).
-DEVDIFF_OBJS := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/devdiff/*.bpf.c))
+DEVDIFF_OBJS := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/devdiff/bpf/*.bpf.c))
 # An object whose maps have every BTF kind, for the daemon's tests
 # (tests/daemon/btf_kinds.bpf.c).
 DAEMON_TEST_OBJS := $(BUILD)/tests/daemon/btf_kinds.bpf.o

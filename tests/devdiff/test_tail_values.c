@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Tail calls through program arrays filled by their definition
- * (tests/devdiff/tail_values.bpf.c) on both targets: the kernel loads every
+ * (tests/devdiff/bpf/tail_values.bpf.c) on both targets: the kernel loads every
  * program and libbpf fills the arrays; the device's image holds the entry
  * and the programs the arrays name, the arrays starting with their image
  * indices. Frames select every slot, an empty one, indices past the end and
@@ -105,7 +105,7 @@ Test(devdiff, tail_calls_through_arrays_filled_by_their_definition)
 
 	if (geteuid() != 0)
 		cr_skip_test("the kernel side needs root");
-	snprintf(path, sizeof(path), "%s/tests/devdiff/tail_values.bpf.o", hx_build_dir());
+	snprintf(path, sizeof(path), "%s/tests/devdiff/bpf/tail_values.bpf.o", hx_build_dir());
 	memset(&k, 0, sizeof(k));
 	memset(&d, 0, sizeof(d));
 	cr_assert_eq(dd_side_open_kernel_prog(&k, path, "tv_entry"), 0, "%s: kernel", path);

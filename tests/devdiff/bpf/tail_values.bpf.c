@@ -8,7 +8,7 @@
  * through a second array that no other names, one calls itself until the
  * tail-call limit stops it.
  */
-#include "../corpus/include/corpus.h"
+#include "../../corpus/include/corpus.h"
 
 #define HDR 24 /* bytes every stage may touch */
 
