@@ -51,6 +51,19 @@ int hwxdp_device_tables__fill(struct hwxdp_tables *tables, const struct hwxdp_ma
 	return 0;
 }
 
+/* The index in img of the program m's k-th initial slot names, or
+ * HWXDP_PROG_NONE where img does not hold it. */
+static uint32_t init_prog_index(const struct hwxdp_object *obj, const struct hxu_image *img,
+				const struct hwxdp_map_desc *m, uint32_t k)
+{
+	uint32_t prog = m->init_progs[k].prog;
+
+	for (uint32_t n = 0; prog < obj->prog_cnt && n < img->prog_cnt; n++)
+		if (!strncmp(img->progs[n].name, obj->progs[prog].name, HXU_NAME_MAX - 1))
+			return n;
+	return HWXDP_PROG_NONE;
+}
+
 int hwxdp_device_tables__fill_progs(struct hwxdp_tables *tables, const struct hwxdp_object *obj,
 				    const struct hxu_image *img)
 {
@@ -61,19 +74,13 @@ int hwxdp_device_tables__fill_progs(struct hwxdp_tables *tables, const struct hw
 		if (m->type != BPF_MAP_TYPE_PROG_ARRAY || !tab)
 			continue;
 		for (uint32_t k = 0; k < m->init_prog_cnt; k++) {
-			const struct hwxdp_init_prog *ip = &m->init_progs[k];
-			uint32_t n;
+			uint32_t n = init_prog_index(obj, img, m, k);
 			int err;
 
-			if (ip->prog >= obj->prog_cnt)
+			/* a program no program of img reaches through m */
+			if (n == HWXDP_PROG_NONE)
 				continue;
-			for (n = 0; n < img->prog_cnt; n++)
-				if (!strncmp(img->progs[n].name, obj->progs[ip->prog].name,
-					     HXU_NAME_MAX - 1))
-					break;
-			if (n == img->prog_cnt)
-				continue;
-			err = hwxdp_table__update(tab, &ip->slot, &n, BPF_ANY);
+			err = hwxdp_table__update(tab, &m->init_progs[k].slot, &n, BPF_ANY);
 			if (err)
 				return err;
 		}
@@ -195,6 +202,14 @@ static bool same_map_name(const char *table, const char *map)
 	return false;
 }
 
+static bool uses_table(const struct hxu_image *img, size_t id)
+{
+	for (uint32_t t = 0; t < img->table_cnt; t++)
+		if (img->tables[t].id == id)
+			return true;
+	return false;
+}
+
 static int check_shared(const struct hwxdp_device_prog *dp, const char *path, char *msg,
 			size_t msglen)
 {
@@ -219,6 +234,24 @@ static int check_shared(const struct hwxdp_device_prog *dp, const char *path, ch
 				 path, (unsigned int)i, m->name, (unsigned int)i, HXU_NAME_MAX,
 				 tab->desc.name);
 			return -EEXIST;
+		}
+		/* its slots name programs by their index in an image: where
+		 * this image's programs use it, its indices must be the ones
+		 * the shared table holds */
+		for (uint32_t k = 0; m->type == BPF_MAP_TYPE_PROG_ARRAY && uses_table(dp->img, i) &&
+				     k < m->init_prog_cnt;
+		     k++) {
+			uint32_t slot = m->init_progs[k].slot, want = init_prog_index(dp->obj, dp->img, m, k), have;
+
+			if (hwxdp_table__lookup(tab, &slot, &have))
+				have = HWXDP_PROG_NONE;
+			if (have != want) {
+				snprintf(msg, msglen,
+					 "%s: program array %s: slot %u holds program %d of the "
+					 "shared table memory's image, program %d of this one",
+					 path, m->name, slot, (int)have, (int)want);
+				return -EEXIST;
+			}
 		}
 		if (!m->read_only || !m->initial || m->initial_size > sizeof(value))
 			continue;

@@ -565,3 +565,38 @@ Test(loader_object, program_arrays_filled_by_their_definition)
 	hwxdp_object__close(mim);
 	hwxdp_object__close(obj);
 }
+
+/* Table memory shared with another load: a program array filled by its
+ * definition holds image indices, which the sharer must read as its own
+ * image has them. */
+Test(loader_object, shared_program_arrays_hold_the_same_indices)
+{
+	struct hwxdp_device_prog_opts own = { .sz = sizeof(own), .prog = "xdp_entry" };
+	struct hwxdp_device_prog_opts shared = { .sz = sizeof(shared), .prog = "xdp_entry" };
+	struct hwxdp_device_prog *a = NULL, *b = NULL;
+	const char *path = hx_build_path("tests/corpus/tail_prog_array.bpf.o");
+	uint32_t slot = 0, other = 2;
+	char msg[512] = "";
+
+	cr_assert_eq(hwxdp_device_prog__open_opts(path, &own, &a, msg, sizeof(msg)), 0, "%s", msg);
+	shared.tables = a->tables;
+	cr_assert_eq(hwxdp_device_prog__open_opts(path, &shared, &b, msg, sizeof(msg)), 0, "%s",
+		     msg);
+	hwxdp_device_prog__close(b);
+	b = NULL;
+	/* a stage, which tail-calls nothing, takes the tables whatever they hold */
+	shared.prog = "stage_v4";
+	cr_assert_eq(hwxdp_table__update(hwxdp_device_prog__table(a, "stages"), &slot, &other,
+					 BPF_ANY),
+		     0);
+	cr_assert_eq(hwxdp_device_prog__open_opts(path, &shared, &b, msg, sizeof(msg)), 0, "%s",
+		     msg);
+	hwxdp_device_prog__close(b);
+	b = NULL;
+	shared.prog = "xdp_entry";
+	cr_assert_eq(hwxdp_device_prog__open_opts(path, &shared, &b, msg, sizeof(msg)), -EEXIST);
+	cr_assert(strstr(msg, "program array stages: slot 0 holds program 2 of the shared table "
+			      "memory's image, program 1 of this one"),
+		  "%s", msg);
+	hwxdp_device_prog__close(a);
+}
