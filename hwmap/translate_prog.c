@@ -38,14 +38,59 @@ static uint64_t now_ns(void)
 struct linked {
 	const struct hwxdp_prog *prog[LINKED_MAX];
 	struct hxu_image *img[LINKED_MAX];
+	/* per program: its first reachable tail call after a map or packet
+	 * write, and its first punt, or -1; and whether a tail call reaches it */
+	int64_t effect_call[LINKED_MAX], punt[LINKED_MAX];
+	bool reached[LINKED_MAX];
 	uint32_t cnt;
 };
 
-static bool linked_has(const struct linked *l, const struct hwxdp_prog *prog)
+/* What the facts of l's next program say about its tail calls and punts. */
+static void note_facts(struct linked *l, const struct hwxdp_verify_result *res)
+{
+	l->effect_call[l->cnt] = l->punt[l->cnt] = -1;
+	for (size_t i = res->fact_cnt; i-- > 0;) {
+		const struct hwxdp_insn_fact *f = &res->facts[i];
+
+		if (f->reachable && f->tail_call_after_side_effect)
+			l->effect_call[l->cnt] = (int64_t)i;
+		if (f->reachable && f->punt_point)
+			l->punt[l->cnt] = (int64_t)i;
+	}
+}
+
+/*
+ * A punt hands the frame to the host copy, which runs the program asked for
+ * from its start: after a map or packet write and a tail call, the host
+ * would repeat the write. The verifier, which sees one program at a time,
+ * records such tail calls; here, with every program an image holds, a
+ * program reached by a tail call may not punt where some program of the
+ * image tail-calls after a write. -HWXDP_ERR_TRANSLATE with why, or 0.
+ */
+static int check_punts(const struct linked *l, char *why, size_t len)
 {
 	for (uint32_t i = 0; i < l->cnt; i++)
-		if (l->prog[i] == prog)
+		for (uint32_t k = 0; l->effect_call[i] >= 0 && k < l->cnt; k++)
+			if (l->reached[k] && l->punt[k] >= 0) {
+				snprintf(why, len,
+					 "%s tail-calls after a map or packet write (insn %lld), and "
+					 "%s, which its tail calls may reach, punts to the host "
+					 "(insn %lld): the host would repeat the write",
+					 l->prog[i]->name, (long long)l->effect_call[i],
+					 l->prog[k]->name, (long long)l->punt[k]);
+				return -HWXDP_ERR_TRANSLATE;
+			}
+	return 0;
+}
+
+/* Marks prog as reached by a tail call where l has it already. */
+static bool linked_has(struct linked *l, const struct hwxdp_prog *prog)
+{
+	for (uint32_t i = 0; i < l->cnt; i++)
+		if (l->prog[i] == prog) {
+			l->reached[i] = true;
 			return true;
+		}
 	return false;
 }
 
@@ -84,9 +129,12 @@ static int add_target(struct hwxdp_object *obj, struct linked *l, const struct h
 		     arr, prog->name, slot);
 	n = n < 0 || (size_t)n >= len ? 0 : n;
 	err = hwxdp_translate(obj, prog, res, &l->img[l->cnt], why + n, len - (size_t)n);
+	if (!err)
+		note_facts(l, res);
 	hwxdp_verify_result__free(res);
 	if (err)
 		return err;
+	l->reached[l->cnt] = true;
 	l->prog[l->cnt++] = prog;
 	return 0;
 }
@@ -189,9 +237,12 @@ int hwxdp_translate_for_device_opts(struct hwxdp_object *obj, const struct hwxdp
 	}
 	err = hwxdp_translate(obj, prog, res, &l.img[0], why, sizeof(why));
 	if (!err) {
+		note_facts(&l, res);
 		l.prog[l.cnt++] = prog;
 		err = add_targets(obj, &l, vopts.log_level, why, sizeof(why));
 	}
+	if (!err)
+		err = check_punts(&l, why, sizeof(why));
 	if (!err)
 		err = link_all(&l, out, why, sizeof(why));
 	for (uint32_t i = 0; i < l.cnt; i++)

@@ -142,3 +142,32 @@ Test(devdiff, tail_calls_through_arrays_filled_by_their_definition)
 	dd_side_close(&k);
 	dd_side_close(&d);
 }
+
+/* A tail call after a map write into a program that punts: the host copy
+ * would repeat the write, so the device refuses what the kernel runs; the
+ * same stage reached with nothing written before is translated. */
+Test(devdiff, tail_call_after_a_write_into_a_punt_is_refused)
+{
+	struct hwxdp_device_prog_opts opts = { .sz = sizeof(opts), .prog = "count_entry" };
+	struct hwxdp_device_prog *dp = NULL;
+	char path[4096], msg[512] = "";
+	struct dd_side k;
+
+	if (geteuid() != 0)
+		cr_skip_test("the kernel side needs root");
+	snprintf(path, sizeof(path), "%s/tests/devdiff/bpf/tail_punt.bpf.o", hx_build_dir());
+	memset(&k, 0, sizeof(k));
+	cr_assert_eq(dd_side_open_kernel_prog(&k, path, "count_entry"), 0, "%s: kernel", path);
+	dd_side_close(&k);
+	cr_assert_eq(hwxdp_device_prog__open_opts(path, &opts, &dp, msg, sizeof(msg)),
+		     -HWXDP_ERR_TRANSLATE, "%s", msg);
+	cr_expect(strstr(msg, "count_entry tail-calls after a map or packet write") &&
+			  strstr(msg, "host_stage, which its tail calls may reach, punts to the "
+				      "host"),
+		  "%s", msg);
+	opts.prog = "clean_entry";
+	cr_assert_eq(hwxdp_device_prog__open_opts(path, &opts, &dp, msg, sizeof(msg)), 0, "%s",
+		     msg);
+	cr_expect_eq(dp->img->prog_cnt, 2);
+	hwxdp_device_prog__close(dp);
+}
