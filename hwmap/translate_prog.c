@@ -73,9 +73,9 @@ static int check_punts(const struct linked *l, char *why, size_t len)
 		for (uint32_t k = 0; l->effect_call[i] >= 0 && k < l->cnt; k++)
 			if (l->reached[k] && l->punt[k] >= 0) {
 				snprintf(why, len,
-					 "%s tail-calls after a map or packet write (insn %lld), and "
-					 "%s, which its tail calls may reach, punts to the host "
-					 "(insn %lld): the host would repeat the write",
+					 "%s tail-calls after a map or packet write (insn %lld), "
+					 "and %s, which its tail calls may reach, punts to the "
+					 "host (insn %lld): the host would repeat the write",
 					 l->prog[i]->name, (long long)l->effect_call[i],
 					 l->prog[k]->name, (long long)l->punt[k]);
 				return -HWXDP_ERR_TRANSLATE;
@@ -125,8 +125,9 @@ static int add_target(struct hwxdp_object *obj, struct linked *l, const struct h
 			 arr, prog->name, slot, prog->name);
 		return -HWXDP_ERR_TRANSLATE;
 	}
-	n = snprintf(why, len, "program array %s holds %s in slot %u, which cannot be translated: ",
-		     arr, prog->name, slot);
+	n = snprintf(why, len,
+		     "program array %s holds %s in slot %u, which cannot be translated: ", arr,
+		     prog->name, slot);
 	n = n < 0 || (size_t)n >= len ? 0 : n;
 	err = hwxdp_translate(obj, prog, res, &l->img[l->cnt], why + n, len - (size_t)n);
 	if (!err)
@@ -162,7 +163,8 @@ static int add_targets(struct hwxdp_object *obj, struct linked *l, uint32_t log_
 				int err;
 
 				if (ip->prog >= obj->prog_cnt) {
-					snprintf(why, len, "program array %s: slot %u names no program",
+					snprintf(why, len,
+						 "program array %s: slot %u names no program",
 						 m->name, ip->slot);
 					return -HWXDP_ERR_TRANSLATE;
 				}

@@ -241,7 +241,8 @@ static int check_shared(const struct hwxdp_device_prog *dp, const char *path, ch
 		for (uint32_t k = 0; m->type == BPF_MAP_TYPE_PROG_ARRAY && uses_table(dp->img, i) &&
 				     k < m->init_prog_cnt;
 		     k++) {
-			uint32_t slot = m->init_progs[k].slot, want = init_prog_index(dp->obj, dp->img, m, k), have;
+			uint32_t slot = m->init_progs[k].slot,
+				 want = init_prog_index(dp->obj, dp->img, m, k), have;
 
 			if (hwxdp_table__lookup(tab, &slot, &have))
 				have = HWXDP_PROG_NONE;

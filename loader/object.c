@@ -86,8 +86,8 @@ struct map_place {
 
 /* A program's address in a program array's definition, and where it went. */
 struct slot_prog {
-	uint64_t off;	  /* in .maps */
-	const char *name; /* the function's */
+	uint64_t off;		      /* in .maps */
+	const char *name;	      /* the function's */
 	struct hwxdp_init_prog *init; /* its map's entry for it; NULL: no map's */
 };
 
@@ -865,7 +865,8 @@ static int place_slot_progs(struct loader *l, const struct btf_type *sec)
 		for (size_t k = 0; k < l->obj->map_cnt; k++)
 			if (maps[k].origin == HWXDP_MAP_BTF && l->places[k].sec == l->maps &&
 			    l->places[k].off <= l->slot_progs[j].off &&
-			    (best[j] == l->obj->map_cnt || l->places[k].off > l->places[best[j]].off))
+			    (best[j] == l->obj->map_cnt ||
+			     l->places[k].off > l->places[best[j]].off))
 				best[j] = k;
 		if (best[j] < l->obj->map_cnt)
 			maps[best[j]].init_prog_cnt++;
@@ -897,8 +898,8 @@ static int place_slot_progs(struct loader *l, const struct btf_type *sec)
 			if (values < 0 || at < (uint64_t)values || (at - (uint64_t)values) % 8 ||
 			    (at - (uint64_t)values) / 8 >= maps[k].max_entries)
 				err = fail(l, -HWXDP_ERR_MAP,
-					   "map %s: %s is not in a slot of its values", maps[k].name,
-					   l->slot_progs[j].name);
+					   "map %s: %s is not in a slot of its values",
+					   maps[k].name, l->slot_progs[j].name);
 			init[n] = (struct hwxdp_init_prog){
 				.slot = (uint32_t)((at - (uint64_t)values) / 8),
 				.prog = HWXDP_INIT_PROG_NONE,

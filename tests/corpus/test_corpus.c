@@ -280,10 +280,9 @@ Test(corpus, tail_calls_through_a_filled_program_array, .timeout = 300)
 			  r->prog, (unsigned long long)r->frames);
 		cr_expect_eq(r->differ, 0, "%s/%s: %llu of %llu frames differ", r->object, r->prog,
 			     (unsigned long long)r->differ, (unsigned long long)r->frames);
-		cr_expect_eq(r->map_differ, 0, "%s/%s: %llu map entries differ", r->object,
-			     r->prog, (unsigned long long)r->map_differ);
-		cr_expect_gt(r->map_entries, 0, "%s/%s: no map entry compared", r->object,
-			     r->prog);
+		cr_expect_eq(r->map_differ, 0, "%s/%s: %llu map entries differ", r->object, r->prog,
+			     (unsigned long long)r->map_differ);
+		cr_expect_gt(r->map_entries, 0, "%s/%s: no map entry compared", r->object, r->prog);
 		if (strcmp(r->prog, "xdp_entry"))
 			continue;
 		entries++;

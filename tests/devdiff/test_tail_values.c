@@ -76,8 +76,7 @@ static void check_way(const struct way *w, const uint8_t *in, const struct hx_re
 		     r->action, w->action);
 	cr_expect_eq(r->len, len, "%s: the kernel's frame is %zu bytes, not %zu", w->what, r->len,
 		     len);
-	cr_expect(r->len != len || !memcmp(r->frame, want, len), "%s: the kernel's bytes",
-		  w->what);
+	cr_expect(r->len != len || !memcmp(r->frame, want, len), "%s: the kernel's bytes", w->what);
 }
 
 Test(devdiff, tail_calls_through_arrays_filled_by_their_definition)
@@ -136,8 +135,8 @@ Test(devdiff, tail_calls_through_arrays_filled_by_their_definition)
 		cr_expect_eq(rd.action, rk.action, "%s: verdict %u on the device, %u in the kernel",
 			     w->what, rd.action, rk.action);
 		cr_expect(rd.len == rk.len && !memcmp(rd.frame, rk.frame, rk.len),
-			  "%s: the device's %zu bytes differ from the kernel's %zu", w->what, rd.len,
-			  rk.len);
+			  "%s: the device's %zu bytes differ from the kernel's %zu", w->what,
+			  rd.len, rk.len);
 	}
 	dd_side_close(&k);
 	dd_side_close(&d);

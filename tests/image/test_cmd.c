@@ -257,8 +257,7 @@ Test(cmd, translate_and_dump_of_tail_call_targets)
 		 hx_build_dir());
 	image_tmpdir(dir, sizeof(dir));
 	snprintf(path, sizeof(path), "%s/tail.hxu", dir);
-	snprintf(args, sizeof(args), "-j prog translate %s --prog xdp_entry -o %s", obj_path,
-		 path);
+	snprintf(args, sizeof(args), "-j prog translate %s --prog xdp_entry -o %s", obj_path, path);
 	out = run_cmd(args, true, &status);
 	cr_assert_eq(status, 0, "%s", out);
 	cr_assert_eq(member(out, "progs"), 3, "%s", out);

@@ -547,10 +547,10 @@ Test(loader_object, program_arrays_filled_by_their_definition)
 	}
 	for (size_t i = 0; i < mim->map_cnt; i++)
 		cr_assert_eq(mim->maps[i].init_prog_cnt, 0, "%s", mim->maps[i].name);
-	cr_assert_eq(hwxdp_device_prog__open_opts(
-			     hx_build_path("tests/corpus/tail_prog_array.bpf.o"), &opts, &dp, msg,
-			     sizeof(msg)),
-		     0, "%s", msg);
+	cr_assert_eq(
+		hwxdp_device_prog__open_opts(hx_build_path("tests/corpus/tail_prog_array.bpf.o"),
+					     &opts, &dp, msg, sizeof(msg)),
+		0, "%s", msg);
 	cr_assert_eq(dp->img->prog_cnt, 3);
 	cr_expect_str_eq(dp->img->progs[0].name, "xdp_entry");
 	for (uint32_t i = 0; i < 2; i++) {
@@ -586,9 +586,9 @@ Test(loader_object, shared_program_arrays_hold_the_same_indices)
 	b = NULL;
 	/* a stage, which tail-calls nothing, takes the tables whatever they hold */
 	shared.prog = "stage_v4";
-	cr_assert_eq(hwxdp_table__update(hwxdp_device_prog__table(a, "stages"), &slot, &other,
-					 BPF_ANY),
-		     0);
+	cr_assert_eq(
+		hwxdp_table__update(hwxdp_device_prog__table(a, "stages"), &slot, &other, BPF_ANY),
+		0);
 	cr_assert_eq(hwxdp_device_prog__open_opts(path, &shared, &b, msg, sizeof(msg)), 0, "%s",
 		     msg);
 	hwxdp_device_prog__close(b);

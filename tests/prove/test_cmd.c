@@ -215,8 +215,7 @@ Test(prove_cmd, tail_call_targets_not_proven)
 	snprintf(obj, sizeof(obj), "%s/tests/corpus/tail_prog_array.bpf.o", hx_build_dir());
 	out = run("hwxdp", obj, &status);
 	cr_expect_eq(status, 1, "%s", out);
-	cr_expect(strstr(out, "not proven: ") && strstr(out, "tail call not modelled"), "%s",
-		  out);
+	cr_expect(strstr(out, "not proven: ") && strstr(out, "tail call not modelled"), "%s", out);
 	cr_expect_null(strstr(out, "proven: xdp_entry"), "%s", out);
 	free(out);
 	snprintf(args, sizeof(args), "prog translate %s --prove -o %s 2>&1", obj, out_path);
