@@ -834,9 +834,7 @@ static int64_t values_offset(const struct btf *btf, const struct btf_var_secinfo
 
 	if (!t || !btf_is_var(t))
 		return -1;
-	t = btf__type_by_id(btf, t->type);
-	for (int i = 0; t && btf_is_mod(t) && i < 8; i++)
-		t = btf__type_by_id(btf, t->type);
+	t = btf_skip_links(btf, t->type, NULL);
 	if (!t || !btf_is_struct(t))
 		return -1;
 	m = btf_members(t);
