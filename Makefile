@@ -101,13 +101,15 @@ MUTANT_BINS := $(BUILD)/mutants/devdiff_combine.test $(BUILD)/tests/prove_mutant
 	       $(BUILD)/mutants/hwxdp $(BUILD)/mutants/prove_mutants
 # Objects `hwxdp prog prove` is tested on (tests/prove).
 PROVE_OBJS := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/prove/bpf/*.bpf.c))
+# Objects the differential tests run on both targets (tests/devdiff).
+DEVDIFF_OBJS := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/devdiff/bpf/*.bpf.c))
 # An object whose maps have every BTF kind, for the daemon's tests
 # (tests/daemon/btf_kinds.bpf.c).
 DAEMON_TEST_OBJS := $(BUILD)/tests/daemon/btf_kinds.bpf.o
 
 .PHONY: all test run deps clean format bench fuzz-control fuzz-daemon fuzz-images install uninstall \
 	prove-mutants prove-all
-all: $(BPF_OBJS) $(CORPUS_OBJS) $(PROVE_OBJS) $(DAEMON_TEST_OBJS) $(LIB) $(SOLIB) $(DAEMON_LIB) $(DAEMON) \
+all: $(BPF_OBJS) $(CORPUS_OBJS) $(PROVE_OBJS) $(DEVDIFF_OBJS) $(DAEMON_TEST_OBJS) $(LIB) $(SOLIB) $(DAEMON_LIB) $(DAEMON) \
      $(CMD) $(TEST_BINS) $(TOOL_BINS) $(MUTANT_BINS) $(CMD_GENERATED)
 
 deps:

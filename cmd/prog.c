@@ -30,6 +30,7 @@
 #include "device/tables.h"
 #include "hwmap/hxu_text.h"
 #include "hwmap/image.h"
+#include "hwmap/link.h"
 #include "hwmap/translate.h"
 #include "loader/device.h"
 #include "loader/object.h"
@@ -440,6 +441,16 @@ fail:
 	return 1;
 }
 
+/* The object's program that is image program k, or NULL. */
+static const struct hwxdp_prog *image_prog(const struct hwxdp_object *obj,
+					   const struct hxu_image *img, uint32_t k)
+{
+	for (size_t i = 0; i < obj->prog_cnt; i++)
+		if (!strncmp(obj->progs[i].name, img->progs[k].name, HXU_NAME_MAX - 1))
+			return &obj->progs[i];
+	return NULL;
+}
+
 static void dump_op(struct json_writer *w, const struct hwxdp_prog *prog,
 		    const struct hxu_image *img, uint32_t i, uint32_t bundle,
 		    const struct hwxdp_line **shown)
@@ -463,6 +474,8 @@ static void dump_op(struct json_writer *w, const struct hwxdp_prog *prog,
 		json_name(w, "end");
 		json_bool(w, end);
 		json_uint_field(w, "insn", l->insn);
+		if (img->prog_cnt > 1)
+			json_string_field(w, "prog", prog->name);
 		json_string_field(w, "bpf", bpf);
 		if (src) {
 			json_string_field(w, "file", src->file ? src->file : "");
@@ -758,14 +771,39 @@ static int do_dump(int argc, char **argv)
 		json_start_object(w);
 		json_string_field(w, "prog", prog->name);
 		json_uint_field(w, "insn_cnt", prog->insn_cnt);
+		json_name(w, "progs");
+		json_start_array(w);
+		for (i = 0; i < img->prog_cnt; i++) {
+			const struct hwxdp_prog *p = image_prog(obj, img, i);
+
+			json_start_object(w);
+			json_string_field(w, "name", img->progs[i].name);
+			json_uint_field(w, "index", i);
+			json_uint_field(w, "entry", img->progs[i].entry);
+			json_uint_field(w, "insn_cnt", p ? p->insn_cnt : 0);
+			json_end_object(w);
+		}
+		json_end_array(w);
 		json_name(w, "ops");
 		json_start_array(w);
-	} else {
+	} else if (img->prog_cnt == 1) {
 		printf("# %s: %zu BPF instructions, %u HXU operations (%u words)\n", prog->name,
 		       prog->insn_cnt, img->line_cnt, img->op_cnt);
+	} else {
+		/* the programs its tail calls reach through arrays filled by
+		 * their definition come along (docs/translator.md) */
+		printf("# %s: %zu BPF instructions, with the %u programs its tail calls reach %u "
+		       "HXU operations (%u words)\n",
+		       prog->name, prog->insn_cnt, img->prog_cnt - 1, img->line_cnt, img->op_cnt);
 	}
 	for (i = 0; i < img->line_cnt; i++) {
-		dump_op(w, prog, img, i, bundle, &shown);
+		uint32_t k = hxu_image__prog_of(img, img->lines[i].op);
+		const struct hwxdp_prog *p = image_prog(obj, img, k);
+
+		if (!w && img->prog_cnt > 1 && img->lines[i].op == img->progs[k].entry)
+			printf("# program %u %s: %zu BPF instructions%s\n", k, img->progs[k].name,
+			       p ? p->insn_cnt : 0, k ? ", reached by a tail call" : "");
+		dump_op(w, p ? p : prog, img, i, bundle, &shown);
 		if (img->ops[img->lines[i].op] & HXU_END_BIT)
 			bundle++;
 	}
@@ -892,6 +930,12 @@ static int do_translate(int argc, char **argv)
 		json_uint_field(w, "bundles", bundles);
 		json_uint_field(w, "tables", img->table_cnt);
 		json_uint_field(w, "progs", img->prog_cnt);
+		/* image program i: the one asked for, then those its tail calls reach */
+		json_name(w, "prog_names");
+		json_start_array(w);
+		for (uint32_t i = 0; i < img->prog_cnt; i++)
+			json_string(w, img->progs[i].name);
+		json_end_array(w);
 		json_uint_field(w, "lines", img->line_cnt);
 		json_end_object(w);
 		json_destroy(w);

@@ -475,6 +475,7 @@ static void print_json(const char *object, const struct run_summary *s,
 		json_uint_field(w, "words", hwxdp_device__prog_words(d->board, d->progs[p].id));
 		json_uint_field(w, "image_ops", dp->img->line_cnt);
 		json_uint_field(w, "bpf_insns", dp->prog->insn_cnt);
+		json_uint_field(w, "image_progs", dp->img->prog_cnt);
 		json_end_object(w);
 	}
 	json_end_array(w);
@@ -558,9 +559,13 @@ static void print_summary(const char *object, const struct run_summary *s,
 	for (size_t p = 0; p < d->prog_cnt; p++) {
 		struct hwxdp_device_prog *dp = hwxdp_device__prog(d->board, d->progs[p].id);
 
-		printf("    %-20s microcode %u ops in %u words, BPF %zu insns\n", d->progs[p].path,
+		printf("    %-20s microcode %u ops in %u words, BPF %zu insns", d->progs[p].path,
 		       dp->img->line_cnt, hwxdp_device__prog_words(d->board, d->progs[p].id),
 		       dp->prog->insn_cnt);
+		/* the programs its tail calls reach share its image (docs/translator.md) */
+		if (dp->img->prog_cnt > 1)
+			printf(", with %u programs its tail calls reach", dp->img->prog_cnt - 1);
+		printf("\n");
 	}
 	printf("  ports                      frames  forwarded     punted    dropped\n");
 	for (i = 0; i < b->port_cnt; i++) {

@@ -706,7 +706,9 @@ static int copy_tables(struct hwxdpd *d, struct prog *pr, uint32_t id, const cha
 		const char *name = bpf_map__name(map);
 		struct hwxdp_table *a = hwxdp_device__table(d->board, pr->device_id, name);
 		struct hwxdp_table *b = hwxdp_device__table(d->board, id, name);
-		bool skip = !a || !b;
+		/* a program array holds its own build's image indices, which
+		 * the new build's load wrote into its table */
+		bool skip = !a || !b || a->desc.type == BPF_MAP_TYPE_PROG_ARRAY;
 
 		for (int i = 0; i < fresh_cnt && !skip; i++)
 			skip = !strcmp(fresh[i], name);

@@ -1688,6 +1688,8 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 							  pc, ESP_MAX);
 				goto call_done;
 			}
+			if (!in->src_reg && in->imm == BPF_FUNC_tail_call)
+				return not_proven(p, "insn %u: tail call not modelled yet", pc);
 			if (in->src_reg ||
 			    (in->imm != BPF_FUNC_map_lookup_elem &&
 			     in->imm != BPF_FUNC_xdp_adjust_head &&

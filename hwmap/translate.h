@@ -38,7 +38,10 @@ int hwxdp_translate(const struct hwxdp_object *obj, const struct hwxdp_prog *pro
  * loads, the command, the conformance runs), on an object each opened its
  * own way (a file, memory, bare instructions): sets obj's `hwxdp_target`
  * global to the device (where it has one), verifies prog for the device and
- * translates it. 0 with *out set; -EACCES when the verifier refuses it (its
+ * translates it, with the programs its tail calls reach through a program
+ * array its definition fills (libbpf's `.values`) as further image programs,
+ * each verified and translated on its own (docs/translator.md). 0 with *out
+ * set; -EACCES when the verifier refuses it (its
  * log through pr_warn), -HWXDP_ERR_TRANSLATE or the verifier's error
  * otherwise; every error with a one-line reason in msg (msglen bytes),
  * which names neither the file nor the program.

@@ -51,6 +51,43 @@ int hwxdp_device_tables__fill(struct hwxdp_tables *tables, const struct hwxdp_ma
 	return 0;
 }
 
+/* The index in img of the program m's k-th initial slot names, or
+ * HWXDP_PROG_NONE where img does not hold it. */
+static uint32_t init_prog_index(const struct hwxdp_object *obj, const struct hxu_image *img,
+				const struct hwxdp_map_desc *m, uint32_t k)
+{
+	uint32_t prog = m->init_progs[k].prog;
+
+	for (uint32_t n = 0; prog < obj->prog_cnt && n < img->prog_cnt; n++)
+		if (!strncmp(img->progs[n].name, obj->progs[prog].name, HXU_NAME_MAX - 1))
+			return n;
+	return HWXDP_PROG_NONE;
+}
+
+int hwxdp_device_tables__fill_progs(struct hwxdp_tables *tables, const struct hwxdp_object *obj,
+				    const struct hxu_image *img)
+{
+	for (size_t i = 0; i < obj->map_cnt && i < HXU_TABLES; i++) {
+		const struct hwxdp_map_desc *m = &obj->maps[i];
+		struct hwxdp_table *tab = hwxdp_tables__get(tables, (uint32_t)i);
+
+		if (m->type != BPF_MAP_TYPE_PROG_ARRAY || !tab)
+			continue;
+		for (uint32_t k = 0; k < m->init_prog_cnt; k++) {
+			uint32_t n = init_prog_index(obj, img, m, k);
+			int err;
+
+			/* a program no program of img reaches through m */
+			if (n == HWXDP_PROG_NONE)
+				continue;
+			err = hwxdp_table__update(tab, &m->init_progs[k].slot, &n, BPF_ANY);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
 /* The table engine's largest table: hwmap/hash.h takes up to 2^30 entries. */
 #define TABLE_ENTRIES_MAX (1u << 30)
 
@@ -165,6 +202,14 @@ static bool same_map_name(const char *table, const char *map)
 	return false;
 }
 
+static bool uses_table(const struct hxu_image *img, size_t id)
+{
+	for (uint32_t t = 0; t < img->table_cnt; t++)
+		if (img->tables[t].id == id)
+			return true;
+	return false;
+}
+
 static int check_shared(const struct hwxdp_device_prog *dp, const char *path, char *msg,
 			size_t msglen)
 {
@@ -189,6 +234,25 @@ static int check_shared(const struct hwxdp_device_prog *dp, const char *path, ch
 				 path, (unsigned int)i, m->name, (unsigned int)i, HXU_NAME_MAX,
 				 tab->desc.name);
 			return -EEXIST;
+		}
+		/* its slots name programs by their index in an image: where
+		 * this image's programs use it, its indices must be the ones
+		 * the shared table holds */
+		for (uint32_t k = 0; m->type == BPF_MAP_TYPE_PROG_ARRAY && uses_table(dp->img, i) &&
+				     k < m->init_prog_cnt;
+		     k++) {
+			uint32_t slot = m->init_progs[k].slot,
+				 want = init_prog_index(dp->obj, dp->img, m, k), have;
+
+			if (hwxdp_table__lookup(tab, &slot, &have))
+				have = HWXDP_PROG_NONE;
+			if (have != want) {
+				snprintf(msg, msglen,
+					 "%s: program array %s: slot %u holds program %d of the "
+					 "shared table memory's image, program %d of this one",
+					 path, m->name, slot, (int)have, (int)want);
+				return -EEXIST;
+			}
 		}
 		if (!m->read_only || !m->initial || m->initial_size > sizeof(value))
 			continue;
@@ -280,6 +344,8 @@ static int build(struct hwxdp_device_prog *dp, const char *path,
 		if (!err)
 			err = hwxdp_device_tables__fill(dp->tables, dp->obj->maps,
 							dp->obj->map_cnt);
+		if (!err)
+			err = hwxdp_device_tables__fill_progs(dp->tables, dp->obj, dp->img);
 		if (err) {
 			snprintf(msg, msglen, "%s: the device cannot hold its maps: %s", path,
 				 hwxdp_error_message(err));

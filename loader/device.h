@@ -96,6 +96,17 @@ struct hwxdp_map_desc;
 int hwxdp_device_tables__fill(struct hwxdp_tables *tables, const struct hwxdp_map_desc *maps,
 			      size_t map_cnt);
 
+/*
+ * Fills each program array of obj that its definition fills (libbpf's
+ * `.values`) and that has a table in tables: a slot that holds a program
+ * of img gets that program's image index, as the kernel's gets the
+ * program (hwxdp_translate_for_device puts every program such an array of
+ * the translated program names in its image). 0 or a negative errno.
+ */
+struct hxu_image;
+int hwxdp_device_tables__fill_progs(struct hwxdp_tables *tables, const struct hwxdp_object *obj,
+				    const struct hxu_image *img);
+
 /* The table of the map named name, or NULL. */
 struct hwxdp_table *hwxdp_device_prog__table(struct hwxdp_device_prog *dp, const char *name);
 

@@ -84,6 +84,13 @@ struct map_place {
 	uint64_t off;
 };
 
+/* A program's address in a program array's definition, and where it went. */
+struct slot_prog {
+	uint64_t off;		      /* in .maps */
+	const char *name;	      /* the function's */
+	struct hwxdp_init_prog *init; /* its map's entry for it; NULL: no map's */
+};
+
 struct loader {
 	const char *file;
 	Elf *elf;
@@ -96,7 +103,7 @@ struct loader {
 	struct reloc *relocs;
 	size_t reloc_cnt;
 	struct map_place *places; /* per map: where it is defined */
-	uint64_t *slot_progs;	  /* .maps offsets a program's address fills */
+	struct slot_prog *slot_progs; /* .maps places a program's address fills */
 	size_t slot_prog_cnt, slot_prog_cap;
 	const struct hwxdp_kfunc *kfuncs;
 	struct hwxdp_object *obj;
@@ -561,7 +568,7 @@ static int read_slot_progs(struct loader *l, const struct section *s)
 		if (grow(&l->slot_progs, &l->slot_prog_cap, l->slot_prog_cnt + 1,
 			 sizeof(*l->slot_progs)))
 			return -ENOMEM;
-		l->slot_progs[l->slot_prog_cnt++] = rel.r_offset;
+		l->slot_progs[l->slot_prog_cnt++] = (struct slot_prog){ rel.r_offset, name, NULL };
 	}
 	return 0;
 }
@@ -818,6 +825,111 @@ static bool extern_weak(const char *name, void *ctx)
 	return false;
 }
 
+/* The byte offset of the `values` member of the struct a .maps variable
+ * is (libbpf's `__array(values, ...)`), or -1. */
+static int64_t values_offset(const struct btf *btf, const struct btf_var_secinfo *vi)
+{
+	const struct btf_type *t = btf__type_by_id(btf, vi->type);
+	const struct btf_member *m;
+
+	if (!t || !btf_is_var(t))
+		return -1;
+	t = btf_skip_links(btf, t->type, NULL);
+	if (!t || !btf_is_struct(t))
+		return -1;
+	m = btf_members(t);
+	for (int i = 0; i < btf_vlen(t); i++, m++)
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), "values"))
+			return btf_member_bit_offset(t, (uint32_t)i) / 8;
+	return -1;
+}
+
+/*
+ * Each program address in .maps belongs to the map defined last before it,
+ * at the slot its place in the map's `values` gives (libbpf's
+ * init_slots): its maps' init_progs, their programs bound by name once
+ * the programs are read (bind_slot_progs).
+ */
+static int place_slot_progs(struct loader *l, const struct btf_type *sec)
+{
+	struct hwxdp_map_desc *maps = l->obj->maps;
+	size_t *best = calloc(l->slot_prog_cnt + 1, sizeof(*best));
+	int err = 0;
+
+	if (!best)
+		return -ENOMEM;
+	for (size_t j = 0; j < l->slot_prog_cnt; j++) {
+		best[j] = l->obj->map_cnt;
+		for (size_t k = 0; k < l->obj->map_cnt; k++)
+			if (maps[k].origin == HWXDP_MAP_BTF && l->places[k].sec == l->maps &&
+			    l->places[k].off <= l->slot_progs[j].off &&
+			    (best[j] == l->obj->map_cnt ||
+			     l->places[k].off > l->places[best[j]].off))
+				best[j] = k;
+		if (best[j] < l->obj->map_cnt)
+			maps[best[j]].init_prog_cnt++;
+	}
+	for (size_t k = 0; k < l->obj->map_cnt && !err; k++) {
+		const struct btf_var_secinfo *vi = NULL;
+		struct hwxdp_init_prog *init;
+		int64_t values = -1;
+		uint32_t n = 0;
+
+		if (!maps[k].init_prog_cnt)
+			continue;
+		init = keep(l->priv, calloc(maps[k].init_prog_cnt, sizeof(*init)));
+		if (!init) {
+			err = -ENOMEM;
+			break;
+		}
+		maps[k].init_progs = init;
+		for (int i = 0; sec && i < btf_vlen(sec) && !vi; i++)
+			if (btf_var_secinfos(sec)[i].offset == l->places[k].off)
+				vi = btf_var_secinfos(sec) + i;
+		if (vi)
+			values = values_offset(l->obj->btf, vi);
+		for (size_t j = 0; j < l->slot_prog_cnt && !err; j++) {
+			uint64_t at = l->slot_progs[j].off - l->places[k].off;
+
+			if (best[j] != k)
+				continue;
+			if (values < 0 || at < (uint64_t)values || (at - (uint64_t)values) % 8 ||
+			    (at - (uint64_t)values) / 8 >= maps[k].max_entries)
+				err = fail(l, -HWXDP_ERR_MAP,
+					   "map %s: %s is not in a slot of its values",
+					   maps[k].name, l->slot_progs[j].name);
+			init[n] = (struct hwxdp_init_prog){
+				.slot = (uint32_t)((at - (uint64_t)values) / 8),
+				.prog = HWXDP_INIT_PROG_NONE,
+			};
+			l->slot_progs[j].init = &init[n++];
+		}
+	}
+	free(best);
+	return err;
+}
+
+/* The programs of the slots place_slot_progs placed, once read_progs read
+ * them; a slot's function that is no program refuses the object, as libbpf
+ * does. */
+static int bind_slot_progs(struct loader *l)
+{
+	for (size_t j = 0; j < l->slot_prog_cnt; j++) {
+		struct slot_prog *s = &l->slot_progs[j];
+
+		if (!s->init)
+			continue;
+		for (size_t i = 0; i < l->obj->prog_cnt; i++)
+			if (!strcmp(l->obj->progs[i].name, s->name))
+				s->init->prog = (uint32_t)i;
+		if (s->init->prog == HWXDP_INIT_PROG_NONE)
+			return fail(l, -HWXDP_ERR_MAP,
+				    "a program array's slot %u names %s, which is no program",
+				    s->init->slot, s->name);
+	}
+	return 0;
+}
+
 /* The .kconfig map's content, the running kernel's values as libbpf gives
  * them at load time: read-only, as the program sees it. */
 static int fill_kconfig(struct loader *l)
@@ -899,19 +1011,8 @@ static int maps_from_libbpf(struct loader *l, const void *data, size_t size)
 			    !strcmp(l->obj->maps[k].name, name))
 				l->places[k] = (struct map_place){ l->maps, vi->offset };
 	}
-	/* each initial program slot belongs to the map defined last before it */
-	for (size_t j = 0; j < l->slot_prog_cnt; j++) {
-		size_t best = l->obj->map_cnt;
-
-		for (size_t k = 0; k < l->obj->map_cnt; k++)
-			if (l->obj->maps[k].origin == HWXDP_MAP_BTF &&
-			    l->places[k].sec == l->maps && l->places[k].off <= l->slot_progs[j] &&
-			    (best == l->obj->map_cnt || l->places[k].off > l->places[best].off))
-				best = k;
-		if (best < l->obj->map_cnt)
-			l->obj->maps[best].init_prog_cnt++;
-	}
-	err = bind_global_maps(l, bpf_object__name(bpf));
+	err = place_slot_progs(l, sec);
+	err = err ?: bind_global_maps(l, bpf_object__name(bpf));
 	return err ?: fill_kconfig(l);
 }
 
@@ -1459,6 +1560,7 @@ int hwxdp_object__open_mem_opts(const void *data, size_t size, const char *name,
 			  &none))
 		pr_warn("%s: .BTF.ext is malformed, going on without line info\n", l.file);
 	err = err ?: read_progs(&l);
+	err = err ?: bind_slot_progs(&l);
 	if (!err && !obj->prog_cnt)
 		err = fail(&l, -HWXDP_ERR_PROG,
 			   "no BPF program in it (no function in a code section)");

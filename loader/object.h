@@ -25,6 +25,14 @@ struct btf;
  */
 #define HWXDP_CORE_POISON 0xbad2310
 
+/* A program array's slot its definition fills: slot holds progs[prog]. */
+struct hwxdp_init_prog {
+	uint32_t slot;
+	uint32_t prog; /* index in the object's progs[] */
+};
+
+#define HWXDP_INIT_PROG_NONE UINT32_MAX
+
 struct hwxdp_map_desc {
 	char name[HWXDP_NAME_MAX];
 	enum hwxdp_map_origin origin;
@@ -39,8 +47,10 @@ struct hwxdp_map_desc {
 	 * (HWXDP_MAP_INNER) their maps have; other types: 0, unused */
 	uint32_t inner_map;
 	/* PROG_ARRAY: slots its definition fills with the object's programs
-	 * (libbpf's `.values = { [i] = &prog }`, set when libbpf loads it) */
+	 * (libbpf's `.values = { [i] = &prog }`, set when libbpf loads it),
+	 * and which: init_prog_cnt of them, in the order they are written */
 	uint32_t init_prog_cnt;
+	const struct hwxdp_init_prog *init_progs;
 };
 
 /* A kfunc or ksym the program names, by instruction. */

@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "device/engine.h"
 #include "hwmap/hxu_text.h"
 #include "hwmap/image.h"
 #include "hwmap/translate.h"
@@ -219,6 +220,84 @@ Test(cmd, dump_of_a_damaged_image)
 	free(out);
 
 	free(bytes);
+	hxu_image__free(img);
+	hwxdp_object__close(obj);
+	image_tmpdir_remove(dir);
+}
+
+/* The operation at word w's branch or call target, or -1 for another. */
+static int64_t target_of(const struct hxu_image *img, uint32_t w)
+{
+	struct hxu_op op;
+
+	if (!hxu_decode_at(img->ops + w, img->op_cnt - w, &op))
+		return -1;
+	return op.opcode == HXU_OP_BR || op.opcode == HXU_OP_BRI || op.opcode == HXU_OP_JMP ||
+			       op.opcode == HXU_OP_CALL || op.opcode == HXU_OP_LCHK
+		       ? (int64_t)(uint32_t)op.imm
+		       : -1;
+}
+
+/*
+ * An object whose program array its definition fills: the image holds the
+ * entry and the two stages, each program's operations and lines between its
+ * entry and the next, every branch inside its own program; translate -j
+ * names them in image order, and dump lists each with its own BPF
+ * instructions.
+ */
+Test(cmd, translate_and_dump_of_tail_call_targets)
+{
+	static const char *const names[] = { "xdp_entry", "stage_v4", "stage_v6" };
+	char dir[64], path[128], args[4400], obj_path[4200], err[256], *out, *at;
+	struct hwxdp_object *obj;
+	struct hxu_image *img;
+	int status;
+
+	snprintf(obj_path, sizeof(obj_path), "%s/tests/corpus/tail_prog_array.bpf.o",
+		 hx_build_dir());
+	image_tmpdir(dir, sizeof(dir));
+	snprintf(path, sizeof(path), "%s/tail.hxu", dir);
+	snprintf(args, sizeof(args), "-j prog translate %s --prog xdp_entry -o %s", obj_path, path);
+	out = run_cmd(args, true, &status);
+	cr_assert_eq(status, 0, "%s", out);
+	cr_assert_eq(member(out, "progs"), 3, "%s", out);
+	cr_assert_not_null(strstr(out, "\"prog_names\":[\"xdp_entry\",\"stage_v4\",\"stage_v6\"]"),
+			   "%s", out);
+	free(out);
+	cr_assert_eq(hxu_image__load(path, &img, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(hwxdp_engine__check(img, NULL, err, sizeof(err)), 0, "%s", err);
+	cr_assert_eq(img->prog_cnt, 3);
+	for (uint32_t k = 0; k < 3; k++) {
+		uint32_t from = img->progs[k].entry;
+		uint32_t to = k + 1 < 3 ? img->progs[k + 1].entry : img->op_cnt;
+
+		cr_expect_str_eq(img->progs[k].name, names[k]);
+		cr_assert_lt(from, to, "%s: no operations", names[k]);
+		for (uint32_t i = 0; i < img->line_cnt; i++) {
+			int64_t t = target_of(img, img->lines[i].op);
+
+			if (img->lines[i].op < from || img->lines[i].op >= to)
+				continue;
+			cr_expect(t < 0 || (t >= from && t < to),
+				  "%s: op %u jumps to %lld, outside %u..%u", names[k],
+				  img->lines[i].op, (long long)t, from, to - 1);
+		}
+	}
+	hxu_image__free(img);
+
+	snprintf(args, sizeof(args), "prog dump %s", obj_path);
+	out = run_cmd(args, true, &status);
+	cr_assert_eq(status, 0, "%s", out);
+	cr_assert_not_null(strstr(out, "with the 2 programs its tail calls reach"), "%s", out);
+	at = strstr(out, "# program 2 stage_v6: ");
+	cr_assert_not_null(at, "%s", out);
+	/* stage_v6's own source and instructions, not the entry's at the same
+	 * instruction index */
+	cr_assert_not_null(strstr(at, "ip6h->hop_limit <= 1"), "%s", at);
+	cr_assert_null(strstr(at, "iph->ttl"), "%s", at);
+	cr_assert_null(strstr(at, "tcall"), "%s", at);
+	free(out);
+	cr_assert_eq(image_translate(obj_path, &obj, &img), 0);
 	hxu_image__free(img);
 	hwxdp_object__close(obj);
 	image_tmpdir_remove(dir);

@@ -15,6 +15,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "device/tables.h"
 #include "hwmap/hxu.h"
 #include "loader/device.h"
 #include "loader/kconfig.h"
@@ -524,25 +525,78 @@ Test(loader_object, kconfig_values_by_type)
 	hwxdp_object__close(obj);
 }
 
-/* A program array whose definition names programs: its slots counted, an
- * inner map's template not; the device, which runs one program of the
- * object, refuses it rather than fall through the tail calls. */
+/* A program array whose definition names programs: its slots and their
+ * programs, an inner map's template none; the device's image holds the
+ * entry and the programs the array names, the array their image indices. */
 Test(loader_object, program_arrays_filled_by_their_definition)
 {
 	struct hwxdp_object *obj = open_device("tests/corpus/tail_prog_array.bpf.o");
 	struct hwxdp_object *mim = open_device("tests/corpus/map_in_map.bpf.o");
+	const struct hwxdp_map_desc *stages = &obj->maps[map_index(obj, "stages")];
+	struct hwxdp_device_prog_opts opts = { .sz = sizeof(opts), .prog = "xdp_entry" };
+	static const char *const want[] = { "stage_v4", "stage_v6" };
 	struct hwxdp_device_prog *dp = NULL;
 	char msg[512] = "";
 
-	cr_assert_eq(obj->maps[map_index(obj, "stages")].init_prog_cnt, 2);
+	cr_assert_eq(stages->init_prog_cnt, 2);
 	cr_assert_eq(obj->maps[map_index(obj, "stage_hits")].init_prog_cnt, 0);
+	for (uint32_t i = 0; i < 2; i++) {
+		cr_expect_eq(stages->init_progs[i].slot, i);
+		cr_assert_lt(stages->init_progs[i].prog, obj->prog_cnt);
+		cr_expect_str_eq(obj->progs[stages->init_progs[i].prog].name, want[i]);
+	}
 	for (size_t i = 0; i < mim->map_cnt; i++)
 		cr_assert_eq(mim->maps[i].init_prog_cnt, 0, "%s", mim->maps[i].name);
-	cr_assert_eq(hwxdp_device_prog__open(hx_build_path("tests/corpus/tail_prog_array.bpf.o"),
-					     &dp, msg, sizeof(msg)),
-		     -HWXDP_ERR_TRANSLATE, "%s", msg);
-	cr_assert(strstr(msg, "program array stages starts with 2 of the object's programs"), "%s",
-		  msg);
+	cr_assert_eq(
+		hwxdp_device_prog__open_opts(hx_build_path("tests/corpus/tail_prog_array.bpf.o"),
+					     &opts, &dp, msg, sizeof(msg)),
+		0, "%s", msg);
+	cr_assert_eq(dp->img->prog_cnt, 3);
+	cr_expect_str_eq(dp->img->progs[0].name, "xdp_entry");
+	for (uint32_t i = 0; i < 2; i++) {
+		uint32_t prog = UINT32_MAX;
+
+		cr_assert_eq(hwxdp_table__lookup(hwxdp_device_prog__table(dp, "stages"), &i, &prog),
+			     0);
+		cr_assert_lt(prog, dp->img->prog_cnt);
+		cr_expect_str_eq(dp->img->progs[prog].name, want[i], "slot %u", i);
+	}
+	hwxdp_device_prog__close(dp);
 	hwxdp_object__close(mim);
 	hwxdp_object__close(obj);
+}
+
+/* Table memory shared with another load: a program array filled by its
+ * definition holds image indices, which the sharer must read as its own
+ * image has them. */
+Test(loader_object, shared_program_arrays_hold_the_same_indices)
+{
+	struct hwxdp_device_prog_opts own = { .sz = sizeof(own), .prog = "xdp_entry" };
+	struct hwxdp_device_prog_opts shared = { .sz = sizeof(shared), .prog = "xdp_entry" };
+	struct hwxdp_device_prog *a = NULL, *b = NULL;
+	const char *path = hx_build_path("tests/corpus/tail_prog_array.bpf.o");
+	uint32_t slot = 0, other = 2;
+	char msg[512] = "";
+
+	cr_assert_eq(hwxdp_device_prog__open_opts(path, &own, &a, msg, sizeof(msg)), 0, "%s", msg);
+	shared.tables = a->tables;
+	cr_assert_eq(hwxdp_device_prog__open_opts(path, &shared, &b, msg, sizeof(msg)), 0, "%s",
+		     msg);
+	hwxdp_device_prog__close(b);
+	b = NULL;
+	/* a stage, which tail-calls nothing, takes the tables whatever they hold */
+	shared.prog = "stage_v4";
+	cr_assert_eq(
+		hwxdp_table__update(hwxdp_device_prog__table(a, "stages"), &slot, &other, BPF_ANY),
+		0);
+	cr_assert_eq(hwxdp_device_prog__open_opts(path, &shared, &b, msg, sizeof(msg)), 0, "%s",
+		     msg);
+	hwxdp_device_prog__close(b);
+	b = NULL;
+	shared.prog = "xdp_entry";
+	cr_assert_eq(hwxdp_device_prog__open_opts(path, &shared, &b, msg, sizeof(msg)), -EEXIST);
+	cr_assert(strstr(msg, "program array stages: slot 0 holds program 2 of the shared table "
+			      "memory's image, program 1 of this one"),
+		  "%s", msg);
+	hwxdp_device_prog__close(a);
 }
