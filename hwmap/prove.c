@@ -40,6 +40,8 @@
 #define STEP_MAX 20000 /* instructions on one path: beyond, a loop */
 /* the exploring solver's limit per query (ms): past it, a fresh solver */
 #define PROBE_MS   200
+#define STORE_SORT_DEPTH 64 /* stores a store is put beneath, at most */
+#define DISJUNCTS_MAX 256 /* ways two paths can differ, asked one by one */
 #define LEAF_MAX   4096 /* paths of one side */
 #define PKT_BASE   HXU_HEADROOM
 #define LEN_MIN	   HXU_ETH_HLEN
@@ -163,6 +165,7 @@ struct prover {
 	Z3_ast full[WRITE_MAX];	       /* a write finds its map full */
 	uint32_t writes;	       /* writes compared */
 	uint32_t esps;		       /* crypto commands compared */
+	bool by_pairs;		       /* hwxdp_prove_opts.by_pairs */
 	/* the explorer's open paths, and the one a split of this step made */
 	struct sym *stack;
 	uint32_t depth;
@@ -789,13 +792,36 @@ static Z3_ast load(struct prover *p, Z3_ast mem, Z3_ast addr, unsigned int n, bo
 	return Z3_simplify(p->z, zext(p, read_bytes(p, mem, addr, n, be), 64));
 }
 
+/*
+ * Byte b stored at idx of mem, beneath the stores on top that are never at
+ * idx and come after it in one fixed order (their terms' ids), to a depth:
+ * two runs that make the same stores, independent ones in other orders
+ * (the scheduler's), leave one term, and what later reads of it give is
+ * one term too.
+ */
+static Z3_ast store_byte(struct prover *p, Z3_ast mem, Z3_ast idx, Z3_ast b, unsigned int depth)
+{
+	Z3_context z = p->z;
+
+	if (depth && Z3_get_ast_kind(z, mem) == Z3_APP_AST) {
+		Z3_app app = Z3_to_app(z, mem);
+		Z3_ast at = Z3_get_app_num_args(z, app) == 3 ? Z3_get_app_arg(z, app, 1) : NULL;
+
+		if (Z3_get_decl_kind(z, Z3_get_app_decl(z, app)) == Z3_OP_STORE &&
+		    Z3_get_ast_id(z, at) > Z3_get_ast_id(z, idx) && never_equal(p, at, idx))
+			return Z3_mk_store(z, store_byte(p, Z3_get_app_arg(z, app, 0), idx, b, depth - 1),
+					   at, Z3_get_app_arg(z, app, 2));
+	}
+	return Z3_mk_store(z, mem, idx, b);
+}
+
 static Z3_ast store(struct prover *p, Z3_ast mem, Z3_ast addr, unsigned int n, Z3_ast val, bool be)
 {
 	for (unsigned int i = 0; i < n; i++) {
 		unsigned int at = be ? n - 1 - i : i;
 		Z3_ast b = Z3_mk_extract(p->z, 8 * i + 7, 8 * i, val);
 
-		mem = Z3_mk_store(p->z, mem, cell(p, mem, addr, at), b);
+		mem = store_byte(p, mem, cell(p, mem, addr, at), b, STORE_SORT_DEPTH);
 	}
 	return mem;
 }
@@ -2897,6 +2923,54 @@ static int32_t leaf_in(struct prover *p, Z3_model m, const struct side *sd)
 	return -1;
 }
 
+/* The disjuncts of d, flattened, appended to out (*n of max there):
+ * false where there are more than max. */
+static bool disjuncts(struct prover *p, Z3_ast d, Z3_ast *out, uint32_t *n, uint32_t max)
+{
+	Z3_context z = p->z;
+
+	if (Z3_get_ast_kind(z, d) == Z3_APP_AST) {
+		Z3_app app = Z3_to_app(z, d);
+
+		if (Z3_get_decl_kind(z, Z3_get_app_decl(z, app)) == Z3_OP_OR) {
+			for (unsigned int i = 0; i < Z3_get_app_num_args(z, app); i++)
+				if (!disjuncts(p, Z3_get_app_arg(z, app, i), out, n, max))
+					return false;
+			return true;
+		}
+	}
+	if (*n == max)
+		return false;
+	out[(*n)++] = d;
+	return true;
+}
+
+/*
+ * Whether a pair of paths can differ: the microcode path's condition on
+ * the solver (the BPF path's is there), and each way of differing asked
+ * on its own. The solver answers one output at a time in milliseconds
+ * where all of them in one query can pass the time limit.
+ */
+static Z3_lbool pair_differs(struct prover *p, Z3_ast cond, Z3_ast differ)
+{
+	Z3_ast d[DISJUNCTS_MAX];
+	uint32_t n = 0;
+	Z3_lbool r = Z3_L_FALSE;
+
+	if (!disjuncts(p, differ, d, &n, DISJUNCTS_MAX) || n < 2)
+		return query(p, and2(p, cond, differ), NULL);
+	Z3_solver_push(p->z, p->s);
+	Z3_solver_assert(p->z, p->s, cond);
+	for (uint32_t k = 0; k < n && r == Z3_L_FALSE; k++) {
+		Z3_ast e = Z3_simplify(p->z, d[k]);
+
+		if (!is_false(p, e))
+			r = query(p, e, NULL);
+	}
+	Z3_solver_pop(p->z, p->s, 1);
+	return r;
+}
+
 enum pairs { PAIRS_EQUAL, PAIRS_DIFFER, PAIRS_UNKNOWN };
 
 /*
@@ -2958,8 +3032,7 @@ static enum pairs compare_pairs(struct prover *p, uint32_t *bi, uint32_t *hi)
 			met[j] = i + 1;
 			cover[n++] = p->hxu.leaves[j].cond;
 			one_h = (struct side){ &p->hxu.leaves[j], 1 };
-			r = query(p, and2(p, p->hxu.leaves[j].cond, differ_of(p, &one_b, &one_h)),
-				  NULL);
+			r = pair_differs(p, p->hxu.leaves[j].cond, differ_of(p, &one_b, &one_h));
 			if (r == Z3_L_TRUE) {
 				*bi = i;
 				*hi = (uint32_t)j;
@@ -3000,10 +3073,10 @@ static int compare(struct prover *p)
 	Z3_solver_assert(z, p->s, differ);
 	/* a counterexample without a full map first: the replay can make it */
 	pushed = 1;
-	r = Z3_solver_check(z, p->s);
+	r = p->by_pairs ? Z3_L_UNDEF : Z3_solver_check(z, p->s);
 	p->checks++;
 	/* an unsat answer from a fresh solver is as good a proof */
-	if (r == Z3_L_UNDEF && check_fresh(p, differ, NULL) == Z3_L_FALSE)
+	if (r == Z3_L_UNDEF && !p->by_pairs && check_fresh(p, differ, NULL) == Z3_L_FALSE)
 		r = Z3_L_FALSE;
 	if (r == Z3_L_UNDEF) {
 		uint32_t bi, hi;
@@ -3159,6 +3232,8 @@ int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map
 	error_prover = &p;
 	Z3_set_error_handler(p.z, on_z3_error);
 	p.timeout = timeout;
+	p.by_pairs = opts && opts->sz >= offsetof(struct hwxdp_prove_opts, by_pairs) + sizeof(bool) &&
+		     opts->by_pairs;
 	p.s = new_solver(&p, p.timeout < PROBE_MS ? p.timeout : PROBE_MS);
 
 	p.bv8 = Z3_mk_bv_sort(p.z, 8);

@@ -15,6 +15,7 @@
 #ifndef HWXDP_HWMAP_PROVE_H
 #define HWXDP_HWMAP_PROVE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -36,6 +37,9 @@ struct hwxdp_prove_opts {
 	/* Not 0: the frame arrives on this ingress ifindex and rx queue 0,
 	 * a context BPF_PROG_TEST_RUN can replay; 0: any of them. */
 	uint32_t ingress;
+	/* The outputs compared path against path from the start, not only
+	 * where the one folded query is undecided (the tests run both). */
+	bool by_pairs;
 };
 
 enum hwxdp_prove_status {

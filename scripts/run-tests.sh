@@ -39,6 +39,13 @@ for t in fwd vlan malformed esp; do
 	count_criterion
 done
 
+# The prover's tests once more with the outputs compared path against path
+# from the start (hwmap/prove.c compare_pairs): its proofs and its
+# counterexamples, which the replay checks, on the tests' programs.
+echo "== $build/tests/prove.test, compared path against path"
+HWXDP_PROVE_BY_PAIRS=1 "$build/tests/prove.test" --jobs 2 2>&1 | tee "$log" || status=1
+count_criterion
+
 # fwd's suite on fwd as clang's alu32 code has it (-mcpu=v3): 32-bit copies
 # and differences of packet pointers, the default of newer clang.
 echo "== $build/tests/fwd.test on fwd_alu32.bpf.o"

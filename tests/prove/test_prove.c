@@ -86,7 +86,12 @@ static void built_free(struct built *b)
 static int prove(const struct raw_prog *p, const struct built *b, struct hwxdp_prove_result *res)
 {
 	struct hwxdp_prove_opts opts = {
-		.sz = sizeof(opts), .max_len = 64, .timeout_ms = TIMEOUT, .ingress = 1
+		.sz = sizeof(opts),
+		.max_len = 64,
+		.timeout_ms = TIMEOUT,
+		.ingress = 1,
+		/* the run-tests.sh pass that compares path against path */
+		.by_pairs = getenv("HWXDP_PROVE_BY_PAIRS") != NULL,
 	};
 
 	return hwxdp_prove(p->insns, p->cnt, NULL, 0, b->facts, b->img, 0, &opts, res);
@@ -388,7 +393,12 @@ Test(prove, broadcast_redirect_not_proven)
 {
 	struct hwxdp_verify_opts vopts = { .sz = sizeof(vopts), .device = true };
 	struct hwxdp_prove_opts opts = {
-		.sz = sizeof(opts), .max_len = 64, .timeout_ms = TIMEOUT, .ingress = 1
+		.sz = sizeof(opts),
+		.max_len = 64,
+		.timeout_ms = TIMEOUT,
+		.ingress = 1,
+		/* the run-tests.sh pass that compares path against path */
+		.by_pairs = getenv("HWXDP_PROVE_BY_PAIRS") != NULL,
 	};
 	const struct hwxdp_prog *prog = NULL;
 	struct hwxdp_verify_result *facts;
@@ -429,7 +439,12 @@ static void refute_object(const char *name, int32_t from, int32_t to,
 {
 	struct hwxdp_verify_opts vopts = { .sz = sizeof(vopts), .device = true };
 	struct hwxdp_prove_opts opts = {
-		.sz = sizeof(opts), .max_len = 64, .timeout_ms = TIMEOUT, .ingress = 1
+		.sz = sizeof(opts),
+		.max_len = 64,
+		.timeout_ms = TIMEOUT,
+		.ingress = 1,
+		/* the run-tests.sh pass that compares path against path */
+		.by_pairs = getenv("HWXDP_PROVE_BY_PAIRS") != NULL,
 	};
 	static struct hx_result kr, dr;
 	const struct hwxdp_prog *prog = NULL;

@@ -66,7 +66,12 @@ static void unit_close(struct unit *u)
 static void unit_prove(const struct unit *u, struct hwxdp_prove_result *res)
 {
 	struct hwxdp_prove_opts opts = {
-		.sz = sizeof(opts), .max_len = 64, .timeout_ms = TIMEOUT, .ingress = 1
+		.sz = sizeof(opts),
+		.max_len = 64,
+		.timeout_ms = TIMEOUT,
+		.ingress = 1,
+		/* the run-tests.sh pass that compares path against path */
+		.by_pairs = getenv("HWXDP_PROVE_BY_PAIRS") != NULL,
 	};
 
 	cr_assert_eq(hwxdp_prove(u->prog->insns, u->prog->insn_cnt, u->obj->maps, u->obj->map_cnt,
