@@ -381,6 +381,45 @@ Test(prove, helper_call_not_proven)
 	built_free(&b);
 }
 
+/* A lookup in a map of maps, and the table operations whose table its
+ * handle names, are said not to be modelled, never proven. */
+Test(prove, maps_of_maps_not_proven)
+{
+	static const char *const objects[] = { "tests/corpus/map_in_map.bpf.o",
+					       "tests/devdiff/bpf/maps_of_maps.bpf.o" };
+	struct hwxdp_verify_opts vopts = { .sz = sizeof(vopts), .device = true };
+	struct hwxdp_prove_opts opts = {
+		.sz = sizeof(opts), .max_len = 64, .timeout_ms = TIMEOUT, .ingress = 1
+	};
+
+	for (size_t n = 0; n < 2; n++) {
+		const struct hwxdp_prog *prog;
+		struct hwxdp_verify_result *facts;
+		struct hwxdp_prove_result res;
+		struct hwxdp_object *obj;
+		struct hxu_image *img;
+		char path[4096], msg[512];
+
+		snprintf(path, sizeof(path), "%s/%s", hx_build_dir(), objects[n]);
+		cr_assert_eq(hwxdp_object__open(path, &obj), 0, "%s", path);
+		prog = &obj->progs[0];
+		cr_assert_eq(hwxdp_verify(obj, prog, &vopts, &facts), 0);
+		cr_assert(facts->accepted, "%s", path);
+		cr_assert_eq(hwxdp_translate(obj, prog, facts, &img, msg, sizeof(msg)), 0, "%s",
+			     msg);
+		cr_assert_eq(hwxdp_prove(prog->insns, prog->insn_cnt, obj->maps, obj->map_cnt,
+					 facts, img, 0, &opts, &res),
+			     0);
+		cr_expect_eq(res.status, HWXDP_PROVE_NOT_PROVEN, "%s: status %u: %s", path,
+			     res.status, res.reason);
+		cr_expect(strstr(res.reason, "map of maps not modelled"), "%s: %s", path,
+			  res.reason);
+		hxu_image__free(img);
+		hwxdp_verify_result__free(facts);
+		hwxdp_object__close(obj);
+	}
+}
+
 /* A redirect whose flags are no constant 0..3 (the corpus's bridge: a
  * broadcast merged by clang with a plain redirect, its flags in r3) is
  * said not to be modelled, never proven. */
