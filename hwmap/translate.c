@@ -635,17 +635,24 @@ static int map_arg(const struct bpf_insn *in)
 	return -1;
 }
 
+static int outer_of(const struct hwxdp_object *obj, uint32_t map);
+
 /* Whether map helper call i is passed one of several maps, as on paths
- * that chose a map each and met again before the call. */
+ * that chose a map each and met again before the call. A map a map of
+ * maps gave is a handle, no table id to test: not among them (the call
+ * is then on a map not known at translation). */
 static bool map_dispatch(const struct translator *t, uint32_t i)
 {
 	const struct hwxdp_insn_fact *f = &t->facts[i];
 
-	return map_arg(&t->prog->insns[i]) >= 0 && !f->map_known && f->map_alt_cnt > 1 &&
-	       f->map_alt_cnt <= HWXDP_MAP_ALTS;
+	if (map_arg(&t->prog->insns[i]) < 0 || f->map_known || f->map_alt_cnt <= 1 ||
+	    f->map_alt_cnt > HWXDP_MAP_ALTS)
+		return false;
+	for (uint8_t k = 0; k < f->map_alt_cnt; k++)
+		if (outer_of(t->obj, f->map_alt[k]) >= 0)
+			return false;
+	return true;
 }
-
-static int outer_of(const struct hwxdp_object *obj, uint32_t map);
 
 /* Whether map helper call i takes its table from a register: a map a
  * lookup in a map of maps gave. */

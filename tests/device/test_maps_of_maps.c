@@ -233,7 +233,8 @@ Test(maps_of_maps, tupdater_unused_bits_are_refused, .init = quiet)
  * frame's first byte), then a lookup of key 2 in its table, an update of
  * key 3 and the value read back; exits with the value, or 100 when the
  * slot is empty. The frame's byte 1 chooses a forged handle instead: the
- * number 1, or table 3's handle, which does not fit the template.
+ * number 1, table 3's handle, which does not fit the template, or a
+ * handle of id 300, beyond the table ids.
  */
 static const char prog_text[] = "ctx r2, data ;;\n"
 				"ld8.pkt r1, [r2]\n"
@@ -245,8 +246,10 @@ static const char prog_text[] = "ctx r2, data ;;\n"
 				"beq r6, 0, Out ;;\n"
 				"beq r7, 0, Real ;;\n"
 				"mov r6, r7 ;;\n"
-				"bne r7, 3, Real ;;\n"
+				"blt r7, 3, Real ;;\n"
 				"movi r6, 0x100000003 ;;\n"
+				"beq r7, 3, Real ;;\n"
+				"movi r6, 0x10000012c ;;\n"
 				"Real: mov r1, 2 ;;\n"
 				"st32.lm [r10 - 8], r1\n"
 				"mov r1, 77 ;;\n"
@@ -299,6 +302,9 @@ static void run_program(bool compiled)
 	cr_expect_eq(x->frame.verdict, XDP_ABORTED);
 	cr_expect_eq(hwxdp_table__lookup(hwxdp_tables__get(x->t, 3), &two, &v), 0);
 	cr_expect_eq(v, 0, "table 3 written through a handle that does not fit");
+	pkt[1] = 4;
+	cr_expect_eq(hxe_run(x, 0, pkt, sizeof(pkt)), -HWXDP_ERR_TM_ACCESS);
+	cr_expect_eq(x->frame.verdict, XDP_ABORTED);
 	hxe_free(x);
 }
 
