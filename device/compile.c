@@ -569,7 +569,8 @@ static void put_unit(struct gen *g, const struct hxu_op *op, uint32_t word)
 		put_key(g, "kp", space, op->rs, td->inner.key_size);
 		if (op->opcode == HXU_OP_TUPDATER) {
 			put_key(g, "vp", vspace, op->rt, td->inner.value_size);
-			snprintf(expr, sizeof(expr), "tupdate_fault(%u, kp, %u, vp)", space, vspace);
+			snprintf(expr, sizeof(expr), "tupdate_fault(%u, kp, %u, vp)", space,
+				 vspace);
 			put(t, " if (unlikely(!kp || !vp)) ");
 			put_fault_expr(g, word, expr);
 			put(t, " r%u = c->tupdate(c, it, kp, vp, 0x%xu); }", op->rd,

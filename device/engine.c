@@ -442,7 +442,8 @@ static int check_op(struct checker *c, const struct decoded *d, struct op_effect
 		case HXU_OP_TUPDATER: {
 			uint8_t handle = hxu_handle_reg(op);
 
-			used = F_RD | F_RS | F_RT | F_X | (op->opcode == HXU_OP_TUPDATER ? F_IMM : 0);
+			used = F_RD | F_RS | F_RT | F_X |
+			       (op->opcode == HXU_OP_TUPDATER ? F_IMM : 0);
 			flags_ok = 3;
 			space = op->flags & 3;
 			t = op_table(c, d);
@@ -461,9 +462,10 @@ static int check_op(struct checker *c, const struct decoded *d, struct op_effect
 				if (vspace >= HXU_SPACE__MAX ||
 				    ((uint32_t)op->imm & ~(HXU_TUPDATE_FLAGS_MASK | 3u << 16 |
 							   15u << HXU_TUPDATER_REG_SHIFT)))
-					return reject(c, d->word,
-						      "bad value space or unused bits in tupdater's "
-						      "imm");
+					return reject(
+						c, d->word,
+						"bad value space or unused bits in tupdater's "
+						"imm");
 				add_mem(fx, vspace, op->rt, 0, t->inner.value_size, false);
 			}
 			if (op->opcode != HXU_OP_TLOOKUPR)
@@ -1089,7 +1091,8 @@ static void predecode_op(struct xop *x, const struct hxu_op *op, struct hwxdp_ta
 		case HXU_OP_TUPDATER:
 			h = H_TUPDATER;
 			x->aux = (uint8_t)((op->flags & 3) |
-					   (((uint32_t)op->imm >> HXU_TUPDATE_VSPACE_SHIFT) & 3) << 2 |
+					   (((uint32_t)op->imm >> HXU_TUPDATE_VSPACE_SHIFT) & 3)
+						   << 2 |
 					   hxu_handle_reg(op) << 4);
 			x->imm = (int32_t)((uint32_t)op->imm & HXU_TUPDATE_FLAGS_MASK);
 			x->x.tab = t;

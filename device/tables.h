@@ -95,7 +95,7 @@ struct hwxdp_table {
 	uint8_t *scratch;		/* per-CPU hash: one key's values, for writes */
 	size_t memory;			/* bytes of table memory held */
 	pthread_mutex_t write_lock;
-	struct hwxdp_tables *tables;	/* the tables it is one of */
+	struct hwxdp_tables *tables; /* the tables it is one of */
 };
 
 struct hwxdp_tables {

@@ -168,10 +168,10 @@ enum hxu_opcode {
 /* A lookup in a map of maps (ARRAY_OF_MAPS, HASH_OF_MAPS) gives the
  * inner table's handle, never 0, or 0 when it finds nothing: the map the
  * kernel's lookup gives, taken when the lookup is made. */
-#define HXU_HANDLE_TAG	  (1ull << 32)
-#define HXU_HANDLE(id)	  (HXU_HANDLE_TAG | (uint32_t)(id))
-#define HXU_HANDLE_ID(h)  ((uint32_t)(h))
-#define HXU_HANDLE_OK(h)  (((h) >> 32) == 1 && (uint32_t)(h) < HXU_TABLES)
+#define HXU_HANDLE_TAG	 (1ull << 32)
+#define HXU_HANDLE(id)	 (HXU_HANDLE_TAG | (uint32_t)(id))
+#define HXU_HANDLE_ID(h) ((uint32_t)(h))
+#define HXU_HANDLE_OK(h) (((h) >> 32) == 1 && (uint32_t)(h) < HXU_TABLES)
 
 /* tupdater's imm: tupdate's, and the handle's register in bits 23..20. */
 #define HXU_TUPDATER_REG_SHIFT 20

@@ -374,7 +374,8 @@ static int check_table(const struct hxu_table_desc *t, uint32_t i, const bool *s
 	if (!t->value_size)
 		return refuse(err, errlen, "table %u: value size 0", i);
 	if (t->value_size > value_max ||
-	    ((t->type == BPF_MAP_TYPE_PROG_ARRAY || hxu_map_of_maps(t->type)) && t->value_size != 4))
+	    ((t->type == BPF_MAP_TYPE_PROG_ARRAY || hxu_map_of_maps(t->type)) &&
+	     t->value_size != 4))
 		return refuse(err, errlen, "table %u: value size %u, type %u takes at most %u", i,
 			      t->value_size, t->type, value_max);
 	if (!t->max_entries)

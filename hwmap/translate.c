@@ -823,7 +823,8 @@ static int table_op_reg(struct translator *t, uint32_t i, const struct bpf_insn 
 
 	t->map_used[outer] = true;
 	if (in->imm == BPF_FUNC_redirect_map || in->imm == BPF_FUNC_tail_call)
-		return fail(t, i, "%s through a map of maps' map: the device's port tables and "
+		return fail(t, i,
+			    "%s through a map of maps' map: the device's port tables and "
 			    "program arrays are named in the microcode",
 			    in->imm == BPF_FUNC_tail_call ? "tail call" : "redirect_map");
 	ks = space_of(t, i, 2, "map key");

@@ -70,9 +70,7 @@ static int nth_map_fd(struct hx_target *target, uint32_t index)
 	struct bpf_map *map;
 	uint32_t n = 0;
 
-	bpf_object__for_each_map(map, kt->obj)
-		if (n++ == index)
-			return bpf_map__fd(map);
+	bpf_object__for_each_map(map, kt->obj) if (n++ == index) return bpf_map__fd(map);
 	return -EBADF;
 }
 

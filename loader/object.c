@@ -571,9 +571,9 @@ static int read_slot_progs(struct loader *l, const struct section *s)
 		if (grow(&l->slot_progs, &l->slot_prog_cap, l->slot_prog_cnt + 1,
 			 sizeof(*l->slot_progs)))
 			return -ENOMEM;
-		l->slot_progs[l->slot_prog_cnt++] = (struct slot_prog){
-			rel.r_offset, name, NULL, GELF_ST_TYPE(sym.st_info) == STT_OBJECT
-		};
+		l->slot_progs[l->slot_prog_cnt++] =
+			(struct slot_prog){ rel.r_offset, name, NULL,
+					    GELF_ST_TYPE(sym.st_info) == STT_OBJECT };
 	}
 	return 0;
 }
@@ -878,8 +878,9 @@ static int place_slot_maps(struct loader *l, const struct btf_type *sec, const s
 			continue;
 		if (maps[k].type != BPF_MAP_TYPE_ARRAY_OF_MAPS &&
 		    maps[k].type != BPF_MAP_TYPE_HASH_OF_MAPS)
-			return fail(l, -HWXDP_ERR_MAP, "map %s: maps in the values of a map of type %u",
-				    maps[k].name, maps[k].type);
+			return fail(l, -HWXDP_ERR_MAP,
+				    "map %s: maps in the values of a map of type %u", maps[k].name,
+				    maps[k].type);
 		init = keep(l->priv, calloc(maps[k].init_map_cnt, sizeof(*init)));
 		if (!init)
 			return -ENOMEM;
@@ -894,14 +895,18 @@ static int place_slot_maps(struct loader *l, const struct btf_type *sec, const s
 				continue;
 			if (values < 0 || at < (uint64_t)values || (at - (uint64_t)values) % 8 ||
 			    (at - (uint64_t)values) / 8 >= maps[k].max_entries)
-				return fail(l, -HWXDP_ERR_MAP, "map %s: %s is not in a slot of its values",
+				return fail(l, -HWXDP_ERR_MAP,
+					    "map %s: %s is not in a slot of its values",
 					    maps[k].name, s->name);
 			for (m = 0; m < l->obj->map_cnt; m++)
-				if (maps[m].origin == HWXDP_MAP_BTF && !strcmp(maps[m].name, s->name))
+				if (maps[m].origin == HWXDP_MAP_BTF &&
+				    !strcmp(maps[m].name, s->name))
 					break;
 			if (m == l->obj->map_cnt)
-				return fail(l, -HWXDP_ERR_MAP, "map %s: slot %u names %s, which is no map",
-					    maps[k].name, (uint32_t)((at - (uint64_t)values) / 8), s->name);
+				return fail(l, -HWXDP_ERR_MAP,
+					    "map %s: slot %u names %s, which is no map",
+					    maps[k].name, (uint32_t)((at - (uint64_t)values) / 8),
+					    s->name);
 			init[n++] = (struct hwxdp_init_map){
 				.slot = (uint32_t)((at - (uint64_t)values) / 8),
 				.map = (uint32_t)m,

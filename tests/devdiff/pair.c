@@ -143,8 +143,9 @@ static uint64_t walk_outer(struct dd_side *kernel, struct dd_side *device, const
 				continue;
 			differ++;
 			if ((*shown)++ < show) {
-				fprintf(stderr, "devdiff: map %s: entry names %s in the kernel, %s on the "
-						"device\n",
+				fprintf(stderr,
+					"devdiff: map %s: entry names %s in the kernel, %s on the "
+					"device\n",
 					k->name, ek ? "nothing" : kn, ed ? "nothing" : dn);
 				show_bytes("key   ", key, k->key_size);
 			}

@@ -181,8 +181,8 @@ Test(maps_of_maps, images_with_a_bad_register_form_are_refused, .init = quiet)
 	cr_expect_null(x);
 	cr_expect(strstr(err, "is not a table this operation takes"), "%s", err);
 	hxe_free(x);
-	x = hxe_try("tlookupr.lm r0, 6[r1], r2\ntupdater.lm.lm r3, 7[r1], r2, r4, 2 ;;\nexit", d,
-		    7, NULL, err, sizeof(err));
+	x = hxe_try("tlookupr.lm r0, 6[r1], r2\ntupdater.lm.lm r3, 7[r1], r2, r4, 2 ;;\nexit", d, 7,
+		    NULL, err, sizeof(err));
 	cr_expect_not_null(x, "%s", err);
 	hxe_free(x);
 
@@ -203,9 +203,9 @@ Test(maps_of_maps, images_with_a_bad_register_form_are_refused, .init = quiet)
 Test(maps_of_maps, tupdater_unused_bits_are_refused, .init = quiet)
 {
 	struct hxu_table_desc d[7];
-	struct hxu_op op = hxu_op_make(HXU_OP_TUPDATER, 0, 2, 3, HXU_SPACE_LM, 6,
-				       (int32_t)(HXU_SPACE_LM << 16 | 1u << HXU_TUPDATER_REG_SHIFT |
-						 1u << 28));
+	struct hxu_op op = hxu_op_make(
+		HXU_OP_TUPDATER, 0, 2, 3, HXU_SPACE_LM, 6,
+		(int32_t)(HXU_SPACE_LM << 16 | 1u << HXU_TUPDATER_REG_SHIFT | 1u << 28));
 	struct hxu_op ex = hxu_op_make(HXU_OP_EXIT, 0, 0, 0, 0, 0, 0);
 	struct hxu_prog_desc prog = { .name = "p", .entry = 0, .frames = 1 };
 	struct hxu_image img = { .version = HXU_VERSION, .op_cnt = 2, .prog_cnt = 1 };

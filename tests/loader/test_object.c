@@ -602,7 +602,8 @@ Test(loader_object, maps_of_maps_filled_by_their_definition)
 	cr_expect_eq(tab->desc.inner.value_size, 8);
 	for (uint32_t i = 0; i < 2; i++) {
 		cr_assert_eq(hwxdp_table__lookup(tab, &i, &id), 0, "slot %u", i);
-		cr_expect_eq(id, (uint32_t)map_index(obj, want[i]), "slot %u holds table %u", i, id);
+		cr_expect_eq(id, (uint32_t)map_index(obj, want[i]), "slot %u holds table %u", i,
+			     id);
 		cr_expect_eq(hwxdp_table__value_addr(tab, &i), HXU_HANDLE(id));
 	}
 	cr_expect_not_null(hwxdp_device_prog__table(dp, "allow_a"));
