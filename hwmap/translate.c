@@ -681,8 +681,9 @@ static bool direct_lookup(const struct translator *t, uint32_t i)
 	    f->map_index >= HXU_TABLES)
 		return false;
 	m = &t->obj->maps[f->map_index];
-	return m->type == BPF_MAP_TYPE_ARRAY && m->key_size == 4 && f->map_key < m->max_entries &&
-	       f->map_key <= INT32_MAX;
+	/* a template's array is no table: the handle in r1 names the one */
+	return m->type == BPF_MAP_TYPE_ARRAY && m->origin != HWXDP_MAP_INNER && m->key_size == 4 &&
+	       f->map_key < m->max_entries && f->map_key <= INT32_MAX;
 }
 
 static int translate_direct(struct translator *t, uint32_t i)

@@ -5,7 +5,8 @@
  * 0 and 1 with the counter arrays `count_a` and `count_b` (2 and 3 stay
  * empty); byte 15 picks an entry of `by_tag`, a HASH_OF_MAPS that the test
  * fills with the tables `tag_x` and `tag_y`. The frame's 32-bit key at
- * byte 16 is counted in the slot's array, then looked up, updated or
+ * byte 16 is counted in the slot's array (and every frame in its slot 0),
+ * then looked up, updated or
  * deleted (byte 20) in the tag's table; what was found goes back into the
  * frame, so that each way leaves its own bytes.
  */
@@ -68,9 +69,15 @@ int mom_entry(struct xdp_md *ctx)
 	if (!inner) {
 		p[24] = 0xee;
 	} else {
+		__u32 zero = 0;
+
 		v = bpf_map_lookup_elem(inner, &idx);
 		if (v)
 			__sync_fetch_and_add(v, 1);
+		/* a key the verifier knows: still the handle's table */
+		v = bpf_map_lookup_elem(inner, &zero);
+		if (v)
+			__sync_fetch_and_add(v, 0x10000);
 	}
 	inner = bpf_map_lookup_elem(&by_tag, &tag);
 	if (!inner)
