@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -535,6 +536,55 @@ int pair_delete(const struct map_pair *m, const void *key)
 	return err && dev_err ? err : 0;
 }
 
+/*
+ * A map of maps' entry: value is the table id of one of the program's
+ * tables (the board's value), whose map the kernel's entry names by its
+ * fd, as bpftool takes one. The kernel first, then the board, which checks
+ * the table against the template; a board that refuses takes the kernel's
+ * entry back.
+ */
+static int outer_update(const struct map_ref *ref, const void *key, const void *value,
+			uint64_t flags, bool *board, char *msg, size_t msglen)
+{
+	const struct hwxdp_table *in;
+	struct bpf_map *inner;
+	uint32_t id, old;
+	int fd = bpf_map__fd(ref->map), ifd, err;
+	bool had;
+
+	*board = false;
+	memcpy(&id, value, sizeof(id));
+	in = ref->table && id < HXU_TABLES ? ref->table->tables->table[id] : NULL;
+	inner = in ? bpf_object__find_map_by_name(ref->pr->host, in->desc.name) : NULL;
+	if (!inner) {
+		snprintf(msg, msglen, "table %u is none of the program's maps", id);
+		return -EBADF;
+	}
+	/* the board's check first, so that the kernel's entry is seldom undone */
+	if (!hxu_inner_fits(&ref->table->desc.inner, &in->desc)) {
+		*board = true;
+		return -EINVAL;
+	}
+	ifd = bpf_map__fd(inner);
+	had = !bpf_map_lookup_elem(fd, key, &old);
+	if (bpf_map_update_elem(fd, key, &ifd, flags))
+		return -errno;
+	err = hwxdp_table__update(ref->table, key, &id, flags);
+	if (err) {
+		/* the kernel's old value is its inner map's id */
+		int ofd = had ? bpf_map_get_fd_by_id(old) : -1;
+
+		*board = true;
+		if (ofd >= 0) {
+			bpf_map_update_elem(fd, key, &ofd, BPF_ANY);
+			close(ofd);
+		} else {
+			bpf_map_delete_elem(fd, key);
+		}
+	}
+	return err;
+}
+
 int map_update(struct hwxdpd *d, const char *spec, int argc, const char **argv, struct jbuf *b,
 	       char *msg, size_t msglen)
 {
@@ -557,8 +607,14 @@ int map_update(struct hwxdpd *d, const char *spec, int argc, const char **argv, 
 	}
 	if (err)
 		goto out;
-	err = pair_update(d, &(struct map_pair){ ref.map, ref.table }, a->key, a->value, a->flags,
-			  &board);
+	if (ref.type == BPF_MAP_TYPE_ARRAY_OF_MAPS || ref.type == BPF_MAP_TYPE_HASH_OF_MAPS) {
+		err = outer_update(&ref, a->key, a->value, a->flags, &board, msg, msglen);
+		if (err == -EBADF && !board)
+			goto out;
+	} else {
+		err = pair_update(d, &(struct map_pair){ ref.map, ref.table }, a->key, a->value,
+				  a->flags, &board);
+	}
 	if (err && board)
 		snprintf(msg, msglen, "%s: the board refuses the update (%s); nothing changed",
 			 spec, strerror(-err));

@@ -79,6 +79,7 @@ struct hxc_ctx {                                                                
 	uint64_t (*tupdate)(struct hxc_ctx *c, void *tab, const uint8_t *key,                      \
 			    const uint8_t *value, uint64_t flags);                                 \
 	uint64_t (*tdelete)(void *tab, const uint8_t *key);                                        \
+	void *(*inner)(void *outer, uint64_t handle);                                              \
 	uint32_t (*tprog)(void *tab, uint32_t index);                                              \
 	uint64_t (*redir)(struct hxc_ctx *c, void *tab, uint64_t key, uint64_t flags);             \
 	uint64_t (*hadj)(struct hxc_ctx *c, uint64_t delta);                                       \
@@ -556,6 +557,34 @@ static void put_unit(struct gen *g, const struct hxu_op *op, uint32_t word)
 		put_fault(g, word, space_error(space));
 		put(t, " r%u = c->tdelete(c->tab[%u], kp); }", op->rd, op->x);
 		break;
+	case HXU_OP_TLOOKUPR:
+	case HXU_OP_TUPDATER:
+	case HXU_OP_TDELETER: {
+		unsigned int vspace = ((uint32_t)op->imm >> HXU_TUPDATE_VSPACE_SHIFT) & 3;
+
+		/* the handle first, then the key (and value): the interpreter's order */
+		put(t, "{ void *it = c->inner(c->tab[%u], r%u);", op->x, hxu_handle_reg(op));
+		put(t, " if (unlikely(!it)) ");
+		put_fault(g, word, HWXDP_ERR_TM_ACCESS);
+		put_key(g, "kp", space, op->rs, td->inner.key_size);
+		if (op->opcode == HXU_OP_TUPDATER) {
+			put_key(g, "vp", vspace, op->rt, td->inner.value_size);
+			snprintf(expr, sizeof(expr), "tupdate_fault(%u, kp, %u, vp)", space,
+				 vspace);
+			put(t, " if (unlikely(!kp || !vp)) ");
+			put_fault_expr(g, word, expr);
+			put(t, " r%u = c->tupdate(c, it, kp, vp, 0x%xu); }", op->rd,
+			    (uint32_t)op->imm & HXU_TUPDATE_FLAGS_MASK);
+			break;
+		}
+		put(t, " if (unlikely(!kp)) ");
+		put_fault(g, word, space_error(space));
+		if (op->opcode == HXU_OP_TLOOKUPR)
+			put(t, " r%u = c->lookup_table(c, it, kp); }", op->rd);
+		else
+			put(t, " r%u = c->tdelete(it, kp); }", op->rd);
+		break;
+	}
 	case HXU_OP_REDIR:
 		if (op->imm == HXU_REDIR_FLAGS_RT)
 			put(t, "r%u = c->redir(c, c->tab[%u], r%u, r%u);", op->rd, op->x, op->rs,
@@ -869,6 +898,11 @@ static uint64_t cb_tupdate(struct hxc_ctx *c, void *tab, const uint8_t *key, con
 static uint64_t cb_tdelete(void *tab, const uint8_t *key)
 {
 	return (uint64_t)(int64_t)hwxdp_table__delete(tab, key);
+}
+
+static void *cb_inner(void *outer, uint64_t handle)
+{
+	return hwxdp_table__inner(outer, handle);
 }
 
 static uint32_t cb_tprog(void *tab, uint32_t index)
@@ -1343,6 +1377,7 @@ struct hwxdp_compiled *hwxdp_compiled__new(const struct hwxdp_compile_src *src,
 		.tindex = cb_tindex,
 		.tupdate = cb_tupdate,
 		.tdelete = cb_tdelete,
+		.inner = cb_inner,
 		.tprog = cb_tprog,
 		.redir = cb_redir,
 		.hadj = cb_hadj,

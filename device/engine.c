@@ -86,6 +86,7 @@
 	X(TLOOKUP_HASH_PKT) X(TLOOKUP_HASH_LM) X(TLOOKUP_HASH_TM)                                \
 	X(TLOOKUP_PORT_PKT) X(TLOOKUP_PORT_LM) X(TLOOKUP_PORT_TM)                                \
 	X(TLOOKUP_TABLE_PKT) X(TLOOKUP_TABLE_LM) X(TLOOKUP_TABLE_TM)                             \
+	X(TLOOKUPR) X(TUPDATER) X(TDELETER)                                                      \
 	X(TINDEX) X(TUPDATE) X(TDELETE) X(REDIR) X(REDIR_RT) X(HADJ) X(MADJ) X(TADJ) X(CSUM16)   \
 	X(ESP) X(PUNT) X(TIME) X(RAND) X(CPU) X(REDIRIF) X(CSUMD)                                \
 	X(CTX_DATA) X(CTX_DATA_END) X(CTX_DATA_META) X(CTX_INGRESS) X(CTX_RX_QUEUE)              \
@@ -415,7 +416,8 @@ static int check_op(struct checker *c, const struct decoded *d, struct op_effect
 			if (space >= HXU_SPACE__MAX)
 				return reject(c, d->word, "unknown key space %u", space);
 			if (op->opcode == HXU_OP_TLOOKUP
-				    ? !keyed_table(t->type) && !port_table(t->type)
+				    ? !keyed_table(t->type) && !port_table(t->type) &&
+					      !hxu_map_of_maps(t->type)
 				    : !keyed_table(t->type))
 				return reject(c, d->word,
 					      "table %u (%s) is not a table this operation "
@@ -435,6 +437,41 @@ static int check_op(struct checker *c, const struct decoded *d, struct op_effect
 			if (op->opcode != HXU_OP_TLOOKUP)
 				add_mem(fx, HXU_SPACE_TM, 0xff, 0, 0, true);
 			break;
+		case HXU_OP_TLOOKUPR:
+		case HXU_OP_TDELETER:
+		case HXU_OP_TUPDATER: {
+			uint8_t handle = hxu_handle_reg(op);
+
+			used = F_RD | F_RS | F_RT | F_X |
+			       (op->opcode == HXU_OP_TUPDATER ? F_IMM : 0);
+			flags_ok = 3;
+			space = op->flags & 3;
+			t = op_table(c, d);
+			if (!t || !hxu_map_of_maps(t->type))
+				return reject(c, d->word,
+					      "a table from a register needs a map of maps, table "
+					      "%u is %s",
+					      op->x, t ? "not one" : "missing");
+			if (space >= HXU_SPACE__MAX)
+				return reject(c, d->word, "unknown key space %u", space);
+			fx->reads |= 1u << op->rs | 1u << op->rt | 1u << handle;
+			fx->writes |= 1u << op->rd;
+			add_mem(fx, space, op->rs, 0, t->inner.key_size, false);
+			if (op->opcode == HXU_OP_TUPDATER) {
+				vspace = ((uint32_t)op->imm >> HXU_TUPDATE_VSPACE_SHIFT) & 3;
+				if (vspace >= HXU_SPACE__MAX ||
+				    ((uint32_t)op->imm & ~(HXU_TUPDATE_FLAGS_MASK | 3u << 16 |
+							   15u << HXU_TUPDATER_REG_SHIFT)))
+					return reject(
+						c, d->word,
+						"bad value space or unused bits in tupdater's "
+						"imm");
+				add_mem(fx, vspace, op->rt, 0, t->inner.value_size, false);
+			}
+			if (op->opcode != HXU_OP_TLOOKUPR)
+				add_mem(fx, HXU_SPACE_TM, 0xff, 0, 0, true);
+			break;
+		}
 		case HXU_OP_TINDEX:
 			used = F_RD | F_RS | F_X;
 			t = op_table(c, d);
@@ -647,6 +684,9 @@ static int check_tables(struct checker *c)
 		if ((keyed_table(d->type) || port_table(d->type)) &&
 		    d->value_size > c->tm_value_max)
 			c->tm_value_max = d->value_size;
+		if (hxu_map_of_maps(d->type) && keyed_table(d->inner.type) &&
+		    d->inner.value_size > c->tm_value_max)
+			c->tm_value_max = d->inner.value_size;
 		if (!c->tables)
 			continue;
 		tab = hwxdp_tables__get(c->tables, d->id);
@@ -655,7 +695,8 @@ static int check_tables(struct checker *c)
 				      HXU_NAME_MAX, d->name);
 		if (tab->desc.type != d->type || tab->desc.key_size != d->key_size ||
 		    tab->desc.value_size != d->value_size ||
-		    tab->desc.max_entries != d->max_entries)
+		    tab->desc.max_entries != d->max_entries ||
+		    memcmp(&tab->desc.inner, &d->inner, sizeof(d->inner)))
 			return reject(c, -1, "table %u (%.*s) differs from the one in table memory",
 				      d->id, HXU_NAME_MAX, d->name);
 	}
@@ -786,6 +827,14 @@ int hwxdp_engine__check(const struct hxu_image *img, const struct hwxdp_tables *
 	return ret;
 }
 
+/* The error of a key outside its space. */
+static inline int key_fault(unsigned int space)
+{
+	return space == HXU_SPACE_LM   ? HWXDP_ERR_LM_ACCESS
+	       : space == HXU_SPACE_TM ? HWXDP_ERR_TM_ACCESS
+				       : HWXDP_ERR_PKT_ACCESS;
+}
+
 /* ---- pre-decoding ---- */
 
 /* Cycles an operation stalls the engine for, beyond its bundle's one. */
@@ -816,6 +865,18 @@ static uint8_t op_latency(const struct hxu_op *op, const struct hwxdp_tables *ta
 	case HXU_OP_TUPDATE:
 	case HXU_OP_TDELETE:
 		return 20;
+	case HXU_OP_TLOOKUPR:
+		/* the handle's check, then the lookup its template's type takes */
+		t = hwxdp_tables__get(tables, op->x);
+		if (t->desc.inner.type == BPF_MAP_TYPE_LPM_TRIE)
+			return 14;
+		return t->desc.inner.type == BPF_MAP_TYPE_ARRAY ||
+				       t->desc.inner.type == BPF_MAP_TYPE_PERCPU_ARRAY
+			       ? 4
+			       : 10;
+	case HXU_OP_TUPDATER:
+	case HXU_OP_TDELETER:
+		return 22;
 	case HXU_OP_ESP:
 		return 64;
 	}
@@ -890,7 +951,8 @@ static void predecode_op(struct xop *x, const struct hxu_op *op, struct hwxdp_ta
 	x->rs = op->rs;
 	x->rt = op->rt;
 	x->imm = op->imm;
-	if (op->opcode >= HXU_OP_TLOOKUP && op->opcode <= HXU_OP_REDIR)
+	if ((op->opcode >= HXU_OP_TLOOKUP && op->opcode <= HXU_OP_REDIR) ||
+	    hxu_op_table_reg(op->opcode))
 		t = hwxdp_tables__get(tables, op->x);
 
 	switch (hxu_opcode_class(op->opcode)) {
@@ -1018,6 +1080,21 @@ static void predecode_op(struct xop *x, const struct hxu_op *op, struct hwxdp_ta
 		case HXU_OP_TDELETE:
 			h = H_TDELETE;
 			x->aux = op->flags & 3;
+			x->x.tab = t;
+			break;
+		case HXU_OP_TLOOKUPR:
+		case HXU_OP_TDELETER:
+			h = op->opcode == HXU_OP_TLOOKUPR ? H_TLOOKUPR : H_TDELETER;
+			x->aux = op->flags & 3;
+			x->x.tab = t;
+			break;
+		case HXU_OP_TUPDATER:
+			h = H_TUPDATER;
+			x->aux = (uint8_t)((op->flags & 3) |
+					   (((uint32_t)op->imm >> HXU_TUPDATE_VSPACE_SHIFT) & 3)
+						   << 2 |
+					   hxu_handle_reg(op) << 4);
+			x->imm = (int32_t)((uint32_t)op->imm & HXU_TUPDATE_FLAGS_MASK);
 			x->x.tab = t;
 			break;
 		case HXU_OP_REDIR:
@@ -1719,6 +1796,44 @@ L_TDELETE : {
 		      : op->aux == HXU_SPACE_TM ? HWXDP_ERR_TM_ACCESS
 						: HWXDP_ERR_PKT_ACCESS);
 	RD = (uint64_t)(int64_t)hwxdp_table__delete(op->x.tab, key);
+	NEXT;
+}
+L_TLOOKUPR : {
+	struct hwxdp_table *t = hwxdp_table__inner(op->x.tab, RT);
+	uint8_t *key;
+
+	if (unlikely(!t))
+		FAULT(HWXDP_ERR_TM_ACCESS);
+	key = space_ptr(op->aux, RS, t->desc.key_size, win, lm);
+	if (unlikely(!key))
+		FAULT(key_fault(op->aux));
+	RD = hwxdp_table__value_addr_cpu(t, key, e->cpu);
+	NEXT;
+}
+L_TUPDATER : {
+	struct hwxdp_table *t = hwxdp_table__inner(op->x.tab, r[op->aux >> 4]);
+	uint8_t *key, *value;
+
+	if (unlikely(!t))
+		FAULT(HWXDP_ERR_TM_ACCESS);
+	key = space_ptr(op->aux & 3, RS, t->desc.key_size, win, lm);
+	value = space_ptr((op->aux >> 2) & 3, RT, t->desc.value_size, win, lm);
+	if (unlikely(!key || !value))
+		FAULT(tupdate_fault(op->aux & 3, key, (op->aux >> 2) & 3, value));
+	RD = (uint64_t)(int64_t)hwxdp_table__update_elem_cpu(t, key, value, (uint32_t)op->imm,
+							     e->cpu);
+	NEXT;
+}
+L_TDELETER : {
+	struct hwxdp_table *t = hwxdp_table__inner(op->x.tab, RT);
+	uint8_t *key;
+
+	if (unlikely(!t))
+		FAULT(HWXDP_ERR_TM_ACCESS);
+	key = space_ptr(op->aux, RS, t->desc.key_size, win, lm);
+	if (unlikely(!key))
+		FAULT(key_fault(op->aux));
+	RD = (uint64_t)(int64_t)hwxdp_table__delete(t, key);
 	NEXT;
 }
 L_REDIR:

@@ -341,6 +341,29 @@ static uint32_t round_up8(uint32_t n)
 	return (n + 7) & ~7u;
 }
 
+static int check_desc(const struct hxu_table_desc *d);
+
+/* A map of maps: its values are table ids, and its template one of the
+ * tables the device holds, not a map of maps (the kernel's one level). */
+static int check_outer(const struct hxu_table_desc *d)
+{
+	struct hxu_table_desc in = {
+		.type = d->inner.type,
+		.key_size = d->inner.key_size,
+		.value_size = d->inner.value_size,
+		.max_entries = d->inner.max_entries,
+		.flags = d->inner.flags & ~(uint32_t)BPF_F_INNER_MAP,
+	};
+
+	if (d->value_size != 4 ||
+	    (d->type == BPF_MAP_TYPE_ARRAY_OF_MAPS ? d->key_size != 4
+						   : d->key_size > HWXDP_HASH_KEY_MAX))
+		return -EINVAL;
+	if (hxu_map_of_maps(in.type))
+		return -ENOTSUPP;
+	return check_desc(&in);
+}
+
 /* The kernel's bpf_map_create checks for the types the device holds. */
 static int check_desc(const struct hxu_table_desc *d)
 {
@@ -356,6 +379,9 @@ static int check_desc(const struct hxu_table_desc *d)
 		return 0;
 	case BPF_MAP_TYPE_PROG_ARRAY:
 		return d->key_size == 4 && d->value_size == 4 ? 0 : -EINVAL;
+	case BPF_MAP_TYPE_ARRAY_OF_MAPS:
+	case BPF_MAP_TYPE_HASH_OF_MAPS:
+		return check_outer(d);
 	case BPF_MAP_TYPE_DEVMAP:
 	case BPF_MAP_TYPE_DEVMAP_HASH:
 		if (d->key_size != 4 || (d->value_size != 4 && d->value_size != 8))
@@ -391,9 +417,14 @@ static int check_desc(const struct hxu_table_desc *d)
 }
 
 /* Bytes of the block of values an ARRAY-like table owns. */
+static bool id_array(uint32_t type)
+{
+	return type == BPF_MAP_TYPE_PROG_ARRAY || type == BPF_MAP_TYPE_ARRAY_OF_MAPS;
+}
+
 static size_t array_bytes(const struct hxu_table_desc *d, uint32_t copies)
 {
-	size_t elem = d->type == BPF_MAP_TYPE_PROG_ARRAY ? 4 : round_up8(d->value_size);
+	size_t elem = id_array(d->type) ? 4 : round_up8(d->value_size);
 
 	return page_round(elem * d->max_entries) * copies;
 }
@@ -413,6 +444,7 @@ static size_t table_bytes(const struct hwxdp_tables *t, const struct hxu_table_d
 	switch (d->type) {
 	case BPF_MAP_TYPE_ARRAY:
 	case BPF_MAP_TYPE_PROG_ARRAY:
+	case BPF_MAP_TYPE_ARRAY_OF_MAPS:
 	case BPF_MAP_TYPE_PERCPU_ARRAY:
 		/* Memory the caller mapped is the table's too, unrounded. */
 		if (external)
@@ -472,6 +504,7 @@ static int table_add(struct hwxdp_tables *t, const struct hxu_table_desc *desc, 
 	tab->desc = *desc;
 	tab->desc.name[HXU_NAME_MAX - 1] = '\0';
 	tab->copies = table_copies(t, desc->type);
+	tab->tables = t;
 	pthread_mutex_init(&tab->write_lock, NULL);
 	opts.copies = tab->copies;
 	opts.lru = is_lru(desc->type);
@@ -479,9 +512,9 @@ static int table_add(struct hwxdp_tables *t, const struct hxu_table_desc *desc, 
 	switch (desc->type) {
 	case BPF_MAP_TYPE_ARRAY:
 	case BPF_MAP_TYPE_PROG_ARRAY:
+	case BPF_MAP_TYPE_ARRAY_OF_MAPS:
 	case BPF_MAP_TYPE_PERCPU_ARRAY:
-		tab->elem_size =
-			desc->type == BPF_MAP_TYPE_PROG_ARRAY ? 4 : round_up8(desc->value_size);
+		tab->elem_size = id_array(desc->type) ? 4 : round_up8(desc->value_size);
 		tab->values_size = (size_t)tab->elem_size * desc->max_entries;
 		if (mem) {
 			if (size < tab->values_size || ((uintptr_t)mem & 7) ||
@@ -503,7 +536,7 @@ static int table_add(struct hwxdp_tables *t, const struct hxu_table_desc *desc, 
 			err = -ENOMEM;
 			goto fail;
 		}
-		if (desc->type == BPF_MAP_TYPE_PROG_ARRAY)
+		if (id_array(desc->type))
 			memset(tab->values, 0xff, tab->values_size);
 		break;
 	case BPF_MAP_TYPE_DEVMAP:
@@ -632,8 +665,36 @@ uint64_t hwxdp_table__value_addr_cpu(const struct hwxdp_table *tab, const void *
 	case BPF_MAP_TYPE_DEVMAP:
 	case BPF_MAP_TYPE_DEVMAP_HASH:
 		return hwxdp_table__port_addr(tab, key_index(key));
+	case BPF_MAP_TYPE_ARRAY_OF_MAPS:
+	case BPF_MAP_TYPE_HASH_OF_MAPS:
+		return hwxdp_table__inner_handle(tab, key);
 	}
 	return 0;
+}
+
+/* The id in a map of maps' entry for key, or HWXDP_PROG_NONE. A hash
+ * entry's id is read once: the table may move it. */
+static uint32_t outer_id(const struct hwxdp_table *tab, const void *key)
+{
+	uint32_t index;
+	uint8_t *v;
+
+	if (tab->desc.type == BPF_MAP_TYPE_ARRAY_OF_MAPS) {
+		index = key_index(key);
+		if (index >= tab->desc.max_entries)
+			return HWXDP_PROG_NONE;
+		return __atomic_load_n((uint32_t *)(tab->values + (size_t)index * 4),
+				       __ATOMIC_ACQUIRE);
+	}
+	v = hwxdp_hash__lookup(tab->hash, key);
+	return v ? __atomic_load_n((uint32_t *)v, __ATOMIC_ACQUIRE) : HWXDP_PROG_NONE;
+}
+
+uint64_t hwxdp_table__inner_handle(const struct hwxdp_table *tab, const void *key)
+{
+	uint32_t id = outer_id(tab, key);
+
+	return id == HWXDP_PROG_NONE ? 0 : HXU_HANDLE(id);
 }
 
 uint64_t hwxdp_table__value_addr(const struct hwxdp_table *tab, const void *key)
@@ -709,7 +770,10 @@ int hwxdp_table__lookup(struct hwxdp_table *tab, const void *key, void *value)
 		memcpy(value, (void *)(uintptr_t)addr, tab->desc.value_size);
 		return 0;
 	case BPF_MAP_TYPE_PROG_ARRAY:
-		prog = hwxdp_table__prog(tab, key_index(key));
+	case BPF_MAP_TYPE_ARRAY_OF_MAPS:
+		prog = tab->desc.type == BPF_MAP_TYPE_PROG_ARRAY
+			       ? hwxdp_table__prog(tab, key_index(key))
+			       : outer_id(tab, key);
 		if (prog == HWXDP_PROG_NONE)
 			return -ENOENT;
 		memcpy(value, &prog, sizeof(prog));
@@ -817,6 +881,42 @@ static int prog_array_update(struct hwxdp_table *tab, const void *key, const voi
 	return 0;
 }
 
+/*
+ * A map of maps takes a table id that names a table fitting its template:
+ * the kernel's map_fd_get_ptr, -EBADF for an fd that is no map, -EINVAL
+ * for a map whose meta differs. The device's value is the table id.
+ */
+static int outer_value(const struct hwxdp_table *tab, const void *value)
+{
+	const struct hwxdp_table *in;
+	uint32_t id;
+
+	memcpy(&id, value, sizeof(id));
+	in = id < HXU_TABLES ? tab->tables->table[id] : NULL;
+	if (!in)
+		return -EBADF;
+	return hxu_inner_fits(&tab->desc.inner, &in->desc) ? 0 : -EINVAL;
+}
+
+/* bpf_fd_array_map_update_elem, in its order of checks. */
+static int outer_array_update(struct hwxdp_table *tab, const void *key, const void *value,
+			      uint64_t flags)
+{
+	uint32_t index = key_index(key), id;
+	int err;
+
+	if (flags != BPF_ANY)
+		return -EINVAL;
+	if (index >= tab->desc.max_entries)
+		return -E2BIG;
+	err = outer_value(tab, value);
+	if (err)
+		return err;
+	memcpy(&id, value, sizeof(id));
+	__atomic_store_n((uint32_t *)(tab->values + (size_t)index * 4), id, __ATOMIC_RELEASE);
+	return 0;
+}
+
 static int port_update(struct hwxdp_table *tab, const void *key, const void *value, uint64_t flags)
 {
 	struct bpf_devmap_val val = { 0 };
@@ -889,6 +989,16 @@ static int table_update(struct hwxdp_table *tab, const void *key, const void *va
 	switch (tab->desc.type) {
 	case BPF_MAP_TYPE_PROG_ARRAY:
 		return prog_array_update(tab, key, value, flags);
+	case BPF_MAP_TYPE_ARRAY_OF_MAPS:
+		return outer_array_update(tab, key, value, flags);
+	case BPF_MAP_TYPE_HASH_OF_MAPS:
+		err = outer_value(tab, value);
+		if (err)
+			return err;
+		pthread_mutex_lock(&tab->write_lock);
+		err = hwxdp_hash__update(tab->hash, key, value, flags);
+		pthread_mutex_unlock(&tab->write_lock);
+		return err;
 	case BPF_MAP_TYPE_DEVMAP_HASH:
 		if (flags & BPF_F_LOCK)
 			return -EINVAL;
@@ -945,6 +1055,7 @@ int hwxdp_table__delete(struct hwxdp_table *tab, const void *key)
 		pthread_mutex_unlock(&tab->write_lock);
 		return err;
 	case BPF_MAP_TYPE_PROG_ARRAY:
+	case BPF_MAP_TYPE_ARRAY_OF_MAPS:
 		index = key_index(key);
 		if (index >= tab->desc.max_entries)
 			return -E2BIG;
@@ -989,6 +1100,7 @@ int hwxdp_table__get_next_key(struct hwxdp_table *tab, const void *key, void *ne
 	case BPF_MAP_TYPE_ARRAY:
 	case BPF_MAP_TYPE_PERCPU_ARRAY:
 	case BPF_MAP_TYPE_PROG_ARRAY:
+	case BPF_MAP_TYPE_ARRAY_OF_MAPS:
 	case BPF_MAP_TYPE_DEVMAP:
 		index = key ? key_index(key) : UINT32_MAX;
 		if (index >= tab->desc.max_entries) {

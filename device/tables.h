@@ -23,6 +23,12 @@
  *   DEVMAP       the same table with the kernel's array rules: keys below
  *                max_entries, every one a slot, ifindex 0 an empty one
  *   PROG_ARRAY   index -> program number in the loaded image (u32), or empty
+ *   ARRAY_OF_MAPS  index -> table id (u32), or empty: PROG_ARRAY's layout
+ *   HASH_OF_MAPS   a cuckoo table of key -> table id (u32)
+ *                the table ids the control plane stores name tables of
+ *                the same tables that fit the map's template (desc.inner,
+ *                the kernel's bpf_map_meta_equal), and a program's lookup
+ *                gives the table's handle (HXU_HANDLE), not an address
  *
  * Lookup, update, delete and get_next_key return what the kernel's bpf()
  * map commands return for the same map type, flags and keys.
@@ -89,6 +95,7 @@ struct hwxdp_table {
 	uint8_t *scratch;		/* per-CPU hash: one key's values, for writes */
 	size_t memory;			/* bytes of table memory held */
 	pthread_mutex_t write_lock;
+	struct hwxdp_tables *tables; /* the tables it is one of */
 };
 
 struct hwxdp_tables {
@@ -168,6 +175,22 @@ static inline struct hwxdp_table *hwxdp_tables__get(const struct hwxdp_tables *t
 	return id < HXU_TABLES ? t->table[id] : NULL;
 }
 
+/*
+ * The table handle names, when it is one that a lookup in map of maps
+ * outer may give: a table that fits outer's template. NULL otherwise, and
+ * an engine aborts the frame (HWXDP_ERR_TM_ACCESS).
+ */
+static inline struct hwxdp_table *hwxdp_table__inner(const struct hwxdp_table *outer,
+						     uint64_t handle)
+{
+	struct hwxdp_table *t;
+
+	if (!HXU_HANDLE_OK(handle))
+		return NULL;
+	t = outer->tables->table[HXU_HANDLE_ID(handle)];
+	return t && hxu_inner_fits(&outer->desc.inner, &t->desc) ? t : NULL;
+}
+
 /* SA handle -> crypto engine SA (owned by the caller, NULL removes): 0 or
  * -E2BIG for a handle beyond the table. */
 int hwxdp_tables__set_sa(struct hwxdp_tables *t, uint32_t handle, struct hwxdp_esp_sa *sa);
@@ -219,6 +242,9 @@ static inline uint32_t hwxdp_table__value_buf_size(const struct hwxdp_table *tab
  * use of the entry; value_addr is engine 0's. */
 uint64_t hwxdp_table__value_addr(const struct hwxdp_table *tab, const void *key);
 uint64_t hwxdp_table__value_addr_cpu(const struct hwxdp_table *tab, const void *key, uint32_t cpu);
+/* A map of maps' entry for key as a program's lookup gives it: the inner
+ * table's handle (HXU_HANDLE), or 0. value_addr_cpu gives the same. */
+uint64_t hwxdp_table__inner_handle(const struct hwxdp_table *tab, const void *key);
 
 static inline uint64_t hwxdp_table__array_addr(const struct hwxdp_table *tab, uint32_t index)
 {

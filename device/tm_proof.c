@@ -502,10 +502,31 @@ static int step(struct prover *p, uint32_t i, struct astate *s, bool final)
 		return 0;
 
 	case HXU_CLASS_U:
-		t = op->opcode >= HXU_OP_TLOOKUP && op->opcode <= HXU_OP_REDIR
+		t = (op->opcode >= HXU_OP_TLOOKUP && op->opcode <= HXU_OP_REDIR) ||
+				    hxu_op_table_reg(op->opcode)
 			    ? p->table_desc[op->x]
 			    : NULL;
 		switch (op->opcode) {
+		case HXU_OP_TLOOKUPR:
+		case HXU_OP_TDELETER:
+		case HXU_OP_TUPDATER:
+			/* a table that fits t's template, checked at run time */
+			if (space_tm(op->flags & 3)) {
+				err = judge(p, i, 0, &s->r[op->rs], 0, t->inner.key_size, final);
+				if (err)
+					return err;
+			}
+			if (op->opcode == HXU_OP_TUPDATER &&
+			    space_tm(((uint32_t)op->imm >> HXU_TUPDATE_VSPACE_SHIFT) & 3)) {
+				err = judge(p, i, 1, &s->r[op->rt], 0, t->inner.value_size, final);
+				if (err)
+					return err;
+			}
+			s->r[op->rd] = op->opcode == HXU_OP_TLOOKUPR
+					       ? (struct aval){ V_PTR, true,
+								(int64_t)t->inner.value_size, 0, 0 }
+					       : TOP;
+			return 0;
 		case HXU_OP_TLOOKUP:
 		case HXU_OP_TDELETE:
 		case HXU_OP_TUPDATE:
@@ -520,7 +541,10 @@ static int step(struct prover *p, uint32_t i, struct astate *s, bool final)
 				if (err)
 					return err;
 			}
-			s->r[op->rd] = op->opcode == HXU_OP_TLOOKUP ? value_ptr(p, op->x) : TOP;
+			/* a map of maps' lookup gives a handle, a number */
+			s->r[op->rd] = op->opcode == HXU_OP_TLOOKUP && !hxu_map_of_maps(t->type)
+					       ? value_ptr(p, op->x)
+					       : TOP;
 			return 0;
 		case HXU_OP_TINDEX:
 			s->r[op->rd] = value_ptr(p, op->x);

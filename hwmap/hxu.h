@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * HXU, the coprocessor's microcode (docs/isa.md, version 1), in C: the
+ * HXU, the coprocessor's microcode (docs/isa.md, version 2), in C: the
  * machine's constants, the opcodes and fields of the 64-bit operation word,
  * helpers to encode and decode one operation, and the image the translator
  * hands the device.
@@ -37,7 +37,7 @@
 #include <stdint.h>
 
 #define HXU_MAGIC   "HXU0"
-#define HXU_VERSION 1
+#define HXU_VERSION 2
 
 /* The machine (docs/isa.md sections 1 and 2). */
 #define HXU_STORE_WORDS	  32768 /* microcode store, in operation words */
@@ -157,7 +157,30 @@ enum hxu_opcode {
 	HXU_OP_CTX = 0x8e,     /* rd, x = enum hxu_ctx_field */
 	HXU_OP_REDIRIF = 0x8f, /* rd, rs = ifindex, rt = flags */
 	HXU_OP_CSUMD = 0x90,   /* rd; reads r1..r5; x = the buffers' spaces */
+	/* The table from a register: a handle a lookup in map of maps x gave
+	 * (HXU_HANDLE), checked at run time against x's template. */
+	HXU_OP_TLOOKUPR = 0x91, /* rd, x = T, rt = handle, rs = key */
+	HXU_OP_TUPDATER = 0x92, /* rd, x = T, rs = key, rt = value, imm: tupdate's and
+				 * the handle's register (HXU_TUPDATER_REG_SHIFT) */
+	HXU_OP_TDELETER = 0x93, /* rd, x = T, rt = handle, rs = key */
 };
+
+/* A lookup in a map of maps (ARRAY_OF_MAPS, HASH_OF_MAPS) gives the
+ * inner table's handle, never 0, or 0 when it finds nothing: the map the
+ * kernel's lookup gives, taken when the lookup is made. */
+#define HXU_HANDLE_TAG	 (1ull << 32)
+#define HXU_HANDLE(id)	 (HXU_HANDLE_TAG | (uint32_t)(id))
+#define HXU_HANDLE_ID(h) ((uint32_t)(h))
+#define HXU_HANDLE_OK(h) (((h) >> 32) == 1 && (uint32_t)(h) < HXU_TABLES)
+
+/* tupdater's imm: tupdate's, and the handle's register in bits 23..20. */
+#define HXU_TUPDATER_REG_SHIFT 20
+
+/* The three operations whose table is a handle in a register. */
+static inline bool hxu_op_table_reg(uint8_t opcode)
+{
+	return opcode >= HXU_OP_TLOOKUPR && opcode <= HXU_OP_TDELETER;
+}
 
 /* redir's imm when the flags are not a constant: they are rt's, all 64
  * bits, at run time (clang merges calls with different flags into one). */
@@ -237,7 +260,7 @@ static inline enum hxu_class hxu_opcode_class(uint8_t opcode)
 		return HXU_CLASS_M;
 	if (opcode >= HXU_OP_BR && opcode <= HXU_OP_LCHK)
 		return HXU_CLASS_C;
-	if (opcode >= HXU_OP_TLOOKUP && opcode <= HXU_OP_CSUMD)
+	if (opcode >= HXU_OP_TLOOKUP && opcode <= HXU_OP_TDELETER)
 		return HXU_CLASS_U;
 	return HXU_CLASS_NONE;
 }
@@ -334,6 +357,13 @@ static inline unsigned int hxu_decode_at(const uint64_t *words, uint32_t n, stru
 	return len;
 }
 
+/* The register holding a tlookupr, tupdater or tdeleter's handle. */
+static inline uint8_t hxu_handle_reg(const struct hxu_op *op)
+{
+	return op->opcode == HXU_OP_TUPDATER ? ((uint32_t)op->imm >> HXU_TUPDATER_REG_SHIFT) & 15
+					     : op->rt;
+}
+
 /* movi's value. */
 static inline uint64_t hxu_movi_value(const struct hxu_op *op)
 {
@@ -353,13 +383,40 @@ static inline struct hxu_op hxu_op_make(uint8_t opcode, uint8_t rd, uint8_t rs, 
  * (docs/isa.md section 6) is read and written by hwmap/image.h. */
 #define HXU_NAME_MAX 64
 
+/* What every table a map of maps holds is: the kernel's inner map meta. */
+struct hxu_inner_desc {
+	uint32_t type; /* enum bpf_map_type; 0 for a table that is no map of maps */
+	uint32_t key_size, value_size, max_entries;
+	uint32_t flags;
+};
+
 struct hxu_table_desc {
 	uint32_t id;   /* 0..255, what operations name */
 	uint32_t type; /* enum bpf_map_type: ARRAY, HASH, DEVMAP_HASH, PROG_ARRAY */
 	uint32_t key_size, value_size, max_entries;
 	uint32_t flags; /* the map's map_flags (BPF_F_MMAPABLE, ...) */
 	char name[HXU_NAME_MAX];
+	/* ARRAY_OF_MAPS, HASH_OF_MAPS (value: a table id): the template */
+	struct hxu_inner_desc inner;
 };
+
+static inline bool hxu_map_of_maps(uint32_t type)
+{
+	return type == 12 /* BPF_MAP_TYPE_ARRAY_OF_MAPS */ ||
+	       type == 13 /* BPF_MAP_TYPE_HASH_OF_MAPS */;
+}
+
+/* Whether table t fits template in: the kernel's bpf_map_meta_equal, and
+ * an array's entries unless the template says BPF_F_INNER_MAP. */
+static inline bool hxu_inner_fits(const struct hxu_inner_desc *in, const struct hxu_table_desc *t)
+{
+	bool array = in->type == 2 /* ARRAY */ || in->type == 6 /* PERCPU_ARRAY */;
+
+	return t->type == in->type && t->key_size == in->key_size &&
+	       t->value_size == in->value_size && t->flags == in->flags &&
+	       (!array || (in->flags & (1u << 12)) /* BPF_F_INNER_MAP */ ||
+		t->max_entries == in->max_entries);
+}
 
 struct hxu_prog_desc {
 	char name[HXU_NAME_MAX];

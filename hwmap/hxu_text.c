@@ -57,6 +57,9 @@ static const char *const unit_names[] = {
 	[HXU_OP_CTX - HXU_OP_TLOOKUP] = "ctx",
 	[HXU_OP_REDIRIF - HXU_OP_TLOOKUP] = "redirif",
 	[HXU_OP_CSUMD - HXU_OP_TLOOKUP] = "csumd",
+	[HXU_OP_TLOOKUPR - HXU_OP_TLOOKUP] = "tlookupr",
+	[HXU_OP_TUPDATER - HXU_OP_TLOOKUP] = "tupdater",
+	[HXU_OP_TDELETER - HXU_OP_TLOOKUP] = "tdeleter",
 };
 
 static const char *const control_names[] = {
@@ -234,6 +237,16 @@ static void disasm_unit(struct out *o, const struct hxu_op *op)
 		return;
 	case HXU_OP_TINDEX:
 		emit(o, "tindex r%u, %u, r%u", op->rd, op->x, op->rs);
+		return;
+	case HXU_OP_TLOOKUPR:
+	case HXU_OP_TDELETER:
+		emit(o, "%s.%s r%u, %u[r%u], r%u", name, space_name(op->flags & 3), op->rd, op->x,
+		     op->rt, op->rs);
+		return;
+	case HXU_OP_TUPDATER:
+		emit(o, "tupdater.%s.%s r%u, %u[r%u], r%u, r%u, %u", space_name(op->flags & 3),
+		     space_name((imm >> HXU_TUPDATE_VSPACE_SHIFT) & 3), op->rd, op->x,
+		     hxu_handle_reg(op), op->rs, op->rt, imm & HXU_TUPDATE_FLAGS_MASK);
 		return;
 	case HXU_OP_TUPDATE:
 		emit(o, "tupdate.%s.%s r%u, %u, r%u, r%u, %u", space_name(op->flags & 3),
@@ -812,10 +825,13 @@ static int parse_unit(struct assembler *as, struct pending *pd, struct mnemonic 
 	switch (opcode) {
 	case HXU_OP_TLOOKUP:
 	case HXU_OP_TDELETE:
+	case HXU_OP_TLOOKUPR:
+	case HXU_OP_TDELETER:
 		if (parse_space_suffix(as, m, word, &op->flags))
 			return -EINVAL;
 		break;
 	case HXU_OP_TUPDATE:
+	case HXU_OP_TUPDATER:
 		vspace = take_space(as, m, word);
 		if (vspace < 0 || parse_space_suffix(as, m, word, &op->flags))
 			return -EINVAL;
@@ -853,6 +869,28 @@ static int parse_unit(struct assembler *as, struct pending *pd, struct mnemonic 
 			return fail(as, "tupdate flags must be 0..65535");
 		op->imm = (int32_t)((uint32_t)flags | (uint32_t)vspace << HXU_TUPDATE_VSPACE_SHIFT);
 		return 0;
+	case HXU_OP_TLOOKUPR:
+	case HXU_OP_TDELETER:
+		/* tlookupr.S rd, T[rH], rs: T's template, the handle in rH */
+		return parse_reg(as, &op->rd) || expect(as, ',') || parse_table(as, &op->x) ||
+				       expect(as, '[') || parse_reg(as, &op->rt) ||
+				       expect(as, ']') || expect(as, ',') || parse_reg(as, &op->rs)
+			       ? -EINVAL
+			       : 0;
+	case HXU_OP_TUPDATER: {
+		uint8_t handle;
+
+		if (parse_reg(as, &op->rd) || expect(as, ',') || parse_table(as, &op->x) ||
+		    expect(as, '[') || parse_reg(as, &handle) || expect(as, ']') ||
+		    expect(as, ',') || parse_reg(as, &op->rs) || expect(as, ',') ||
+		    parse_reg(as, &op->rt) || expect(as, ',') || parse_imm32(as, &flags))
+			return -EINVAL;
+		if ((uint32_t)flags > HXU_TUPDATE_FLAGS_MASK)
+			return fail(as, "tupdater flags must be 0..65535");
+		op->imm = (int32_t)((uint32_t)flags | (uint32_t)vspace << HXU_TUPDATE_VSPACE_SHIFT |
+				    (uint32_t)handle << HXU_TUPDATER_REG_SHIFT);
+		return 0;
+	}
 	case HXU_OP_REDIR:
 		if (parse_reg(as, &op->rd) || expect(as, ',') || parse_table(as, &op->x) ||
 		    expect(as, ',') || parse_reg(as, &op->rs) || expect(as, ','))

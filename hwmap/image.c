@@ -40,6 +40,8 @@
 #define TAB_MAX_ENTRIES 16
 #define TAB_FLAGS	20
 #define TAB_NAME	24
+#define TAB_INNER	88 /* type, key, value, entries, flags; 4 bytes reserved */
+#define TAB_INNER_RSVD	108
 
 /* Program descriptor fields. */
 #define PROG_NAME   0
@@ -180,6 +182,11 @@ static int encode(const struct hxu_image *img, uint8_t **out, size_t *out_len, c
 		put32(p + TAB_VALUE_SIZE, t->value_size);
 		put32(p + TAB_MAX_ENTRIES, t->max_entries);
 		put32(p + TAB_FLAGS, t->flags);
+		put32(p + TAB_INNER, t->inner.type);
+		put32(p + TAB_INNER + 4, t->inner.key_size);
+		put32(p + TAB_INNER + 8, t->inner.value_size);
+		put32(p + TAB_INNER + 12, t->inner.max_entries);
+		put32(p + TAB_INNER + 16, t->inner.flags);
 		if (!put_name(p + TAB_NAME, t->name)) {
 			refuse(err, errlen, "table %u: name not NUL-terminated", i);
 			free(buf);
@@ -323,12 +330,38 @@ static int check_table(const struct hxu_table_desc *t, uint32_t i, const bool *s
 		value_max = 8;
 		break;
 	case BPF_MAP_TYPE_PROG_ARRAY:
+	case BPF_MAP_TYPE_ARRAY_OF_MAPS:
 		key_exact = 4;
+		value_max = 4;
+		break;
+	case BPF_MAP_TYPE_HASH_OF_MAPS:
 		value_max = 4;
 		break;
 	default:
 		return refuse(err, errlen, "table %u: type %u, which the table engine lacks", i,
 			      t->type);
+	}
+	if (hxu_map_of_maps(t->type)) {
+		struct hxu_table_desc in = {
+			.id = 0,
+			.type = t->inner.type,
+			.key_size = t->inner.key_size,
+			.value_size = t->inner.value_size,
+			.max_entries = t->inner.max_entries,
+		};
+		bool none[HXU_TABLES] = {};
+
+		if (hxu_map_of_maps(in.type))
+			return refuse(err, errlen,
+				      "table %u: a map of maps whose template is one too", i);
+		if (check_table(&in, i, none, NULL, 0))
+			return refuse(err, errlen,
+				      "table %u: template type %u, key %u, value %u, %u entries, "
+				      "which no table can be",
+				      i, in.type, in.key_size, in.value_size, in.max_entries);
+	} else if (t->inner.type || t->inner.key_size || t->inner.value_size ||
+		   t->inner.max_entries || t->inner.flags) {
+		return refuse(err, errlen, "table %u: a template, and no map of maps", i);
 	}
 	if (!t->key_size)
 		return refuse(err, errlen, "table %u: key size 0", i);
@@ -340,7 +373,9 @@ static int check_table(const struct hxu_table_desc *t, uint32_t i, const bool *s
 			      t->key_size, t->type, key_min, key_max);
 	if (!t->value_size)
 		return refuse(err, errlen, "table %u: value size 0", i);
-	if (t->value_size > value_max || (t->type == BPF_MAP_TYPE_PROG_ARRAY && t->value_size != 4))
+	if (t->value_size > value_max ||
+	    ((t->type == BPF_MAP_TYPE_PROG_ARRAY || hxu_map_of_maps(t->type)) &&
+	     t->value_size != 4))
 		return refuse(err, errlen, "table %u: value size %u, type %u takes at most %u", i,
 			      t->value_size, t->type, value_max);
 	if (!t->max_entries)
@@ -383,6 +418,13 @@ static int read_body(const uint8_t *buf, struct hxu_image *img, char *err, size_
 		t->value_size = get32(p + TAB_VALUE_SIZE);
 		t->max_entries = get32(p + TAB_MAX_ENTRIES);
 		t->flags = get32(p + TAB_FLAGS);
+		t->inner.type = get32(p + TAB_INNER);
+		t->inner.key_size = get32(p + TAB_INNER + 4);
+		t->inner.value_size = get32(p + TAB_INNER + 8);
+		t->inner.max_entries = get32(p + TAB_INNER + 12);
+		t->inner.flags = get32(p + TAB_INNER + 16);
+		if (get32(p + TAB_INNER_RSVD))
+			return refuse(err, errlen, "table %u: reserved word not zero", i);
 		ret = check_name(p + TAB_NAME, "table", i, err, errlen);
 		if (ret)
 			return ret;

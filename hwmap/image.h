@@ -31,7 +31,7 @@
 
 /* The file's parts, in bytes (docs/isa.md section 6). */
 #define HXU_IMAGE_HEADER_SIZE 32
-#define HXU_IMAGE_TABLE_SIZE  88
+#define HXU_IMAGE_TABLE_SIZE  112
 #define HXU_IMAGE_PROG_SIZE   72
 #define HXU_IMAGE_LINE_SIZE   8
 #define HXU_IMAGE_WORD_SIZE   8

@@ -18,7 +18,7 @@ static bool same_shape(const struct hxu_table_desc *a, const struct hxu_table_de
 {
 	return a->type == b->type && a->key_size == b->key_size && a->value_size == b->value_size &&
 	       a->max_entries == b->max_entries && a->flags == b->flags &&
-	       !strcmp(a->name, b->name);
+	       !memcmp(&a->inner, &b->inner, sizeof(a->inner)) && !strcmp(a->name, b->name);
 }
 
 static int cmp_table_id(const void *a, const void *b)

@@ -1799,6 +1799,11 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 					return not_proven(p, "insn %u: lookup in a map not known",
 							  pc);
 				d = &p->maps[map];
+				if (hxu_map_of_maps(d->type))
+					return not_proven(p,
+							  "insn %u: lookup in %s: map of maps "
+							  "not modelled",
+							  pc, d->name);
 				mem = kt == HWXDP_REG_PTR_TO_STACK	 ? st->lm
 				      : kt == HWXDP_REG_PTR_TO_MAP_VALUE ? st->tm
 				      : kt == HWXDP_REG_PTR_TO_PACKET	 ? st->pkt
@@ -2044,6 +2049,9 @@ static enum step hxu_step(struct prover *p, struct sym *st, struct fork *fk)
 		}
 		return not_proven(p, "op %u: tail call not modelled yet", pc);
 	case HXU_CLASS_U:
+		if (hxu_op_table_reg(o.opcode) || (o.opcode == HXU_OP_TLOOKUP && o.x < p->map_cnt &&
+						   hxu_map_of_maps(p->maps[o.x].type)))
+			return not_proven(p, "op %u: map of maps not modelled", pc);
 		if (o.opcode == HXU_OP_PUNT)
 			return add_leaf(p, st, st->cond, HWXDP_PROVE_END_PUNT,
 					num(p, (uint32_t)o.imm, p->bv32), pc);

@@ -124,6 +124,18 @@ static void effects_of(const struct hxu_op *op, struct effects *fx)
 		if (op->opcode != HXU_OP_TLOOKUP)
 			add(fx, HXU_SPACE_TM, BASE_ALL, 0, 0, true);
 		return;
+	case HXU_OP_TLOOKUPR:
+	case HXU_OP_TDELETER:
+	case HXU_OP_TUPDATER:
+		fx->reads |= 1u << op->rs | 1u << op->rt | 1u << hxu_handle_reg(op);
+		fx->writes |= 1u << op->rd;
+		add(fx, op->flags & 3, BASE_ALL, 0, 0, false);
+		if (op->opcode == HXU_OP_TUPDATER)
+			add(fx, ((uint32_t)op->imm >> HXU_TUPDATE_VSPACE_SHIFT) & 3, BASE_ALL, 0, 0,
+			    false);
+		if (op->opcode != HXU_OP_TLOOKUPR)
+			add(fx, HXU_SPACE_TM, BASE_ALL, 0, 0, true);
+		return;
 	case HXU_OP_TINDEX:
 	case HXU_OP_REDIR:
 		fx->reads |= 1u << op->rs;

@@ -635,14 +635,33 @@ static int map_arg(const struct bpf_insn *in)
 	return -1;
 }
 
+static int outer_of(const struct hwxdp_object *obj, uint32_t map);
+
 /* Whether map helper call i is passed one of several maps, as on paths
- * that chose a map each and met again before the call. */
+ * that chose a map each and met again before the call. A map a map of
+ * maps gave is a handle, no table id to test: not among them (the call
+ * is then on a map not known at translation). */
 static bool map_dispatch(const struct translator *t, uint32_t i)
 {
 	const struct hwxdp_insn_fact *f = &t->facts[i];
 
-	return map_arg(&t->prog->insns[i]) >= 0 && !f->map_known && f->map_alt_cnt > 1 &&
-	       f->map_alt_cnt <= HWXDP_MAP_ALTS;
+	if (map_arg(&t->prog->insns[i]) < 0 || f->map_known || f->map_alt_cnt <= 1 ||
+	    f->map_alt_cnt > HWXDP_MAP_ALTS)
+		return false;
+	for (uint8_t k = 0; k < f->map_alt_cnt; k++)
+		if (outer_of(t->obj, f->map_alt[k]) >= 0)
+			return false;
+	return true;
+}
+
+/* Whether map helper call i takes its table from a register: a map a
+ * lookup in a map of maps gave. */
+static bool map_from_reg(const struct translator *t, uint32_t i)
+{
+	const struct hwxdp_insn_fact *f = &t->facts[i];
+
+	return map_arg(&t->prog->insns[i]) >= 0 && f->map_known &&
+	       outer_of(t->obj, f->map_index) >= 0;
 }
 
 /*
@@ -662,8 +681,9 @@ static bool direct_lookup(const struct translator *t, uint32_t i)
 	    f->map_index >= HXU_TABLES)
 		return false;
 	m = &t->obj->maps[f->map_index];
-	return m->type == BPF_MAP_TYPE_ARRAY && m->key_size == 4 && f->map_key < m->max_entries &&
-	       f->map_key <= INT32_MAX;
+	/* a template's array is no table: the handle in r1 names the one */
+	return m->type == BPF_MAP_TYPE_ARRAY && m->origin != HWXDP_MAP_INNER && m->key_size == 4 &&
+	       f->map_key < m->max_entries && f->map_key <= INT32_MAX;
 }
 
 static int translate_direct(struct translator *t, uint32_t i)
@@ -781,12 +801,67 @@ static int translate_dispatch(struct translator *t, uint32_t i, const struct bpf
 	return err;
 }
 
+/* The map of maps whose maps' template is map, or -1. */
+static int outer_of(const struct hwxdp_object *obj, uint32_t map)
+{
+	if (map >= obj->map_cnt || obj->maps[map].origin != HWXDP_MAP_INNER)
+		return -1;
+	for (size_t k = 0; k < obj->map_cnt && k < HXU_TABLES; k++)
+		if (hxu_map_of_maps(obj->maps[k].type) && obj->maps[k].inner_map == map)
+			return (int)k;
+	return -1;
+}
+
+/*
+ * A map helper call on a map a lookup in map of maps outer gave: the map
+ * register (r1) holds the inner table's handle, so the table operation
+ * takes its table from it, checked against outer's template.
+ */
+static int table_op_reg(struct translator *t, uint32_t i, const struct bpf_insn *in, int outer)
+{
+	uint64_t flags;
+	int ks, vs;
+
+	t->map_used[outer] = true;
+	if (in->imm == BPF_FUNC_redirect_map || in->imm == BPF_FUNC_tail_call)
+		return fail(t, i,
+			    "%s through a map of maps' map: the device's port tables and "
+			    "program arrays are named in the microcode",
+			    in->imm == BPF_FUNC_tail_call ? "tail call" : "redirect_map");
+	ks = space_of(t, i, 2, "map key");
+	if (ks < 0)
+		return -HWXDP_ERR_TRANSLATE;
+	switch (in->imm) {
+	case BPF_FUNC_map_lookup_elem:
+		return emit(t, i, mk(HXU_OP_TLOOKUPR, 0, 2, 1, (uint8_t)ks, (uint8_t)outer, 0), -1);
+	case BPF_FUNC_map_delete_elem:
+		return emit(t, i, mk(HXU_OP_TDELETER, 0, 2, 1, (uint8_t)ks, (uint8_t)outer, 0), -1);
+	case BPF_FUNC_map_update_elem:
+		vs = space_of(t, i, 3, "map value");
+		if (vs < 0)
+			return -HWXDP_ERR_TRANSLATE;
+		if (!reg_const(t, i, 4, &flags) || flags > HXU_TUPDATE_FLAGS_MASK)
+			return fail(t, i, "map update flags not a known constant");
+		return emit(t, i,
+			    mk(HXU_OP_TUPDATER, 0, 2, 3, (uint8_t)ks, (uint8_t)outer,
+			       (int32_t)(flags | (uint32_t)vs << HXU_TUPDATE_VSPACE_SHIFT |
+					 (uint32_t)BPF_REG_1 << HXU_TUPDATER_REG_SHIFT)),
+			    -1);
+	}
+	return fail(t, i, "helper %d is no map helper", in->imm);
+}
+
 static int translate_helper(struct translator *t, uint32_t i, const struct bpf_insn *in)
 {
-	int map;
+	const struct hwxdp_insn_fact *f = &t->facts[i];
+	int map, outer;
 
 	if (t->direct[i])
 		return translate_direct(t, i);
+	if (map_from_reg(t, i)) {
+		outer = outer_of(t->obj, f->map_index);
+		return table_op_reg(t, i, in, outer);
+	}
 	if (map_arg(in) >= 0) {
 		if (map_dispatch(t, i))
 			return translate_dispatch(t, i, in);
@@ -1174,7 +1249,7 @@ static void insn_effect(const struct translator *t, size_t k, uint16_t *use, uin
 		}
 	} else {
 		uses_defs(in, t->direct[k], t->facts[k].punt_point, use, def);
-		if (map_dispatch(t, (uint32_t)k))
+		if (map_dispatch(t, (uint32_t)k) || map_from_reg(t, (uint32_t)k))
 			*use |= (uint16_t)(1u << map_arg(in));
 		if (redirect_flags_read(t, (uint32_t)k))
 			*use |= 1u << BPF_REG_3;
@@ -1247,6 +1322,45 @@ static int solve_liveness(struct translator *t, bool eliminate)
 out:
 	free(li);
 	return err;
+}
+
+/* A map of maps' template, as the image's descriptor holds it. */
+static struct hxu_inner_desc inner_of(const struct hwxdp_map_desc *m)
+{
+	return (struct hxu_inner_desc){ m->type, m->key_size, m->value_size, m->max_entries,
+					m->map_flags };
+}
+
+/*
+ * The tables a used map of maps may hold are the object's maps that fit
+ * its template: each is a table of the image, so that the control plane
+ * (and the loader, for a definition's `.values`) can store its id.
+ */
+static void mark_inner_tables(struct translator *t)
+{
+	const struct hwxdp_object *obj = t->obj;
+
+	for (size_t k = 0; k < obj->map_cnt && k < HXU_TABLES; k++) {
+		struct hxu_inner_desc in;
+
+		if (!t->map_used[k] || !hxu_map_of_maps(obj->maps[k].type) ||
+		    obj->maps[k].inner_map >= obj->map_cnt)
+			continue;
+		in = inner_of(&obj->maps[obj->maps[k].inner_map]);
+		for (size_t j = 0; j < obj->map_cnt && j < HXU_TABLES; j++) {
+			const struct hwxdp_map_desc *m = &obj->maps[j];
+			struct hxu_table_desc d = {
+				.type = m->type,
+				.key_size = m->key_size,
+				.value_size = m->value_size,
+				.max_entries = m->max_entries,
+				.flags = m->map_flags,
+			};
+
+			if (m->origin != HWXDP_MAP_INNER && hxu_inner_fits(&in, &d))
+				t->map_used[j] = true;
+		}
+	}
 }
 
 static int build_image(struct translator *t, struct hxu_image **out)
@@ -1328,11 +1442,14 @@ static int build_image(struct translator *t, struct hxu_image **out)
 		lines[i].insn = p->insn;
 		w += hxu_encode(&p->op, &words[w]);
 	}
+	mark_inner_tables(t);
 	for (i = 0; i < t->obj->map_cnt && i < HXU_TABLES; i++) {
 		const struct hwxdp_map_desc *m = &t->obj->maps[i];
 
 		if (!t->map_used[i])
 			continue;
+		if (hxu_map_of_maps(m->type) && m->inner_map < t->obj->map_cnt)
+			tables[n].inner = inner_of(&t->obj->maps[m->inner_map]);
 		tables[n].id = (uint32_t)i;
 		tables[n].type = m->type;
 		tables[n].key_size = m->key_size;

@@ -357,7 +357,11 @@ static int helper(struct count_target *ct, struct count_ctx *c, int32_t id, uint
 	case BPF_FUNC_map_update_elem:
 	case BPF_FUNC_map_delete_elem:
 	case BPF_FUNC_redirect_map:
-		tab = hwxdp_tables__get(ct->tables, (uint32_t)r[1]);
+		/* a map is its table id, or the handle a lookup in a map of
+		 * maps gave (HXU_HANDLE): its low half is the id, of a table
+		 * the control plane checked against the template when it
+		 * stored it, as the device's tlookupr checks it again */
+		tab = hwxdp_tables__get(ct->tables, HXU_HANDLE_ID(r[1]));
 		if (!tab)
 			return -ENOENT;
 	}

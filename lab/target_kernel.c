@@ -50,13 +50,65 @@ static int map_fd(struct hx_target *target, const char *name)
 	return map ? bpf_map__fd(map) : -ENOENT;
 }
 
+static bool of_maps(struct hx_target *target, const char *name)
+{
+	struct kernel_target *kt = target->priv;
+	struct bpf_map *map = bpf_object__find_map_by_name(kt->obj, name);
+	enum bpf_map_type type = map ? bpf_map__type(map) : BPF_MAP_TYPE_UNSPEC;
+
+	return type == BPF_MAP_TYPE_ARRAY_OF_MAPS || type == BPF_MAP_TYPE_HASH_OF_MAPS;
+}
+
+/*
+ * A map of maps' value is, for every target, the index of a map in the
+ * object (the device's table id): here the fd of the object's map of that
+ * index, as the kernel takes one, and back from the kernel's map id.
+ */
+static int nth_map_fd(struct hx_target *target, uint32_t index)
+{
+	struct kernel_target *kt = target->priv;
+	struct bpf_map *map;
+	uint32_t n = 0;
+
+	bpf_object__for_each_map(map, kt->obj) if (n++ == index) return bpf_map__fd(map);
+	return -EBADF;
+}
+
+static int map_index_of_id(struct hx_target *target, uint32_t id, uint32_t *index)
+{
+	struct kernel_target *kt = target->priv;
+	struct bpf_map *map;
+	uint32_t n = 0;
+
+	bpf_object__for_each_map(map, kt->obj)
+	{
+		struct bpf_map_info info = {};
+		uint32_t len = sizeof(info);
+
+		if (!bpf_obj_get_info_by_fd(bpf_map__fd(map), &info, &len) && info.id == id) {
+			*index = n;
+			return 0;
+		}
+		n++;
+	}
+	return -ESRCH;
+}
+
 static int kernel_map_update(struct hx_target *target, const char *map, const void *key,
 			     const void *value)
 {
-	int fd = map_fd(target, map);
+	int fd = map_fd(target, map), inner;
+	uint32_t index;
 
 	if (fd < 0)
 		return fd;
+	if (of_maps(target, map)) {
+		memcpy(&index, value, sizeof(index));
+		inner = nth_map_fd(target, index);
+		if (inner < 0)
+			return inner;
+		return bpf_map_update_elem(fd, key, &inner, BPF_ANY) ? -errno : 0;
+	}
 	return bpf_map_update_elem(fd, key, value, BPF_ANY) ? -errno : 0;
 }
 
@@ -64,9 +116,19 @@ static int kernel_map_lookup(struct hx_target *target, const char *map, const vo
 			     void *value)
 {
 	int fd = map_fd(target, map);
+	uint32_t id, index;
+	int err;
 
 	if (fd < 0)
 		return fd;
+	if (of_maps(target, map)) {
+		if (bpf_map_lookup_elem(fd, key, &id))
+			return -errno;
+		err = map_index_of_id(target, id, &index);
+		if (!err)
+			memcpy(value, &index, sizeof(index));
+		return err;
+	}
 	return bpf_map_lookup_elem(fd, key, value) ? -errno : 0;
 }
 

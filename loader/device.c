@@ -16,6 +16,31 @@
 #include "base/log.h"
 #include "verifier/verifier.h"
 
+/*
+ * The slots of maps of maps their definition fills (`.values`), as libbpf
+ * fills the kernel's: each with its map's table id (a map's table id is its
+ * index), where both have a table.
+ */
+static int fill_maps_of_maps(struct hwxdp_tables *tables, const struct hwxdp_map_desc *maps,
+			     size_t map_cnt)
+{
+	for (size_t i = 0; i < map_cnt && i < HXU_TABLES; i++) {
+		struct hwxdp_table *tab = hwxdp_tables__get(tables, (uint32_t)i);
+
+		for (uint32_t k = 0; tab && k < maps[i].init_map_cnt; k++) {
+			const struct hwxdp_init_map *im = &maps[i].init_maps[k];
+			int err;
+
+			if (!hwxdp_tables__get(tables, im->map))
+				continue;
+			err = hwxdp_table__update(tab, &im->slot, &im->map, BPF_ANY);
+			if (err)
+				return err;
+		}
+	}
+	return 0;
+}
+
 int hwxdp_device_tables__fill(struct hwxdp_tables *tables, const struct hwxdp_map_desc *maps,
 			      size_t map_cnt)
 {
@@ -25,6 +50,9 @@ int hwxdp_device_tables__fill(struct hwxdp_tables *tables, const struct hwxdp_ma
 		uint32_t zero = 0;
 		int err;
 
+		/* a map of maps' template is no map of its own */
+		if (!tab && m->origin == HWXDP_MAP_INNER)
+			continue;
 		if (!tab) {
 			struct hxu_table_desc desc = {
 				.id = (uint32_t)i,
@@ -35,6 +63,12 @@ int hwxdp_device_tables__fill(struct hwxdp_tables *tables, const struct hwxdp_ma
 				.flags = m->map_flags,
 			};
 
+			if (hxu_map_of_maps(m->type) && m->inner_map < map_cnt)
+				desc.inner = (struct hxu_inner_desc){
+					maps[m->inner_map].type, maps[m->inner_map].key_size,
+					maps[m->inner_map].value_size,
+					maps[m->inner_map].max_entries, maps[m->inner_map].map_flags
+				};
 			snprintf(desc.name, sizeof(desc.name), "%s", m->name);
 			if (hwxdp_tables__create(tables, &desc))
 				continue;
@@ -48,7 +82,7 @@ int hwxdp_device_tables__fill(struct hwxdp_tables *tables, const struct hwxdp_ma
 		if (err)
 			return err;
 	}
-	return 0;
+	return fill_maps_of_maps(tables, maps, map_cnt);
 }
 
 /* The index in img of the program m's k-th initial slot names, or

@@ -84,11 +84,13 @@ struct map_place {
 	uint64_t off;
 };
 
-/* A program's address in a program array's definition, and where it went. */
+/* A program's address in a program array's definition, or a map's in a
+ * map of maps', and where it went. */
 struct slot_prog {
 	uint64_t off;		      /* in .maps */
-	const char *name;	      /* the function's */
+	const char *name;	      /* the function's, or the map's */
 	struct hwxdp_init_prog *init; /* its map's entry for it; NULL: no map's */
+	bool map;		      /* a map's address, not a function's */
 };
 
 struct loader {
@@ -563,12 +565,15 @@ static int read_slot_progs(struct loader *l, const struct section *s)
 		    get_sym(l, GELF_R_SYM(rel.r_info), &sym, &name))
 			return fail(l, -HWXDP_ERR_RELOC, "%s: relocation %zu is unreadable",
 				    s->name, j);
-		if (GELF_ST_TYPE(sym.st_info) != STT_FUNC)
+		if (GELF_ST_TYPE(sym.st_info) != STT_FUNC &&
+		    !(GELF_ST_TYPE(sym.st_info) == STT_OBJECT && sym.st_shndx == l->maps))
 			continue;
 		if (grow(&l->slot_progs, &l->slot_prog_cap, l->slot_prog_cnt + 1,
 			 sizeof(*l->slot_progs)))
 			return -ENOMEM;
-		l->slot_progs[l->slot_prog_cnt++] = (struct slot_prog){ rel.r_offset, name, NULL };
+		l->slot_progs[l->slot_prog_cnt++] =
+			(struct slot_prog){ rel.r_offset, name, NULL,
+					    GELF_ST_TYPE(sym.st_info) == STT_OBJECT };
 	}
 	return 0;
 }
@@ -844,6 +849,73 @@ static int64_t values_offset(const struct btf *btf, const struct btf_var_secinfo
 	return -1;
 }
 
+/* The byte offset of the `values` member of map k's variable, or -1. */
+static int64_t map_values_offset(struct loader *l, const struct btf_type *sec, size_t k)
+{
+	const struct btf_var_secinfo *vi = NULL;
+
+	for (int i = 0; sec && i < btf_vlen(sec) && !vi; i++)
+		if (btf_var_secinfos(sec)[i].offset == l->places[k].off)
+			vi = btf_var_secinfos(sec) + i;
+	return vi ? values_offset(l->obj->btf, vi) : -1;
+}
+
+/*
+ * A map's address in .maps fills a slot of the map of maps defined last
+ * before it (libbpf's init_slots for map-in-map), as a program's does a
+ * program array's: init_maps, bound by name to the object's maps.
+ */
+static int place_slot_maps(struct loader *l, const struct btf_type *sec, const size_t *best)
+{
+	struct hwxdp_map_desc *maps = l->obj->maps;
+
+	for (size_t k = 0; k < l->obj->map_cnt; k++) {
+		struct hwxdp_init_map *init;
+		int64_t values;
+		uint32_t n = 0;
+
+		if (!maps[k].init_map_cnt)
+			continue;
+		if (maps[k].type != BPF_MAP_TYPE_ARRAY_OF_MAPS &&
+		    maps[k].type != BPF_MAP_TYPE_HASH_OF_MAPS)
+			return fail(l, -HWXDP_ERR_MAP,
+				    "map %s: maps in the values of a map of type %u", maps[k].name,
+				    maps[k].type);
+		init = keep(l->priv, calloc(maps[k].init_map_cnt, sizeof(*init)));
+		if (!init)
+			return -ENOMEM;
+		maps[k].init_maps = init;
+		values = map_values_offset(l, sec, k);
+		for (size_t j = 0; j < l->slot_prog_cnt; j++) {
+			const struct slot_prog *s = &l->slot_progs[j];
+			uint64_t at = s->off - l->places[k].off;
+			size_t m;
+
+			if (best[j] != k || !s->map)
+				continue;
+			if (values < 0 || at < (uint64_t)values || (at - (uint64_t)values) % 8 ||
+			    (at - (uint64_t)values) / 8 >= maps[k].max_entries)
+				return fail(l, -HWXDP_ERR_MAP,
+					    "map %s: %s is not in a slot of its values",
+					    maps[k].name, s->name);
+			for (m = 0; m < l->obj->map_cnt; m++)
+				if (maps[m].origin == HWXDP_MAP_BTF &&
+				    !strcmp(maps[m].name, s->name))
+					break;
+			if (m == l->obj->map_cnt)
+				return fail(l, -HWXDP_ERR_MAP,
+					    "map %s: slot %u names %s, which is no map",
+					    maps[k].name, (uint32_t)((at - (uint64_t)values) / 8),
+					    s->name);
+			init[n++] = (struct hwxdp_init_map){
+				.slot = (uint32_t)((at - (uint64_t)values) / 8),
+				.map = (uint32_t)m,
+			};
+		}
+	}
+	return 0;
+}
+
 /*
  * Each program address in .maps belongs to the map defined last before it,
  * at the slot its place in the map's `values` gives (libbpf's
@@ -866,12 +938,16 @@ static int place_slot_progs(struct loader *l, const struct btf_type *sec)
 			    (best[j] == l->obj->map_cnt ||
 			     l->places[k].off > l->places[best[j]].off))
 				best[j] = k;
-		if (best[j] < l->obj->map_cnt)
+		if (best[j] < l->obj->map_cnt && !l->slot_progs[j].map)
 			maps[best[j]].init_prog_cnt++;
+		else if (best[j] < l->obj->map_cnt)
+			maps[best[j]].init_map_cnt++;
 	}
+	err = place_slot_maps(l, sec, best);
 	for (size_t k = 0; k < l->obj->map_cnt && !err; k++) {
 		const struct btf_var_secinfo *vi = NULL;
 		struct hwxdp_init_prog *init;
+
 		int64_t values = -1;
 		uint32_t n = 0;
 
@@ -891,7 +967,7 @@ static int place_slot_progs(struct loader *l, const struct btf_type *sec)
 		for (size_t j = 0; j < l->slot_prog_cnt && !err; j++) {
 			uint64_t at = l->slot_progs[j].off - l->places[k].off;
 
-			if (best[j] != k)
+			if (best[j] != k || l->slot_progs[j].map)
 				continue;
 			if (values < 0 || at < (uint64_t)values || (at - (uint64_t)values) % 8 ||
 			    (at - (uint64_t)values) / 8 >= maps[k].max_entries)

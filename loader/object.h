@@ -33,6 +33,12 @@ struct hwxdp_init_prog {
 
 #define HWXDP_INIT_PROG_NONE UINT32_MAX
 
+/* A map of maps' slot its definition fills: slot holds maps[map]. */
+struct hwxdp_init_map {
+	uint32_t slot;
+	uint32_t map; /* index in the object's maps[] */
+};
+
 struct hwxdp_map_desc {
 	char name[HWXDP_NAME_MAX];
 	enum hwxdp_map_origin origin;
@@ -51,6 +57,10 @@ struct hwxdp_map_desc {
 	 * and which: init_prog_cnt of them, in the order they are written */
 	uint32_t init_prog_cnt;
 	const struct hwxdp_init_prog *init_progs;
+	/* ARRAY_OF_MAPS: slots its definition fills with the object's maps
+	 * (`.values = { [i] = &map }`, set when libbpf loads it), in order */
+	uint32_t init_map_cnt;
+	const struct hwxdp_init_map *init_maps;
 };
 
 /* A kfunc or ksym the program names, by instruction. */

@@ -161,15 +161,30 @@ int device_check_map(struct verifier_env *env, const struct hwxdp_map_desc *map,
 	const char *kind;
 	char where[256];
 
+	/* a table of table ids, whose tables are as its template is */
 	if (map->type == BPF_MAP_TYPE_ARRAY_OF_MAPS || map->type == BPF_MAP_TYPE_HASH_OF_MAPS) {
-		verbose(env,
-			"map '%s' (%s, type %u) at insn %u%s: the device has no table of "
-			"tables: a lookup in a map of maps gives a map, and a table "
-			"operation there names its table in the microcode, not in a "
-			"register\n",
-			map->name, map_type_name(map->type), map->type, idx,
-			source_of(env, idx, where, sizeof(where)));
-		return REJECT;
+		const struct hwxdp_map_desc *in =
+			map->inner_map < env->map_cnt ? &env->maps[map->inner_map] : NULL;
+
+		if (map->type == BPF_MAP_TYPE_ARRAY_OF_MAPS ? map->key_size != 4
+							    : map->key_size > HWXDP_HASH_KEY_MAX) {
+			verbose(env,
+				"map '%s' (%s) at insn %u%s: key_size %u, the device's map of maps "
+				"takes %s %u bytes\n",
+				map->name, map_type_name(map->type), idx,
+				source_of(env, idx, where, sizeof(where)), map->key_size,
+				map->type == BPF_MAP_TYPE_ARRAY_OF_MAPS ? "keys of" : "keys up to",
+				map->type == BPF_MAP_TYPE_ARRAY_OF_MAPS ? 4 : HWXDP_HASH_KEY_MAX);
+			return REJECT;
+		}
+		if (!in || in->type == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
+		    in->type == BPF_MAP_TYPE_HASH_OF_MAPS) {
+			verbose(env, "map '%s' (%s) at insn %u%s: no template the device holds\n",
+				map->name, map_type_name(map->type), idx,
+				source_of(env, idx, where, sizeof(where)));
+			return REJECT;
+		}
+		return device_check_map(env, in, idx);
 	}
 	if (!device_table(map->type, &kind, &key_exact, &key_max, &value_max)) {
 		verbose(env,

@@ -677,6 +677,38 @@ static int fill_vips(struct dd_side *k, struct dd_side *d)
 	return e;
 }
 
+/*
+ * A map of maps names, for the keys the frames carry (VLAN 0 and small
+ * ones; an array's slots its definition left empty), the maps of the
+ * object that fit its template, in turn: on each side that side's own map,
+ * as a control plane stores it (the kernel's fd, the device's table id).
+ */
+static int fill_outer(struct dd_side *k, struct dd_side *d, const struct dd_map *om)
+{
+	const struct dd_map *dm = dd_side_map(d, om->name);
+	const char *inner[8], *name;
+	size_t n = 0;
+	int e = 0;
+
+	if (!dm || !dm->tab || om->key_size > 8)
+		return 0;
+	for (size_t i = 0; i < d->map_cnt && n < 8; i++)
+		if (hxu_inner_fits(&dm->tab->desc.inner, &d->maps[i].tab->desc) &&
+		    dd_side_map(k, d->maps[i].name))
+			inner[n++] = d->maps[i].name;
+	for (uint32_t j = 0; j < 4 && n && !e; j++) {
+		uint8_t key[8] = {};
+
+		if (om->type == BPF_MAP_TYPE_ARRAY_OF_MAPS &&
+		    (j >= om->max_entries || dd_side_inner(k, om->name, &j, &name) != -ENOENT))
+			continue;
+		memcpy(key, &j, sizeof(j));
+		e = dd_side_set_inner(k, om->name, key, inner[j % n]);
+		e = e ?: dd_side_set_inner(d, om->name, key, inner[j % n]);
+	}
+	return e;
+}
+
 /* Keys the generated frames carry, by key size, so that lookups hit. */
 static int fill_maps(struct dd_side *k, struct dd_side *d, char *err, size_t errlen)
 {
@@ -769,6 +801,14 @@ static int fill_maps(struct dd_side *k, struct dd_side *d, char *err, size_t err
 		}
 		if (e)
 			say(err, errlen, "filling map %s: %s", m->name, strerror(-e));
+	}
+	for (size_t i = 0; i < k->map_cnt && !e; i++) {
+		if (k->maps[i].type != BPF_MAP_TYPE_ARRAY_OF_MAPS &&
+		    k->maps[i].type != BPF_MAP_TYPE_HASH_OF_MAPS)
+			continue;
+		e = fill_outer(k, d, &k->maps[i]);
+		if (e)
+			say(err, errlen, "filling map %s: %s", k->maps[i].name, strerror(-e));
 	}
 	if (!e && dd_side_map(k, "flow_table_v4") && sizeof(struct corpus_flowv4) == 16) {
 		e = fill_bypass(k, d);
@@ -1053,9 +1093,7 @@ static void run_diff(const char *path, struct corpus_row *r, unsigned int frames
 	}
 	for (size_t i = 0; i < k.map_cnt; i++)
 		if (!percpu(k.maps[i].type) && (!partial || syncable(&k.maps[i])) &&
-		    k.maps[i].type != BPF_MAP_TYPE_PROG_ARRAY &&
-		    k.maps[i].type != BPF_MAP_TYPE_ARRAY_OF_MAPS &&
-		    k.maps[i].type != BPF_MAP_TYPE_HASH_OF_MAPS && dd_side_map(&d, k.maps[i].name))
+		    k.maps[i].type != BPF_MAP_TYPE_PROG_ARRAY && dd_side_map(&d, k.maps[i].name))
 			keep[nkeep++] = k.maps[i];
 	kflat = k;
 	kflat.maps = keep;

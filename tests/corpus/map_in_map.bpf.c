@@ -3,7 +3,8 @@
  * Maps of maps, as Katran's per-real LRU caches and Cilium's per-endpoint
  * policy maps have them: an ARRAY_OF_MAPS of per-queue counter arrays (its
  * slot 0 and 1 filled at load by libbpf) and a HASH_OF_MAPS of per-tenant
- * address allow-lists keyed by VLAN id. A frame is dropped when its VLAN's
+ * address allow-lists keyed by VLAN id (the lists allow_a and allow_b, which
+ * the control plane stores there). A frame is dropped when its VLAN's
  * inner map exists and lacks the source address; per-protocol counts go to
  * the inner array of slot (ingress ifindex & 1).
  */
@@ -34,6 +35,11 @@ struct inner_allow {
 	__type(value, __u8);
 	__uint(max_entries, 16);
 };
+
+/* Two tenants' lists, as a control plane makes them and stores in
+ * tenant_allow: here in the object, so that both targets have them. */
+struct inner_allow allow_a SEC(".maps");
+struct inner_allow allow_b SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH_OF_MAPS);

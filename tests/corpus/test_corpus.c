@@ -299,6 +299,72 @@ Test(corpus, tail_calls_through_a_filled_program_array, .timeout = 300)
 	free(rows);
 }
 
+/*
+ * map_in_map, in each build: an ARRAY_OF_MAPS its definition fills with
+ * two counter arrays and a HASH_OF_MAPS of allow-lists the run stores, the
+ * kernel's holding maps and the device's their table ids. The program
+ * translates, and frames that find a list (and an address in it or not),
+ * find none, and count into either array agree with the kernel's: verdict,
+ * bytes, the counters and the entries of both maps of maps.
+ */
+Test(corpus, maps_of_maps, .timeout = 300)
+{
+	static const char *const builds[] = { "corpus", "corpus-v3", "corpus-O1" };
+	char dir[4096], from[4096], to[4200], *target;
+	struct corpus_row *rows = NULL;
+	size_t cnt = 0;
+	int err;
+
+	if (geteuid() != 0)
+		cr_skip_test("the kernel's verdict and BPF_PROG_TEST_RUN need root");
+	snprintf(dir, sizeof(dir), "%s/tests/corpus-mim", hx_build_dir());
+	mkdir(dir, 0755);
+	for (size_t b = 0; b < 3; b++) {
+		snprintf(from, sizeof(from), "%s/tests/%s/map_in_map.bpf.o", hx_build_dir(),
+			 builds[b]);
+		target = realpath(from, NULL);
+		cr_assert_not_null(target, "%s: build the corpus with make", from);
+		snprintf(to, sizeof(to), "%s/map_in_map-%s.bpf.o", dir, builds[b]);
+		unlink(to);
+		cr_assert_eq(symlink(target, to), 0, "%s: %s", to, strerror(errno));
+		free(target);
+	}
+	err = corpus_run_in("tests/corpus-mim", corpus_frame_count(), &rows, &cnt);
+	for (size_t b = 0; b < 3; b++) {
+		snprintf(to, sizeof(to), "%s/map_in_map-%s.bpf.o", dir, builds[b]);
+		unlink(to);
+	}
+	rmdir(dir);
+	cr_assert_eq(err, 0, "the run failed: %s", strerror(-err));
+	cr_expect_eq(cnt, 3, "%zu rows, one program in each of 3 builds", cnt);
+	for (size_t i = 0; i < cnt; i++) {
+		const struct corpus_row *r = &rows[i];
+
+		cr_expect(r->kernel_ok, "%s/%s: the kernel refuses it: %s", r->object, r->prog,
+			  r->kernel_reason);
+		cr_expect(r->device_ok, "%s/%s: not translated: %s", r->object, r->prog,
+			  r->device_reason);
+		cr_expect(r->ran, "%s/%s: no differential run: %s", r->object, r->prog,
+			  r->run_error);
+		cr_expect(r->frames >= corpus_frame_count(), "%s/%s: %llu frames run", r->object,
+			  r->prog, (unsigned long long)r->frames);
+		cr_expect_eq(r->differ, 0, "%s/%s: %llu of %llu frames differ", r->object, r->prog,
+			     (unsigned long long)r->differ, (unsigned long long)r->frames);
+		cr_expect_eq(r->map_differ, 0, "%s/%s: %llu map entries differ", r->object, r->prog,
+			     (unsigned long long)r->map_differ);
+		cr_expect_gt(r->map_entries, 0, "%s/%s: no map entry compared", r->object, r->prog);
+		/* a list that lacks the source drops, the others pass */
+		cr_expect(r->actions[XDP_DROP] && r->actions[XDP_PASS],
+			  "%s: the frames took one way only (%llu dropped, %llu passed)", r->object,
+			  (unsigned long long)r->actions[XDP_DROP],
+			  (unsigned long long)r->actions[XDP_PASS]);
+		cr_log_info("%s/%s: %llu frames, %llu map entries, the same on both (%u ops)",
+			    r->object, r->prog, (unsigned long long)r->frames,
+			    (unsigned long long)r->map_entries, r->image_ops);
+	}
+	free(rows);
+}
+
 /* A file neither libbpf nor the project's loader reads is a row refused by
  * both, and the objects after it still run. */
 Test(corpus, an_unreadable_object_is_a_row)

@@ -61,6 +61,100 @@ static int side_update(struct hx_target *target, const char *name, const void *k
 	return bpf_map_update_elem(m->fd, key, value, BPF_ANY) ? -errno : 0;
 }
 
+static void show_bytes(const char *what, const uint8_t *b, size_t n);
+
+static bool of_maps(uint32_t type)
+{
+	return type == BPF_MAP_TYPE_ARRAY_OF_MAPS || type == BPF_MAP_TYPE_HASH_OF_MAPS;
+}
+
+int dd_side_set_inner(struct dd_side *s, const char *outer, const void *key, const char *inner)
+{
+	struct dd_map *o = dd_side_map(s, outer), *in = dd_side_map(s, inner);
+	uint32_t id;
+
+	if (!o || !in || !of_maps(o->type))
+		return -ENOENT;
+	/* the kernel takes the inner map's fd, the device its table id */
+	if (o->tab) {
+		id = in->tab->desc.id;
+		return hwxdp_table__update(o->tab, key, &id, BPF_ANY);
+	}
+	return bpf_map_update_elem(o->fd, key, &in->fd, BPF_ANY) ? -errno : 0;
+}
+
+/* The name of the map a map of maps' value names on side s (the kernel's
+ * value is a map id, the device's a table id), or NULL. */
+static const char *inner_name(const struct dd_side *s, uint32_t value)
+{
+	for (size_t i = 0; i < s->map_cnt; i++) {
+		const struct dd_map *m = &s->maps[i];
+		struct bpf_map_info info = {};
+		uint32_t len = sizeof(info);
+
+		if (m->tab ? m->tab->desc.id == value
+			   : !bpf_obj_get_info_by_fd(m->fd, &info, &len) && info.id == value)
+			return m->name;
+	}
+	return NULL;
+}
+
+int dd_side_inner(struct dd_side *s, const char *outer, const void *key, const char **inner)
+{
+	struct dd_map *o = dd_side_map(s, outer);
+	uint32_t value;
+	int err;
+
+	if (!o || !of_maps(o->type))
+		return -ENOENT;
+	err = dd_map_lookup(o, key, &value);
+	if (err)
+		return err;
+	*inner = inner_name(s, value);
+	return *inner ? 0 : -ESRCH;
+}
+
+/* A map of maps, entry by entry: the same keys, naming maps of the same
+ * name on each side. */
+static uint64_t walk_outer(struct dd_side *kernel, struct dd_side *device, const struct dd_map *k,
+			   uint64_t *entries, unsigned int show, unsigned int *shown)
+{
+	const struct dd_map *d = dd_side_map(device, k->name);
+	uint8_t *key = calloc(2, k->key_size ? k->key_size : 1), *next = key + k->key_size;
+	uint64_t differ = 0;
+
+	if (!key)
+		return 1;
+	for (int side = 0; side < 2; side++) {
+		const struct dd_map *a = side ? d : k;
+		bool first = true;
+
+		while (!dd_map_next_key(a, first ? NULL : key, next)) {
+			const char *kn = NULL, *dn = NULL;
+			int ek, ed;
+
+			first = false;
+			memcpy(key, next, k->key_size);
+			ek = dd_side_inner(kernel, k->name, key, &kn);
+			ed = dd_side_inner(device, k->name, key, &dn);
+			if (!side)
+				(*entries)++;
+			if (ek == ed && (ek || !strcmp(kn, dn)))
+				continue;
+			differ++;
+			if ((*shown)++ < show) {
+				fprintf(stderr,
+					"devdiff: map %s: entry names %s in the kernel, %s on the "
+					"device\n",
+					k->name, ek ? "nothing" : kn, ed ? "nothing" : dn);
+				show_bytes("key   ", key, k->key_size);
+			}
+		}
+	}
+	free(key);
+	return differ;
+}
+
 static int side_lookup(struct hx_target *target, const char *name, const void *key, void *value)
 {
 	struct dd_map *m = dd_side_map(side_of(target), name);
@@ -505,6 +599,10 @@ uint64_t dd_compare_maps(struct dd_side *kernel, struct dd_side *device, uint64_
 			continue;
 		}
 		(*maps)++;
+		if (of_maps(k->type)) {
+			differ += walk_outer(kernel, device, k, entries, show, shown);
+			continue;
+		}
 		differ += walk(k, d, true, entries, show, shown);
 		differ += walk(d, k, false, entries, show, shown);
 	}

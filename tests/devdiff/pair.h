@@ -75,6 +75,13 @@ void dd_side_close(struct dd_side *s);
 
 struct dd_map *dd_side_map(struct dd_side *s, const char *name);
 int dd_map_lookup(const struct dd_map *m, const void *key, void *value);
+/* Entry key of map of maps outer on side s names map inner, as the kernel's
+ * holds a map (its fd when written) and the device's a table id. 0 or a
+ * negative errno. */
+int dd_side_set_inner(struct dd_side *s, const char *outer, const void *key, const char *inner);
+/* The name of the map entry key of outer names on side s: 0, -ENOENT for
+ * no entry, -ESRCH for one naming no map of s. */
+int dd_side_inner(struct dd_side *s, const char *outer, const void *key, const char **inner);
 int dd_map_next_key(const struct dd_map *m, const void *key, void *next);
 
 /*

@@ -206,7 +206,7 @@ Test(validate, image_header_programs_tables, .init = quiet)
 
 	img.version = 0;
 	cr_assert_eq(hwxdp_engine__check(&img, NULL, err, sizeof(err)), -HWXDP_ERR_IMAGE);
-	cr_assert(strstr(err, "version 0, the device runs 1"), "%s", err);
+	cr_assert(strstr(err, "version 0, the device runs 2"), "%s", err);
 	img.version = HXU_VERSION;
 
 	img.op_cnt = HXU_STORE_WORDS + 1;

@@ -143,7 +143,7 @@ Test(corrupt, every_byte_changed_checksum_fixed)
 	unlink(path);
 	bounds[PART_HEADER] = 0;
 	bounds[PART_TABLES] = 32;
-	bounds[PART_PROGS] = bounds[PART_TABLES] + 88 * orig->table_cnt;
+	bounds[PART_PROGS] = bounds[PART_TABLES] + 112 * orig->table_cnt;
 	bounds[PART_LINES] = bounds[PART_PROGS] + 72 * orig->prog_cnt;
 	bounds[PART_OPS] = bounds[PART_LINES] + 8 * orig->line_cnt;
 	bounds[PART__COUNT] = len;
@@ -251,7 +251,7 @@ static size_t at_reserved(const struct hxu_image *img)
 static size_t at_table3(const struct hxu_image *img, size_t field)
 {
 	cr_assert_gt(img->table_cnt, 3);
-	return 32 + 3 * 88 + field;
+	return 32 + 3 * 112 + field;
 }
 static size_t at_t0_key(const struct hxu_image *img)
 {
@@ -282,9 +282,17 @@ static size_t at_t3_name(const struct hxu_image *img)
 {
 	return at_table3(img, 24);
 }
+static size_t at_t3_inner_type(const struct hxu_image *img)
+{
+	return at_table3(img, 88);
+}
+static size_t at_t3_inner_reserved(const struct hxu_image *img)
+{
+	return at_table3(img, 108);
+}
 static size_t at_prog0(const struct hxu_image *img)
 {
-	return 32 + 88 * img->table_cnt;
+	return 32 + 112 * img->table_cnt;
 }
 static size_t at_p0_name_end(const struct hxu_image *img)
 {
@@ -306,7 +314,7 @@ static size_t at_line5_op(const struct hxu_image *img)
 Test(corrupt, each_rule_names_its_field)
 {
 	const struct bad_field cases[] = {
-		{ "version", at_version, 0, "image: version 0, this reader reads 1" },
+		{ "version", at_version, 0, "image: version 0, this reader reads 2" },
 		{ "op count 0", at_op_cnt, 0,
 		  "image: 0 operation words, the store holds 1..32768" },
 		{ "op count", at_op_cnt, 32769, "image: 32769 operation words" },
@@ -329,6 +337,10 @@ Test(corrupt, each_rule_names_its_field)
 		{ "value size", at_t3_value, (1u << 20) + 1, "image: table 3: value size 1048577" },
 		{ "entries", at_t3_entries, 0, "image: table 3: no entries" },
 		{ "table name", at_t3_name, 0, "image: table 3: name not NUL-terminated", 64 },
+		{ "template", at_t3_inner_type, 1,
+		  "image: table 3: a template, and no map of maps" },
+		{ "template reserved", at_t3_inner_reserved, 1,
+		  "image: table 3: reserved word not zero" },
 		{ "program name", at_prog0, 0, "image: program 0: name not NUL-terminated", 64 },
 		{ "name padding", at_p0_name_end, 0x41,
 		  "image: program 0: byte 60 of the name field" },

@@ -151,7 +151,7 @@ Test(errors, an_image_the_device_refuses)
 	memcpy(&tables, data + 12, 4);
 	memcpy(&progs, data + 16, 4);
 	memcpy(&lines, data + 20, 4);
-	base = 32 + 88 * (size_t)tables + 72 * (size_t)progs + 8 * (size_t)lines;
+	base = 32 + 112 * (size_t)tables + 72 * (size_t)progs + 8 * (size_t)lines;
 	for (uint32_t i = 0; i < ops && at == UINT32_MAX; i++) {
 		uint64_t w;
 

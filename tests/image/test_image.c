@@ -98,7 +98,7 @@ Test(image, fwd_round_trip)
 	at = 32;
 	cr_assert_eq(le32(bytes + at + 8), img->tables[0].key_size);
 	cr_assert_str_eq((const char *)bytes + at + 24, img->tables[0].name);
-	at += 88 * img->table_cnt;
+	at += 112 * img->table_cnt;
 	cr_assert_str_eq((const char *)bytes + at, img->progs[0].name);
 	cr_assert_eq(le32(bytes + at + 64), img->progs[0].entry);
 	cr_assert_eq(le32(bytes + at + 68), img->progs[0].frames);

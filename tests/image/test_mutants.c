@@ -137,7 +137,7 @@ Test(mutants, table_type_and_entries_changed)
 
 	cr_assert_not_null(copy);
 	for (uint32_t t = 0; t < orig->table_cnt; t++) {
-		uint8_t *desc = copy + 32 + (size_t)t * 88;
+		uint8_t *desc = copy + 32 + (size_t)t * 112;
 
 		for (size_t m = 0; m < sizeof(types) / sizeof(types[0]) + 3; m++) {
 			struct hwxdp_tables *tables;
@@ -226,7 +226,7 @@ static void mutate(uint8_t *buf, size_t len, size_t ops, uint32_t table_cnt, uin
 		break;
 	default: {
 		uint8_t *desc =
-			buf + 32 + (size_t)(next_rand(rng) % (table_cnt ? table_cnt : 1)) * 88;
+			buf + 32 + (size_t)(next_rand(rng) % (table_cnt ? table_cnt : 1)) * 112;
 		uint32_t field = (uint32_t)(next_rand(rng) % 4);
 
 		if (!table_cnt)

@@ -547,6 +547,8 @@ Test(loader_object, program_arrays_filled_by_their_definition)
 	}
 	for (size_t i = 0; i < mim->map_cnt; i++)
 		cr_assert_eq(mim->maps[i].init_prog_cnt, 0, "%s", mim->maps[i].name);
+	for (size_t i = 0; i < obj->map_cnt; i++)
+		cr_assert_eq(obj->maps[i].init_map_cnt, 0, "%s", obj->maps[i].name);
 	cr_assert_eq(
 		hwxdp_device_prog__open_opts(hx_build_path("tests/corpus/tail_prog_array.bpf.o"),
 					     &opts, &dp, msg, sizeof(msg)),
@@ -563,6 +565,52 @@ Test(loader_object, program_arrays_filled_by_their_definition)
 	}
 	hwxdp_device_prog__close(dp);
 	hwxdp_object__close(mim);
+	hwxdp_object__close(obj);
+}
+
+/* A map of maps whose definition names maps: its slots and their maps,
+ * as libbpf fills the kernel's; the device's table holds their table ids
+ * (a map's index), and a lookup there a handle. The hash of maps no
+ * definition fills starts empty; its lists are in the image for the
+ * control plane to store. */
+Test(loader_object, maps_of_maps_filled_by_their_definition)
+{
+	struct hwxdp_object *obj = open_device("tests/corpus/map_in_map.bpf.o");
+	const struct hwxdp_map_desc *pq = &obj->maps[map_index(obj, "per_queue")];
+	struct hwxdp_device_prog_opts opts = { .sz = sizeof(opts) };
+	static const char *const want[] = { "counts_a", "counts_b" };
+	struct hwxdp_device_prog *dp = NULL;
+	struct hwxdp_table *tab;
+	uint16_t vid = 0;
+	uint32_t id;
+	char msg[512] = "";
+
+	cr_assert_eq(pq->init_map_cnt, 2);
+	cr_expect_eq(obj->maps[map_index(obj, "tenant_allow")].init_map_cnt, 0);
+	cr_expect_eq(obj->maps[pq->inner_map].origin, HWXDP_MAP_INNER);
+	for (uint32_t i = 0; i < 2; i++) {
+		cr_expect_eq(pq->init_maps[i].slot, i);
+		cr_assert_lt(pq->init_maps[i].map, obj->map_cnt);
+		cr_expect_str_eq(obj->maps[pq->init_maps[i].map].name, want[i]);
+	}
+	cr_assert_eq(hwxdp_device_prog__open_opts(hx_build_path("tests/corpus/map_in_map.bpf.o"),
+						  &opts, &dp, msg, sizeof(msg)),
+		     0, "%s", msg);
+	tab = hwxdp_device_prog__table(dp, "per_queue");
+	cr_assert_not_null(tab);
+	cr_expect_eq(tab->desc.inner.type, BPF_MAP_TYPE_ARRAY);
+	cr_expect_eq(tab->desc.inner.value_size, 8);
+	for (uint32_t i = 0; i < 2; i++) {
+		cr_assert_eq(hwxdp_table__lookup(tab, &i, &id), 0, "slot %u", i);
+		cr_expect_eq(id, (uint32_t)map_index(obj, want[i]), "slot %u holds table %u", i,
+			     id);
+		cr_expect_eq(hwxdp_table__value_addr(tab, &i), HXU_HANDLE(id));
+	}
+	cr_expect_not_null(hwxdp_device_prog__table(dp, "allow_a"));
+	cr_expect_not_null(hwxdp_device_prog__table(dp, "allow_b"));
+	cr_expect_eq(hwxdp_table__lookup(hwxdp_device_prog__table(dp, "tenant_allow"), &vid, &id),
+		     -ENOENT);
+	hwxdp_device_prog__close(dp);
 	hwxdp_object__close(obj);
 }
 

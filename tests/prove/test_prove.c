@@ -386,6 +386,85 @@ Test(prove, helper_call_not_proven)
 	built_free(&b);
 }
 
+/* A lookup in a map of maps, and the table operations whose table its
+ * handle names, are said not to be modelled, never proven. */
+Test(prove, maps_of_maps_not_proven)
+{
+	static const char *const objects[] = { "tests/corpus/map_in_map.bpf.o",
+					       "tests/devdiff/bpf/maps_of_maps.bpf.o" };
+	struct hwxdp_verify_opts vopts = { .sz = sizeof(vopts), .device = true };
+	struct hwxdp_prove_opts opts = {
+		.sz = sizeof(opts), .max_len = 64, .timeout_ms = TIMEOUT, .ingress = 1
+	};
+
+	for (size_t n = 0; n < 2; n++) {
+		const struct hwxdp_prog *prog;
+		struct hwxdp_verify_result *facts;
+		struct hwxdp_prove_result res;
+		struct hwxdp_object *obj;
+		struct hxu_image *img;
+		char path[4096], msg[512];
+
+		snprintf(path, sizeof(path), "%s/%s", hx_build_dir(), objects[n]);
+		cr_assert_eq(hwxdp_object__open(path, &obj), 0, "%s", path);
+		prog = &obj->progs[0];
+		cr_assert_eq(hwxdp_verify(obj, prog, &vopts, &facts), 0);
+		cr_assert(facts->accepted, "%s", path);
+		cr_assert_eq(hwxdp_translate(obj, prog, facts, &img, msg, sizeof(msg)), 0, "%s",
+			     msg);
+		cr_assert_eq(hwxdp_prove(prog->insns, prog->insn_cnt, obj->maps, obj->map_cnt,
+					 facts, img, 0, &opts, &res),
+			     0);
+		cr_expect_eq(res.status, HWXDP_PROVE_NOT_PROVEN, "%s: status %u: %s", path,
+			     res.status, res.reason);
+		cr_expect(strstr(res.reason, "map of maps not modelled"), "%s: %s", path,
+			  res.reason);
+		hxu_image__free(img);
+		hwxdp_verify_result__free(facts);
+		hwxdp_object__close(obj);
+	}
+}
+
+/* Microcode with a register table form, under a program that returns
+ * XDP_PASS: the microcode side says it does not model it either, and never
+ * claims a proof. */
+Test(prove, register_table_forms_not_proven)
+{
+	struct hwxdp_prove_result res;
+	struct raw_prog p = { .cnt = 0 };
+	struct hxu_image img;
+	struct built b;
+	struct hxu_op ops[3] = {
+		hxu_op_make(HXU_OP_TLOOKUPR, 0, 2, 1, HXU_SPACE_LM, 0, 0),
+		hxu_op_make(HXU_OP_MOV, 0, 0, 0, HXU_F_K, 0, XDP_PASS),
+		hxu_op_make(HXU_OP_EXIT, 0, 0, 0, 0, 0, 0),
+	};
+	uint64_t words[3];
+	char msg[512];
+
+	raw_emit(&p, BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, XDP_PASS);
+	raw_emit(&p, BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	cr_assert_eq(build(&p, &b, msg, sizeof(msg)), 0, "%s", msg);
+	for (int i = 0; i < 3; i++) {
+		ops[i].end = true;
+		hxu_encode(&ops[i], &words[i]);
+	}
+	img = *b.img;
+	img.ops = words;
+	img.op_cnt = 3;
+	img.line_cnt = 0;
+	cr_assert_eq(hwxdp_prove(p.insns, p.cnt, NULL, 0, b.facts, &img, 0,
+				 &(struct hwxdp_prove_opts){ .sz = sizeof(struct hwxdp_prove_opts),
+							     .max_len = 64,
+							     .timeout_ms = TIMEOUT,
+							     .ingress = 1 },
+				 &res),
+		     0);
+	cr_expect_eq(res.status, HWXDP_PROVE_NOT_PROVEN, "status %u: %s", res.status, res.reason);
+	cr_expect(strstr(res.reason, "op 0: map of maps not modelled"), "%s", res.reason);
+	built_free(&b);
+}
+
 /* A redirect whose flags are no constant 0..3 (the corpus's bridge: a
  * broadcast merged by clang with a plain redirect, its flags in r3) is
  * said not to be modelled, never proven. */

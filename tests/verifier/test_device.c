@@ -35,6 +35,10 @@ enum {
 	M_ARRAY,      /* array, value 16 */
 	M_RODATA,     /* frozen .rodata: u32 hwxdp_target = DEVICE */
 	M_BIG_BSS,    /* .bss of 2 MiB */
+	M_OUTER,      /* array of maps of M_INNER's */
+	M_OUTER_WIDE, /* hash of maps of M_INNER_WIDE's */
+	M_INNER,      /* template: hash, key 4, value 8 */
+	M_INNER_WIDE, /* template: hash, value 300 */
 	M_CNT,
 };
 
@@ -115,6 +119,30 @@ static const struct hwxdp_map_desc maps[M_CNT] = {
 			.key_size = 4,
 			.value_size = 2 << 20,
 			.max_entries = 1 },
+	[M_OUTER] = { .name = "outer",
+		      .type = BPF_MAP_TYPE_ARRAY_OF_MAPS,
+		      .key_size = 4,
+		      .value_size = 4,
+		      .max_entries = 4,
+		      .inner_map = M_INNER },
+	[M_OUTER_WIDE] = { .name = "outer_wide",
+			   .type = BPF_MAP_TYPE_HASH_OF_MAPS,
+			   .key_size = 4,
+			   .value_size = 4,
+			   .max_entries = 4,
+			   .inner_map = M_INNER_WIDE },
+	[M_INNER] = { .name = "outer.inner",
+		      .origin = HWXDP_MAP_INNER,
+		      .type = BPF_MAP_TYPE_HASH,
+		      .key_size = 4,
+		      .value_size = 8,
+		      .max_entries = 16 },
+	[M_INNER_WIDE] = { .name = "outer_wide.inner",
+			   .origin = HWXDP_MAP_INNER,
+			   .type = BPF_MAP_TYPE_HASH,
+			   .key_size = 4,
+			   .value_size = 300,
+			   .max_entries = 16 },
 };
 
 /* A program built in pieces. */
@@ -314,6 +342,26 @@ Test(device_maps, key_wider_than_the_table_engine)
 	lookup(&ok, M_LPM, 8);
 	EMIT(&ok, MOV64_IMM(0, XDP_PASS), EXIT_INSN());
 	both_accept(ok.insns, ok.n);
+}
+
+/* A lookup in a map of maps gives a map like its template, which the
+ * device takes where it takes the template: a table of table ids. */
+Test(device_maps, maps_of_maps_by_their_template)
+{
+	struct prog p = { .n = 0 }, wide = { .n = 0 };
+	size_t call;
+
+	lookup(&p, M_OUTER, 4);
+	EMIT(&p, JMP_IMM(BPF_JEQ, 0, 0, 5), MOV64_REG(1, 0), MOV64_REG(2, 10),
+	     ALU64_IMM(BPF_ADD, 2, -4), CALL_HELPER(BPF_FUNC_map_lookup_elem),
+	     MOV64_IMM(0, XDP_PASS), EXIT_INSN());
+	both_accept(p.insns, p.n);
+	call = lookup(&wide, M_OUTER_WIDE, 4);
+	EMIT(&wide, MOV64_IMM(0, XDP_PASS), EXIT_INSN());
+	device_rejects(wide.insns, wide.n,
+		       "map 'outer_wide.inner' (hash) at insn 5: value_size 300, the device's hash "
+		       "table takes values up to 256 bytes",
+		       call);
 }
 
 Test(device_maps, value_wider_than_the_table_engine)
