@@ -129,11 +129,17 @@ static int set_mmapable(struct bpf_object *obj)
 
 	bpf_object__for_each_map(map, obj)
 	{
+		struct bpf_map *m = map;
 		int err;
 
-		if (bpf_map__type(map) != BPF_MAP_TYPE_ARRAY || bpf_map__is_internal(map))
+		/* an array stored in a map of maps must have its template's
+		 * flags, which the kernel compares: both mmapable */
+		if (bpf_map__type(map) == BPF_MAP_TYPE_ARRAY_OF_MAPS ||
+		    bpf_map__type(map) == BPF_MAP_TYPE_HASH_OF_MAPS)
+			m = bpf_map__inner_map(map);
+		if (!m || bpf_map__type(m) != BPF_MAP_TYPE_ARRAY || bpf_map__is_internal(m))
 			continue;
-		err = bpf_map__set_map_flags(map, bpf_map__map_flags(map) | BPF_F_MMAPABLE);
+		err = bpf_map__set_map_flags(m, bpf_map__map_flags(m) | BPF_F_MMAPABLE);
 		if (err)
 			return err;
 	}
