@@ -230,6 +230,68 @@ Test(corpus, legacy_maps_through_the_host_copy, .timeout = 300)
 }
 
 /*
+ * One object of the corpus in each of its 3 builds, run in a directory of
+ * its own under the build (links to the 3 objects): the rows, 0 or -errno.
+ */
+static int run_in_builds(const char *object, const char *subdir, struct corpus_row **rows,
+			 size_t *cnt)
+{
+	static const char *const builds[] = { "corpus", "corpus-v3", "corpus-O1" };
+	char dir[4096], from[4096], to[4200], rel[256], *target;
+	int err;
+
+	snprintf(dir, sizeof(dir), "%s/tests/%s", hx_build_dir(), subdir);
+	snprintf(rel, sizeof(rel), "tests/%s", subdir);
+	mkdir(dir, 0755);
+	for (size_t b = 0; b < 3; b++) {
+		snprintf(from, sizeof(from), "%s/tests/%s/%s.bpf.o", hx_build_dir(), builds[b],
+			 object);
+		target = realpath(from, NULL);
+		cr_assert_not_null(target, "%s: build the corpus with make", from);
+		snprintf(to, sizeof(to), "%s/%s-%s.bpf.o", dir, object, builds[b]);
+		unlink(to);
+		cr_assert_eq(symlink(target, to), 0, "%s: %s", to, strerror(errno));
+		free(target);
+	}
+	err = corpus_run_in(rel, corpus_frame_count(), rows, cnt);
+	for (size_t b = 0; b < 3; b++) {
+		snprintf(to, sizeof(to), "%s/%s-%s.bpf.o", dir, object, builds[b]);
+		unlink(to);
+	}
+	rmdir(dir);
+	return err;
+}
+
+/* A row the kernel accepts, the device translates, and whose frames and
+ * map entries are the same on both. */
+static void expect_same_on_both(const struct corpus_row *r)
+{
+	cr_expect(r->kernel_ok, "%s/%s: the kernel refuses it: %s", r->object, r->prog,
+		  r->kernel_reason);
+	cr_expect(r->device_ok, "%s/%s: not translated: %s", r->object, r->prog, r->device_reason);
+	cr_expect(r->ran, "%s/%s: no differential run: %s", r->object, r->prog, r->run_error);
+	cr_expect(r->frames >= corpus_frame_count(), "%s/%s: %llu frames run", r->object, r->prog,
+		  (unsigned long long)r->frames);
+	cr_expect_eq(r->differ, 0, "%s/%s: %llu of %llu frames differ", r->object, r->prog,
+		     (unsigned long long)r->differ, (unsigned long long)r->frames);
+	cr_expect_eq(r->map_differ, 0, "%s/%s: %llu map entries differ", r->object, r->prog,
+		     (unsigned long long)r->map_differ);
+	cr_expect_gt(r->map_entries, 0, "%s/%s: no map entry compared", r->object, r->prog);
+}
+
+/* A row's frames took both ways, dropped and passed. */
+static void expect_both_ways(const struct corpus_row *r)
+{
+	cr_expect(r->actions[XDP_DROP] && r->actions[XDP_PASS],
+		  "%s: the frames took one way only (%llu dropped, %llu passed)", r->object,
+		  (unsigned long long)r->actions[XDP_DROP],
+		  (unsigned long long)r->actions[XDP_PASS]);
+	cr_log_info("%s/%s: %llu frames, %llu map entries, the same on both (%u ops)", r->object,
+		    r->prog, (unsigned long long)r->frames, (unsigned long long)r->map_entries,
+		    r->image_ops);
+}
+
+/*
  * tail_prog_array, in each build: a program array its definition fills
  * (`.values`), so the device's image holds the entry program and the two
  * stages it tail-calls, the array starting with their image indices. Every
@@ -239,61 +301,22 @@ Test(corpus, legacy_maps_through_the_host_copy, .timeout = 300)
  */
 Test(corpus, tail_calls_through_a_filled_program_array, .timeout = 300)
 {
-	static const char *const builds[] = { "corpus", "corpus-v3", "corpus-O1" };
-	char dir[4096], from[4096], to[4200], *target;
 	struct corpus_row *rows = NULL;
 	size_t cnt = 0, entries = 0;
 	int err;
 
 	if (geteuid() != 0)
 		cr_skip_test("the kernel's verdict and BPF_PROG_TEST_RUN need root");
-	snprintf(dir, sizeof(dir), "%s/tests/corpus-tail", hx_build_dir());
-	mkdir(dir, 0755);
-	for (size_t b = 0; b < 3; b++) {
-		snprintf(from, sizeof(from), "%s/tests/%s/tail_prog_array.bpf.o", hx_build_dir(),
-			 builds[b]);
-		target = realpath(from, NULL);
-		cr_assert_not_null(target, "%s: build the corpus with make", from);
-		snprintf(to, sizeof(to), "%s/tail_prog_array-%s.bpf.o", dir, builds[b]);
-		unlink(to);
-		cr_assert_eq(symlink(target, to), 0, "%s: %s", to, strerror(errno));
-		free(target);
-	}
-	err = corpus_run_in("tests/corpus-tail", corpus_frame_count(), &rows, &cnt);
-	for (size_t b = 0; b < 3; b++) {
-		snprintf(to, sizeof(to), "%s/tail_prog_array-%s.bpf.o", dir, builds[b]);
-		unlink(to);
-	}
-	rmdir(dir);
+	err = run_in_builds("tail_prog_array", "corpus-tail", &rows, &cnt);
 	cr_assert_eq(err, 0, "the run failed: %s", strerror(-err));
 	cr_expect_eq(cnt, 9, "%zu rows, 3 programs in each of 3 builds", cnt);
 	for (size_t i = 0; i < cnt; i++) {
-		const struct corpus_row *r = &rows[i];
-
-		cr_expect(r->kernel_ok, "%s/%s: the kernel refuses it: %s", r->object, r->prog,
-			  r->kernel_reason);
-		cr_expect(r->device_ok, "%s/%s: not translated: %s", r->object, r->prog,
-			  r->device_reason);
-		cr_expect(r->ran, "%s/%s: no differential run: %s", r->object, r->prog,
-			  r->run_error);
-		cr_expect(r->frames >= corpus_frame_count(), "%s/%s: %llu frames run", r->object,
-			  r->prog, (unsigned long long)r->frames);
-		cr_expect_eq(r->differ, 0, "%s/%s: %llu of %llu frames differ", r->object, r->prog,
-			     (unsigned long long)r->differ, (unsigned long long)r->frames);
-		cr_expect_eq(r->map_differ, 0, "%s/%s: %llu map entries differ", r->object, r->prog,
-			     (unsigned long long)r->map_differ);
-		cr_expect_gt(r->map_entries, 0, "%s/%s: no map entry compared", r->object, r->prog);
-		if (strcmp(r->prog, "xdp_entry"))
+		expect_same_on_both(&rows[i]);
+		if (strcmp(rows[i].prog, "xdp_entry"))
 			continue;
 		entries++;
 		/* IPv4 and IPv6 stages drop a hop limit of 1, the fall-through passes */
-		cr_expect(r->actions[XDP_DROP] && r->actions[XDP_PASS],
-			  "%s: the frames took one way only (%llu dropped, %llu passed)", r->object,
-			  (unsigned long long)r->actions[XDP_DROP],
-			  (unsigned long long)r->actions[XDP_PASS]);
-		cr_log_info("%s/%s: %llu frames, %llu map entries, the same on both (%u ops)",
-			    r->object, r->prog, (unsigned long long)r->frames,
-			    (unsigned long long)r->map_entries, r->image_ops);
+		expect_both_ways(&rows[i]);
 	}
 	cr_expect_eq(entries, 3, "%zu entry programs", entries);
 	free(rows);
@@ -309,58 +332,19 @@ Test(corpus, tail_calls_through_a_filled_program_array, .timeout = 300)
  */
 Test(corpus, maps_of_maps, .timeout = 300)
 {
-	static const char *const builds[] = { "corpus", "corpus-v3", "corpus-O1" };
-	char dir[4096], from[4096], to[4200], *target;
 	struct corpus_row *rows = NULL;
 	size_t cnt = 0;
 	int err;
 
 	if (geteuid() != 0)
 		cr_skip_test("the kernel's verdict and BPF_PROG_TEST_RUN need root");
-	snprintf(dir, sizeof(dir), "%s/tests/corpus-mim", hx_build_dir());
-	mkdir(dir, 0755);
-	for (size_t b = 0; b < 3; b++) {
-		snprintf(from, sizeof(from), "%s/tests/%s/map_in_map.bpf.o", hx_build_dir(),
-			 builds[b]);
-		target = realpath(from, NULL);
-		cr_assert_not_null(target, "%s: build the corpus with make", from);
-		snprintf(to, sizeof(to), "%s/map_in_map-%s.bpf.o", dir, builds[b]);
-		unlink(to);
-		cr_assert_eq(symlink(target, to), 0, "%s: %s", to, strerror(errno));
-		free(target);
-	}
-	err = corpus_run_in("tests/corpus-mim", corpus_frame_count(), &rows, &cnt);
-	for (size_t b = 0; b < 3; b++) {
-		snprintf(to, sizeof(to), "%s/map_in_map-%s.bpf.o", dir, builds[b]);
-		unlink(to);
-	}
-	rmdir(dir);
+	err = run_in_builds("map_in_map", "corpus-mim", &rows, &cnt);
 	cr_assert_eq(err, 0, "the run failed: %s", strerror(-err));
 	cr_expect_eq(cnt, 3, "%zu rows, one program in each of 3 builds", cnt);
 	for (size_t i = 0; i < cnt; i++) {
-		const struct corpus_row *r = &rows[i];
-
-		cr_expect(r->kernel_ok, "%s/%s: the kernel refuses it: %s", r->object, r->prog,
-			  r->kernel_reason);
-		cr_expect(r->device_ok, "%s/%s: not translated: %s", r->object, r->prog,
-			  r->device_reason);
-		cr_expect(r->ran, "%s/%s: no differential run: %s", r->object, r->prog,
-			  r->run_error);
-		cr_expect(r->frames >= corpus_frame_count(), "%s/%s: %llu frames run", r->object,
-			  r->prog, (unsigned long long)r->frames);
-		cr_expect_eq(r->differ, 0, "%s/%s: %llu of %llu frames differ", r->object, r->prog,
-			     (unsigned long long)r->differ, (unsigned long long)r->frames);
-		cr_expect_eq(r->map_differ, 0, "%s/%s: %llu map entries differ", r->object, r->prog,
-			     (unsigned long long)r->map_differ);
-		cr_expect_gt(r->map_entries, 0, "%s/%s: no map entry compared", r->object, r->prog);
+		expect_same_on_both(&rows[i]);
 		/* a list that lacks the source drops, the others pass */
-		cr_expect(r->actions[XDP_DROP] && r->actions[XDP_PASS],
-			  "%s: the frames took one way only (%llu dropped, %llu passed)", r->object,
-			  (unsigned long long)r->actions[XDP_DROP],
-			  (unsigned long long)r->actions[XDP_PASS]);
-		cr_log_info("%s/%s: %llu frames, %llu map entries, the same on both (%u ops)",
-			    r->object, r->prog, (unsigned long long)r->frames,
-			    (unsigned long long)r->map_entries, r->image_ops);
+		expect_both_ways(&rows[i]);
 	}
 	free(rows);
 }
