@@ -37,12 +37,8 @@
 #define BPF_MEMSX 0x80 /* sign-extending loads; older uapi headers lack it */
 #endif
 
-#define STEP_MAX 20000 /* instructions on one path: beyond, a loop */
-/* the exploring solver's limit per query (ms): past it, a fresh solver */
-#define PROBE_MS   200
-#define STORE_SORT_DEPTH 64 /* stores a store is put beneath, at most */
-#define DISJUNCTS_MAX 256 /* ways two paths can differ, asked one by one */
-#define LEAF_MAX   4096 /* paths of one side */
+#define STEP_MAX   20000 /* instructions on one path: beyond, a loop */
+#define LEAF_MAX   4096	 /* paths of one side */
 #define PKT_BASE   HXU_HEADROOM
 #define LEN_MIN	   HXU_ETH_HLEN
 #define CTX_ADDR   0
@@ -51,6 +47,11 @@
 /* Where map m's values live in the model's table memory: apart from every
  * other map's, so that no two maps share a byte. */
 #define MAP_BASE(m) ((uint64_t)((m) + 1) << 48)
+
+/* the exploring solver's limit per query (ms): past it, a fresh solver */
+#define PROBE_MS	 200
+#define STORE_SORT_DEPTH 64  /* stores a store is put beneath, at most */
+#define DISJUNCTS_MAX	 256 /* ways two paths can differ, asked one by one */
 
 /* A map lookup on a path: the key, little-endian bytes as one bit-vector. */
 struct lookup {
@@ -346,27 +347,39 @@ static Z3_lbool check_fresh(struct prover *p, Z3_ast cond, Z3_model *model)
 	return r;
 }
 
+/* One query: the solver's state and cond; undecided by the incremental
+ * solver, by a fresh one. A model, counted, where it holds and one is
+ * asked for. */
+static Z3_lbool query(struct prover *p, Z3_ast cond, Z3_model *model)
+{
+	Z3_context z = p->z;
+	Z3_lbool r;
+
+	Z3_solver_push(z, p->s);
+	Z3_solver_assert(z, p->s, cond);
+	r = Z3_solver_check(z, p->s);
+	p->checks++;
+	if (r == Z3_L_TRUE && model) {
+		*model = Z3_solver_get_model(z, p->s);
+		Z3_model_inc_ref(z, *model);
+	}
+	Z3_solver_pop(z, p->s, 1);
+	if (r == Z3_L_UNDEF)
+		r = check_fresh(p, cond, model);
+	return r;
+}
+
 /* Whether cond can hold on the path the solver holds (the explored one's
  * condition, sym.level); a timeout counts as yes, so that no path is
  * dropped on a guess. */
 static bool feasible(struct prover *p, Z3_ast cond)
 {
-	Z3_lbool r;
-
 	cond = Z3_simplify(p->z, cond);
 	if (is_false(p, cond))
 		return false;
 	if (is_true(p, cond))
 		return true;
-	Z3_solver_push(p->z, p->s);
-	Z3_solver_assert(p->z, p->s, cond);
-	r = Z3_solver_check(p->z, p->s);
-	/* what the incremental solver gives up on, a fresh one may not */
-	if (r == Z3_L_UNDEF)
-		r = check_fresh(p, cond, NULL);
-	Z3_solver_pop(p->z, p->s, 1);
-	p->checks++;
-	return r != Z3_L_FALSE;
+	return query(p, cond, NULL) != Z3_L_FALSE;
 }
 
 /* The path st (the one the solver holds) goes on where c holds: one level
@@ -809,8 +822,9 @@ static Z3_ast store_byte(struct prover *p, Z3_ast mem, Z3_ast idx, Z3_ast b, uns
 
 		if (Z3_get_decl_kind(z, Z3_get_app_decl(z, app)) == Z3_OP_STORE &&
 		    Z3_get_ast_id(z, at) > Z3_get_ast_id(z, idx) && never_equal(p, at, idx))
-			return Z3_mk_store(z, store_byte(p, Z3_get_app_arg(z, app, 0), idx, b, depth - 1),
-					   at, Z3_get_app_arg(z, app, 2));
+			return Z3_mk_store(
+				z, store_byte(p, Z3_get_app_arg(z, app, 0), idx, b, depth - 1), at,
+				Z3_get_app_arg(z, app, 2));
 	}
 	return Z3_mk_store(z, mem, idx, b);
 }
@@ -2897,28 +2911,6 @@ static Z3_ast differ_of(struct prover *p, const struct side *sb, const struct si
 	return differ;
 }
 
-/* One query: the solver's state and cond; undecided by the incremental
- * solver, by a fresh one. A model, counted, where it holds and one is
- * asked for. */
-static Z3_lbool query(struct prover *p, Z3_ast cond, Z3_model *model)
-{
-	Z3_context z = p->z;
-	Z3_lbool r;
-
-	Z3_solver_push(z, p->s);
-	Z3_solver_assert(z, p->s, cond);
-	r = Z3_solver_check(z, p->s);
-	p->checks++;
-	if (r == Z3_L_TRUE && model) {
-		*model = Z3_solver_get_model(z, p->s);
-		Z3_model_inc_ref(z, *model);
-	}
-	Z3_solver_pop(z, p->s, 1);
-	if (r == Z3_L_UNDEF)
-		r = check_fresh(p, cond, model);
-	return r;
-}
-
 /* The leaf of sd whose condition holds in m, or -1. */
 static int32_t leaf_in(struct prover *p, Z3_model m, const struct side *sd)
 {
@@ -3081,8 +3073,11 @@ static int compare(struct prover *p)
 	Z3_solver_assert(z, p->s, differ);
 	/* a counterexample without a full map first: the replay can make it */
 	pushed = 1;
-	r = p->by_pairs ? Z3_L_UNDEF : Z3_solver_check(z, p->s);
-	p->checks++;
+	r = Z3_L_UNDEF;
+	if (!p->by_pairs) {
+		r = Z3_solver_check(z, p->s);
+		p->checks++;
+	}
 	/* an unsat answer from a fresh solver is as good a proof */
 	if (r == Z3_L_UNDEF && !p->by_pairs && check_fresh(p, differ, NULL) == Z3_L_FALSE)
 		r = Z3_L_FALSE;
@@ -3240,7 +3235,8 @@ int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map
 	error_prover = &p;
 	Z3_set_error_handler(p.z, on_z3_error);
 	p.timeout = timeout;
-	p.by_pairs = opts && opts->sz >= offsetof(struct hwxdp_prove_opts, by_pairs) + sizeof(bool) &&
+	p.by_pairs = opts &&
+		     opts->sz >= offsetof(struct hwxdp_prove_opts, by_pairs) + sizeof(bool) &&
 		     opts->by_pairs;
 	p.s = new_solver(&p, p.timeout < PROBE_MS ? p.timeout : PROBE_MS);
 

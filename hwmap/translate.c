@@ -702,6 +702,21 @@ static int translate_direct(struct translator *t, uint32_t i)
 	return err;
 }
 
+/* bpf_map_update_elem's flags and value space as tupdate's immediate (and
+ * tupdater's low bits), or -HWXDP_ERR_TRANSLATE with the reason. */
+static int update_imm(struct translator *t, uint32_t i, int32_t *imm)
+{
+	int vs = space_of(t, i, 3, "map value");
+	uint64_t flags;
+
+	if (vs < 0)
+		return -HWXDP_ERR_TRANSLATE;
+	if (!reg_const(t, i, 4, &flags) || flags > HXU_TUPDATE_FLAGS_MASK)
+		return fail(t, i, "map update flags not a known constant");
+	*imm = (int32_t)(flags | (uint32_t)vs << HXU_TUPDATE_VSPACE_SHIFT);
+	return 0;
+}
+
 /* The space of bpf_csum_diff's buffer in register reg, whose size is in
  * size_reg: a NULL buffer of size 0 is never read, and any space will do. */
 static int csum_space(struct translator *t, uint32_t i, unsigned int reg, unsigned int size_reg)
@@ -719,7 +734,8 @@ static int csum_space(struct translator *t, uint32_t i, unsigned int reg, unsign
 static int table_op(struct translator *t, uint32_t i, const struct bpf_insn *in, int map)
 {
 	uint64_t flags;
-	int ks, vs;
+	int32_t imm;
+	int ks;
 
 	switch (in->imm) {
 	case BPF_FUNC_map_lookup_elem:
@@ -731,15 +747,9 @@ static int table_op(struct translator *t, uint32_t i, const struct bpf_insn *in,
 		ks = space_of(t, i, 2, "map key");
 		if (ks < 0)
 			return -HWXDP_ERR_TRANSLATE;
-		vs = space_of(t, i, 3, "map value");
-		if (vs < 0)
+		if (update_imm(t, i, &imm))
 			return -HWXDP_ERR_TRANSLATE;
-		if (!reg_const(t, i, 4, &flags) || flags > HXU_TUPDATE_FLAGS_MASK)
-			return fail(t, i, "map update flags not a known constant");
-		return emit(t, i,
-			    mk(HXU_OP_TUPDATE, 0, 2, 3, (uint8_t)ks, (uint8_t)map,
-			       (int32_t)(flags | (uint32_t)vs << HXU_TUPDATE_VSPACE_SHIFT)),
-			    -1);
+		return emit(t, i, mk(HXU_OP_TUPDATE, 0, 2, 3, (uint8_t)ks, (uint8_t)map, imm), -1);
 	case BPF_FUNC_map_delete_elem:
 		ks = space_of(t, i, 2, "map key");
 		if (ks < 0)
@@ -819,8 +829,8 @@ static int outer_of(const struct hwxdp_object *obj, uint32_t map)
  */
 static int table_op_reg(struct translator *t, uint32_t i, const struct bpf_insn *in, int outer)
 {
-	uint64_t flags;
-	int ks, vs;
+	int32_t imm;
+	int ks;
 
 	t->map_used[outer] = true;
 	if (in->imm == BPF_FUNC_redirect_map || in->imm == BPF_FUNC_tail_call)
@@ -837,15 +847,11 @@ static int table_op_reg(struct translator *t, uint32_t i, const struct bpf_insn 
 	case BPF_FUNC_map_delete_elem:
 		return emit(t, i, mk(HXU_OP_TDELETER, 0, 2, 1, (uint8_t)ks, (uint8_t)outer, 0), -1);
 	case BPF_FUNC_map_update_elem:
-		vs = space_of(t, i, 3, "map value");
-		if (vs < 0)
+		if (update_imm(t, i, &imm))
 			return -HWXDP_ERR_TRANSLATE;
-		if (!reg_const(t, i, 4, &flags) || flags > HXU_TUPDATE_FLAGS_MASK)
-			return fail(t, i, "map update flags not a known constant");
-		return emit(t, i,
-			    mk(HXU_OP_TUPDATER, 0, 2, 3, (uint8_t)ks, (uint8_t)outer,
-			       (int32_t)(flags | (uint32_t)vs << HXU_TUPDATE_VSPACE_SHIFT |
-					 (uint32_t)BPF_REG_1 << HXU_TUPDATER_REG_SHIFT)),
+		/* the handle's register above tupdate's bits */
+		imm = (int32_t)((uint32_t)imm | (uint32_t)BPF_REG_1 << HXU_TUPDATER_REG_SHIFT);
+		return emit(t, i, mk(HXU_OP_TUPDATER, 0, 2, 3, (uint8_t)ks, (uint8_t)outer, imm),
 			    -1);
 	}
 	return fail(t, i, "helper %d is no map helper", in->imm);

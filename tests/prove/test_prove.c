@@ -24,6 +24,7 @@
 #include "device/engine.h"
 #include "device/tables.h"
 #include "hwmap/prove.h"
+#include "tests/prove/prove_opts.h"
 #include "hwmap/translate.h"
 #include "loader/object.h"
 #include "lab/target.h"
@@ -32,7 +33,6 @@
 #include "verifier/verifier.h"
 
 #define OUT_OFF RAW_OUT_OFF
-#define TIMEOUT 20000 /* ms per solver query: the programs here take well under 1 s */
 
 /* A raw program verified for the device and translated. */
 struct built {
@@ -85,14 +85,7 @@ static void built_free(struct built *b)
 
 static int prove(const struct raw_prog *p, const struct built *b, struct hwxdp_prove_result *res)
 {
-	struct hwxdp_prove_opts opts = {
-		.sz = sizeof(opts),
-		.max_len = 64,
-		.timeout_ms = TIMEOUT,
-		.ingress = 1,
-		/* the run-tests.sh pass that compares path against path */
-		.by_pairs = getenv("HWXDP_PROVE_BY_PAIRS") != NULL,
-	};
+	struct hwxdp_prove_opts opts = test_prove_opts();
 
 	return hwxdp_prove(p->insns, p->cnt, NULL, 0, b->facts, b->img, 0, &opts, res);
 }
@@ -471,14 +464,7 @@ Test(prove, register_table_forms_not_proven)
 Test(prove, broadcast_redirect_not_proven)
 {
 	struct hwxdp_verify_opts vopts = { .sz = sizeof(vopts), .device = true };
-	struct hwxdp_prove_opts opts = {
-		.sz = sizeof(opts),
-		.max_len = 64,
-		.timeout_ms = TIMEOUT,
-		.ingress = 1,
-		/* the run-tests.sh pass that compares path against path */
-		.by_pairs = getenv("HWXDP_PROVE_BY_PAIRS") != NULL,
-	};
+	struct hwxdp_prove_opts opts = test_prove_opts();
 	const struct hwxdp_prog *prog = NULL;
 	struct hwxdp_verify_result *facts;
 	struct hwxdp_prove_result res;
@@ -517,14 +503,7 @@ static void refute_object(const char *name, int32_t from, int32_t to,
 			  struct hwxdp_prove_result *res)
 {
 	struct hwxdp_verify_opts vopts = { .sz = sizeof(vopts), .device = true };
-	struct hwxdp_prove_opts opts = {
-		.sz = sizeof(opts),
-		.max_len = 64,
-		.timeout_ms = TIMEOUT,
-		.ingress = 1,
-		/* the run-tests.sh pass that compares path against path */
-		.by_pairs = getenv("HWXDP_PROVE_BY_PAIRS") != NULL,
-	};
+	struct hwxdp_prove_opts opts = test_prove_opts();
 	static struct hx_result kr, dr;
 	const struct hwxdp_prog *prog = NULL;
 	struct hwxdp_verify_result *facts;

@@ -19,6 +19,7 @@
 #include "device/esp.h"
 #include "device/tables.h"
 #include "hwmap/prove.h"
+#include "tests/prove/prove_opts.h"
 #include "hwmap/translate.h"
 #include "hwxdp/image.h"
 #include "lab/bpf_count.h"
@@ -27,7 +28,6 @@
 #include "loader/object.h"
 #include "verifier/verifier.h"
 
-#define TIMEOUT 20000
 
 struct unit {
 	struct hwxdp_object *obj;
@@ -65,14 +65,7 @@ static void unit_close(struct unit *u)
 
 static void unit_prove(const struct unit *u, struct hwxdp_prove_result *res)
 {
-	struct hwxdp_prove_opts opts = {
-		.sz = sizeof(opts),
-		.max_len = 64,
-		.timeout_ms = TIMEOUT,
-		.ingress = 1,
-		/* the run-tests.sh pass that compares path against path */
-		.by_pairs = getenv("HWXDP_PROVE_BY_PAIRS") != NULL,
-	};
+	struct hwxdp_prove_opts opts = test_prove_opts();
 
 	cr_assert_eq(hwxdp_prove(u->prog->insns, u->prog->insn_cnt, u->obj->maps, u->obj->map_cnt,
 				 u->facts, u->img, 0, &opts, res),
