@@ -198,6 +198,6 @@ print(ok, len(e.get('seq', [])), f.get('seq', [0])[:1], f.get('decrypted'))")
 if [ "${res%% *}" = True ] && [ "$after" = $((1000 + skip)) ] && [ "$pk" = 1000 ]; then
 	pass "SIGKILL and start: SA 6 taken up again from the SA file (1000 packets counted), its ESP sequence going on at $((1001 + skip)) past the board's 1000, 500 more frames decrypted at B, none in clear"
 else
-	fail "SA across a restart: $res; seq after ${after:-?}, packets ${pk:-?}; $(grep -i 'sa\b\|restored' "$tmp/hwxdpd2.log" | tail -n 3 | tr '\n' ' ')"
+	fail "SA across a restart: $res; seq after ${after:-?}, packets ${pk:-?}; $(grep -i 'sa\b\|restored' "$tmp/hwxdpd2.log" | head -n 8 | tr '\n' ' ')"
 fi
 finish
