@@ -22,6 +22,9 @@
 #define XSK_FRAMES     8192
 #define XSK_FRAME_SIZE XSK_UMEM__DEFAULT_FRAME_SIZE
 #define XSK_RING       4096
+/* a busy queue asked again every 100 ms for 3 s (a killed owner's release) */
+#define XSK_BUSY_TRIES	 30
+#define XSK_BUSY_WAIT_US 100000
 /* AF_XDP frames are one page: larger MTUs go to AF_PACKET. */
 #define XSK_MTU_MAX   3498
 #define PKT_FRAME_MAX 9216 + 64
@@ -103,7 +106,15 @@ static int xq_open(struct xq *q, const char *ifname, uint32_t queue, char *msg, 
 		q->umem = NULL;
 		return err;
 	}
-	err = xsk_socket__create(&q->xsk, ifname, queue, q->umem, &q->rx, &q->tx, &scfg);
+	/* The queue of a socket whose process was just killed stays bound
+	 * until the kernel's deferred release of it: a restart asks again
+	 * for a while before it calls the queue busy. */
+	for (int tries = 0;; tries++) {
+		err = xsk_socket__create(&q->xsk, ifname, queue, q->umem, &q->rx, &q->tx, &scfg);
+		if (err != -EBUSY || tries == XSK_BUSY_TRIES)
+			break;
+		usleep(XSK_BUSY_WAIT_US);
+	}
 	if (err) {
 		snprintf(msg, msglen, "AF_XDP socket on %s queue %u: %s", ifname, queue,
 			 strerror(-err));
