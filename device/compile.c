@@ -67,7 +67,8 @@ struct hxc_ctx {                                                                
 	uint8_t *lm;                                                                               \
 	uint64_t data, data_end, data_meta;                                                        \
 	uint32_t ingress, rx_queue, cpu, egress;                                                   \
-	uint32_t verdict, reason, fault_op, pad;                                                   \
+	uint32_t verdict, reason, fault_op, tx;                                                    \
+	uint32_t egress_prog, pad;                                                                 \
 	uint64_t ops, bundles, cycles;                                                             \
 	void *tables;                                                                              \
 	uint64_t *rand_state;                                                                      \
@@ -636,7 +637,7 @@ static void put_unit(struct gen *g, const struct hxu_op *op, uint32_t word)
 		break;
 	case HXU_OP_CTX: {
 		static const char *const field[HXU_CTX__MAX] = {
-			"data", "data_end", "data_meta", "c->ingress", "c->rx_queue", "0",
+			"data", "data_end", "data_meta", "c->ingress", "c->rx_queue", "c->tx",
 		};
 
 		put(t, "r%u = %s;", op->rd, field[op->x]);
@@ -912,7 +913,7 @@ static uint32_t cb_tprog(void *tab, uint32_t index)
 
 static uint64_t cb_redir(struct hxc_ctx *c, void *tab, uint64_t key, uint64_t flags)
 {
-	return redirect(tab, (uint32_t)key, flags, &c->egress);
+	return redirect(tab, (uint32_t)key, flags, &c->egress, &c->egress_prog);
 }
 
 /* The units that move the frame's bounds, which the generated code has
@@ -963,7 +964,7 @@ static void cb_csum16(uint8_t *p, uint64_t v)
 
 static uint64_t cb_redirif(struct hxc_ctx *c, uint64_t ifindex, uint64_t flags)
 {
-	return redirect_ifindex(ifindex, flags, &c->egress);
+	return redirect_ifindex(ifindex, flags, &c->egress, &c->egress_prog);
 }
 
 static int cb_csumd(struct hxc_ctx *c, uint32_t spaces, const uint64_t *args, uint64_t *out)
@@ -1404,7 +1405,7 @@ void hwxdp_compiled__free(struct hwxdp_compiled *cp)
 }
 
 int hwxdp_compiled__run(struct hwxdp_compiled *cp, uint32_t prog, struct hwxdp_frame *f,
-			uint32_t cpu, struct hwxdp_run_stats *stats)
+			uint32_t cpu, uint32_t tx, struct hwxdp_run_stats *stats)
 {
 	struct hxc_ctx *c = &cp->ctx;
 	int err;
@@ -1416,7 +1417,9 @@ int hwxdp_compiled__run(struct hwxdp_compiled *cp, uint32_t prog, struct hwxdp_f
 	c->ingress = f->ingress;
 	c->rx_queue = f->rx_queue;
 	c->cpu = cpu;
+	c->tx = tx;
 	c->egress = HWXDP_EGRESS_NONE;
+	c->egress_prog = HWXDP_PROG_NONE;
 	c->reason = 0;
 	c->ops = c->bundles = c->cycles = 0;
 	cp->esp_order = f->esp_order;
@@ -1426,6 +1429,7 @@ int hwxdp_compiled__run(struct hwxdp_compiled *cp, uint32_t prog, struct hwxdp_f
 	f->data_end = (uint32_t)c->data_end;
 	f->data_meta = (uint32_t)c->data_meta;
 	f->egress = c->egress;
+	f->egress_prog = c->egress_prog;
 	f->reason = c->reason;
 	f->error = err;
 	f->fault_op = err ? c->fault_op : 0;

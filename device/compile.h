@@ -98,10 +98,12 @@ struct hwxdp_compiled *hwxdp_compiled__new(const struct hwxdp_compile_src *src,
 					   uint64_t *rand_state);
 void hwxdp_compiled__free(struct hwxdp_compiled *cp);
 
-/* hwxdp_engine__run's contract; prog and the frame's geometry already
- * checked. cpu is the engine's number. */
+/* One program's run under hwxdp_engine__run's contract (the entry program
+ * of a redirect is the caller's); prog and the frame's geometry already
+ * checked. cpu is the engine's number, tx the egress ifindex the program
+ * reads (0 for a port's program). */
 int hwxdp_compiled__run(struct hwxdp_compiled *cp, uint32_t prog, struct hwxdp_frame *f,
-			uint32_t cpu, struct hwxdp_run_stats *stats);
+			uint32_t cpu, uint32_t tx, struct hwxdp_run_stats *stats);
 
 /* Testing the tests: a nonzero value makes the code generator emit one
  * operation wrongly (64-bit `sub` with a register source adds one too

@@ -704,6 +704,14 @@ int hwxdp_device__load(struct hwxdp_device *d, const char *path,
 	err = hwxdp_device_prog__open_opts(path, &popts, &dp, msg, msglen);
 	if (err)
 		goto out;
+	if (!hwxdp_port_prog_type(dp->prog->type, dp->prog->expected_attach_type)) {
+		snprintf(msg, msglen,
+			 "%s: %s runs in a devmap entry (SEC(\"xdp/devmap\")), not on a port: "
+			 "load the program that redirects into the devmap",
+			 path, dp->prog->name);
+		err = -EINVAL;
+		goto out;
+	}
 	if (!mem) {
 		own = calloc(1, sizeof(*own));
 		if (!own) {

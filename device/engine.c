@@ -1607,7 +1607,7 @@ static void uncount_rest(const struct form *f, const struct xop *op, uint64_t *o
 #define EXEC_ATTRS
 #endif
 EXEC_ATTRS static int exec(struct hwxdp_engine *e, const struct form *form, const struct xop *op,
-			   struct hwxdp_frame *f, struct hwxdp_run_stats *stats)
+			   struct hwxdp_frame *f, uint32_t tx, struct hwxdp_run_stats *stats)
 {
 	static const void *const labels[H__MAX] = {
 #define X(name) [H_##name] = &&L_##name,
@@ -1620,7 +1620,7 @@ EXEC_ATTRS static int exec(struct hwxdp_engine *e, const struct form *form, cons
 	uint8_t *win, *lm;
 	uint64_t ops = 0, bundles = 0, cycles = 0;
 	uint32_t budget = HWXDP_ENGINE_LOOP_BUDGET, depth = 0, tail_calls = 0;
-	uint32_t egress = HWXDP_EGRESS_NONE, reason = 0;
+	uint32_t egress = HWXDP_EGRESS_NONE, egress_prog = HWXDP_PROG_NONE, reason = 0;
 	int err = 0;
 
 	if (!e) {
@@ -1837,13 +1837,13 @@ L_TDELETER : {
 	NEXT;
 }
 L_REDIR:
-	RD = redirect(op->x.tab, (uint32_t)RS, (uint32_t)op->imm, &egress);
+	RD = redirect(op->x.tab, (uint32_t)RS, (uint32_t)op->imm, &egress, &egress_prog);
 	NEXT;
 L_REDIR_RT:
-	RD = redirect(op->x.tab, (uint32_t)RS, RT, &egress);
+	RD = redirect(op->x.tab, (uint32_t)RS, RT, &egress, &egress_prog);
 	NEXT;
 L_REDIRIF:
-	RD = redirect_ifindex(RS, RT, &egress);
+	RD = redirect_ifindex(RS, RT, &egress, &egress_prog);
 	NEXT;
 L_CSUMD : {
 	int e = run_csumd(op->aux, &r[1], win, lm, &RD);
@@ -1903,7 +1903,7 @@ L_CTX_RX_QUEUE:
 	RD = f->rx_queue;
 	NEXT;
 L_CTX_EGRESS:
-	RD = 0;
+	RD = tx;
 	NEXT;
 
 	FUSED_LOAD(LD8, 1, *p)
@@ -1948,6 +1948,7 @@ done:
 	f->data_end = (uint32_t)b.data_end;
 	f->data_meta = (uint32_t)b.data_meta;
 	f->egress = egress;
+	f->egress_prog = egress_prog;
 	f->reason = reason;
 	f->error = err;
 	if (!err)
@@ -2020,7 +2021,7 @@ struct hwxdp_engine *hwxdp_engine__new(const struct hxu_image *img, struct hwxdp
 		errno = EINVAL;
 		return NULL;
 	}
-	exec(NULL, NULL, NULL, NULL, NULL);
+	exec(NULL, NULL, NULL, NULL, 0, NULL);
 	err = check_image(&c);
 	if (err)
 		goto out;
@@ -2099,15 +2100,81 @@ void hwxdp_frame__place(struct hwxdp_frame *frame, const uint8_t *bytes, uint32_
 	frame->data_end = HXU_HEADROOM + len;
 }
 
+/* One program on frame, reading tx as its egress ifindex. */
+static int run_one(struct hwxdp_engine *e, uint32_t prog, struct hwxdp_frame *frame, uint32_t tx,
+		   struct hwxdp_run_stats *stats)
+{
+	const struct form *form = stats ? &e->counted : &e->plain;
+
+	if (e->compiled)
+		return hwxdp_compiled__run(e->compiled, prog, frame, e->cpu, tx, stats);
+	return exec(e, form, form->entry[prog], frame, tx, stats);
+}
+
+/*
+ * A devmap entry's program on a frame bound for ifindex tx, as the kernel's
+ * dev_map_bpf_prog_run: the context's egress_ifindex is tx, its ingress
+ * ifindex the receiving port's and its rx queue 0 (the kernel's rxq there
+ * holds the receiving device alone). XDP_PASS sends the frame as the
+ * program left it; any other verdict drops it (the kernel warns of one
+ * that is no action and counts it as aborted). The verdict stays the
+ * port's, XDP_REDIRECT; the egress is tx, or HWXDP_EGRESS_NONE for a drop.
+ */
+static int run_entry(struct hwxdp_engine *e, uint32_t prog, struct hwxdp_frame *frame, uint32_t tx,
+		     struct hwxdp_run_stats *stats)
+{
+	struct hwxdp_run_stats more = { 0 };
+	uint32_t rx_queue = frame->rx_queue;
+	int err;
+
+	frame->rx_queue = 0;
+	err = run_one(e, prog, frame, tx, stats ? &more : NULL);
+	frame->rx_queue = rx_queue;
+	if (stats) {
+		stats->ops += more.ops;
+		stats->bundles += more.bundles;
+		stats->cycles += more.cycles;
+	}
+	frame->egress_verdict = frame->verdict;
+	frame->egress_prog = prog;
+	frame->reason = 0;
+	if (err)
+		return err;
+	frame->egress = frame->egress_verdict == XDP_PASS ? tx : HWXDP_EGRESS_NONE;
+	frame->verdict = XDP_REDIRECT;
+	return 0;
+}
+
 int hwxdp_engine__run(struct hwxdp_engine *e, uint32_t prog, struct hwxdp_frame *frame,
 		      struct hwxdp_run_stats *stats)
 {
-	const struct form *form = stats ? &e->counted : &e->plain;
+	uint32_t entry;
+	int err;
 
 	if (unlikely(prog >= e->prog_cnt || !frame->window || frame->data_meta > frame->data ||
 		     frame->data > frame->data_end || frame->data_end > HXU_WINDOW_SIZE))
 		return -EINVAL;
-	if (e->compiled)
-		return hwxdp_compiled__run(e->compiled, prog, frame, e->cpu, stats);
-	return exec(e, form, form->entry[prog], frame, stats);
+	err = run_one(e, prog, frame, 0, stats);
+	frame->egress_verdict = XDP_PASS;
+	entry = frame->egress_prog;
+	if (err || frame->verdict != XDP_REDIRECT || entry == HWXDP_PROG_NONE ||
+	    hwxdp_egress_is_bcast(frame->egress) || frame->egress == HWXDP_EGRESS_NONE)
+		return err;
+	/* an entry naming no program of this image: the frame goes nowhere */
+	if (entry >= e->prog_cnt || entry == prog) {
+		frame->egress_verdict = XDP_ABORTED;
+		frame->egress = HWXDP_EGRESS_NONE;
+		return 0;
+	}
+	return run_entry(e, entry, frame, frame->egress, stats);
+}
+
+int hwxdp_engine__run_egress(struct hwxdp_engine *e, uint32_t prog, struct hwxdp_frame *frame,
+			     uint32_t egress, struct hwxdp_run_stats *stats)
+{
+	if (unlikely(prog >= e->prog_cnt || !egress || !frame->window ||
+		     frame->data_meta > frame->data || frame->data > frame->data_end ||
+		     frame->data_end > HXU_WINDOW_SIZE))
+		return -EINVAL;
+	return run_entry(e, prog, frame, egress, stats);
 }

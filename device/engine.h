@@ -116,6 +116,15 @@ struct hwxdp_frame {
 			      broadcast, else HWXDP_EGRESS_NONE; meaningful
 			      with XDP_REDIRECT (without one the kernel drops the
 			      frame, so must the caller) */
+	uint32_t egress_prog;	 /* the devmap entry's program that ran on the
+				    frame (an image program number; the engine
+				    runs it after a redirect into the entry),
+				    else HWXDP_PROG_NONE */
+	uint32_t egress_verdict; /* that program's verdict (XDP_PASS: the frame
+				    leaves by egress; else it is dropped and
+				    egress is HWXDP_EGRESS_NONE), XDP_PASS
+				    when none ran, XDP_ABORTED for an entry
+				    naming no program of the image */
 	uint32_t reason;   /* punt reason; 0 when the frame was not punted */
 	int error;	   /* 0, or -HWXDP_ERR_* when the engine aborted it */
 	uint32_t fault_op; /* operation index where it did */
@@ -169,5 +178,18 @@ void hwxdp_frame__place(struct hwxdp_frame *frame, const uint8_t *bytes, uint32_
 
 int hwxdp_engine__run(struct hwxdp_engine *e, uint32_t prog, struct hwxdp_frame *frame,
 		      struct hwxdp_run_stats *stats);
+
+/*
+ * Runs program prog as a devmap entry's program (expected attach type
+ * BPF_XDP_DEVMAP) on frame, bound for port egress: what hwxdp_engine__run
+ * does after a redirect into an entry with a program, for the caller that
+ * sends a broadcast's copies (one run per copy, as the kernel's
+ * dev_map_enqueue_clone). frame->verdict is XDP_REDIRECT and
+ * frame->egress egress when the copy goes, HWXDP_EGRESS_NONE when the
+ * program dropped it (egress_verdict says how). Returns as
+ * hwxdp_engine__run; -EINVAL for egress 0.
+ */
+int hwxdp_engine__run_egress(struct hwxdp_engine *e, uint32_t prog, struct hwxdp_frame *frame,
+			     uint32_t egress, struct hwxdp_run_stats *stats);
 
 #endif /* HWXDP_DEVICE_ENGINE_H */

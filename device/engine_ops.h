@@ -224,22 +224,27 @@ static inline void csum16_apply(uint8_t *p, uint64_t v)
  * the action bits, BPF_F_BROADCAST and BPF_F_EXCLUDE_INGRESS; with
  * BPF_F_BROADCAST XDP_REDIRECT to every port of the table, whatever the key
  * and even for an empty table; else XDP_REDIRECT with *egress set when key
- * is in the port table, or flags & 3 with no egress. */
+ * is in the port table, or flags & 3 with no egress. *prog: the program of
+ * the entry found (read with its ifindex, as the kernel takes the entry at
+ * the call), else HWXDP_PROG_NONE; a broadcast's entries run theirs copy by
+ * copy. */
 static inline uint64_t redirect(const struct hwxdp_table *t, uint32_t key, uint64_t flags,
-				uint32_t *egress)
+				uint32_t *egress, uint32_t *prog)
 {
-	uint32_t ifindex;
+	uint32_t ifindex, entry_prog = HWXDP_PROG_NONE;
 
 	if (flags & ~(uint64_t)(3 | BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS))
 		return XDP_ABORTED;
+	*prog = HWXDP_PROG_NONE;
 	if (flags & BPF_F_BROADCAST) {
 		*egress = HWXDP_EGRESS_BCAST | (t->desc.id & HWXDP_EGRESS_BCAST_TABLE) |
 			  (flags & BPF_F_EXCLUDE_INGRESS ? HWXDP_EGRESS_BCAST_EXCL : 0);
 		return XDP_REDIRECT;
 	}
-	ifindex = hwxdp_table__port(t, key);
+	ifindex = hwxdp_table__port_prog(t, key, &entry_prog);
 	if (ifindex) {
 		*egress = ifindex;
+		*prog = entry_prog;
 		return XDP_REDIRECT;
 	}
 	*egress = HWXDP_EGRESS_NONE;
@@ -249,12 +254,14 @@ static inline uint64_t redirect(const struct hwxdp_table *t, uint32_t key, uint6
 /* redirif: bpf_redirect's rules. Flags other than 0 give XDP_ABORTED and
  * leave the egress as it was; else the egress is the port of that ifindex
  * (a board without it drops the frame, as the kernel does a redirect to an
- * ifindex no device has). */
-static inline uint64_t redirect_ifindex(uint64_t ifindex, uint64_t flags, uint32_t *egress)
+ * ifindex no device has), with no entry program. */
+static inline uint64_t redirect_ifindex(uint64_t ifindex, uint64_t flags, uint32_t *egress,
+					uint32_t *prog)
 {
 	if (flags)
 		return XDP_ABORTED;
 	*egress = (uint32_t)ifindex;
+	*prog = HWXDP_PROG_NONE;
 	return XDP_REDIRECT;
 }
 

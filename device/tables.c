@@ -141,10 +141,10 @@ static int64_t port_find(const struct hwxdp_port_table *p, uint32_t key)
 /* The entry for key, or NULL; *ifindex (when not NULL) receives its ifindex
  * as read inside the same consistent snapshot, 0 for none. */
 static struct bpf_devmap_val *port_read(const struct hwxdp_port_table *p, uint32_t key,
-					uint32_t *ifindex)
+					uint32_t *ifindex, uint32_t *prog)
 {
 	const struct port_slot *hit;
-	uint32_t s, i, n, state, found;
+	uint32_t s, i, n, state, found, found_prog;
 
 	for (;;) {
 		while ((s = __atomic_load_n(&p->seq, __ATOMIC_ACQUIRE)) & 1)
@@ -161,10 +161,13 @@ static struct bpf_devmap_val *port_read(const struct hwxdp_port_table *p, uint32
 			}
 		}
 		found = hit ? __atomic_load_n(&hit->val.ifindex, __ATOMIC_RELAXED) : 0;
+		found_prog = hit ? __atomic_load_n(&hit->val.bpf_prog.id, __ATOMIC_RELAXED) : 0;
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		if (__atomic_load_n(&p->seq, __ATOMIC_RELAXED) == s) {
 			if (ifindex)
 				*ifindex = found;
+			if (prog)
+				*prog = found_prog ? found_prog : HWXDP_PROG_NONE;
 			return hit ? (struct bpf_devmap_val *)&hit->val : NULL;
 		}
 	}
@@ -172,7 +175,7 @@ static struct bpf_devmap_val *port_read(const struct hwxdp_port_table *p, uint32
 
 static struct bpf_devmap_val *port_lookup(const struct hwxdp_port_table *p, uint32_t key)
 {
-	return port_read(p, key, NULL);
+	return port_read(p, key, NULL, NULL);
 }
 
 static void port_write_begin(struct hwxdp_port_table *p)
@@ -706,7 +709,15 @@ uint32_t hwxdp_table__port(const struct hwxdp_table *tab, uint32_t key)
 {
 	uint32_t ifindex;
 
-	port_read(tab->ports, key, &ifindex);
+	port_read(tab->ports, key, &ifindex, NULL);
+	return ifindex;
+}
+
+uint32_t hwxdp_table__port_prog(const struct hwxdp_table *tab, uint32_t key, uint32_t *prog)
+{
+	uint32_t ifindex;
+
+	port_read(tab->ports, key, &ifindex, prog);
 	return ifindex;
 }
 
@@ -738,6 +749,8 @@ size_t hwxdp_table__ports(const struct hwxdp_table *tab, struct hwxdp_port_entry
 					.key = __atomic_load_n(&p->slots[i].key, __ATOMIC_RELAXED),
 					.ifindex = __atomic_load_n(&p->slots[i].val.ifindex,
 								   __ATOMIC_RELAXED),
+					.prog = __atomic_load_n(&p->slots[i].val.bpf_prog.id,
+								__ATOMIC_RELAXED),
 				};
 			n++;
 		}
@@ -917,6 +930,20 @@ static int outer_array_update(struct hwxdp_table *tab, const void *key, const vo
 	return 0;
 }
 
+/*
+ * An entry's program (struct bpf_devmap_val's bpf_prog, with an 8-byte
+ * value): where the kernel takes a program's fd (> 0) and keeps its id, the
+ * device takes and keeps the number of a program in the loaded image (never
+ * 0, the port's own program; hwxdp_device_prog__entry_prog gives it by
+ * name), which the engine runs on the frames redirected into the entry. 0
+ * and negative numbers are no program, as the kernel reads an fd <= 0.
+ */
+static void port_prog_of(const struct hwxdp_table *tab, struct bpf_devmap_val *val)
+{
+	if (tab->desc.value_size < 8 || val->bpf_prog.fd <= 0)
+		val->bpf_prog.id = 0;
+}
+
 static int port_update(struct hwxdp_table *tab, const void *key, const void *value, uint64_t flags)
 {
 	struct bpf_devmap_val val = { 0 };
@@ -924,10 +951,7 @@ static int port_update(struct hwxdp_table *tab, const void *key, const void *val
 	memcpy(&val, value, tab->desc.value_size);
 	if (flags > BPF_EXIST || !val.ifindex)
 		return -EINVAL;
-	/* A program attached to a port entry is not something the device runs. */
-	if (tab->desc.value_size == 8 && val.bpf_prog.fd > 0)
-		return -EOPNOTSUPP;
-	val.bpf_prog.id = 0;
+	port_prog_of(tab, &val);
 	if (flags == BPF_NOEXIST && port_find(tab->ports, key_index(key)) >= 0)
 		return -EEXIST;
 	/* The kernel's devmap hash ignores BPF_EXIST: it adds a missing key. */
@@ -957,9 +981,7 @@ static int devmap_update(struct hwxdp_table *tab, const void *key, const void *v
 		at = port_find(tab->ports, index);
 		return at >= 0 ? port_delete(tab->ports, index) : 0;
 	}
-	if (tab->desc.value_size == 8 && val.bpf_prog.fd > 0)
-		return -EOPNOTSUPP;
-	val.bpf_prog.id = 0;
+	port_prog_of(tab, &val);
 	return port_insert(tab->ports, index, &val, tab->desc.max_entries);
 }
 

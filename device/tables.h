@@ -18,7 +18,9 @@
  *                buffer, stored as it is
  *   LPM_TRIE     a path-compressed binary trie (hwmap/lpm.h)
  *   DEVMAP_HASH  the port table: key -> struct bpf_devmap_val, whose ifindex
- *                is the egress port; a small open-addressing table read
+ *                is the egress port and whose bpf_prog (8-byte values) the
+ *                number of the image program the entry runs on egress, 0
+ *                for none; a small open-addressing table read
  *                under a sequence counter, since every redirect reads it
  *   DEVMAP       the same table with the kernel's array rules: keys below
  *                max_entries, every one a slot, ifindex 0 an empty one
@@ -255,6 +257,10 @@ static inline uint64_t hwxdp_table__array_addr(const struct hwxdp_table *tab, ui
 
 /* A port table entry's egress ifindex, or 0 when key is absent. */
 uint32_t hwxdp_table__port(const struct hwxdp_table *tab, uint32_t key);
+/* The same, and in *prog the program the entry runs on the frames
+ * redirected into it (a devmap program: an image program number), or
+ * HWXDP_PROG_NONE; both read from one snapshot of the entry. */
+uint32_t hwxdp_table__port_prog(const struct hwxdp_table *tab, uint32_t key, uint32_t *prog);
 /* A port table's entries in key order, as one snapshot: how many it holds
  * (at most max_entries), the first cap of them in out, which are in key
  * order when all of them fit. A broadcast's ports: a devmap's in the
@@ -262,6 +268,7 @@ uint32_t hwxdp_table__port(const struct hwxdp_table *tab, uint32_t key);
  * by its hash buckets. */
 struct hwxdp_port_entry {
 	uint32_t key, ifindex;
+	uint32_t prog; /* the entry's program (an image program number), or 0 */
 };
 size_t hwxdp_table__ports(const struct hwxdp_table *tab, struct hwxdp_port_entry *out, size_t cap);
 /* The table memory address of a port table entry's value, or 0. */
