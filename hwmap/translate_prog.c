@@ -180,6 +180,89 @@ static int add_targets(struct hwxdp_object *obj, struct linked *l, uint32_t log_
 	return 0;
 }
 
+/* Whether the image of one of l's programs has a devmap whose entries can
+ * name a program (an 8-byte struct bpf_devmap_val). */
+static bool has_entry_devmap(const struct linked *l)
+{
+	for (uint32_t k = 0; k < l->cnt; k++)
+		for (uint32_t t = 0; t < l->img[k]->table_cnt; t++) {
+			const struct hxu_table_desc *d = &l->img[k]->tables[t];
+
+			if ((d->type == BPF_MAP_TYPE_DEVMAP ||
+			     d->type == BPF_MAP_TYPE_DEVMAP_HASH) &&
+			    d->value_size >= 8)
+				return true;
+		}
+	return false;
+}
+
+/*
+ * A devmap's entry names its program at run time (the control plane's
+ * bpf_devmap_val.bpf_prog), so every devmap program of the object
+ * (SEC("xdp/devmap"), expected attach type BPF_XDP_DEVMAP) joins an image
+ * whose programs redirect into a devmap that can hold one, each verified
+ * with its attach type and translated as its own program. One the device
+ * cannot take is left out, and said so: an entry cannot name it. A devmap
+ * program may not punt: the host copy would run the port's program again.
+ */
+static int add_entry_progs(struct hwxdp_object *obj, struct linked *l, uint32_t log_level)
+{
+	struct hwxdp_verify_opts vopts = { .sz = sizeof(vopts), .device = true };
+	char why[256];
+
+	if (!has_entry_devmap(l))
+		return 0;
+	for (size_t i = 0; i < obj->prog_cnt; i++) {
+		const struct hwxdp_prog *prog = &obj->progs[i];
+		struct hwxdp_verify_result *res = NULL;
+		int err;
+
+		if (prog->type != BPF_PROG_TYPE_XDP ||
+		    prog->expected_attach_type != BPF_XDP_DEVMAP || linked_has(l, prog))
+			continue;
+		if (l->cnt == LINKED_MAX) {
+			pr_warn("%s: more than %u programs for one image: devmap program %s left "
+				"out\n",
+				obj->path, LINKED_MAX, prog->name);
+			return 0;
+		}
+		vopts.expected_attach_type = prog->expected_attach_type;
+		vopts.log_level = log_level;
+		err = hwxdp_verify(obj, prog, &vopts, &res);
+		if (err)
+			return err;
+		if (!res->accepted) {
+			pr_info("%s: the device's verifier refuses devmap program %s: left out\n",
+				obj->path, prog->name);
+			hwxdp_verify_result__free(res);
+			continue;
+		}
+		why[0] = 0;
+		err = hwxdp_translate(obj, prog, res, &l->img[l->cnt], why, sizeof(why));
+		if (err == -ENOMEM) {
+			hwxdp_verify_result__free(res);
+			return err;
+		}
+		if (!err)
+			note_facts(l, res);
+		hwxdp_verify_result__free(res);
+		if (!err && l->punt[l->cnt] >= 0) {
+			hxu_image__free(l->img[l->cnt]);
+			l->img[l->cnt] = NULL;
+			snprintf(why, sizeof(why), "it punts to the host (insn %lld)",
+				 (long long)l->punt[l->cnt]);
+			err = -HWXDP_ERR_TRANSLATE;
+		}
+		if (err) {
+			pr_info("%s: devmap program %s left out: %s\n", obj->path, prog->name, why);
+			continue;
+		}
+		l->reached[l->cnt] = false;
+		l->prog[l->cnt++] = prog;
+	}
+	return 0;
+}
+
 /* l as one image: its only one, or its programs linked. */
 static int link_all(struct linked *l, struct hxu_image **out, char *why, size_t len)
 {
@@ -243,6 +326,11 @@ int hwxdp_translate_for_device_opts(struct hwxdp_object *obj, const struct hwxdp
 		l.prog[l.cnt++] = prog;
 		err = add_targets(obj, &l, vopts.log_level, why, sizeof(why));
 	}
+	/* and the arrays the devmap programs tail-call through */
+	if (!err && prog->expected_attach_type != BPF_XDP_DEVMAP)
+		err = add_entry_progs(obj, &l, vopts.log_level);
+	if (!err)
+		err = add_targets(obj, &l, vopts.log_level, why, sizeof(why));
 	if (!err)
 		err = check_punts(&l, why, sizeof(why));
 	if (!err)

@@ -130,8 +130,14 @@ static bool port_prog(const struct hwxdp_prog *p)
 	return hwxdp_port_prog_type(p->type, p->expected_attach_type);
 }
 
-/* The program named (NULL: the first a port runs), or msg naming those
- * there are. */
+/* A devmap entry's program, which a devmap's entry names. */
+static bool entry_prog(const struct hwxdp_prog *p)
+{
+	return p->type == BPF_PROG_TYPE_XDP && p->expected_attach_type == BPF_XDP_DEVMAP;
+}
+
+/* The program named (NULL: the first a port runs; by name, a devmap
+ * entry's program too, translated alone), or msg naming those there are. */
 static int pick_prog(struct hwxdp_device_prog *dp, const char *name, const char *path, char *msg,
 		     size_t msglen)
 {
@@ -140,7 +146,8 @@ static int pick_prog(struct hwxdp_device_prog *dp, const char *name, const char 
 	int w;
 
 	for (size_t i = 0; i < obj->prog_cnt && !dp->prog; i++)
-		if (port_prog(&obj->progs[i]) && (!name || !strcmp(obj->progs[i].name, name)))
+		if ((port_prog(&obj->progs[i]) || (name && entry_prog(&obj->progs[i]))) &&
+		    (!name || !strcmp(obj->progs[i].name, name)))
 			dp->prog = &obj->progs[i];
 	if (dp->prog)
 		return 0;
@@ -154,9 +161,9 @@ static int pick_prog(struct hwxdp_device_prog *dp, const char *name, const char 
 		const struct hwxdp_prog *p = &obj->progs[i];
 
 		w = snprintf(msg + n, msglen - n, " %s%s", p->name,
-			     port_prog(p)		    ? ""
+			     port_prog(p) || entry_prog(p)  ? ""
 			     : p->type != BPF_PROG_TYPE_XDP ? " (not XDP)"
-							    : " (for a devmap or cpumap entry)");
+							    : " (for a cpumap entry)");
 		n += w < 0 ? msglen : (size_t)w;
 	}
 	if (n < msglen)
@@ -447,6 +454,30 @@ void hwxdp_device_prog__close(struct hwxdp_device_prog *dp)
 	hwxdp_object__close(dp->obj);
 	free(dp->window);
 	free(dp);
+}
+
+int hwxdp_device_image__entry_prog(const struct hwxdp_object *obj, const struct hxu_image *img,
+				   const char *name, uint32_t *index)
+{
+	const struct hwxdp_prog *p = hwxdp_object__find_prog(obj, name);
+
+	if (!p)
+		return -ENOENT;
+	if (!entry_prog(p))
+		return -EINVAL;
+	/* program 0 is the port's: a devmap program there is translated alone */
+	for (uint32_t n = 1; n < img->prog_cnt; n++)
+		if (!strncmp(img->progs[n].name, p->name, HXU_NAME_MAX - 1)) {
+			*index = n;
+			return 0;
+		}
+	return -ENOENT;
+}
+
+int hwxdp_device_prog__entry_prog(const struct hwxdp_device_prog *dp, const char *name,
+				  uint32_t *index)
+{
+	return hwxdp_device_image__entry_prog(dp->obj, dp->img, name, index);
 }
 
 struct hwxdp_table *hwxdp_device_prog__table(struct hwxdp_device_prog *dp, const char *name)

@@ -65,7 +65,9 @@ struct hwxdp_device_prog_opts {
 	void *(*array_memory)(const struct hxu_table_desc *desc, size_t *size, void *ctx);
 	void *array_memory_ctx;
 	/* The XDP program of this name (its function's); NULL: the object's
-	 * first XDP program. */
+	 * first XDP program for a port. A devmap entry's program
+	 * (SEC("xdp/devmap")) is taken by name only, and is then the image's
+	 * only program; a board runs it on no port. */
 	const char *prog;
 };
 
@@ -106,6 +108,21 @@ int hwxdp_device_tables__fill(struct hwxdp_tables *tables, const struct hwxdp_ma
 struct hxu_image;
 int hwxdp_device_tables__fill_progs(struct hwxdp_tables *tables, const struct hwxdp_object *obj,
 				    const struct hxu_image *img);
+
+/*
+ * The number in img (an image of obj) of the devmap program name, the value
+ * a device devmap entry's bpf_prog takes where the kernel's takes the
+ * program's fd: hwxdp_translate_for_device puts every devmap program of the
+ * object that the device takes into the image of a program that redirects
+ * into a devmap with 8-byte values. 0 with *index set; -ENOENT when img
+ * holds no such program (the reason the device left it out went to the log
+ * at translation), -EINVAL when name is a program of another attach type,
+ * as the kernel's devmap refuses it.
+ */
+int hwxdp_device_image__entry_prog(const struct hwxdp_object *obj, const struct hxu_image *img,
+				   const char *name, uint32_t *index);
+int hwxdp_device_prog__entry_prog(const struct hwxdp_device_prog *dp, const char *name,
+				  uint32_t *index);
 
 /* The table of the map named name, or NULL. */
 struct hwxdp_table *hwxdp_device_prog__table(struct hwxdp_device_prog *dp, const char *name);
