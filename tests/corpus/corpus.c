@@ -33,6 +33,7 @@
 #include "base/log.h"
 #include "loader/legacy_maps.h"
 #include "tests/corpus/corpus.h"
+#include "tests/corpus/live.h"
 #include "tests/devdiff/pair.h"
 #include "verifier/disasm.h"
 #include "verifier/verifier.h"
@@ -1013,18 +1014,47 @@ static bool has_percpu(const struct dd_side *k)
 	return false;
 }
 
+/* The maps after a run, kernel's against device's: dd_compare_maps reads
+ * one value per key, so per-CPU maps apart; a map the device has no table
+ * for is one only the host copy touches; after punts (partial), only the
+ * maps sync_after_punt copied. */
+static void compare_after(struct dd_side *k, struct dd_side *d, struct corpus_row *r, bool partial)
+{
+	unsigned int shown_maps = 0, nmaps = 0;
+	struct dd_side kflat;
+	struct dd_map *keep;
+	size_t nkeep = 0;
+
+	keep = calloc(k->map_cnt ? k->map_cnt : 1, sizeof(*keep));
+	if (!keep) {
+		r->map_differ++;
+		return;
+	}
+	for (size_t i = 0; i < k->map_cnt; i++)
+		if (!percpu(k->maps[i].type) && (!partial || syncable(&k->maps[i])) &&
+		    k->maps[i].type != BPF_MAP_TYPE_PROG_ARRAY && dd_side_map(d, k->maps[i].name))
+			keep[nkeep++] = k->maps[i];
+	kflat = *k;
+	kflat.maps = keep;
+	kflat.map_cnt = nkeep;
+	r->map_differ += dd_compare_maps(&kflat, d, &r->map_entries, &nmaps, 6, &shown_maps);
+	/* after a punt the per-CPU sums hold the host copy's share on one side only */
+	if (!r->punts)
+		r->map_differ += compare_percpu(k, d, &r->map_entries);
+	r->maps_partial = partial || (r->punts && has_percpu(k));
+	free(keep);
+}
+
 static void run_diff(const char *path, struct corpus_row *r, unsigned int frames)
 {
 	static struct hx_result rk, rd;
 	static uint8_t buf[HX_PKT_MAX];
-	struct dd_side k, d, kflat;
+	struct dd_side k, d;
 	struct hwxdp_run_stats st;
 	struct hwxdp_frame f;
 	bool partial = false;
-	unsigned int shown = 0, shown_maps = 0, nmaps = 0;
+	unsigned int shown = 0;
 	uint64_t bundles = 0, runs = 0;
-	struct dd_map *keep;
-	size_t nkeep = 0;
 
 	memset(&k, 0, sizeof(k));
 	memset(&d, 0, sizeof(d));
@@ -1084,26 +1114,90 @@ static void run_diff(const char *path, struct corpus_row *r, unsigned int frames
 		}
 	}
 	r->bundles_per_frame = runs ? (double)bundles / (double)runs : 0;
-	/* dd_compare_maps reads one value per key: per-CPU maps apart; a map
-	 * the device has no table for is one only the host copy touches */
-	keep = calloc(k.map_cnt ? k.map_cnt : 1, sizeof(*keep));
-	if (!keep) {
-		r->map_differ++;
+	compare_after(&k, &d, r, partial);
+out:
+	dd_side_close(&k);
+	dd_side_close(&d);
+}
+
+/*
+ * A devmap entry's program (SEC("xdp/devmap")), which BPF_PROG_TEST_RUN
+ * does not run: the kernel's sends the frames for real behind a redirect
+ * into a devmap entry of the oracle's naming it (tests/corpus/live.h), and
+ * the device runs its translation as an entry's program for the same port
+ * (hwxdp_engine__run_egress). A quarter of the frames come in by that port
+ * itself, half of them on rx queue 1. Each frame: sent by both or dropped
+ * by both, the same bytes sent; the maps the same after.
+ */
+static void run_entry_diff(const char *path, struct corpus_row *r, unsigned int frames)
+{
+	static uint8_t buf[HX_PKT_MAX], out[HX_PKT_MAX];
+	struct bpf_program *bp;
+	struct dd_side k, d;
+	struct live_net n;
+	unsigned int shown = 0;
+	int err, entry_fd = -1, via = -1;
+
+	memset(&k, 0, sizeof(k));
+	memset(&d, 0, sizeof(d));
+	err = dd_side_open_device_prog(&d, path, r->prog);
+	if (err) {
+		say(r->run_error, sizeof(r->run_error), "device open: %s", hwxdp_strerror(err));
 		goto out;
 	}
-	for (size_t i = 0; i < k.map_cnt; i++)
-		if (!percpu(k.maps[i].type) && (!partial || syncable(&k.maps[i])) &&
-		    k.maps[i].type != BPF_MAP_TYPE_PROG_ARRAY && dd_side_map(&d, k.maps[i].name))
-			keep[nkeep++] = k.maps[i];
-	kflat = k;
-	kflat.maps = keep;
-	kflat.map_cnt = nkeep;
-	r->map_differ += dd_compare_maps(&kflat, &d, &r->map_entries, &nmaps, 6, &shown_maps);
-	/* after a punt the per-CPU sums hold the host copy's share on one side only */
-	if (!r->punts)
-		r->map_differ += compare_percpu(&k, &d, &r->map_entries);
-	r->maps_partial = partial || (r->punts && has_percpu(&k));
-	free(keep);
+	err = dd_side_open_kernel(&k, path);
+	bp = err ? NULL : bpf_object__find_program_by_name(k.bobj, r->prog);
+	entry_fd = bp ? bpf_program__fd(bp) : -1;
+	if (entry_fd < 0) {
+		say(r->run_error, sizeof(r->run_error), "host copy: %s",
+		    err ? hwxdp_error_message(err) : "no such program");
+		goto out;
+	}
+	if (fill_maps(&k, &d, r->run_error, sizeof(r->run_error)))
+		goto out;
+	err = live_net_open(&n, r->run_error, sizeof(r->run_error));
+	if (err)
+		goto out;
+	via = live_net_entry(&n, entry_fd, r->run_error, sizeof(r->run_error));
+	r->ran = via >= 0;
+	for (unsigned int i = 0; r->ran && r->frames < frames && i < 4 * frames; i++) {
+		size_t len = frame_at(0xc0ffee ^ (uint64_t)strlen(r->object), i, buf, sizeof(buf));
+		uint32_t ingress = i % 4 == 3 ? n.tx_ifindex : n.in_ifindex, rxq = (i / 2) % 2;
+		struct hwxdp_frame f = { .window = d.window, .ingress = ingress, .rx_queue = rxq };
+		size_t out_len = 0, dlen = 0;
+		bool arrived = false, sent;
+		int ek, ed;
+
+		if (!live_net_carries(buf, len))
+			continue;
+		ek = live_net_send(&n, via, ingress, rxq, buf, len, &arrived, out, sizeof(out),
+				   &out_len);
+		hwxdp_frame__place(&f, buf, (uint32_t)len);
+		ed = hwxdp_engine__run_egress(d.engine, 0, &f, n.tx_ifindex, NULL);
+		sent = !ed && f.egress != HWXDP_EGRESS_NONE;
+		dlen = sent ? f.data_end - f.data : 0;
+		r->frames++;
+		r->actions[arrived ? XDP_PASS : XDP_DROP] += !ek;
+		if (!ek && !ed && arrived == sent &&
+		    (!sent || (dlen == out_len && !memcmp(out, d.window + f.data, dlen))))
+			continue;
+		r->differ++;
+		if (shown++ >= SHOW_DIFFS)
+			continue;
+		fprintf(stderr,
+			"corpus: %s/%s: frame %u (%zu bytes, in by %u queue %u) differs: kernel %s "
+			"(%d, %zu bytes), device %s (%d, verdict %u, %zu bytes)\n",
+			r->object, r->prog, i, len, ingress, rxq, arrived ? "sent" : "dropped", ek,
+			out_len, sent ? "sent" : "dropped", ed, f.egress_verdict, dlen);
+		hx_hexdump(stderr, buf, len < 64 ? len : 64);
+		if (arrived)
+			hx_hexdump(stderr, out, out_len < 64 ? out_len : 64);
+		if (sent)
+			hx_hexdump(stderr, d.window + f.data, dlen < 64 ? dlen : 64);
+	}
+	live_net_close(&n);
+	if (r->ran)
+		compare_after(&k, &d, r, false);
 out:
 	dd_side_close(&k);
 	dd_side_close(&d);
@@ -1238,7 +1332,9 @@ static int one_object(const char *dir, const char *file, unsigned int frames,
 		host_verdict(path, r);
 		r->device_tried = true;
 		device_verdict(path, r);
-		if (r->device_ok && r->kernel_ok)
+		if (r->device_ok && r->kernel_ok && p->expected_attach_type == BPF_XDP_DEVMAP)
+			run_entry_diff(path, r, frames);
+		else if (r->device_ok && r->kernel_ok)
 			run_diff(path, r, frames);
 	}
 	hwxdp_object__close(obj);
