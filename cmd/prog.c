@@ -616,6 +616,11 @@ static int table_update(void *ctx, const char *map, const void *key, const void 
 	return tab ? hwxdp_table__update(tab, key, value, BPF_ANY) : -EOPNOTSUPP;
 }
 
+static int prog_number(void *ctx, const char *name, uint32_t *number)
+{
+	return hwxdp_device_prog__entry_prog(ctx, name, number);
+}
+
 /* One table's entries, in the table's order; an array's entries of zeros,
  * the state it starts in, are left out. */
 static int dump_entries(struct json_writer *w, struct hwxdp_table *tab)
@@ -680,7 +685,8 @@ static int fill_tables(const char *path, const char *maps, struct hwxdp_device_p
 	if (!err)
 		err = hwxdp_device_prog__open_opts(path, &opts, dp, msg, sizeof(msg));
 	if (!err)
-		err = hx_state__apply(state, (*dp)->obj, table_update, *dp, msg, sizeof(msg));
+		err = hx_state__apply_progs(state, (*dp)->obj, table_update, prog_number, *dp, msg,
+					    sizeof(msg));
 	hx_state__free(state);
 	if (err) {
 		hwxdp_device_prog__close(*dp);

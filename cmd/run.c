@@ -109,6 +109,14 @@ static int table_update(void *ctx, const char *map, const void *key, const void 
 	return tab ? hwxdp_table__update(tab, key, value, BPF_ANY) : -ENOENT;
 }
 
+/* A devmap entry's program by name: its number in the first program's image. */
+static int prog_number(void *ctx, const char *name, uint32_t *number)
+{
+	struct offline_device *d = ctx;
+
+	return hwxdp_device_prog__entry_prog(hwxdp_device__prog(d->board, d->first), name, number);
+}
+
 static void ipv4_text(uint32_t addr_be, char *buf)
 {
 	inet_ntop(AF_INET, &addr_be, buf, INET_ADDRSTRLEN);
@@ -987,8 +995,8 @@ int do_run(int argc, char **argv)
 			goto out;
 		}
 	}
-	err = hx_state__apply(state, hwxdp_device__prog(dev.board, dev.first)->obj, table_update,
-			      &dev, msg, sizeof(msg));
+	err = hx_state__apply_progs(state, hwxdp_device__prog(dev.board, dev.first)->obj,
+				    table_update, prog_number, &dev, msg, sizeof(msg));
 	if (!err)
 		err = load_sas(&dev, state, msg, sizeof(msg));
 	if (err) {

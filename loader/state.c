@@ -437,10 +437,10 @@ static int datum(const struct json *j, struct hx_state_datum *d, const char *nam
 static int add_entry(struct hx_state *state, const char *map, const struct json *e, size_t index,
 		     const char *name, char *msg, size_t msglen)
 {
-	static const char *const allowed[] = { "key", "value", "formatted", NULL };
+	static const char *const allowed[] = { "key", "value", "formatted", "prog", NULL };
 	static const char *const allowed_formatted[] = { "key", "value", NULL };
 	struct hx_state_entry *entries, *ent;
-	const struct json *key, *value, *formatted;
+	const struct json *key, *value, *formatted, *prog;
 	char where[128], *at;
 	int err;
 
@@ -478,6 +478,10 @@ static int add_entry(struct hx_state *state, const char *map, const struct json 
 	if (!key || !value)
 		return say(msg, msglen, "%s:%u:%u: %s: needs both \"key\" and \"value\"", name,
 			   e->line, e->col, where);
+	prog = member(e, "prog");
+	if (prog && (prog->type != JSON_STRING || !prog->string[0]))
+		return say(msg, msglen, "%s:%u:%u: %s.prog: expected a program's name", name,
+			   prog->line, prog->col, where);
 	entries = realloc(state->entries, (state->entry_cnt + 1) * sizeof(*entries));
 	if (!entries)
 		return -ENOMEM;
@@ -489,8 +493,9 @@ static int add_entry(struct hx_state *state, const char *map, const struct json 
 	if (asprintf(&at, "%s:%u:%u: %s", name, e->line, e->col, where) < 0)
 		at = NULL;
 	ent->where = at;
+	ent->prog = prog ? strdup(prog->string) : NULL;
 	state->entry_cnt++;
-	if (!ent->map || !ent->where)
+	if (!ent->map || !ent->where || (prog && !ent->prog))
 		return -ENOMEM;
 	err = datum(key, &ent->key, name, where, "key", msg, msglen);
 	if (!err)
@@ -772,6 +777,7 @@ void hx_state__free(struct hx_state *state)
 	for (size_t i = 0; i < state->entry_cnt; i++) {
 		free(state->entries[i].map);
 		free(state->entries[i].where);
+		free(state->entries[i].prog);
 		free(state->entries[i].key.bytes);
 		free(state->entries[i].value.bytes);
 	}
@@ -1105,8 +1111,41 @@ static int datum_bytes(const struct hwxdp_object *obj, const struct hwxdp_map_de
 	return encode_typed(&c, id, d->typed, path, sizeof(path), out, 0, 0);
 }
 
+/* An entry's "prog": only in a devmap whose value names a program, and
+ * only where the caller can number programs; the number into the value's
+ * bpf_prog. */
+static int entry_prog(const struct hx_state_entry *e, const struct hwxdp_map_desc *m,
+		      hx_state_prog_fn prog, void *ctx, uint8_t *value, char *msg, size_t msglen)
+{
+	uint32_t number;
+	int err;
+
+	if ((m->type != BPF_MAP_TYPE_DEVMAP && m->type != BPF_MAP_TYPE_DEVMAP_HASH) ||
+	    m->value_size != 8)
+		return say(msg, msglen,
+			   "%s.prog: only a devmap of struct bpf_devmap_val names a program, not "
+			   "map %s",
+			   e->where, e->map);
+	if (!prog)
+		return say(msg, msglen, "%s.prog: programs are named on the device only", e->where);
+	err = prog(ctx, e->prog, &number);
+	if (err)
+		return say(msg, msglen, "%s.prog: %s: %s", e->where, e->prog,
+			   err == -EINVAL ? "not a devmap program (SEC(\"xdp/devmap\"))"
+					  : "no such program in the device's image");
+	memcpy(value + 4, &number, sizeof(number));
+	return 0;
+}
+
 int hx_state__apply(const struct hx_state *state, const struct hwxdp_object *obj,
 		    hx_state_update_fn update, void *ctx, char *msg, size_t msglen)
+{
+	return hx_state__apply_progs(state, obj, update, NULL, ctx, msg, msglen);
+}
+
+int hx_state__apply_progs(const struct hx_state *state, const struct hwxdp_object *obj,
+			  hx_state_update_fn update, hx_state_prog_fn prog, void *ctx, char *msg,
+			  size_t msglen)
 {
 	uint8_t *key = NULL, *value = NULL;
 	size_t key_max = 0, value_max = 0;
@@ -1145,6 +1184,8 @@ int hx_state__apply(const struct hx_state *state, const struct hwxdp_object *obj
 			if (!err)
 				err = datum_bytes(obj, m, e, &e->value, "value", value,
 						  m->value_size, msg, msglen);
+			if (!err && e->prog)
+				err = entry_prog(e, m, prog, ctx, value, msg, msglen);
 			if (err)
 				goto out;
 			if (is_array(m) && m->key_size == sizeof(index))

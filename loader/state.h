@@ -20,6 +20,10 @@
  * name of its "formatted" section, which the map's BTF encodes when the
  * state is applied. An entry may carry "formatted" beside its bytes (the
  * bytes win), so a dump is a map's list as it is.
+ * An entry of a devmap of struct bpf_devmap_val may name the devmap program
+ * its frames run by name, "prog": "NAME" (SEC("xdp/devmap")): written into
+ * the value's bpf_prog as the device's number of that program, where the
+ * kernel's entry takes the program's fd.
  * An SA's key is 16, 24 or 32 bytes, its salt 4; spi is a number or a
  * "0x" string; handle is the index of the `sas` map entry it backs.
  * Members other than these are refused, so a typo is an error and not a
@@ -48,6 +52,7 @@ struct hx_state_entry {
 	char *map;
 	struct hx_state_datum key, value;
 	char *where; /* "maps.config[0]", for messages */
+	char *prog;  /* a devmap entry's program, by name, or NULL */
 };
 
 struct hx_state_sa {
@@ -101,5 +106,15 @@ typedef int (*hx_state_update_fn)(void *ctx, const char *map, const void *key, c
  */
 int hx_state__apply(const struct hx_state *state, const struct hwxdp_object *obj,
 		    hx_state_update_fn update, void *ctx, char *msg, size_t msglen);
+
+/* The number a devmap entry's value gives for program name: 0, -ENOENT
+ * when there is none, -EINVAL when it is no devmap program. */
+typedef int (*hx_state_prog_fn)(void *ctx, const char *name, uint32_t *number);
+
+/* The same, entries that name a program ("prog") numbered by prog (ctx its
+ * argument too); hx_state__apply refuses them. */
+int hx_state__apply_progs(const struct hx_state *state, const struct hwxdp_object *obj,
+			  hx_state_update_fn update, hx_state_prog_fn prog, void *ctx, char *msg,
+			  size_t msglen);
 
 #endif /* HWXDP_LOADER_STATE_H */

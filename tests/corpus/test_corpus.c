@@ -389,3 +389,61 @@ Test(corpus, an_unreadable_object_is_a_row)
 	cr_expect(rows[1].kernel_ok && rows[1].host_ok && rows[1].ran, "%s", rows[1].object);
 	free(rows);
 }
+
+/*
+ * The devmap programs (SEC("xdp/devmap")) of globals_frags and
+ * redirect_egress_mac, in each build: translated, and run against the
+ * kernel's copy, which BPF_PROG_TEST_RUN refuses and so sends the frames
+ * for real behind a redirect into an entry naming it (tests/corpus/live.h):
+ * the same frames sent, the same dropped, the same bytes, the same maps.
+ * globals_frags's drops what goes back out its ingress port.
+ */
+Test(corpus, devmap_programs_against_the_kernel, .timeout = 300)
+{
+	static const struct {
+		const char *object, *prog;
+		bool both_ways;
+	} rows_of[] = {
+		{ "globals_frags", "xdp_devmap_egress", true },
+		{ "redirect_egress_mac", "xdp_redirect_map_egress", false },
+	};
+
+	if (geteuid() != 0)
+		cr_skip_test("the kernel's verdict, a namespace and BPF_PROG_TEST_RUN need root");
+	for (size_t o = 0; o < sizeof(rows_of) / sizeof(rows_of[0]); o++) {
+		struct corpus_row *rows = NULL;
+		size_t cnt = 0, entries = 0;
+		int err = run_in_builds(rows_of[o].object, "corpus-devmap", &rows, &cnt);
+
+		cr_assert_eq(err, 0, "%s: the run failed: %s", rows_of[o].object, strerror(-err));
+		for (size_t i = 0; i < cnt; i++) {
+			const struct corpus_row *r = &rows[i];
+
+			if (strcmp(r->prog, rows_of[o].prog))
+				continue;
+			entries++;
+			cr_expect(r->kernel_ok, "%s/%s: the kernel refuses it: %s", r->object,
+				  r->prog, r->kernel_reason);
+			cr_expect(r->device_ok, "%s/%s: not translated: %s", r->object, r->prog,
+				  r->device_reason);
+			cr_expect(r->ran, "%s/%s: no differential run: %s", r->object, r->prog,
+				  r->run_error);
+			cr_expect(r->frames >= corpus_frame_count(), "%s/%s: %llu frames run",
+				  r->object, r->prog, (unsigned long long)r->frames);
+			cr_expect_eq(r->differ, 0, "%s/%s: %llu of %llu frames differ", r->object,
+				     r->prog, (unsigned long long)r->differ,
+				     (unsigned long long)r->frames);
+			cr_expect_eq(r->map_differ, 0, "%s/%s: %llu map entries differ", r->object,
+				     r->prog, (unsigned long long)r->map_differ);
+			if (rows_of[o].both_ways)
+				expect_both_ways(r);
+			cr_log_info("%s/%s: %llu frames, %llu sent and %llu dropped on both",
+				    r->object, r->prog, (unsigned long long)r->frames,
+				    (unsigned long long)r->actions[XDP_PASS],
+				    (unsigned long long)r->actions[XDP_DROP]);
+		}
+		cr_expect_eq(entries, 3, "%s: %zu rows of %s", rows_of[o].object, entries,
+			     rows_of[o].prog);
+		free(rows);
+	}
+}

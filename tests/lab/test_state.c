@@ -13,6 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hwmap/hxu.h"
+#include "loader/device.h"
 #include "loader/object.h"
 #include "loader/state.h"
 #include "lab/target.h"
@@ -428,4 +430,97 @@ Test(state, fields_by_name_that_are_wrong, .init = setup, .fini = teardown)
 		cr_assert(strstr(msg, want), "%s\n  got: %s\n  want: %s", text, msg, want);
 		assert_one_line(msg);
 	}
+}
+
+/* The value a devmap entry got, for the test below. */
+struct entry_record {
+	struct hwxdp_device_prog *dp;
+	uint8_t value[8];
+	int updates;
+};
+
+static int entry_update(void *ctx, const char *map, const void *key, const void *value)
+{
+	struct entry_record *r = ctx;
+
+	(void)key;
+	cr_assert_str_eq(map, "tx_port");
+	memcpy(r->value, value, sizeof(r->value));
+	r->updates++;
+	return 0;
+}
+
+static int entry_number(void *ctx, const char *name, uint32_t *number)
+{
+	return hwxdp_device_prog__entry_prog(((struct entry_record *)ctx)->dp, name, number);
+}
+
+/*
+ * A devmap entry names its program by name ("prog"): the device's number
+ * for it goes into the value's bpf_prog (the program after the port's in
+ * redirect_egress_mac's image, 1), the ifindex stays as written. Named
+ * where the caller cannot number programs, in a map that is no devmap of
+ * struct bpf_devmap_val, or naming no devmap program: refused in words.
+ */
+Test(state, a_devmap_entry_names_its_program, .init = setup, .fini = teardown)
+{
+	static const struct {
+		const char *text, *says;
+	} bad[] = {
+		{ "{\"maps\": {\"port_macs\": [{\"key\": 1, \"value\": \"0000000000000000\", "
+		  "\"prog\": \"xdp_redirect_map_egress\"}]}}",
+		  "only a devmap of struct bpf_devmap_val names a program" },
+		{ "{\"maps\": {\"tx_port\": [{\"key\": 0, \"value\": \"0500000000000000\", "
+		  "\"prog\": \"xdp_redirect_map_prog\"}]}}",
+		  "not a devmap program" },
+		{ "{\"maps\": {\"tx_port\": [{\"key\": 0, \"value\": \"0500000000000000\", "
+		  "\"prog\": \"nothing_of_that_name\"}]}}",
+		  "no such program in the device's image" },
+		{ "{\"maps\": {\"tx_port\": [{\"key\": 0, \"value\": \"0500000000000000\", "
+		  "\"prog\": 3}]}}",
+		  "expected a program's name" },
+	};
+	const char *good = "{\"maps\": {\"tx_port\": [{\"key\": 2, \"value\": "
+			   "\"0500000000000000\", \"prog\": \"xdp_redirect_map_egress\"}]}}";
+	struct hwxdp_device_prog_opts o = { .sz = sizeof(o), .no_engine = true };
+	struct entry_record r = { 0 };
+	struct hx_state *state;
+	char path[4096], msg[512] = "";
+	uint32_t ifindex, prog;
+
+	snprintf(path, sizeof(path), "%s/tests/corpus/redirect_egress_mac.bpf.o", hx_build_dir());
+	cr_assert_eq(hwxdp_device_prog__open_opts(path, &o, &r.dp, msg, sizeof(msg)), 0, "%s", msg);
+	state = hx_state__new();
+	cr_assert_eq(hx_state__parse(state, good, strlen(good), "good.json", msg, sizeof(msg)), 0,
+		     "%s", msg);
+	cr_assert_eq(hx_state__apply_progs(state, r.dp->obj, entry_update, entry_number, &r, msg,
+					   sizeof(msg)),
+		     0, "%s", msg);
+	memcpy(&ifindex, r.value, 4);
+	memcpy(&prog, r.value + 4, 4);
+	cr_expect_eq(r.updates, 1);
+	cr_expect_eq(ifindex, 5);
+	cr_expect_eq(prog, 1, "bpf_prog %u", prog);
+	/* hx_state__apply numbers no program */
+	cr_expect_eq(hx_state__apply(state, r.dp->obj, entry_update, &r, msg, sizeof(msg)),
+		     -EINVAL);
+	cr_expect(strstr(msg, "programs are named on the device only"), "%s", msg);
+	hx_state__free(state);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int err;
+
+		state = hx_state__new();
+		msg[0] = 0;
+		err = hx_state__parse(state, bad[i].text, strlen(bad[i].text), "bad.json", msg,
+				      sizeof(msg));
+		if (!err)
+			err = hx_state__apply_progs(state, r.dp->obj, entry_update, entry_number,
+						    &r, msg, sizeof(msg));
+		cr_expect_neq(err, 0, "case %zu accepted", i);
+		cr_expect(strstr(msg, bad[i].says), "case %zu: \"%s\"", i, msg);
+		assert_one_line(msg);
+		hx_state__free(state);
+	}
+	cr_expect_eq(r.updates, 1, "a refused state wrote %d entries", r.updates - 1);
+	hwxdp_device_prog__close(r.dp);
 }
