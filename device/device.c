@@ -908,8 +908,8 @@ struct hwxdp_tables *hwxdp_device__tables(struct hwxdp_device *d, uint32_t prog)
 	return p ? p->mem->tables : NULL;
 }
 
-int hwxdp_device__broadcast_ports(struct hwxdp_device *d, const struct hwxdp_device_frame *fr,
-				  uint32_t *ports, size_t cap)
+int hwxdp_device__broadcast_entries(struct hwxdp_device *d, const struct hwxdp_device_frame *fr,
+				    struct hwxdp_port_entry *entries, size_t cap)
 {
 	struct hwxdp_tables *tables;
 	struct hwxdp_port_entry *e;
@@ -939,11 +939,76 @@ int hwxdp_device__broadcast_ports(struct hwxdp_device *d, const struct hwxdp_dev
 		if (!d->any_egress && !port_find(d, e[i].ifindex))
 			continue;
 		if ((size_t)cnt < cap)
-			ports[cnt] = e[i].ifindex;
+			entries[cnt] = e[i];
 		cnt++;
 	}
 	free(e);
 	return cnt;
+}
+
+int hwxdp_device__broadcast_ports(struct hwxdp_device *d, const struct hwxdp_device_frame *fr,
+				  uint32_t *ports, size_t cap)
+{
+	struct hwxdp_port_entry some[64], *e = some;
+	size_t room = sizeof(some) / sizeof(some[0]);
+	int n = hwxdp_device__broadcast_entries(d, fr, e, room);
+
+	if (n > (int)room) {
+		room = (size_t)n;
+		e = malloc(room * sizeof(*e));
+		n = e ? hwxdp_device__broadcast_entries(d, fr, e, room) : -ENOMEM;
+	}
+	for (int i = 0; i < n && (size_t)i < cap && (size_t)i < room; i++)
+		ports[i] = e[i].ifindex;
+	if (e != some)
+		free(e);
+	return n;
+}
+
+int hwxdp_device__broadcast_copy(struct hwxdp_device *d, const struct hwxdp_device_frame *fr,
+				 const struct hwxdp_port_entry *entry, uint8_t *out, size_t cap,
+				 uint32_t *len)
+{
+	struct worker *w = &d->worker[0];
+	struct hwxdp_engine *engine;
+	struct hwxdp_frame f;
+	int err;
+
+	*len = 0;
+	if (fr->verdict != XDP_REDIRECT || !hwxdp_egress_is_bcast(fr->egress) ||
+	    fr->prog >= HWXDP_DEVICE_PROGS || fr->out_len > fr->out_cap ||
+	    fr->out_len < HXU_ETH_HLEN || fr->out_len > HXU_FRAME_MAX || !entry->ifindex)
+		return -EINVAL;
+	if (!entry->prog) {
+		if (cap < fr->out_len)
+			return -ENOSPC;
+		memcpy(out, fr->out, fr->out_len);
+		*len = fr->out_len;
+		return 1;
+	}
+	/* between batches, the first engine's window and copy of the image */
+	pthread_mutex_lock(&d->batch_lock);
+	engine = w->engine[fr->prog];
+	if (!engine) {
+		pthread_mutex_unlock(&d->batch_lock);
+		return -ENOENT;
+	}
+	f = (struct hwxdp_frame){ .window = w->window,
+				  .ingress = fr->port,
+				  .rx_queue = fr->rx_queue };
+	hwxdp_frame__place(&f, fr->out, fr->out_len);
+	err = hwxdp_engine__run_egress(engine, entry->prog, &f, entry->ifindex, NULL);
+	if (!err && f.egress != HWXDP_EGRESS_NONE) {
+		*len = f.data_end - f.data;
+		if (*len <= cap)
+			memcpy(out, w->window + f.data, *len);
+	}
+	pthread_mutex_unlock(&d->batch_lock);
+	if (err == -EINVAL)
+		return err;
+	if (*len > cap)
+		return -ENOSPC;
+	return *len ? 1 : 0;
 }
 
 struct hwxdp_table *hwxdp_device__table(struct hwxdp_device *d, uint32_t prog, const char *name)

@@ -220,6 +220,24 @@ int hwxdp_device__run_batch(struct hwxdp_device *d, struct hwxdp_device_frame *f
  */
 int hwxdp_device__broadcast_ports(struct hwxdp_device *d, const struct hwxdp_device_frame *fr,
 				  uint32_t *ports, size_t cap);
+/* The same copies as the port table's entries: key, ifindex, and the
+ * program each runs on its copy (an image program number, 0 for none). */
+int hwxdp_device__broadcast_entries(struct hwxdp_device *d, const struct hwxdp_device_frame *fr,
+				    struct hwxdp_port_entry *entries, size_t cap);
+/*
+ * Broadcast frame fr's copy for entry (one of hwxdp_device__broadcast_entries'):
+ * the frame as fr->out holds it, through the entry's program when it has
+ * one, run for the entry's port as the kernel's dev_map_enqueue_clone runs
+ * each copy's (device/engine.h, hwxdp_engine__run_egress), on the first
+ * engine of fr's program between batches. 1 with the copy in out (*len
+ * bytes) when it leaves, 0 when the program dropped it (any verdict but
+ * XDP_PASS, or a fault), -EINVAL when fr is no broadcast or the program
+ * none of the image, -ENOENT when fr's program is gone, -ENOSPC when cap is
+ * short of *len.
+ */
+int hwxdp_device__broadcast_copy(struct hwxdp_device *d, const struct hwxdp_device_frame *fr,
+				 const struct hwxdp_port_entry *entry, uint8_t *out, size_t cap,
+				 uint32_t *len);
 
 /* Counters since the device was made, taken between batches. */
 void hwxdp_device__stats(struct hwxdp_device *d, struct hwxdp_device_stats *stats);

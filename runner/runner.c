@@ -162,28 +162,54 @@ static int send_one(struct hx_runner *r, uint32_t egress, const struct hwxdp_dev
 	return 0;
 }
 
-/* A broadcast: a copy out of each of its ports, each copy that goes told
- * to the fate hook (*told); *fate HX_FATE_DROPPED when none goes (an empty
- * devmap, as the kernel's). 0 or the first send's error. */
+/* bytes out of the port of egress, or elsewhere: send_one's rules. */
+static int send_bytes(struct hx_runner *r, uint32_t egress, const uint8_t *bytes, uint32_t len,
+		      const struct hx_rx_frame *from, enum hx_fate *fate, char *msg, size_t msglen)
+{
+	struct rport *out = port_of(r, egress);
+
+	if (out)
+		return out->ops->send(out->ctx, bytes, len, from, msg, msglen);
+	if (r->o.send_elsewhere)
+		return r->o.send_elsewhere(r->o.elsewhere_ctx, egress, bytes, len, from, msg,
+					   msglen);
+	*fate = HX_FATE_DROPPED;
+	return 0;
+}
+
+/* A broadcast: a copy out of each of its ports, through its entry's
+ * program where it has one (hwxdp_device__broadcast_copy), each copy that
+ * goes told to the fate hook (*told); *fate HX_FATE_DROPPED when none goes
+ * (an empty devmap, as the kernel's). 0 or the first send's error. */
 static int broadcast(struct hx_runner *r, const struct rport *in,
 		     const struct hwxdp_device_frame *f, const struct hx_rx_frame *from,
 		     enum hx_fate *fate, bool *told, char *msg, size_t msglen)
 {
-	uint32_t some[HWXDP_DEVICE_PORTS], *ports = some;
-	int n = hwxdp_device__broadcast_ports(r->board, f, ports, HWXDP_DEVICE_PORTS);
+	static uint8_t copy_buf[HXU_FRAME_MAX];
+	struct hwxdp_port_entry some[HWXDP_DEVICE_PORTS], *e = some;
+	int n = hwxdp_device__broadcast_entries(r->board, f, e, HWXDP_DEVICE_PORTS);
 	int err = 0, first = 0;
 	size_t cap = HWXDP_DEVICE_PORTS;
 
 	if (n > HWXDP_DEVICE_PORTS) {
 		cap = (size_t)n;
-		ports = malloc(cap * sizeof(*ports));
-		n = ports ? hwxdp_device__broadcast_ports(r->board, f, ports, cap) : -ENOMEM;
+		e = malloc(cap * sizeof(*e));
+		n = e ? hwxdp_device__broadcast_entries(r->board, f, e, cap) : -ENOMEM;
 	}
 	*fate = HX_FATE_DROPPED;
 	for (int i = 0; i < n && (size_t)i < cap; i++) {
 		enum hx_fate copy = HX_FATE_FORWARDED;
+		uint32_t len = 0;
 
-		err = send_one(r, ports[i], f, from, &copy, msg, msglen);
+		if (e[i].prog) {
+			/* the entry's program dropped this copy: the others go on */
+			if (hwxdp_device__broadcast_copy(r->board, f, &e[i], copy_buf,
+							 sizeof(copy_buf), &len) != 1)
+				continue;
+			err = send_bytes(r, e[i].ifindex, copy_buf, len, from, &copy, msg, msglen);
+		} else {
+			err = send_one(r, e[i].ifindex, f, from, &copy, msg, msglen);
+		}
 		if (err && !first)
 			first = err;
 		if (copy != HX_FATE_FORWARDED)
@@ -191,10 +217,10 @@ static int broadcast(struct hx_runner *r, const struct rport *in,
 		*fate = HX_FATE_FORWARDED;
 		*told = true;
 		if (r->o.fate)
-			r->o.fate(r->o.fate_ctx, in->ifindex, f, copy, ports[i]);
+			r->o.fate(r->o.fate_ctx, in->ifindex, f, copy, e[i].ifindex);
 	}
-	if (ports != some)
-		free(ports);
+	if (e != some)
+		free(e);
 	/* a program or table gone since the frame ran: nowhere to go */
 	return first ? first : n == -ENOMEM ? n : 0;
 }
