@@ -100,6 +100,20 @@ struct leaf {
 	uint32_t wr_cnt;
 	struct esp_cmd esp[ESP_MAX];
 	uint32_t esp_cnt;
+	/* where the path forked last (struct node, -1 before any fork), and
+	 * what holds here beyond the forks (a fault's condition), or NULL */
+	int32_t node;
+	Z3_ast extra;
+};
+
+/*
+ * The tree of one exploration's forks: each path's condition, taken at a
+ * fork, and the fork above it (-1: none). A leaf's path is its node and
+ * the nodes above it; what holds between forks follows from them.
+ */
+struct node {
+	Z3_ast c;
+	int32_t parent;
 };
 
 /* A call's return: where, and the caller's r6..r9 and frame pointer. */
@@ -134,6 +148,7 @@ struct sym {
 	 * pending, which a path waiting to be explored asserts on resuming */
 	uint32_t level;
 	Z3_ast pending;
+	int32_t node; /* the last fork's, in struct prover's nodes */
 };
 
 struct side {
@@ -173,6 +188,9 @@ struct prover {
 	struct sym *alt;
 	Z3_ast alt_r;
 	bool overflow;
+	struct node *nodes;
+	uint32_t node_cnt, node_cap;
+	bool no_memory;
 	Z3_ast tm_diff;
 	struct hwxdp_prove_result *res;
 	uint64_t checks;
@@ -382,6 +400,25 @@ static bool feasible(struct prover *p, Z3_ast cond)
 	return query(p, cond, NULL) != Z3_L_FALSE;
 }
 
+/* A fork's node under parent, where c holds: its index, or parent when
+ * out of memory (p->no_memory, which ends the exploration). */
+static int32_t fork_node(struct prover *p, Z3_ast c, int32_t parent)
+{
+	if (p->node_cnt == p->node_cap) {
+		uint32_t cap = p->node_cap ? 2 * p->node_cap : 1024;
+		struct node *n = realloc(p->nodes, cap * sizeof(*n));
+
+		if (!n) {
+			p->no_memory = true;
+			return parent;
+		}
+		p->nodes = n;
+		p->node_cap = cap;
+	}
+	p->nodes[p->node_cnt] = (struct node){ c, parent };
+	return (int32_t)p->node_cnt++;
+}
+
 /* The path st (the one the solver holds) goes on where c holds: one level
  * more on the solver's stack, incrementally solved from there. */
 static void path_add(struct prover *p, struct sym *st, Z3_ast c)
@@ -391,6 +428,7 @@ static void path_add(struct prover *p, struct sym *st, Z3_ast c)
 	Z3_solver_push(p->z, p->s);
 	Z3_solver_assert(p->z, p->s, c);
 	st->level = ++p->level;
+	st->node = fork_node(p, c, st->node);
 }
 
 /* The solver made to hold st's path: back to the level st was left at,
@@ -402,10 +440,13 @@ static void path_resume(struct prover *p, struct sym *st)
 		p->level = st->level;
 	}
 	if (st->pending) {
+		Z3_ast c = Z3_simplify(p->z, st->pending);
+
 		Z3_solver_push(p->z, p->s);
-		Z3_solver_assert(p->z, p->s, Z3_simplify(p->z, st->pending));
+		Z3_solver_assert(p->z, p->s, c);
 		st->level = ++p->level;
 		st->pending = NULL;
+		st->node = fork_node(p, c, st->node);
 	}
 }
 
@@ -1381,6 +1422,8 @@ static enum step add_leaf(struct prover *p, const struct sym *st, Z3_ast cond, u
 		return not_proven(p, "more than %d paths", LEAF_MAX);
 	l = &sd->leaves[sd->leaf_cnt++];
 	l->cond = cond;
+	l->node = st->node;
+	l->extra = NULL;
 	l->end = end;
 	l->value = value;
 	l->pkt = st->pkt;
@@ -1428,6 +1471,7 @@ static enum step access_check(struct prover *p, struct sym *st, unsigned int spa
 		return STEP_NEXT;
 	if (add_leaf(p, st, c, HWXDP_PROVE_END_FAULT, num(p, st->pc, p->bv32), st->pc) == STEP_FAIL)
 		return STEP_FAIL;
+	p->cur->leaves[p->cur->leaf_cnt - 1].extra = out;
 	path_add(p, st, Z3_mk_not(p->z, out));
 	return STEP_NEXT;
 }
@@ -2242,6 +2286,7 @@ static void sym_init(struct prover *p, struct sym *st, const char *side, uint32_
 	st->call_depth = 0;
 	st->level = 0;
 	st->pending = NULL;
+	st->node = -1;
 }
 
 /* Explores every path of one side from init: 0, or STEP_FAIL's reason. */
@@ -2277,6 +2322,11 @@ static int explore(struct prover *p, struct side *sd, const struct sym *init,
 			r = step(p, &st, &fk);
 			if (p->overflow) {
 				not_proven(p, "more than %d open paths", LEAF_MAX);
+				err = 1;
+				break;
+			}
+			if (p->no_memory) {
+				not_proven(p, "out of memory");
 				err = 1;
 				break;
 			}
@@ -2911,18 +2961,6 @@ static Z3_ast differ_of(struct prover *p, const struct side *sb, const struct si
 	return differ;
 }
 
-/* The leaf of sd whose condition holds in m, or -1. */
-static int32_t leaf_in(struct prover *p, Z3_model m, const struct side *sd)
-{
-	for (uint32_t i = 0; i < sd->leaf_cnt; i++) {
-		Z3_ast v;
-
-		if (Z3_model_eval(p->z, m, sd->leaves[i].cond, true, &v) && is_true(p, v))
-			return (int32_t)i;
-	}
-	return -1;
-}
-
 /* The disjuncts of d, flattened, appended to out (*n of max there):
  * false where there are more than max. */
 static bool disjuncts(struct prover *p, Z3_ast d, Z3_ast *out, uint32_t *n, uint32_t max)
@@ -2973,91 +3011,267 @@ static Z3_lbool pair_differs(struct prover *p, Z3_ast cond, Z3_ast differ)
 
 enum pairs { PAIRS_EQUAL, PAIRS_DIFFER, PAIRS_UNKNOWN };
 
+/* The microcode's tree of forks, as lists: the forks and the paths under
+ * each node, node n + 1 (0: above the first fork). */
+struct tree {
+	int32_t *child, *sibling; /* first fork under, and the next beside */
+	int32_t *leaf, *next;	  /* first path ending under, and the next */
+};
+
+/* A walk of the tree for one BPF path: the pairs compared, and where two
+ * differ or the solver gave up. */
+struct walk {
+	const struct tree *t;
+	uint32_t bpf;
+	uint32_t met; /* microcode paths the BPF path meets */
+	enum pairs ret;
+	uint32_t hxu; /* the microcode path of PAIRS_DIFFER */
+	/* the ids of the BPF path's conjuncts, and of what its negated
+	 * ones negate, sorted: the forks these decide need no query */
+	unsigned int *yes, *no;
+	uint32_t yes_cnt, no_cnt, cap;
+};
+
+static int id_cmp(const void *a, const void *b)
+{
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool id_in(const unsigned int *ids, uint32_t n, unsigned int id)
+{
+	return n && bsearch(&id, ids, n, sizeof(*ids), id_cmp);
+}
+
+/* c's negated term, or NULL where c is no negation. */
+static Z3_ast negated(struct prover *p, Z3_ast c)
+{
+	Z3_app app;
+
+	if (Z3_get_ast_kind(p->z, c) != Z3_APP_AST)
+		return NULL;
+	app = Z3_to_app(p->z, c);
+	if (Z3_get_decl_kind(p->z, Z3_get_app_decl(p->z, app)) != Z3_OP_NOT)
+		return NULL;
+	return Z3_get_app_arg(p->z, app, 0);
+}
+
+/* The conjuncts of cond into w's sets (unsorted): false out of memory. */
+static bool conjuncts(struct prover *p, struct walk *w, Z3_ast cond)
+{
+	Z3_context z = p->z;
+	Z3_ast x;
+
+	if (Z3_get_ast_kind(z, cond) == Z3_APP_AST) {
+		Z3_app app = Z3_to_app(z, cond);
+
+		if (Z3_get_decl_kind(z, Z3_get_app_decl(z, app)) == Z3_OP_AND) {
+			for (unsigned int i = 0; i < Z3_get_app_num_args(z, app); i++)
+				if (!conjuncts(p, w, Z3_get_app_arg(z, app, i)))
+					return false;
+			return true;
+		}
+	}
+	if (w->yes_cnt == w->cap) {
+		uint32_t cap = w->cap ? 2 * w->cap : 256;
+		unsigned int *y = realloc(w->yes, cap * sizeof(*y)), *n;
+
+		if (!y)
+			return false;
+		w->yes = y;
+		n = realloc(w->no, cap * sizeof(*n));
+		if (!n)
+			return false;
+		w->no = n;
+		w->cap = cap;
+	}
+	w->yes[w->yes_cnt++] = Z3_get_ast_id(z, cond);
+	x = negated(p, cond);
+	if (x)
+		w->no[w->no_cnt++] = Z3_get_ast_id(z, x);
+	return true;
+}
+
+/* Whether c can hold where the solver's path does, m a model of that path
+ * or NULL: yes where m satisfies c, else the solver's answer (a timeout
+ * counts as yes); *out a model of the path and c where the solver gave one. */
+static bool meets(struct prover *p, const struct walk *w, Z3_model m, Z3_ast c, Z3_model *out)
+{
+	Z3_ast v, x;
+	unsigned int id;
+	Z3_lbool r;
+
+	*out = NULL;
+	c = Z3_simplify(p->z, c);
+	if (is_false(p, c))
+		return false;
+	/* the BPF path says c, or its negation, in so many words */
+	id = Z3_get_ast_id(p->z, c);
+	x = negated(p, c);
+	if (id_in(w->no, w->no_cnt, id) || (x && id_in(w->yes, w->yes_cnt, Z3_get_ast_id(p->z, x))))
+		return false;
+	if (is_true(p, c) || id_in(w->yes, w->yes_cnt, id) ||
+	    (x && id_in(w->no, w->no_cnt, Z3_get_ast_id(p->z, x))) ||
+	    (m && Z3_model_eval(p->z, m, c, true, &v) && v && is_true(p, v))) {
+		if (m)
+			Z3_model_inc_ref(p->z, m);
+		*out = m;
+		return true;
+	}
+	r = query(p, c, out);
+	return r != Z3_L_FALSE;
+}
+
+/* The pairs under node n (n + 1 in the tree) on the solver's path, m a
+ * model of it or NULL. */
+static void walk_node(struct prover *p, struct walk *w, int32_t n, Z3_model m)
+{
+	const struct side one_b = { &p->bpf.leaves[w->bpf], 1 };
+	const struct tree *t = w->t;
+
+	for (int32_t j = t->leaf[n + 1]; j >= 0 && w->ret == PAIRS_EQUAL; j = t->next[j]) {
+		const struct leaf *l = &p->hxu.leaves[j];
+		const struct side one_h = { &p->hxu.leaves[j], 1 };
+		Z3_model lm = NULL;
+		Z3_lbool r;
+
+		if (l->extra && !meets(p, w, m, l->extra, &lm))
+			continue;
+		if (lm)
+			Z3_model_dec_ref(p->z, lm);
+		w->met++;
+		r = pair_differs(p, l->cond, differ_of(p, &one_b, &one_h));
+		if (r == Z3_L_TRUE) {
+			w->hxu = (uint32_t)j;
+			w->ret = PAIRS_DIFFER;
+		} else if (r == Z3_L_UNDEF) {
+			not_proven(p, "the solver gave up on BPF path %u against microcode path %d: %s",
+				   w->bpf, j, Z3_solver_get_reason_unknown(p->z, p->s));
+			w->ret = PAIRS_UNKNOWN;
+		}
+	}
+	for (int32_t c = t->child[n + 1]; c >= 0 && w->ret == PAIRS_EQUAL; c = t->sibling[c + 1]) {
+		Z3_model cm;
+
+		if (!meets(p, w, m, p->nodes[c].c, &cm))
+			continue;
+		Z3_solver_push(p->z, p->s);
+		Z3_solver_assert(p->z, p->s, p->nodes[c].c);
+		walk_node(p, w, c, cm);
+		Z3_solver_pop(p->z, p->s, 1);
+		if (cm)
+			Z3_model_dec_ref(p->z, cm);
+	}
+}
+
+/* The microcode's tree from each fork's and path's node: 0, or -ENOMEM. */
+static int tree_make(struct prover *p, struct tree *t)
+{
+	size_t n = (size_t)p->node_cnt + 1, k = p->hxu.leaf_cnt ? p->hxu.leaf_cnt : 1;
+
+	t->child = malloc(n * sizeof(int32_t));
+	t->sibling = malloc(n * sizeof(int32_t));
+	t->leaf = malloc(n * sizeof(int32_t));
+	t->next = malloc(k * sizeof(int32_t));
+	if (!t->child || !t->sibling || !t->leaf || !t->next)
+		return -ENOMEM;
+	memset(t->child, 0xff, n * sizeof(int32_t));
+	memset(t->sibling, 0xff, n * sizeof(int32_t));
+	memset(t->leaf, 0xff, n * sizeof(int32_t));
+	/* from the last, so that each list is in the order of exploration */
+	for (int32_t i = (int32_t)p->node_cnt - 1; i >= 0; i--) {
+		int32_t up = p->nodes[i].parent + 1;
+
+		t->sibling[i + 1] = t->child[up];
+		t->child[up] = i;
+	}
+	for (int32_t j = (int32_t)p->hxu.leaf_cnt - 1; j >= 0; j--) {
+		int32_t at = p->hxu.leaves[j].node + 1;
+
+		t->next[j] = t->leaf[at];
+		t->leaf[at] = j;
+	}
+	return 0;
+}
+
+static void tree_free(struct tree *t)
+{
+	free(t->child);
+	free(t->sibling);
+	free(t->leaf);
+	free(t->next);
+}
+
 /*
  * The outputs compared path against path, where the two sides' folded
  * outputs are one query too many for the solver: for each BPF path, the
- * microcode paths it meets, found one by one from a model of the inputs
- * it shares with none found yet (the microcode's paths cover every input),
- * and each pair's outputs checked under both conditions. Each query holds
- * two paths, not all of them. PAIRS_DIFFER with the pair in *bi, *hi.
+ * microcode's tree of forks walked under its condition, each fork taken
+ * where it can hold with it (a model of the path so far answers most
+ * without the solver), and each microcode path reached compared with it
+ * under both conditions. The forks cover every input, so every pair that
+ * can meet is compared; each query holds two paths, not all of them.
+ * PAIRS_DIFFER with the pair in *bi, *hi.
  */
 static enum pairs compare_pairs(struct prover *p, uint32_t *bi, uint32_t *hi)
 {
 	Z3_context z = p->z;
 	Z3_solver whole = p->s;
-	uint32_t *met = calloc(p->hxu.leaf_cnt, sizeof(*met));
-	Z3_ast *cover = calloc(p->hxu.leaf_cnt, sizeof(*cover));
-	enum pairs ret = PAIRS_EQUAL;
+	struct tree t = { 0 };
+	struct walk w = { .t = &t, .ret = PAIRS_EQUAL };
 
-	if (!met || !cover) {
+	if (tree_make(p, &t)) {
 		not_proven(p, "out of memory");
-		ret = PAIRS_UNKNOWN;
-		goto out;
+		tree_free(&t);
+		return PAIRS_UNKNOWN;
 	}
 	/* a short limit first, as in the exploration: a fresh solver takes
 	 * what the incremental one does not answer soon */
 	p->s = new_solver(p, p->timeout < PROBE_MS ? p->timeout : PROBE_MS);
 	for (uint32_t i = 0; i < p->law_cnt; i++)
 		Z3_solver_assert(z, p->s, p->laws[i]);
-	for (uint32_t i = 0; i < p->bpf.leaf_cnt && ret == PAIRS_EQUAL; i++) {
-		const struct side one_b = { &p->bpf.leaves[i], 1 };
-		uint32_t n = 0;
+	for (uint32_t i = 0; i < p->bpf.leaf_cnt && w.ret == PAIRS_EQUAL; i++) {
+		Z3_model m = NULL;
+		Z3_lbool r;
 
+		w.bpf = i;
+		w.met = 0;
+		w.yes_cnt = w.no_cnt = 0;
+		if (!conjuncts(p, &w, p->bpf.leaves[i].cond)) {
+			not_proven(p, "out of memory");
+			w.ret = PAIRS_UNKNOWN;
+			break;
+		}
+		qsort(w.yes, w.yes_cnt, sizeof(*w.yes), id_cmp);
+		qsort(w.no, w.no_cnt, sizeof(*w.no), id_cmp);
 		Z3_solver_push(z, p->s);
 		Z3_solver_assert(z, p->s, p->bpf.leaves[i].cond);
-		for (;;) {
-			Z3_ast rest = n ? Z3_mk_not(z, Z3_mk_or(z, n, cover)) : Z3_mk_true(z);
-			Z3_model m = NULL;
-			struct side one_h;
-			Z3_lbool r = query(p, rest, &m);
-			int32_t j;
-
-			if (r == Z3_L_FALSE)
-				break;
-			if (r == Z3_L_UNDEF) {
-				not_proven(p,
-					   "the solver gave up on the microcode paths BPF path %u "
-					   "meets: %s",
-					   i, Z3_solver_get_reason_unknown(z, p->s));
-				ret = PAIRS_UNKNOWN;
-				break;
-			}
-			j = leaf_in(p, m, &p->hxu);
+		r = query(p, Z3_mk_true(z), &m);
+		if (r == Z3_L_UNDEF) {
+			not_proven(p, "the solver gave up on BPF path %u: %s", i,
+				   Z3_solver_get_reason_unknown(z, p->s));
+			w.ret = PAIRS_UNKNOWN;
+		} else if (r == Z3_L_TRUE) {
+			walk_node(p, &w, -1, m);
 			Z3_model_dec_ref(z, m);
-			if (j < 0 || met[j] == i + 1) {
+			if (w.ret == PAIRS_EQUAL && !w.met) {
 				not_proven(p, "an input of BPF path %u takes no microcode path", i);
-				ret = PAIRS_UNKNOWN;
-				break;
-			}
-			met[j] = i + 1;
-			cover[n++] = p->hxu.leaves[j].cond;
-			one_h = (struct side){ &p->hxu.leaves[j], 1 };
-			r = pair_differs(p, p->hxu.leaves[j].cond, differ_of(p, &one_b, &one_h));
-			if (r == Z3_L_TRUE) {
-				*bi = i;
-				*hi = (uint32_t)j;
-				ret = PAIRS_DIFFER;
-				break;
-			}
-			if (r == Z3_L_UNDEF) {
-				not_proven(p,
-					   "the solver gave up on BPF path %u against microcode "
-					   "path %d: %s",
-					   i, j, Z3_solver_get_reason_unknown(z, p->s));
-				ret = PAIRS_UNKNOWN;
-				break;
+				w.ret = PAIRS_UNKNOWN;
 			}
 		}
 		Z3_solver_pop(z, p->s, 1);
 	}
+	if (w.ret == PAIRS_DIFFER) {
+		*bi = w.bpf;
+		*hi = w.hxu;
+	}
 	Z3_solver_dec_ref(z, p->s);
 	p->s = whole;
-out:
-	free(met);
-	free(cover);
-	return ret;
+	tree_free(&t);
+	free(w.yes);
+	free(w.no);
+	return w.ret;
 }
-
 static int compare(struct prover *p)
 {
 	Z3_context z = p->z;
@@ -3082,7 +3296,7 @@ static int compare(struct prover *p)
 	if (r == Z3_L_UNDEF && !p->by_pairs && check_fresh(p, differ, NULL) == Z3_L_FALSE)
 		r = Z3_L_FALSE;
 	if (r == Z3_L_UNDEF) {
-		uint32_t bi, hi;
+		uint32_t bi = 0, hi = 0;
 		Z3_ast both;
 
 		Z3_solver_pop(z, p->s, pushed);
@@ -3332,6 +3546,7 @@ out_free:
 	free(p.laws);
 	free(p.bpf.leaves);
 	free(p.hxu.leaves);
+	free(p.nodes);
 	res->elapsed_ms = now_ms() - start;
 	return err;
 }

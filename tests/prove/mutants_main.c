@@ -444,9 +444,13 @@ static bool frames_differ(const struct subject *s, unsigned int cnt)
 
 int main(int argc, char **argv)
 {
-	struct hwxdp_prove_opts opts = {
-		.sz = sizeof(opts), .max_len = 128, .timeout_ms = 10000, .ingress = 1
-	};
+	/* path against path with HWXDP_PROVE_BY_PAIRS set, as the prover's
+	 * tests take it */
+	struct hwxdp_prove_opts opts = { .sz = sizeof(opts),
+					 .max_len = 128,
+					 .timeout_ms = 10000,
+					 .ingress = 1,
+					 .by_pairs = getenv("HWXDP_PROVE_BY_PAIRS") != NULL };
 	static struct subject subjects[PROG_CNT];
 	static struct hwxdp_prove_result res;
 	bool quick = false, verbose = false;
