@@ -166,9 +166,10 @@ static inline uint8_t *space_ptr(unsigned int space, uint64_t a, uint32_t n, uin
 {                                                                                                  \
 	switch (space) {                                                                           \
 	case HXU_SPACE_PKT:                                                                        \
-		return a <= (uint64_t)HXU_WINDOW_SIZE - n ? win + a : (uint8_t *)0;                \
+		return n <= HXU_WINDOW_SIZE && a <= (uint64_t)HXU_WINDOW_SIZE - n ? win + a         \
+									 : (uint8_t *)0;   \
 	case HXU_SPACE_LM:                                                                         \
-		return a <= (uint64_t)HXU_LM_SIZE - n ? lm + a : (uint8_t *)0;                     \
+		return n <= HXU_LM_SIZE && a <= (uint64_t)HXU_LM_SIZE - n ? lm + a : (uint8_t *)0; \
 	default:                                                                                   \
 		return HWXDP_TM_OK(a) ? (uint8_t *)(uintptr_t)a : (uint8_t *)0;                      \
 	}                                                                                          \
