@@ -161,7 +161,8 @@ static int pick_prog(struct hwxdp_device_prog *dp, const char *name, const char 
 		const struct hwxdp_prog *p = &obj->progs[i];
 
 		w = snprintf(msg + n, msglen - n, " %s%s", p->name,
-			     port_prog(p) || entry_prog(p)  ? ""
+			     port_prog(p)		    ? ""
+			     : entry_prog(p)		    ? " (for a devmap entry)"
 			     : p->type != BPF_PROG_TYPE_XDP ? " (not XDP)"
 							    : " (for a cpumap entry)");
 		n += w < 0 ? msglen : (size_t)w;

@@ -144,7 +144,7 @@ refusal=$(hwxdp prog load "$tmp/two.o" prog nosuch name three port p0 2>&1)
 rrc=$?
 if [ $rc -eq 0 ] && [ "$runs" = xdp_second ] && [ "$kname" = xdp_second ] && [ "$probes" = 0 ] &&
 	[ "$s0" = 0 ] && [ "${s1:-0}" -ge 6 ] && [ $rrc -ne 0 ] &&
-	echo "$refusal" | grep -q "no XDP program 'nosuch' for a port (it has: xdp_first xdp_second xdp_on_devmap (for a devmap or cpumap entry) probe_sleep (not XDP))"; then
+	echo "$refusal" | grep -q "no XDP program 'nosuch' for a port (it has: xdp_first xdp_second xdp_on_devmap (for a devmap entry) probe_sleep (not XDP))"; then
 	pass "prog xdp_second of 4 programs: it runs (prog show, and bpftool net on hx0: $kname; 3 frames counted $s1 times in its slot, $s0 in xdp_first's), the kprobe not loaded; a name it lacks: $(echo "$refusal" | head -c 160)"
 else
 	fail "prog selection: rc $rc ($out), runs '$runs', hx0 runs '$kname', $probes kprobes loaded, counts $s0/$s1; nosuch: rc $rrc, $refusal"
