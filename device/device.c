@@ -908,8 +908,11 @@ struct hwxdp_tables *hwxdp_device__tables(struct hwxdp_device *d, uint32_t prog)
 	return p ? p->mem->tables : NULL;
 }
 
-int hwxdp_device__broadcast_entries(struct hwxdp_device *d, const struct hwxdp_device_frame *fr,
-				    struct hwxdp_port_entry *entries, size_t cap)
+/* The entries a broadcast frame fr goes to, the first cap of them into
+ * entries or, their ifindexes, into ports (whichever is given): how many
+ * there are, or -errno. */
+static int broadcast_to(struct hwxdp_device *d, const struct hwxdp_device_frame *fr,
+			struct hwxdp_port_entry *entries, uint32_t *ports, size_t cap)
 {
 	struct hwxdp_tables *tables;
 	struct hwxdp_port_entry *e;
@@ -938,31 +941,26 @@ int hwxdp_device__broadcast_entries(struct hwxdp_device *d, const struct hwxdp_d
 			continue;
 		if (!d->any_egress && !port_find(d, e[i].ifindex))
 			continue;
-		if ((size_t)cnt < cap)
+		if ((size_t)cnt < cap && entries)
 			entries[cnt] = e[i];
+		if ((size_t)cnt < cap && ports)
+			ports[cnt] = e[i].ifindex;
 		cnt++;
 	}
 	free(e);
 	return cnt;
 }
 
+int hwxdp_device__broadcast_entries(struct hwxdp_device *d, const struct hwxdp_device_frame *fr,
+				    struct hwxdp_port_entry *entries, size_t cap)
+{
+	return broadcast_to(d, fr, entries, NULL, cap);
+}
+
 int hwxdp_device__broadcast_ports(struct hwxdp_device *d, const struct hwxdp_device_frame *fr,
 				  uint32_t *ports, size_t cap)
 {
-	struct hwxdp_port_entry some[64], *e = some;
-	size_t room = sizeof(some) / sizeof(some[0]);
-	int n = hwxdp_device__broadcast_entries(d, fr, e, room);
-
-	if (n > (int)room) {
-		room = (size_t)n;
-		e = malloc(room * sizeof(*e));
-		n = e ? hwxdp_device__broadcast_entries(d, fr, e, room) : -ENOMEM;
-	}
-	for (int i = 0; i < n && (size_t)i < cap && (size_t)i < room; i++)
-		ports[i] = e[i].ifindex;
-	if (e != some)
-		free(e);
-	return n;
+	return broadcast_to(d, fr, NULL, ports, cap);
 }
 
 int hwxdp_device__broadcast_copy(struct hwxdp_device *d, const struct hwxdp_device_frame *fr,

@@ -705,20 +705,17 @@ uint64_t hwxdp_table__value_addr(const struct hwxdp_table *tab, const void *key)
 	return hwxdp_table__value_addr_cpu(tab, key, 0);
 }
 
-uint32_t hwxdp_table__port(const struct hwxdp_table *tab, uint32_t key)
-{
-	uint32_t ifindex;
-
-	port_read(tab->ports, key, &ifindex, NULL);
-	return ifindex;
-}
-
 uint32_t hwxdp_table__port_prog(const struct hwxdp_table *tab, uint32_t key, uint32_t *prog)
 {
 	uint32_t ifindex;
 
 	port_read(tab->ports, key, &ifindex, prog);
 	return ifindex;
+}
+
+uint32_t hwxdp_table__port(const struct hwxdp_table *tab, uint32_t key)
+{
+	return hwxdp_table__port_prog(tab, key, NULL);
 }
 
 static int port_entry_cmp(const void *a, const void *b)

@@ -1471,7 +1471,7 @@ static enum step access_check(struct prover *p, struct sym *st, unsigned int spa
 		return STEP_NEXT;
 	if (add_leaf(p, st, c, HWXDP_PROVE_END_FAULT, num(p, st->pc, p->bv32), st->pc) == STEP_FAIL)
 		return STEP_FAIL;
-	p->cur->leaves[p->cur->leaf_cnt - 1].extra = out;
+	p->cur->leaves[p->cur->leaf_cnt - 1].extra = Z3_simplify(p->z, out);
 	path_add(p, st, Z3_mk_not(p->z, out));
 	return STEP_NEXT;
 }
@@ -3093,9 +3093,10 @@ static bool conjuncts(struct prover *p, struct walk *w, Z3_ast cond)
 	return true;
 }
 
-/* Whether c can hold where the solver's path does, m a model of that path
- * or NULL: yes where m satisfies c, else the solver's answer (a timeout
- * counts as yes); *out a model of the path and c where the solver gave one. */
+/* Whether c (simplified, as the tree's conditions are) can hold where the
+ * solver's path does, m a model of that path or NULL: yes where m
+ * satisfies c, else the solver's answer (a timeout counts as yes); *out a
+ * model of the path and c where the solver gave one. */
 static bool meets(struct prover *p, const struct walk *w, Z3_model m, Z3_ast c, Z3_model *out)
 {
 	Z3_ast v, x;
@@ -3103,7 +3104,6 @@ static bool meets(struct prover *p, const struct walk *w, Z3_model m, Z3_ast c, 
 	Z3_lbool r;
 
 	*out = NULL;
-	c = Z3_simplify(p->z, c);
 	if (is_false(p, c))
 		return false;
 	/* the BPF path says c, or its negation, in so many words */
@@ -3146,8 +3146,10 @@ static void walk_node(struct prover *p, struct walk *w, int32_t n, Z3_model m)
 			w->hxu = (uint32_t)j;
 			w->ret = PAIRS_DIFFER;
 		} else if (r == Z3_L_UNDEF) {
-			not_proven(p, "the solver gave up on BPF path %u against microcode path %d: %s",
-				   w->bpf, j, Z3_solver_get_reason_unknown(p->z, p->s));
+			not_proven(
+				p,
+				"the solver gave up on BPF path %u against microcode path %d: %s",
+				w->bpf, j, Z3_solver_get_reason_unknown(p->z, p->s));
 			w->ret = PAIRS_UNKNOWN;
 		}
 	}

@@ -94,6 +94,18 @@ static bool linked_has(struct linked *l, const struct hwxdp_prog *prog)
 	return false;
 }
 
+/* prog verified for the device as its own program, with its attach type. */
+static int verify_own(struct hwxdp_object *obj, const struct hwxdp_prog *prog, uint32_t log_level,
+		      struct hwxdp_verify_result **res)
+{
+	struct hwxdp_verify_opts vopts = { .sz = sizeof(vopts),
+					   .device = true,
+					   .expected_attach_type = prog->expected_attach_type,
+					   .log_level = log_level };
+
+	return hwxdp_verify(obj, prog, &vopts, res);
+}
+
 /*
  * Verifies prog for the device as its own program and translates it as
  * l's next program; arr and slot name where a tail call finds it.
@@ -102,7 +114,6 @@ static bool linked_has(struct linked *l, const struct hwxdp_prog *prog)
 static int add_target(struct hwxdp_object *obj, struct linked *l, const struct hwxdp_prog *prog,
 		      const char *arr, uint32_t slot, uint32_t log_level, char *why, size_t len)
 {
-	struct hwxdp_verify_opts vopts = { .sz = sizeof(vopts), .device = true };
 	struct hwxdp_verify_result *res = NULL;
 	int err, n;
 
@@ -111,9 +122,7 @@ static int add_target(struct hwxdp_object *obj, struct linked *l, const struct h
 			 LINKED_MAX);
 		return -HWXDP_ERR_TRANSLATE;
 	}
-	vopts.expected_attach_type = prog->expected_attach_type;
-	vopts.log_level = log_level;
-	err = hwxdp_verify(obj, prog, &vopts, &res);
+	err = verify_own(obj, prog, log_level, &res);
 	if (err)
 		return err;
 	if (!res->accepted) {
@@ -207,7 +216,6 @@ static bool has_entry_devmap(const struct linked *l)
  */
 static int add_entry_progs(struct hwxdp_object *obj, struct linked *l, uint32_t log_level)
 {
-	struct hwxdp_verify_opts vopts = { .sz = sizeof(vopts), .device = true };
 	char why[256];
 
 	if (!has_entry_devmap(l))
@@ -226,9 +234,7 @@ static int add_entry_progs(struct hwxdp_object *obj, struct linked *l, uint32_t 
 				obj->path, LINKED_MAX, prog->name);
 			return 0;
 		}
-		vopts.expected_attach_type = prog->expected_attach_type;
-		vopts.log_level = log_level;
-		err = hwxdp_verify(obj, prog, &vopts, &res);
+		err = verify_own(obj, prog, log_level, &res);
 		if (err)
 			return err;
 		if (!res->accepted) {
@@ -326,9 +332,9 @@ int hwxdp_translate_for_device_opts(struct hwxdp_object *obj, const struct hwxdp
 		l.prog[l.cnt++] = prog;
 		err = add_targets(obj, &l, vopts.log_level, why, sizeof(why));
 	}
-	/* and the arrays the devmap programs tail-call through */
 	if (!err && prog->expected_attach_type != BPF_XDP_DEVMAP)
 		err = add_entry_progs(obj, &l, vopts.log_level);
+	/* and the arrays the devmap programs tail-call through */
 	if (!err)
 		err = add_targets(obj, &l, vopts.log_level, why, sizeof(why));
 	if (!err)
