@@ -50,8 +50,13 @@
 
 /* the exploring solver's limit per query (ms): past it, a fresh solver */
 #define PROBE_MS	 200
-#define STORE_SORT_DEPTH 64  /* stores a store is put beneath, at most */
-#define DISJUNCTS_MAX	 256 /* ways two paths can differ, asked one by one */
+#define STORE_SORT_DEPTH 64   /* stores a store is put beneath, at most */
+#define DISJUNCTS_MAX	 1024 /* ways two paths can differ, asked one by one */
+
+/* the bytes a pair of paths compares at known offsets: a frame's, past the
+ * longest frame in, and the metadata's (at most 32 bytes in the kernel) */
+#define GROWTH_KNOWN 64
+#define META_KNOWN   32
 
 /* A map lookup on a path: the key, little-endian bytes as one bit-vector. */
 struct lookup {
@@ -190,15 +195,18 @@ struct prover {
 	bool overflow;
 	struct node *nodes;
 	uint32_t node_cnt, node_cap;
+	uint32_t hxu_node0; /* the microcode's first node: those before are BPF's */
 	bool no_memory;
 	Z3_ast tm_diff;
 	struct hwxdp_prove_result *res;
 	uint64_t checks;
 	uint32_t level;	  /* the solver's stack above the assumptions */
 	uint32_t timeout; /* ms per query */
+	uint32_t max_len; /* the longest frame in */
 	/* facts on the contents a path's map writes leave (under its
 	 * condition), asserted for good once the paths are explored */
 	Z3_ast *laws;
+	int32_t *law_node; /* the fork each law's path ends below (-1: every path) */
 	uint32_t law_cnt, law_cap;
 	uint32_t law_base; /* the laws asserted below every level */
 	bool z3_error;
@@ -452,26 +460,39 @@ static void path_resume(struct prover *p, struct sym *st)
 
 /* A fact that holds on st's path from now on: on the solver's stack for
  * this path, and kept to hold everywhere once exploring is done. */
-static void law(struct prover *p, Z3_ast law)
+static void law_at(struct prover *p, Z3_ast law, int32_t node)
 {
 	Z3_solver_assert(p->z, p->s, law);
 	if (p->law_cnt == p->law_cap) {
 		uint32_t cap = p->law_cap ? 2 * p->law_cap : 64;
 		Z3_ast *n = realloc(p->laws, cap * sizeof(*n));
+		int32_t *at = realloc(p->law_node, cap * sizeof(*at));
 
-		if (!n) {
+		if (at)
+			p->law_node = at;
+		if (!n || !at) {
+			if (n)
+				p->laws = n;
 			p->z3_error = true;
 			return;
 		}
 		p->laws = n;
 		p->law_cap = cap;
 	}
+	p->law_node[p->law_cnt] = node;
 	p->laws[p->law_cnt++] = law;
 }
 
+static void law(struct prover *p, Z3_ast law)
+{
+	law_at(p, law, -1);
+}
+
+/* The law's path is st's: the paths under st's last fork hold it, no other
+ * path of that side can meet it (two forks' ways exclude each other). */
 static void path_law(struct prover *p, const struct sym *st, Z3_ast fact)
 {
-	law(p, Z3_mk_implies(p->z, st->cond, fact));
+	law_at(p, Z3_mk_implies(p->z, st->cond, fact), st->node);
 }
 
 /*
@@ -2874,25 +2895,55 @@ static void counterexample(struct prover *p, Z3_model m)
  * redirect's target, table memory, and the sequences of map writes
  * (p->writes long) and crypto commands (p->esps long).
  */
+/*
+ * Whether byte k < n of a from at differs from byte k of b from bt. Where
+ * each side is one path, the bytes below known are compared one by one at
+ * a known offset: each read then follows its side's stores to the byte one
+ * wrote (select_in), the bytes both sides leave alike drop out, and what is
+ * left is one small query per byte, where a free offset is a query over
+ * every store of both sides at once. Past known (or everywhere, for folded
+ * sides), the offset is free.
+ */
+static Z3_ast bytes_differ(struct prover *p, const char *name, Z3_ast a, Z3_ast at, Z3_ast n,
+			   Z3_ast b, Z3_ast bt, uint32_t known)
+{
+	Z3_context z = p->z;
+	Z3_ast k = Z3_mk_const(z, Z3_mk_string_symbol(z, name), p->bv32);
+	Z3_ast any = and2(p, Z3_mk_bvult(z, k, n),
+			  ne(p, Z3_mk_select(z, a, Z3_mk_bvadd(z, lo32(p, at), k)),
+			     Z3_mk_select(z, b, Z3_mk_bvadd(z, lo32(p, bt), k))));
+
+	if (known)
+		any = and2(p, Z3_mk_bvuge(z, k, num(p, known, p->bv32)), any);
+	for (uint32_t i = known; i-- > 0;) {
+		Z3_ast x = select_cell(p, a, cell(p, a, at, i));
+		Z3_ast y = select_cell(p, b, cell(p, b, bt, i));
+		Z3_ast d =
+			Z3_simplify(z, and2(p, Z3_mk_bvult(z, num(p, i, p->bv32), n), ne(p, x, y)));
+
+		if (!is_false(p, d))
+			any = or2(p, d, any);
+	}
+	return any;
+}
+
 static Z3_ast differ_of(struct prover *p, const struct side *sb, const struct side *sh)
 {
 	Z3_context z = p->z;
 	struct outputs b, h;
-	Z3_ast k = Z3_mk_const(z, Z3_mk_string_symbol(z, "diff_byte"), p->bv32);
+	bool paths = sb->leaf_cnt == 1 && sh->leaf_cnt == 1;
 	Z3_ast bytes, differ;
 
 	fold(p, sb, &b);
 	fold(p, sh, &h);
-	bytes = and2(p, Z3_mk_bvult(z, k, b.len),
-		     ne(p, Z3_mk_select(z, b.pkt, Z3_mk_bvadd(z, lo32(p, b.data), k)),
-			Z3_mk_select(z, h.pkt, Z3_mk_bvadd(z, lo32(p, h.data), k))));
+	/* a frame handed on is at most the longest one in, the head grown
+	 * by a tunnel's or tags' bytes */
+	bytes = bytes_differ(p, "diff_byte", b.pkt, b.data, b.len, h.pkt, h.data,
+			     paths ? p->max_len + GROWTH_KNOWN : 0);
 	p->tm_diff = Z3_mk_const(z, Z3_mk_string_symbol(z, "diff_table_byte"), p->bv64);
 	{
-		Z3_ast km = Z3_mk_const(z, Z3_mk_string_symbol(z, "diff_meta_byte"), p->bv32);
-		Z3_ast meta_bytes =
-			and2(p, Z3_mk_bvult(z, km, b.meta_len),
-			     ne(p, Z3_mk_select(z, b.pkt, Z3_mk_bvadd(z, lo32(p, b.meta), km)),
-				Z3_mk_select(z, h.pkt, Z3_mk_bvadd(z, lo32(p, h.meta), km))));
+		Z3_ast meta_bytes = bytes_differ(p, "diff_meta_byte", b.pkt, b.meta, b.meta_len,
+						 h.pkt, h.meta, paths ? META_KNOWN : 0);
 
 		/* the metadata goes with the frame (struct hwxdp_meta to the host) */
 		bytes = or2(p, bytes, or2(p, ne(p, b.meta_len, h.meta_len), meta_bytes));
@@ -3016,6 +3067,7 @@ enum pairs { PAIRS_EQUAL, PAIRS_DIFFER, PAIRS_UNKNOWN };
 struct tree {
 	int32_t *child, *sibling; /* first fork under, and the next beside */
 	int32_t *leaf, *next;	  /* first path ending under, and the next */
+	int32_t *law, *law_next;  /* first law of a path ending under, and the next */
 };
 
 /* A walk of the tree for one BPF path: the pairs compared, and where two
@@ -3123,6 +3175,19 @@ static bool meets(struct prover *p, const struct walk *w, Z3_model m, Z3_ast c, 
 	return r != Z3_L_FALSE;
 }
 
+/*
+ * The laws of the paths below node n, onto the solver. A pair of paths is
+ * asked with the laws of its own two paths only: every other law is of a
+ * path one of the two excludes, and true there; the solver, given them
+ * all, spends its time finding that out for each (dozens of conditions
+ * of thousands of terms on fwd, a query of 0.01 s past 120 s).
+ */
+static void assert_laws(struct prover *p, const struct tree *t, int32_t n)
+{
+	for (int32_t k = t->law[n + 1]; k >= 0; k = t->law_next[k])
+		Z3_solver_assert(p->z, p->s, p->laws[k]);
+}
+
 /* The pairs under node n (n + 1 in the tree) on the solver's path, m a
  * model of it or NULL. */
 static void walk_node(struct prover *p, struct walk *w, int32_t n, Z3_model m)
@@ -3156,10 +3221,13 @@ static void walk_node(struct prover *p, struct walk *w, int32_t n, Z3_model m)
 	for (int32_t c = t->child[n + 1]; c >= 0 && w->ret == PAIRS_EQUAL; c = t->sibling[c + 1]) {
 		Z3_model cm;
 
+		if ((uint32_t)c < p->hxu_node0) /* a BPF fork: its paths are BPF's */
+			continue;
 		if (!meets(p, w, m, p->nodes[c].c, &cm))
 			continue;
 		Z3_solver_push(p->z, p->s);
 		Z3_solver_assert(p->z, p->s, p->nodes[c].c);
+		assert_laws(p, t, c);
 		walk_node(p, w, c, cm);
 		Z3_solver_pop(p->z, p->s, 1);
 		if (cm)
@@ -3176,11 +3244,20 @@ static int tree_make(struct prover *p, struct tree *t)
 	t->sibling = malloc(n * sizeof(int32_t));
 	t->leaf = malloc(n * sizeof(int32_t));
 	t->next = malloc(k * sizeof(int32_t));
-	if (!t->child || !t->sibling || !t->leaf || !t->next)
+	t->law = malloc(n * sizeof(int32_t));
+	t->law_next = malloc((p->law_cnt ? p->law_cnt : 1) * sizeof(int32_t));
+	if (!t->child || !t->sibling || !t->leaf || !t->next || !t->law || !t->law_next)
 		return -ENOMEM;
 	memset(t->child, 0xff, n * sizeof(int32_t));
 	memset(t->sibling, 0xff, n * sizeof(int32_t));
 	memset(t->leaf, 0xff, n * sizeof(int32_t));
+	memset(t->law, 0xff, n * sizeof(int32_t));
+	for (int32_t i = (int32_t)p->law_cnt - 1; i >= 0; i--) {
+		int32_t at = p->law_node[i] + 1;
+
+		t->law_next[i] = t->law[at];
+		t->law[at] = i;
+	}
 	/* from the last, so that each list is in the order of exploration */
 	for (int32_t i = (int32_t)p->node_cnt - 1; i >= 0; i--) {
 		int32_t up = p->nodes[i].parent + 1;
@@ -3203,6 +3280,8 @@ static void tree_free(struct tree *t)
 	free(t->sibling);
 	free(t->leaf);
 	free(t->next);
+	free(t->law);
+	free(t->law_next);
 }
 
 /*
@@ -3230,8 +3309,7 @@ static enum pairs compare_pairs(struct prover *p, uint32_t *bi, uint32_t *hi)
 	/* a short limit first, as in the exploration: a fresh solver takes
 	 * what the incremental one does not answer soon */
 	p->s = new_solver(p, p->timeout < PROBE_MS ? p->timeout : PROBE_MS);
-	for (uint32_t i = 0; i < p->law_cnt; i++)
-		Z3_solver_assert(z, p->s, p->laws[i]);
+	assert_laws(p, &t, -1);
 	for (uint32_t i = 0; i < p->bpf.leaf_cnt && w.ret == PAIRS_EQUAL; i++) {
 		Z3_model m = NULL;
 		Z3_lbool r;
@@ -3248,6 +3326,8 @@ static enum pairs compare_pairs(struct prover *p, uint32_t *bi, uint32_t *hi)
 		qsort(w.no, w.no_cnt, sizeof(*w.no), id_cmp);
 		Z3_solver_push(z, p->s);
 		Z3_solver_assert(z, p->s, p->bpf.leaves[i].cond);
+		for (int32_t n = p->bpf.leaves[i].node; n >= 0; n = p->nodes[n].parent)
+			assert_laws(p, &t, n);
 		r = query(p, Z3_mk_true(z), &m);
 		if (r == Z3_L_UNDEF) {
 			not_proven(p, "the solver gave up on BPF path %u: %s", i,
@@ -3451,6 +3531,7 @@ int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map
 	error_prover = &p;
 	Z3_set_error_handler(p.z, on_z3_error);
 	p.timeout = timeout;
+	p.max_len = max_len;
 	p.by_pairs = opts &&
 		     opts->sz >= offsetof(struct hwxdp_prove_opts, by_pairs) + sizeof(bool) &&
 		     opts->by_pairs;
@@ -3517,6 +3598,7 @@ int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map
 	sym_init(&p, &init, "bpf", 0);
 	if (explore(&p, &p.bpf, &init, bpf_step, "insn"))
 		goto out;
+	p.hxu_node0 = p.node_cnt;
 	sym_init(&p, &init, "hxu", img->progs[prog_index].entry);
 	if (explore(&p, &p.hxu, &init, hxu_step, "op"))
 		goto out;
@@ -3546,6 +3628,7 @@ out:
 	error_prover = NULL;
 out_free:
 	free(p.laws);
+	free(p.law_node);
 	free(p.bpf.leaves);
 	free(p.hxu.leaves);
 	free(p.nodes);
