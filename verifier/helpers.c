@@ -39,6 +39,10 @@ enum arg_type {
 	ARG_PTR_TO_FUNC,	      /* a callback (ld_imm64 of a function) */
 	ARG_PTR_TO_STACK_OR_NULL,     /* a callback's context: the stack, or NULL */
 	ARG_PTR_TO_SPIN_LOCK,	      /* a map value's bpf_spin_lock */
+	ARG_PTR_TO_SOCK_COMMON,	      /* a socket, NULL-checked */
+	ARG_PTR_TO_SOCK_RELEASE,      /* a socket a lookup took, given back */
+	ARG_PTR_TO_FIXED_MEM,	      /* mem_size[arg] initialised bytes, read */
+	ARG_PTR_TO_CONST_STR,	      /* a string in a frozen map, ended in it */
 };
 
 enum ret_type {
@@ -47,6 +51,8 @@ enum ret_type {
 	RET_MAP_VALUE_OR_NULL,
 	RET_VERDICT,		 /* XDP_REDIRECT, or an action of the flags */
 	RET_RINGBUF_MEM_OR_NULL, /* a reservation of R2's bytes, a reference */
+	RET_SOCKET_OR_NULL,	 /* a socket a lookup found, a reference */
+	RET_SOCK_COMMON_OR_NULL, /* the same, of any state (request, time-wait) */
 };
 
 struct helper_proto {
@@ -60,6 +66,12 @@ struct helper_proto {
 	/* the coprocessor's operation for it; NULL: host-only */
 	const char *device_op;
 	bool calls_back; /* calls its ARG_PTR_TO_FUNC (push_callback) */
+	/* the kernel's helper takes no packet pointer (it lacks pkt_access) */
+	bool no_pkt;
+	uint8_t mem_size[5]; /* ARG_PTR_TO_FIXED_MEM: the bytes it reads */
+	/* why the coprocessor has no operation for it, when it is not only
+	 * "host-only" (the punt's reason) */
+	const char *host_why;
 };
 
 #define MAP(t) (1ULL << BPF_MAP_TYPE_##t)
@@ -67,6 +79,15 @@ struct helper_proto {
 	(MAP(HASH) | MAP(ARRAY) | MAP(PERCPU_HASH) | MAP(PERCPU_ARRAY) | MAP(LRU_HASH) |           \
 	 MAP(LRU_PERCPU_HASH) | MAP(LPM_TRIE))
 #define REDIRECT_MAPS (MAP(DEVMAP) | MAP(DEVMAP_HASH) | MAP(CPUMAP) | MAP(XSKMAP))
+/* ctx, the tuple and its size, the netns and the flags */
+#define SK_LOOKUP_ARGS ARG_PTR_TO_CTX, ARG_PTR_TO_MEM, ARG_CONST_SIZE, ARG_ANYTHING, ARG_ANYTHING
+#define NO_SOCKETS     "the coprocessor has no socket table"
+#define NO_COOKIES     "the coprocessor has no SYN cookie secret (the host's TCP keeps it)"
+#define NO_KERNEL_MEM  "the coprocessor has no kernel memory to read"
+/* struct iphdr, ipv6hdr and tcphdr without options */
+#define IPV4_HDR 20
+#define IPV6_HDR 40
+#define TCP_HDR	 20
 
 static bool map_of_maps(const struct hwxdp_map_desc *map)
 {
@@ -105,20 +126,26 @@ static const struct helper_proto protos[] = {
 	  RET_INTEGER,
 	  { ARG_CONST_MAP_PTR, ARG_PTR_TO_MAP_VALUE_UNINIT },
 	  .side_effect = true,
-	  .map_types = MAP(QUEUE) | MAP(STACK) },
+	  .map_types = MAP(QUEUE) | MAP(STACK),
+	  .no_pkt = true },
 	{ BPF_FUNC_map_peek_elem,
 	  RET_INTEGER,
 	  { ARG_CONST_MAP_PTR, ARG_PTR_TO_MAP_VALUE_UNINIT },
-	  .map_types = MAP(QUEUE) | MAP(STACK) | MAP(BLOOM_FILTER) },
+	  .map_types = MAP(QUEUE) | MAP(STACK) | MAP(BLOOM_FILTER),
+	  .no_pkt = true },
 	{ BPF_FUNC_trace_printk,
 	  RET_INTEGER,
 	  { ARG_PTR_TO_MEM, ARG_CONST_SIZE },
-	  .gpl_only = true },
+	  .gpl_only = true,
+	  .no_pkt = true },
 	{ BPF_FUNC_get_prandom_u32, RET_INTEGER, { 0 }, .device_op = "rand" },
 	{ BPF_FUNC_get_smp_processor_id, RET_INTEGER, { 0 }, .device_op = "cpu" },
 	{ BPF_FUNC_get_current_pid_tgid, RET_INTEGER, { 0 } },
 	{ BPF_FUNC_get_current_uid_gid, RET_INTEGER, { 0 } },
-	{ BPF_FUNC_get_current_comm, RET_INTEGER, { ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE } },
+	{ BPF_FUNC_get_current_comm,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE },
+	  .no_pkt = true },
 	{ BPF_FUNC_get_numa_node_id, RET_INTEGER, { 0 } },
 	{ BPF_FUNC_ktime_get_tai_ns, RET_INTEGER, { 0 } },
 	{ BPF_FUNC_map_lookup_percpu_elem,
@@ -136,7 +163,8 @@ static const struct helper_proto protos[] = {
 	  { ARG_PTR_TO_CTX, ARG_CONST_MAP_PTR, ARG_ANYTHING, ARG_PTR_TO_MEM,
 	    ARG_CONST_SIZE_OR_ZERO },
 	  .gpl_only = true,
-	  .map_types = MAP(PERF_EVENT_ARRAY) },
+	  .map_types = MAP(PERF_EVENT_ARRAY),
+	  .no_pkt = true },
 	{ BPF_FUNC_csum_diff,
 	  RET_INTEGER,
 	  { ARG_PTR_TO_MEM_OR_NULL, ARG_CONST_SIZE_OR_ZERO, ARG_PTR_TO_MEM_OR_NULL,
@@ -168,13 +196,15 @@ static const struct helper_proto protos[] = {
 	{ BPF_FUNC_fib_lookup,
 	  RET_INTEGER,
 	  { ARG_PTR_TO_CTX, ARG_PTR_TO_MEM_RW, ARG_CONST_SIZE, ARG_ANYTHING },
-	  .gpl_only = true },
+	  .gpl_only = true,
+	  .no_pkt = true },
 	{ BPF_FUNC_jiffies64, RET_INTEGER, { 0 } },
 	{ BPF_FUNC_ktime_get_boot_ns, RET_INTEGER, { 0 } },
 	{ BPF_FUNC_ringbuf_output,
 	  RET_INTEGER,
 	  { ARG_CONST_MAP_PTR, ARG_PTR_TO_MEM, ARG_CONST_SIZE_OR_ZERO, ARG_ANYTHING },
-	  .map_types = MAP(RINGBUF) },
+	  .map_types = MAP(RINGBUF),
+	  .no_pkt = true },
 	{ BPF_FUNC_ringbuf_reserve,
 	  RET_RINGBUF_MEM_OR_NULL,
 	  { ARG_CONST_MAP_PTR, ARG_CONST_ALLOC_SIZE_OR_ZERO, ARG_ANYTHING },
@@ -193,16 +223,19 @@ static const struct helper_proto protos[] = {
 	{ BPF_FUNC_xdp_get_buff_len, RET_INTEGER, { ARG_PTR_TO_CTX }, .device_op = "ctx" },
 	{ BPF_FUNC_xdp_load_bytes,
 	  RET_INTEGER,
-	  { ARG_PTR_TO_CTX, ARG_ANYTHING, ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE } },
+	  { ARG_PTR_TO_CTX, ARG_ANYTHING, ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE },
+	  .no_pkt = true },
 	/* mtu_len: the length to check in, the MTU out */
 	{ BPF_FUNC_check_mtu,
 	  RET_INTEGER,
 	  { ARG_PTR_TO_CTX, ARG_ANYTHING, ARG_PTR_TO_ALIGNED_U32, ARG_ANYTHING, ARG_ANYTHING },
-	  .gpl_only = true },
+	  .gpl_only = true,
+	  .no_pkt = true },
 	{ BPF_FUNC_xdp_store_bytes,
 	  RET_INTEGER,
 	  { ARG_PTR_TO_CTX, ARG_ANYTHING, ARG_PTR_TO_MEM, ARG_CONST_SIZE },
-	  .side_effect = true },
+	  .side_effect = true,
+	  .no_pkt = true },
 	/* nr_loops, callback(index, ctx), ctx, flags (0, or it returns
 	 * -EINVAL without a call: the walk's path of no calls) */
 	{ BPF_FUNC_loop,
@@ -216,6 +249,72 @@ static const struct helper_proto protos[] = {
 	  .map_types = MAP(HASH) | MAP(ARRAY) | MAP(PERCPU_HASH) | MAP(PERCPU_ARRAY) |
 		       MAP(LRU_HASH) | MAP(LRU_PERCPU_HASH),
 	  .calls_back = true },
+	/* Sockets of the host's stack: a lookup takes a reference, which
+	 * every path gives back with bpf_sk_release. */
+	{ BPF_FUNC_sk_lookup_tcp, RET_SOCKET_OR_NULL, { SK_LOOKUP_ARGS }, .host_why = NO_SOCKETS },
+	{ BPF_FUNC_sk_lookup_udp, RET_SOCKET_OR_NULL, { SK_LOOKUP_ARGS }, .host_why = NO_SOCKETS },
+	{ BPF_FUNC_skc_lookup_tcp,
+	  RET_SOCK_COMMON_OR_NULL,
+	  { SK_LOOKUP_ARGS },
+	  .host_why = NO_SOCKETS },
+	{ BPF_FUNC_sk_release, RET_INTEGER, { ARG_PTR_TO_SOCK_RELEASE }, .host_why = NO_SOCKETS },
+	/* a listener's cookie for a SYN (iph, iph_len, th, th_len), or the
+	 * check of the ACK's */
+	{ BPF_FUNC_tcp_check_syncookie,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_SOCK_COMMON, ARG_PTR_TO_MEM, ARG_CONST_SIZE, ARG_PTR_TO_MEM,
+	    ARG_CONST_SIZE },
+	  .gpl_only = true,
+	  .host_why = NO_SOCKETS },
+	{ BPF_FUNC_tcp_gen_syncookie,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_SOCK_COMMON, ARG_PTR_TO_MEM, ARG_CONST_SIZE, ARG_PTR_TO_MEM,
+	    ARG_CONST_SIZE },
+	  .gpl_only = true,
+	  .host_why = NO_SOCKETS },
+	/* the same without a socket: headers of a fixed size, and th_len */
+	{ BPF_FUNC_tcp_raw_gen_syncookie_ipv4,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_FIXED_MEM, ARG_PTR_TO_MEM, ARG_CONST_SIZE_OR_ZERO },
+	  .gpl_only = true,
+	  .mem_size = { IPV4_HDR },
+	  .host_why = NO_COOKIES },
+	{ BPF_FUNC_tcp_raw_gen_syncookie_ipv6,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_FIXED_MEM, ARG_PTR_TO_MEM, ARG_CONST_SIZE_OR_ZERO },
+	  .gpl_only = true,
+	  .mem_size = { IPV6_HDR },
+	  .host_why = NO_COOKIES },
+	{ BPF_FUNC_tcp_raw_check_syncookie_ipv4,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_FIXED_MEM, ARG_PTR_TO_FIXED_MEM },
+	  .gpl_only = true,
+	  .mem_size = { IPV4_HDR, TCP_HDR },
+	  .host_why = NO_COOKIES },
+	{ BPF_FUNC_tcp_raw_check_syncookie_ipv6,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_FIXED_MEM, ARG_PTR_TO_FIXED_MEM },
+	  .gpl_only = true,
+	  .mem_size = { IPV6_HDR, TCP_HDR },
+	  .host_why = NO_COOKIES },
+	/* s1 of s1_sz bytes against a constant string */
+	{ BPF_FUNC_strncmp,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_MEM, ARG_CONST_SIZE, ARG_PTR_TO_CONST_STR },
+	  .no_pkt = true,
+	  .host_why = "the coprocessor has no unit that compares strings" },
+	{ BPF_FUNC_probe_read_kernel,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE_OR_ZERO, ARG_ANYTHING },
+	  .gpl_only = true,
+	  .no_pkt = true,
+	  .host_why = NO_KERNEL_MEM },
+	{ BPF_FUNC_probe_read_kernel_str,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE_OR_ZERO, ARG_ANYTHING },
+	  .gpl_only = true,
+	  .no_pkt = true,
+	  .host_why = NO_KERNEL_MEM },
 };
 
 static const struct helper_proto *find_proto(int id)
@@ -561,6 +660,46 @@ static int check_spin_lock(struct verifier_env *env, const struct helper_proto *
 	return 0;
 }
 
+/* What the kernel lists for a socket argument of the wrong type. */
+#define SOCK_TYPES "sock_common, sock, tcp_sock, xdp_sock, ptr_, trusted_ptr_"
+
+/*
+ * A constant string, as the kernel takes one: in a map the program cannot
+ * write and user space no longer can (.rodata), at a constant offset of the
+ * one value of an array, ending in the value. Its bytes are known here.
+ */
+static int check_const_str(struct verifier_env *env, uint32_t regno)
+{
+	const struct reg_state *reg = &cur_frame(env)->regs[regno];
+	const struct hwxdp_map_desc *map;
+	uint64_t at;
+	int err;
+
+	if (reg->type != PTR_TO_MAP_VALUE)
+		return arg_type_error(env, regno, "map_value");
+	map = &env->maps[reg->map];
+	if (!map->read_only) {
+		verbose(env, "R%u does not point to a readonly map'\n", regno);
+		return REJECT;
+	}
+	if (!tnum_is_const(reg->var_off)) {
+		verbose(env, "R%u is not a constant address'\n", regno);
+		return REJECT;
+	}
+	if (map->type != BPF_MAP_TYPE_ARRAY || map->max_entries != 1) {
+		verbose(env, "no direct value access support for this map type\n");
+		return REJECT;
+	}
+	err = check_mem_region(env, regno, 0, (int)map->value_size - reg->off, false, false);
+	if (err)
+		return err;
+	for (at = (uint64_t)reg->off + reg->var_off.value; at < map->value_size; at++)
+		if (!map->initial || at >= map->initial_size || !map->initial[at])
+			return 0;
+	verbose(env, "string is not zero-terminated\n");
+	return -EINVAL;
+}
+
 static int check_arg(struct verifier_env *env, const struct helper_proto *proto, uint32_t arg,
 		     uint32_t idx, const struct hwxdp_map_desc **map, bool *never_null)
 {
@@ -576,6 +715,11 @@ static int check_arg(struct verifier_env *env, const struct helper_proto *proto,
 	err = check_reg_readable(env, regno);
 	if (err)
 		return err;
+	if (proto->no_pkt && type_is_pkt(reg->type) && type != ARG_ANYTHING &&
+	    type != ARG_PTR_TO_CTX && type != ARG_CONST_MAP_PTR) {
+		verbose(env, "helper access to the packet is not allowed\n");
+		return REJECT;
+	}
 	switch (type) {
 	case ARG_ANYTHING:
 		if (type_is_ptr(reg->type) && !env->allow_ptr_leaks) {
@@ -691,6 +835,23 @@ static int check_arg(struct verifier_env *env, const struct helper_proto *proto,
 		err = check_mem_region(env, regno, 0, 4, false, false);
 		return err ? err : check_mem_region(env, regno, 0, 4, true, false);
 	}
+	case ARG_PTR_TO_SOCK_COMMON:
+	case ARG_PTR_TO_SOCK_RELEASE:
+		/* a socket or NULL is the lookup's result before its check */
+		if (reg->type != PTR_TO_SOCKET && reg->type != PTR_TO_SOCK_COMMON)
+			return arg_type_error(env, regno, SOCK_TYPES);
+		if (type == ARG_PTR_TO_SOCK_RELEASE && !reg->ref_obj_id) {
+			verbose(env, "R%u must be referenced when passed to release function\n",
+				regno);
+			return REJECT;
+		}
+		return 0;
+	case ARG_PTR_TO_FIXED_MEM:
+		if (!is_mem_ptr(reg->type))
+			return arg_type_error(env, regno, MEM_TYPES);
+		return check_mem_region(env, regno, 0, proto->mem_size[arg], false, false);
+	case ARG_PTR_TO_CONST_STR:
+		return check_const_str(env, regno);
 	case ARG_PTR_TO_FUNC:
 		if (reg->type != PTR_TO_FUNC)
 			return arg_type_error(env, regno, "func");
@@ -855,7 +1016,7 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 	/* a device path ends at a host-only helper (the arguments above are
 	 * still the host's, which makes the call after the punt) */
 	if (env->device && !proto->device_op)
-		return device_host_only_call(env, proto->id, idx);
+		return device_host_only_call(env, proto->id, proto->host_why, idx);
 	/* a redirect to the host's CPUs or sockets is the host copy's to make */
 	if (env->device && proto->id == BPF_FUNC_redirect_map) {
 		err = device_check_redirect(env, (uint32_t)(map - env->maps), idx);
@@ -880,7 +1041,7 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 	/* the kernel keeps the size as the 32 bits of its mem_size */
 	if (proto->ret == RET_RINGBUF_MEM_OR_NULL)
 		alloc_size = (uint32_t)cur_frame(env)->regs[BPF_REG_2].var_off.value;
-	if (proto->args[0] == ARG_PTR_TO_RINGBUF_MEM)
+	if (proto->args[0] == ARG_PTR_TO_RINGBUF_MEM || proto->args[0] == ARG_PTR_TO_SOCK_RELEASE)
 		release_reference(env, cur_frame(env)->regs[BPF_REG_1].ref_obj_id);
 	if (proto->calls_back) {
 		err = push_callback(env, idx);
@@ -909,6 +1070,17 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 		r0->type = never_null ? PTR_TO_MAP_VALUE : PTR_TO_MAP_VALUE_OR_NULL;
 		r0->map = map - env->maps;
 		r0->id = never_null ? 0 : new_id(env);
+		break;
+	case RET_SOCKET_OR_NULL:
+	case RET_SOCK_COMMON_OR_NULL:
+		ref = acquire_reference(env, idx);
+		if (!ref)
+			return -E2BIG;
+		reg_mark_known(r0, 0);
+		r0->type = proto->ret == RET_SOCKET_OR_NULL ? PTR_TO_SOCKET_OR_NULL
+							    : PTR_TO_SOCK_COMMON_OR_NULL;
+		r0->id = ref;
+		r0->ref_obj_id = ref;
 		break;
 	case RET_RINGBUF_MEM_OR_NULL:
 		ref = acquire_reference(env, idx);
