@@ -11,6 +11,7 @@
  * board's port of that ifindex (the device's ports are named by the
  * ifindexes the host gives them).
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,7 @@ enum arg_type {
 	ARG_PTR_TO_MEM,		/* read by the helper; size in the next argument */
 	ARG_PTR_TO_MEM_OR_NULL, /* the same, or NULL with size 0 */
 	ARG_PTR_TO_MEM_RW,	/* read and written by the helper */
+	ARG_PTR_TO_OUT_OR_NULL, /* the same, or NULL with size 0 */
 	ARG_PTR_TO_UNINIT_MEM,	/* written by the helper (in full, as the kernel
 				   assumes: the device must zero it on failure) */
 	ARG_CONST_SIZE,
@@ -62,6 +64,7 @@ struct helper_proto {
 	bool pkt_changing;  /* moves data, data_end or data_meta */
 	bool side_effect;   /* changes a map or the packet */
 	bool gpl_only;	    /* for GPL-compatible programs only (the kernel's gpl_only) */
+	bool perfmon;	    /* the kernel gives it only with CAP_PERFMON */
 	uint64_t map_types; /* bit per map type accepted by the map argument */
 	/* the coprocessor's operation for it; NULL: host-only */
 	const char *device_op;
@@ -137,6 +140,7 @@ static const struct helper_proto protos[] = {
 	  RET_INTEGER,
 	  { ARG_PTR_TO_MEM, ARG_CONST_SIZE },
 	  .gpl_only = true,
+	  .perfmon = true,
 	  .no_pkt = true },
 	{ BPF_FUNC_get_prandom_u32, RET_INTEGER, { 0 }, .device_op = "rand" },
 	{ BPF_FUNC_get_smp_processor_id, RET_INTEGER, { 0 }, .device_op = "cpu" },
@@ -307,14 +311,26 @@ static const struct helper_proto protos[] = {
 	  RET_INTEGER,
 	  { ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE_OR_ZERO, ARG_ANYTHING },
 	  .gpl_only = true,
+	  .perfmon = true,
 	  .no_pkt = true,
 	  .host_why = NO_KERNEL_MEM },
 	{ BPF_FUNC_probe_read_kernel_str,
 	  RET_INTEGER,
 	  { ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE_OR_ZERO, ARG_ANYTHING },
 	  .gpl_only = true,
+	  .perfmon = true,
 	  .no_pkt = true,
 	  .host_why = NO_KERNEL_MEM },
+	/* out and its size, a constant format (checked: check_snprintf),
+	 * its arguments as u64s and their size */
+	{ BPF_FUNC_snprintf,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_OUT_OR_NULL, ARG_CONST_SIZE_OR_ZERO, ARG_PTR_TO_CONST_STR,
+	    ARG_PTR_TO_MEM_OR_NULL, ARG_CONST_SIZE_OR_ZERO },
+	  .gpl_only = true,
+	  .perfmon = true,
+	  .no_pkt = true,
+	  .host_why = "the coprocessor has no unit that formats strings" },
 };
 
 static const struct helper_proto *find_proto(int id)
@@ -510,7 +526,8 @@ static int check_mem_arg(struct verifier_env *env, uint32_t regno, uint8_t type,
 		return err;
 	if (size->type != SCALAR_VALUE)
 		return arg_type_error(env, regno + 1, "scalar");
-	if (type == ARG_PTR_TO_MEM_OR_NULL && reg_is_const(ptr) && !ptr->var_off.value) {
+	if ((type == ARG_PTR_TO_MEM_OR_NULL || type == ARG_PTR_TO_OUT_OR_NULL) &&
+	    reg_is_const(ptr) && !ptr->var_off.value) {
 		if (!tnum_equals_const(size->var_off, 0)) {
 			verbose(env, "R%u type=scalar expected=" MEM_TYPES "\n", regno);
 			return REJECT;
@@ -537,7 +554,8 @@ static int check_mem_arg(struct verifier_env *env, uint32_t regno, uint8_t type,
 	}
 	if (type != ARG_PTR_TO_UNINIT_MEM)
 		err = check_mem_region(env, regno, 0, size->umax, false, zero_ok);
-	if (!err && (type == ARG_PTR_TO_MEM_RW || type == ARG_PTR_TO_UNINIT_MEM))
+	if (!err && (type == ARG_PTR_TO_MEM_RW || type == ARG_PTR_TO_OUT_OR_NULL ||
+		     type == ARG_PTR_TO_UNINIT_MEM))
 		err = check_mem_region(env, regno, 0, size->umax, true, zero_ok);
 	return err;
 }
@@ -698,6 +716,136 @@ static int check_const_str(struct verifier_env *env, uint32_t regno)
 			return 0;
 	verbose(env, "string is not zero-terminated\n");
 	return -EINVAL;
+}
+
+/* The kernel's character classes (lib/ctype.c), Latin-1 above ASCII. */
+static bool fmt_space(unsigned char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r') || c == 0xa0;
+}
+
+static bool fmt_punct(unsigned char c)
+{
+	if (c < 0x80)
+		return c > ' ' && c < 0x7f && !isalnum(c);
+	return (c >= 0xa1 && c <= 0xbf) || c == 0xd7 || c == 0xf7;
+}
+
+/* What may follow a %s: the end, white space or punctuation. */
+static bool fmt_word_end(char c)
+{
+	return !c || fmt_space((unsigned char)c) || fmt_punct((unsigned char)c);
+}
+
+/*
+ * A bpf_snprintf format as the kernel checks it at load (its words for a
+ * bad one: "Invalid format string"): no ASCII control but white space;
+ * %% a percent sign; each conversion one of arg_cnt arguments (more
+ * arguments than conversions are fine), with flags "0+- " and a width, of
+ * d i u x X with l or ll, c, s (ending a word), p alone (ending a word), pK
+ * px ps pS pB, pi4 pI4 pi6 pI6, pks pus (ending a word). fmt is ended by a
+ * NUL (check_const_str).
+ */
+static bool snprintf_format_ok(const char *fmt, uint64_t arg_cnt)
+{
+	uint64_t used = 0;
+
+	for (size_t i = 0; fmt[i]; i++) {
+		unsigned char c = (unsigned char)fmt[i];
+
+		if (c < 0x80 && !isprint(c) && !fmt_space(c))
+			return false;
+		if (c != '%')
+			continue;
+		if (fmt[i + 1] == '%') {
+			i++;
+			continue;
+		}
+		if (used++ >= arg_cnt)
+			return false;
+		i++;
+		while (fmt[i] == '0' || fmt[i] == '+' || fmt[i] == '-' || fmt[i] == ' ')
+			i++;
+		if (fmt[i] >= '1' && fmt[i] <= '9') {
+			i++;
+			while (fmt[i] >= '0' && fmt[i] <= '9')
+				i++;
+		}
+		if (fmt[i] == 'p') {
+			char next = fmt[i + 1];
+
+			if (fmt_word_end(next))
+				continue;
+			if ((next == 'k' || next == 'u') && fmt[i + 2] == 's') {
+				i += 2;
+				if (!fmt_word_end(fmt[i + 1]))
+					return false;
+				continue;
+			}
+			if (next == 'K' || next == 'x' || next == 's' || next == 'S' ||
+			    next == 'B') {
+				i++;
+				continue;
+			}
+			if ((next == 'i' || next == 'I') &&
+			    (fmt[i + 2] == '4' || fmt[i + 2] == '6')) {
+				i += 2;
+				continue;
+			}
+			return false;
+		}
+		if (fmt[i] == 's') {
+			if (!fmt_word_end(fmt[i + 1]))
+				return false;
+			continue;
+		}
+		if (fmt[i] == 'c')
+			continue;
+		if (fmt[i] == 'l')
+			i++;
+		if (fmt[i] == 'l')
+			i++;
+		if (!fmt[i] || !strchr("diuxX", fmt[i]))
+			return false;
+	}
+	return true;
+}
+
+/* bpf_snprintf's format (R3, a constant string) against its R5 / 8
+ * arguments, once the arguments are checked. */
+static int check_snprintf(struct verifier_env *env)
+{
+	const struct reg_state *regs = cur_frame(env)->regs;
+	const struct reg_state *fmt = &regs[BPF_REG_3], *len = &regs[BPF_REG_5];
+	const struct hwxdp_map_desc *map = &env->maps[fmt->map];
+	uint64_t at = (uint64_t)fmt->off + fmt->var_off.value, n;
+	bool ok;
+	char *text;
+
+	if (!tnum_is_const(len->var_off)) {
+		verbose(env, "R5 is not a known constant: bpf_snprintf's data_len decides the "
+			     "arguments its format may take\n");
+		return REJECT;
+	}
+	if (len->var_off.value % 8) {
+		verbose(env, "bpf_snprintf's data_len %llu is not a multiple of 8\n",
+			(unsigned long long)len->var_off.value);
+		return -EINVAL;
+	}
+	/* the string ends within the value (check_const_str) */
+	text = calloc(1, map->value_size - at + 1);
+	if (!text)
+		return -ENOMEM;
+	for (n = 0; at + n < map->value_size; n++)
+		text[n] =
+			map->initial && at + n < map->initial_size ? (char)map->initial[at + n] : 0;
+	ok = snprintf_format_ok(text, len->var_off.value / 8);
+	free(text);
+	if (!ok) {
+		verbose(env, "Invalid format string\n");
+		return -EINVAL;
+	}
+	return 0;
 }
 
 static int check_arg(struct verifier_env *env, const struct helper_proto *proto, uint32_t arg,
@@ -1002,6 +1150,11 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 		verbose(env, "function calls are not allowed while holding a lock\n");
 		return -EINVAL;
 	}
+	if (proto->perfmon && !env->perfmon) {
+		verbose(env, "program of this type cannot use helper %s#%d\n",
+			helper_name(proto->id), proto->id);
+		return -EINVAL;
+	}
 	if (proto->gpl_only && !env->gpl_compatible) {
 		verbose(env,
 			"cannot call GPL-restricted function from non-GPL compatible program\n");
@@ -1013,6 +1166,11 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 			return err;
 	}
 	mark_args_precise(env, proto);
+	if (proto->id == BPF_FUNC_snprintf) {
+		err = check_snprintf(env);
+		if (err)
+			return err;
+	}
 	/* a device path ends at a host-only helper (the arguments above are
 	 * still the host's, which makes the call after the punt) */
 	if (env->device && !proto->device_op)

@@ -234,6 +234,7 @@ struct verifier_env {
 	int log_level;
 	bool device;
 	bool allow_ptr_leaks;  /* root's rules for the host copy */
+	bool perfmon;	       /* CAP_PERFMON's helpers (printing, kernel reads) */
 	bool gpl_compatible;   /* the license lets GPL-restricted helpers be called */
 	const struct btf *btf; /* the object's, for global functions; or NULL */
 	uint32_t insn_budget;

@@ -3,9 +3,9 @@
  * In the manner of the small L7 filters written in XDP: the first bytes of
  * a TCP payload to port 80 or 8080 are copied to the stack and compared with
  * bpf_strncmp against request prefixes kept as constant strings in .rodata;
- * requests for a blocked path are dropped, the others counted by method.
- * The helper compares memory of the program's own (it takes no packet
- * pointer), hence the copy.
+ * requests for a blocked path are dropped and logged, a line made with
+ * bpf_snprintf sent on a ring buffer; the others are counted by method.
+ * Neither helper takes a packet pointer, hence the copy.
  */
 #include "include/corpus.h"
 
@@ -14,6 +14,7 @@
 static const char blocked_admin[] = "GET /admin";
 static const char blocked_debug[] = "POST /debug";
 static const char method_get[] = "GET ";
+static const char log_format[] = "blocked %x:%u %s";
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -22,7 +23,21 @@ struct {
 	__uint(max_entries, 3);
 } http_counts SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);
+} http_log SEC(".maps");
+
 enum { HTTP_BLOCKED, HTTP_GET, HTTP_OTHER };
+
+static __always_inline void log_blocked(struct iphdr *iph, struct tcphdr *th, const char *head)
+{
+	__u64 args[3] = { bpf_ntohl(iph->saddr), bpf_ntohs(th->source), (__u64)(long)head };
+	char line[48];
+
+	if (bpf_snprintf(line, sizeof(line), log_format, args, sizeof(args)) > 0)
+		bpf_ringbuf_output(&http_log, line, sizeof(line), 0);
+}
 
 static __always_inline int count(__u32 what, int verdict)
 {
@@ -62,8 +77,11 @@ int http_prefix(struct xdp_md *ctx)
 	__builtin_memcpy(head, payload, PREFIX_MAX);
 
 	if (!bpf_strncmp(head, sizeof(blocked_admin) - 1, blocked_admin) ||
-	    !bpf_strncmp(head, sizeof(blocked_debug) - 1, blocked_debug))
+	    !bpf_strncmp(head, sizeof(blocked_debug) - 1, blocked_debug)) {
+		head[PREFIX_MAX - 1] = 0;
+		log_blocked(iph, th, head);
 		return count(HTTP_BLOCKED, XDP_DROP);
+	}
 	if (!bpf_strncmp(head, sizeof(method_get) - 1, method_get))
 		return count(HTTP_GET, XDP_PASS);
 	return count(HTTP_OTHER, XDP_PASS);

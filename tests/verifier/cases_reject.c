@@ -793,6 +793,37 @@ const struct verifier_case reject_cases[] = {
 	    MOV64_IMM(2, 8), LD_MAP_VALUE(3, MAP_RODATA, 0), CALL_HELPER(BPF_FUNC_strncmp),
 	    RET(XDP_PASS) },
 	  .msg = "helper access to the packet is not allowed" },
+	{ "snprintf: the packet as its output",
+	  { LOAD_PKT, PKT_PLUS(16), JMP_REG(BPF_JGT, 4, 3, 6), MOV64_REG(1, 2), /* 5 */
+	    MOV64_IMM(2, 16), LD_MAP_VALUE(3, MAP_RODATA, 13), MOV64_IMM(4, 0), MOV64_IMM(5, 0),
+	    CALL_HELPER(BPF_FUNC_snprintf), RET(XDP_PASS) },
+	  .msg = "helper access to the packet is not allowed" },
+	/* the output is written: its zeroed bytes are not known after the call */
+	{ "snprintf: the output's bytes taken as they were before the call",
+	  { ST_MEM(BPF_DW, 10, -8, 0), ST_MEM(BPF_DW, 10, -16, 0), MOV64_REG(1, 10),
+	    ALU64_IMM(BPF_ADD, 1, -16), MOV64_IMM(2, 16), LD_MAP_VALUE(3, MAP_RODATA, 13),
+	    MOV64_IMM(4, 0), MOV64_IMM(5, 0), CALL_HELPER(BPF_FUNC_snprintf), /* 9 */
+	    LDX_MEM(BPF_B, 0, 10, -15), JMP_IMM(BPF_JEQ, 0, 0, 1), LDX_MEM(BPF_DW, 0, 0, 0),
+	    RET(XDP_PASS) },
+	  .msg = "R0 invalid mem access 'scalar'" },
+	{ "snprintf: its arguments' size not a constant",
+	  { LDX_MEM(BPF_W, 5, 1, 16), ALU64_IMM(BPF_AND, 5, 8), ST_MEM(BPF_DW, 10, -8, 0),
+	    ST_MEM(BPF_DW, 10, -16, 0), MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -16),
+	    MOV64_IMM(2, 8), LD_MAP_VALUE(3, MAP_RODATA, 13), MOV64_REG(4, 10),
+	    ALU64_IMM(BPF_ADD, 4, -8), CALL_HELPER(BPF_FUNC_snprintf), RET(XDP_PASS) },
+	  .msg = "R5 is not a known constant",
+	  .stricter = "the kernel takes the known bits of a variable data_len" },
+	/* as the kernel, without CAP_PERFMON: no printing, no kernel reads */
+	{ "helper: trace_printk without CAP_PERFMON",
+	  { ST_MEM(BPF_DW, 10, -8, 0), MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -8), MOV64_IMM(2, 8),
+	    CALL_HELPER(BPF_FUNC_trace_printk), RET(XDP_PASS) },
+	  .msg = "program of this type cannot use helper",
+	  .kmode = KERNEL_STRICT },
+	{ "helper: probe_read_kernel without CAP_PERFMON",
+	  { MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -8), MOV64_IMM(2, 8), MOV64_IMM(3, 0),
+	    CALL_HELPER(BPF_FUNC_probe_read_kernel), RET(XDP_PASS) },
+	  .msg = "program of this type cannot use helper",
+	  .kmode = KERNEL_STRICT },
 	/* the kernel's helpers without packet access, of those before too */
 	{ "ringbuf: output of the packet's bytes",
 	  { LOAD_PKT, PKT_PLUS(8), JMP_REG(BPF_JGT, 4, 3, 5), LD_MAP_FD(1, MAP_RINGBUF), /* 6 */

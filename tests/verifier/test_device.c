@@ -508,6 +508,10 @@ static size_t call_helper(struct prog *p, int id)
 		EMIT(p, MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -8), MOV64_IMM(2, 8),
 		     MOV64_IMM(3, 0));
 		break;
+	case BPF_FUNC_snprintf: /* the empty format at offset 1, no arguments */
+		EMIT(p, MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -16), MOV64_IMM(2, 16),
+		     LD_MAP_VALUE(3, M_RODATA, 1), MOV64_IMM(4, 0), MOV64_IMM(5, 0));
+		break;
 	}
 	call = p->n;
 	EMIT(p, CALL_HELPER(id), MOV64_IMM(0, XDP_PASS), EXIT_INSN());
@@ -546,6 +550,7 @@ Test(device_helpers, exactly_those_with_a_unit)
 		{ "tcp_raw_gen_syncookie_ipv4", BPF_FUNC_tcp_raw_gen_syncookie_ipv4, true },
 		{ "tcp_raw_check_syncookie_ipv6", BPF_FUNC_tcp_raw_check_syncookie_ipv6, true },
 		{ "probe_read_kernel", BPF_FUNC_probe_read_kernel, true },
+		{ "snprintf", BPF_FUNC_snprintf, true },
 	};
 	size_t i;
 
