@@ -602,8 +602,6 @@ static bool sock_field_ok(uint8_t type, int32_t off, int size)
 	    SOCK_IN(off, src_ip4) || SOCK_IN(off, src_ip6) || SOCK_IN(off, dst_ip4) ||
 	    SOCK_IN(off, dst_ip6) || SOCK_IN(off, dst_port))
 		return size <= 4; /* the 2-byte port read as a word too, as it once was */
-	if (off >= (int32_t)SOCK_END(dst_port) && off < (int32_t)SOCK_FIELD(dst_ip4))
-		return false;
 	return size == 4;
 }
 
@@ -1889,9 +1887,14 @@ static int check_exit(struct verifier_env *env, const struct bpf_insn *insn, boo
 		verbose(env, "BPF_EXIT uses reserved fields\n");
 		return -EINVAL;
 	}
-	err = check_reg_readable(env, BPF_REG_0);
-	if (err)
-		return err;
+	/* a static function's R0 goes back to its caller as it is, set or
+	 * not: a caller that reads it unset is refused there, as the kernel
+	 * has it (a void function may leave R0 unset on a path) */
+	if (!st->curframe || callee->in_callback) {
+		err = check_reg_readable(env, BPF_REG_0);
+		if (err)
+			return err;
+	}
 	if (!st->curframe && lock_held(env)) {
 		verbose(env, "BPF_EXIT instruction in main prog cannot be used inside "
 			     "bpf_spin_lock-ed region\n");

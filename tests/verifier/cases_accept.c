@@ -29,6 +29,17 @@ const struct verifier_case accept_cases[] = {
 	    MOV64_IMM(4, 0), MOV64_IMM(5, 0), CALL_HELPER(BPF_FUNC_check_mtu),
 	    LDX_MEM(BPF_W, 0, 10, -4), RET(XDP_PASS) },
 	  .accept = true },
+	/* a static function's R0 goes back as it is: unset on one path of a
+	 * void function (bpf_sk_release in a helper of the program's, say) */
+	{ "subprogram: R0 unset on a path, its caller not reading it",
+	  { LDX_MEM(BPF_W, 1, 1, 12), CALL_SUBPROG(2), RET(XDP_PASS), /* 4 */
+	    JMP_IMM(BPF_JEQ, 1, 0, 1), MOV64_IMM(0, 0), EXIT_INSN() },
+	  .accept = true },
+	{ "socket: released in a function of the program's",
+	  { SK_LOOKUP(BPF_FUNC_sk_lookup_tcp), MOV64_REG(1, 0), CALL_SUBPROG(2),	/* 9 */
+	    RET(XDP_PASS), JMP_IMM(BPF_JEQ, 1, 0, 1), CALL_HELPER(BPF_FUNC_sk_release), /* 13 */
+	    EXIT_INSN() },
+	  .accept = true },
 	/* sockets: looked up, NULL-checked, read, given back */
 	{ "socket: looked up, NULL-checked, its family read, released",
 	  { SK_LOOKUP(BPF_FUNC_sk_lookup_tcp), JMP_IMM(BPF_JEQ, 0, 0, 3), /* 8 */

@@ -712,6 +712,15 @@ const struct verifier_case reject_cases[] = {
 	    ALU64_IMM(BPF_ADD, 2, -8), LD_MAP_FD(1, MAP_ARRAY),
 	    CALL_HELPER(BPF_FUNC_map_lookup_elem), LDX_MEM(BPF_DW, 0, 0, 0), RET(XDP_PASS) },
 	  .msg = "R0 invalid mem access 'map_value_or_null'" },
+	{ "subprogram: R0 unset on a path, its caller returning it",
+	  { LDX_MEM(BPF_W, 1, 1, 12), CALL_SUBPROG(1), EXIT_INSN(), /* 3 */
+	    JMP_IMM(BPF_JEQ, 1, 0, 1), MOV64_IMM(0, 0), EXIT_INSN() },
+	  .msg = "R0 !read_ok" },
+	{ "socket: released in a function of the program's on one path only",
+	  { SK_LOOKUP(BPF_FUNC_sk_lookup_tcp), MOV64_REG(1, 0), CALL_SUBPROG(2), /* 9 */
+	    RET(XDP_PASS), JMP_IMM(BPF_JEQ, 1, 0, 3), LDX_MEM(BPF_W, 2, 1, 4),	 /* 13 */
+	    JMP_IMM(BPF_JEQ, 2, 2, 1), CALL_HELPER(BPF_FUNC_sk_release), EXIT_INSN() },
+	  .msg = "Unreleased reference id=" },
 	/* sockets: a lookup's reference, given back on every path, and its
 	 * result NULL-checked before any use */
 	{ "socket: a lookup never released",
