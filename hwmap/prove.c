@@ -1514,6 +1514,10 @@ static const char *const type_names[] = {
 	[HWXDP_REG_PTR_TO_MEM_OR_NULL] = "a function argument or NULL",
 	[HWXDP_REG_PTR_TO_FUNC] = "a callback",
 	[HWXDP_REG_PTR_TO_MAP_KEY] = "a map key",
+	[HWXDP_REG_PTR_TO_SOCKET] = "a socket",
+	[HWXDP_REG_PTR_TO_SOCKET_OR_NULL] = "a socket or NULL",
+	[HWXDP_REG_PTR_TO_SOCK_COMMON] = "a socket",
+	[HWXDP_REG_PTR_TO_SOCK_COMMON_OR_NULL] = "a socket or NULL",
 };
 
 static const char *type_name(uint8_t t)

@@ -184,6 +184,12 @@ static const char *type_name(uint8_t type)
 		return "a callback";
 	case HWXDP_REG_PTR_TO_MAP_KEY:
 		return "a map key";
+	case HWXDP_REG_PTR_TO_SOCKET:
+	case HWXDP_REG_PTR_TO_SOCK_COMMON:
+		return "a socket (the host's)";
+	case HWXDP_REG_PTR_TO_SOCKET_OR_NULL:
+	case HWXDP_REG_PTR_TO_SOCK_COMMON_OR_NULL:
+		return "a socket (the host's) or NULL";
 	case HWXDP_REG_MIXED:
 		return "of different types on different paths";
 	}

@@ -136,7 +136,9 @@ uint32_t acquire_reference(struct verifier_env *env, uint32_t idx)
 	struct func_state *frame = cur_frame(env);
 
 	if (frame->ref_cnt >= MAX_REFS) {
-		verbose(env, "more than %u references held at once (ring buffer reservations)\n",
+		verbose(env,
+			"more than %u references held at once (sockets, ring buffer "
+			"reservations)\n",
 			MAX_REFS);
 		return 0;
 	}
@@ -577,6 +579,32 @@ static int check_ctx_access(struct verifier_env *env, uint32_t regno, int32_t of
 	return 0;
 }
 
+#define SOCK_FIELD(f)	offsetof(struct bpf_sock, f)
+#define SOCK_END(f)	(SOCK_FIELD(f) + sizeof(((struct bpf_sock *)0)->f))
+#define SOCK_IN(off, f) ((off) >= (int32_t)SOCK_FIELD(f) && (off) < (int32_t)SOCK_END(f))
+
+/*
+ * A load of size bytes at off from a socket, as the kernel allows it: aligned,
+ * whole words but for the fields read narrower too (from their start, or
+ * anywhere in an address or the port), and of a socket's common part neither
+ * its type, protocol, mark nor priority.
+ */
+static bool sock_field_ok(uint8_t type, int32_t off, int size)
+{
+	if (off < 0 || off >= (int32_t)sizeof(struct bpf_sock) || off % size)
+		return false;
+	if (type == PTR_TO_SOCK_COMMON && off >= (int32_t)SOCK_FIELD(type) &&
+	    off < (int32_t)SOCK_END(priority))
+		return false;
+	if (off == (int32_t)SOCK_FIELD(state) || off == (int32_t)SOCK_FIELD(family) ||
+	    off == (int32_t)SOCK_FIELD(type) || off == (int32_t)SOCK_FIELD(protocol) ||
+	    off == (int32_t)SOCK_FIELD(src_port) || off == (int32_t)SOCK_FIELD(rx_queue_mapping) ||
+	    SOCK_IN(off, src_ip4) || SOCK_IN(off, src_ip6) || SOCK_IN(off, dst_ip4) ||
+	    SOCK_IN(off, dst_ip6) || SOCK_IN(off, dst_port))
+		return size <= 4; /* the 2-byte port read as a word too, as it once was */
+	return size == 4;
+}
+
 /* A frozen map's bytes are constants. */
 static bool map_const_read(const struct hwxdp_map_desc *map, const struct reg_state *reg,
 			   int32_t off, int size, uint64_t *value)
@@ -698,6 +726,22 @@ static int check_mem_access(struct verifier_env *env, uint32_t regno, int32_t in
 		return 0;
 	case PTR_TO_CTX:
 		return check_ctx_access(env, regno, insn_off, size, write, dst);
+	case PTR_TO_SOCKET:
+	case PTR_TO_SOCK_COMMON:
+		if (write) {
+			verbose(env, "R%u cannot write into %s\n", regno, reg_type_str(reg->type));
+			return REJECT;
+		}
+		if (!sock_field_ok(reg->type, off, size)) {
+			verbose(env, "R%u invalid %s access off=%d size=%d\n", regno,
+				reg_type_str(reg->type), off, size);
+			return REJECT;
+		}
+		if (dst) {
+			reg_mark_unknown(dst);
+			reg_coerce_size(dst, size);
+		}
+		return 0;
 	default:
 		verbose(env, "R%u invalid mem access '%s'\n", regno, reg_type_str(reg->type));
 		return REJECT;
@@ -1022,6 +1066,8 @@ static int ptr_alu(struct verifier_env *env, const struct bpf_insn *insn,
 	case PTR_TO_MAP_VALUE_OR_NULL:
 	case PTR_TO_MEM_OR_NULL:
 	case CONST_PTR_TO_MAP_OR_NULL:
+	case PTR_TO_SOCKET_OR_NULL:
+	case PTR_TO_SOCK_COMMON_OR_NULL:
 		verbose(env, "R%u pointer arithmetic on %s prohibited, null-check it first\n",
 			regno, reg_type_str(ptr->type));
 		return REJECT;
@@ -1029,6 +1075,8 @@ static int ptr_alu(struct verifier_env *env, const struct bpf_insn *insn,
 	case PTR_TO_PACKET_END:
 	case KFUNC_ADDR:
 	case PTR_TO_FUNC:
+	case PTR_TO_SOCKET:
+	case PTR_TO_SOCK_COMMON:
 		verbose(env, "R%u pointer arithmetic on %s prohibited\n", regno,
 			reg_type_str(ptr->type));
 		return REJECT;
@@ -1320,7 +1368,9 @@ static int check_alu(struct verifier_env *env, const struct bpf_insn *insn)
 /* Pointers a comparison with NULL is decided for, as in the kernel. */
 static bool reg_not_null(const struct reg_state *reg)
 {
-	return reg->type == PTR_TO_MAP_VALUE || reg->type == KFUNC_ADDR || reg->type == PTR_TO_MEM;
+	return reg->type == PTR_TO_MAP_VALUE || reg->type == KFUNC_ADDR ||
+	       reg->type == PTR_TO_MEM || reg->type == PTR_TO_SOCKET ||
+	       reg->type == PTR_TO_SOCK_COMMON;
 }
 
 /*
@@ -1449,19 +1499,19 @@ static void mark_ptr_or_null(const struct verifier_env *env, struct vstate *st, 
 			     bool is_null)
 {
 	for_each_reg(st, reg, {
-		if ((reg->type != PTR_TO_MAP_VALUE_OR_NULL &&
-		     reg->type != CONST_PTR_TO_MAP_OR_NULL && reg->type != PTR_TO_MEM_OR_NULL) ||
-		    reg->id != id)
+		if (!type_is_or_null(reg->type) || reg->id != id)
 			continue;
 		if (is_null) {
-			/* a reservation that failed holds nothing */
+			/* a reservation or lookup that failed holds nothing */
 			if (reg->ref_obj_id)
 				drop_reference(st->frame[st->curframe], reg->ref_obj_id);
 			reg_mark_known(reg, 0);
 		} else {
-			reg->type = reg->type == CONST_PTR_TO_MAP_OR_NULL ? CONST_PTR_TO_MAP
-				    : reg->type == PTR_TO_MEM_OR_NULL	  ? PTR_TO_MEM
-									  : PTR_TO_MAP_VALUE;
+			reg->type = reg->type == CONST_PTR_TO_MAP_OR_NULL     ? CONST_PTR_TO_MAP
+				    : reg->type == PTR_TO_MEM_OR_NULL	      ? PTR_TO_MEM
+				    : reg->type == PTR_TO_SOCKET_OR_NULL      ? PTR_TO_SOCKET
+				    : reg->type == PTR_TO_SOCK_COMMON_OR_NULL ? PTR_TO_SOCK_COMMON
+									      : PTR_TO_MAP_VALUE;
 			/* a value with a lock keeps its id: the lock's identity,
 			 * which the unlock must name again */
 			if (reg->type != PTR_TO_MAP_VALUE ||
@@ -1558,8 +1608,7 @@ static int check_cond_jmp(struct verifier_env *env, const struct bpf_insn *insn,
 			precise_mark_regs(env, (uint16_t)(1u << insn->src_reg));
 		if (reg_not_null(dst))
 			taken = op == BPF_JNE;
-		else if (dst->type == PTR_TO_MAP_VALUE_OR_NULL ||
-			 dst->type == CONST_PTR_TO_MAP_OR_NULL || dst->type == PTR_TO_MEM_OR_NULL)
+		else if (type_is_or_null(dst->type))
 			null_check = true;
 		else if (env->device && (dst->type == PTR_TO_STACK || dst->type == PTR_TO_CTX)) {
 			/* never NULL in the kernel, but on the device an offset
@@ -1698,7 +1747,7 @@ static int check_global_call(struct verifier_env *env, uint32_t subprog)
 			if (!type_is_ptr(reg->type) || reg->type == PTR_TO_CTX ||
 			    reg->type == CONST_PTR_TO_MAP || reg->type == PTR_TO_PACKET_END ||
 			    reg->type == KFUNC_ADDR || reg->type == CONST_PTR_TO_MAP_OR_NULL ||
-			    reg->type == PTR_TO_FUNC) {
+			    reg->type == PTR_TO_FUNC || type_is_sock(reg->type)) {
 				*reg = saved;
 				verbose(env,
 					"R%u type=%s expected=fp, pkt, pkt_meta, map_value, mem\n",
@@ -1838,9 +1887,14 @@ static int check_exit(struct verifier_env *env, const struct bpf_insn *insn, boo
 		verbose(env, "BPF_EXIT uses reserved fields\n");
 		return -EINVAL;
 	}
-	err = check_reg_readable(env, BPF_REG_0);
-	if (err)
-		return err;
+	/* a static function's R0 goes back to its caller as it is, set or
+	 * not: a caller that reads it unset is refused there, as the kernel
+	 * has it (a void function may leave R0 unset on a path) */
+	if (!st->curframe || callee->in_callback) {
+		err = check_reg_readable(env, BPF_REG_0);
+		if (err)
+			return err;
+	}
 	if (!st->curframe && lock_held(env)) {
 		verbose(env, "BPF_EXIT instruction in main prog cannot be used inside "
 			     "bpf_spin_lock-ed region\n");

@@ -245,12 +245,20 @@ static int device_punt_call(struct verifier_env *env, const char *what, const ch
 	return 0;
 }
 
-int device_host_only_call(struct verifier_env *env, int func_id, uint32_t idx)
+int device_host_only_call(struct verifier_env *env, int func_id, const char *reason, uint32_t idx)
 {
-	char what[96], why[96];
+	char what[192], why[192];
 
-	snprintf(what, sizeof(what), "host-only helper %s#%d", helper_name(func_id), func_id);
-	snprintf(why, sizeof(why), "%s#%d is host-only", helper_name(func_id), func_id);
+	if (reason) {
+		snprintf(what, sizeof(what), "host-only helper %s#%d (%s)", helper_name(func_id),
+			 func_id, reason);
+		snprintf(why, sizeof(why), "%s#%d is host-only: %s", helper_name(func_id), func_id,
+			 reason);
+	} else {
+		snprintf(what, sizeof(what), "host-only helper %s#%d", helper_name(func_id),
+			 func_id);
+		snprintf(why, sizeof(why), "%s#%d is host-only", helper_name(func_id), func_id);
+	}
 	return device_punt_call(env, what, why, idx);
 }
 

@@ -11,6 +11,7 @@
  * board's port of that ifindex (the device's ports are named by the
  * ifindexes the host gives them).
  */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -29,6 +30,7 @@ enum arg_type {
 	ARG_PTR_TO_MEM,		/* read by the helper; size in the next argument */
 	ARG_PTR_TO_MEM_OR_NULL, /* the same, or NULL with size 0 */
 	ARG_PTR_TO_MEM_RW,	/* read and written by the helper */
+	ARG_PTR_TO_OUT_OR_NULL, /* the same, or NULL with size 0 */
 	ARG_PTR_TO_UNINIT_MEM,	/* written by the helper (in full, as the kernel
 				   assumes: the device must zero it on failure) */
 	ARG_CONST_SIZE,
@@ -39,6 +41,10 @@ enum arg_type {
 	ARG_PTR_TO_FUNC,	      /* a callback (ld_imm64 of a function) */
 	ARG_PTR_TO_STACK_OR_NULL,     /* a callback's context: the stack, or NULL */
 	ARG_PTR_TO_SPIN_LOCK,	      /* a map value's bpf_spin_lock */
+	ARG_PTR_TO_SOCK_COMMON,	      /* a socket, NULL-checked */
+	ARG_PTR_TO_SOCK_RELEASE,      /* a socket a lookup took, given back */
+	ARG_PTR_TO_FIXED_MEM,	      /* mem_size[arg] initialised bytes, read */
+	ARG_PTR_TO_CONST_STR,	      /* a string in a frozen map, ended in it */
 };
 
 enum ret_type {
@@ -47,6 +53,8 @@ enum ret_type {
 	RET_MAP_VALUE_OR_NULL,
 	RET_VERDICT,		 /* XDP_REDIRECT, or an action of the flags */
 	RET_RINGBUF_MEM_OR_NULL, /* a reservation of R2's bytes, a reference */
+	RET_SOCKET_OR_NULL,	 /* a socket a lookup found, a reference */
+	RET_SOCK_COMMON_OR_NULL, /* the same, of any state (request, time-wait) */
 };
 
 struct helper_proto {
@@ -56,10 +64,17 @@ struct helper_proto {
 	bool pkt_changing;  /* moves data, data_end or data_meta */
 	bool side_effect;   /* changes a map or the packet */
 	bool gpl_only;	    /* for GPL-compatible programs only (the kernel's gpl_only) */
+	bool perfmon;	    /* the kernel gives it only with CAP_PERFMON */
 	uint64_t map_types; /* bit per map type accepted by the map argument */
 	/* the coprocessor's operation for it; NULL: host-only */
 	const char *device_op;
 	bool calls_back; /* calls its ARG_PTR_TO_FUNC (push_callback) */
+	/* the kernel's helper takes no packet pointer (it lacks pkt_access) */
+	bool no_pkt;
+	uint8_t mem_size[5]; /* ARG_PTR_TO_FIXED_MEM: the bytes it reads */
+	/* why the coprocessor has no operation for it, when it is not only
+	 * "host-only" (the punt's reason) */
+	const char *host_why;
 };
 
 #define MAP(t) (1ULL << BPF_MAP_TYPE_##t)
@@ -67,6 +82,15 @@ struct helper_proto {
 	(MAP(HASH) | MAP(ARRAY) | MAP(PERCPU_HASH) | MAP(PERCPU_ARRAY) | MAP(LRU_HASH) |           \
 	 MAP(LRU_PERCPU_HASH) | MAP(LPM_TRIE))
 #define REDIRECT_MAPS (MAP(DEVMAP) | MAP(DEVMAP_HASH) | MAP(CPUMAP) | MAP(XSKMAP))
+/* ctx, the tuple and its size, the netns and the flags */
+#define SK_LOOKUP_ARGS ARG_PTR_TO_CTX, ARG_PTR_TO_MEM, ARG_CONST_SIZE, ARG_ANYTHING, ARG_ANYTHING
+#define NO_SOCKETS     "the coprocessor has no socket table"
+#define NO_COOKIES     "the coprocessor has no SYN cookie secret (the host's TCP keeps it)"
+#define NO_KERNEL_MEM  "the coprocessor has no kernel memory to read"
+/* struct iphdr, ipv6hdr and tcphdr without options */
+#define IPV4_HDR 20
+#define IPV6_HDR 40
+#define TCP_HDR	 20
 
 static bool map_of_maps(const struct hwxdp_map_desc *map)
 {
@@ -105,20 +129,27 @@ static const struct helper_proto protos[] = {
 	  RET_INTEGER,
 	  { ARG_CONST_MAP_PTR, ARG_PTR_TO_MAP_VALUE_UNINIT },
 	  .side_effect = true,
-	  .map_types = MAP(QUEUE) | MAP(STACK) },
+	  .map_types = MAP(QUEUE) | MAP(STACK),
+	  .no_pkt = true },
 	{ BPF_FUNC_map_peek_elem,
 	  RET_INTEGER,
 	  { ARG_CONST_MAP_PTR, ARG_PTR_TO_MAP_VALUE_UNINIT },
-	  .map_types = MAP(QUEUE) | MAP(STACK) | MAP(BLOOM_FILTER) },
+	  .map_types = MAP(QUEUE) | MAP(STACK) | MAP(BLOOM_FILTER),
+	  .no_pkt = true },
 	{ BPF_FUNC_trace_printk,
 	  RET_INTEGER,
 	  { ARG_PTR_TO_MEM, ARG_CONST_SIZE },
-	  .gpl_only = true },
+	  .gpl_only = true,
+	  .perfmon = true,
+	  .no_pkt = true },
 	{ BPF_FUNC_get_prandom_u32, RET_INTEGER, { 0 }, .device_op = "rand" },
 	{ BPF_FUNC_get_smp_processor_id, RET_INTEGER, { 0 }, .device_op = "cpu" },
 	{ BPF_FUNC_get_current_pid_tgid, RET_INTEGER, { 0 } },
 	{ BPF_FUNC_get_current_uid_gid, RET_INTEGER, { 0 } },
-	{ BPF_FUNC_get_current_comm, RET_INTEGER, { ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE } },
+	{ BPF_FUNC_get_current_comm,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE },
+	  .no_pkt = true },
 	{ BPF_FUNC_get_numa_node_id, RET_INTEGER, { 0 } },
 	{ BPF_FUNC_ktime_get_tai_ns, RET_INTEGER, { 0 } },
 	{ BPF_FUNC_map_lookup_percpu_elem,
@@ -136,7 +167,8 @@ static const struct helper_proto protos[] = {
 	  { ARG_PTR_TO_CTX, ARG_CONST_MAP_PTR, ARG_ANYTHING, ARG_PTR_TO_MEM,
 	    ARG_CONST_SIZE_OR_ZERO },
 	  .gpl_only = true,
-	  .map_types = MAP(PERF_EVENT_ARRAY) },
+	  .map_types = MAP(PERF_EVENT_ARRAY),
+	  .no_pkt = true },
 	{ BPF_FUNC_csum_diff,
 	  RET_INTEGER,
 	  { ARG_PTR_TO_MEM_OR_NULL, ARG_CONST_SIZE_OR_ZERO, ARG_PTR_TO_MEM_OR_NULL,
@@ -168,13 +200,15 @@ static const struct helper_proto protos[] = {
 	{ BPF_FUNC_fib_lookup,
 	  RET_INTEGER,
 	  { ARG_PTR_TO_CTX, ARG_PTR_TO_MEM_RW, ARG_CONST_SIZE, ARG_ANYTHING },
-	  .gpl_only = true },
+	  .gpl_only = true,
+	  .no_pkt = true },
 	{ BPF_FUNC_jiffies64, RET_INTEGER, { 0 } },
 	{ BPF_FUNC_ktime_get_boot_ns, RET_INTEGER, { 0 } },
 	{ BPF_FUNC_ringbuf_output,
 	  RET_INTEGER,
 	  { ARG_CONST_MAP_PTR, ARG_PTR_TO_MEM, ARG_CONST_SIZE_OR_ZERO, ARG_ANYTHING },
-	  .map_types = MAP(RINGBUF) },
+	  .map_types = MAP(RINGBUF),
+	  .no_pkt = true },
 	{ BPF_FUNC_ringbuf_reserve,
 	  RET_RINGBUF_MEM_OR_NULL,
 	  { ARG_CONST_MAP_PTR, ARG_CONST_ALLOC_SIZE_OR_ZERO, ARG_ANYTHING },
@@ -193,16 +227,19 @@ static const struct helper_proto protos[] = {
 	{ BPF_FUNC_xdp_get_buff_len, RET_INTEGER, { ARG_PTR_TO_CTX }, .device_op = "ctx" },
 	{ BPF_FUNC_xdp_load_bytes,
 	  RET_INTEGER,
-	  { ARG_PTR_TO_CTX, ARG_ANYTHING, ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE } },
+	  { ARG_PTR_TO_CTX, ARG_ANYTHING, ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE },
+	  .no_pkt = true },
 	/* mtu_len: the length to check in, the MTU out */
 	{ BPF_FUNC_check_mtu,
 	  RET_INTEGER,
 	  { ARG_PTR_TO_CTX, ARG_ANYTHING, ARG_PTR_TO_ALIGNED_U32, ARG_ANYTHING, ARG_ANYTHING },
-	  .gpl_only = true },
+	  .gpl_only = true,
+	  .no_pkt = true },
 	{ BPF_FUNC_xdp_store_bytes,
 	  RET_INTEGER,
 	  { ARG_PTR_TO_CTX, ARG_ANYTHING, ARG_PTR_TO_MEM, ARG_CONST_SIZE },
-	  .side_effect = true },
+	  .side_effect = true,
+	  .no_pkt = true },
 	/* nr_loops, callback(index, ctx), ctx, flags (0, or it returns
 	 * -EINVAL without a call: the walk's path of no calls) */
 	{ BPF_FUNC_loop,
@@ -216,6 +253,84 @@ static const struct helper_proto protos[] = {
 	  .map_types = MAP(HASH) | MAP(ARRAY) | MAP(PERCPU_HASH) | MAP(PERCPU_ARRAY) |
 		       MAP(LRU_HASH) | MAP(LRU_PERCPU_HASH),
 	  .calls_back = true },
+	/* Sockets of the host's stack: a lookup takes a reference, which
+	 * every path gives back with bpf_sk_release. */
+	{ BPF_FUNC_sk_lookup_tcp, RET_SOCKET_OR_NULL, { SK_LOOKUP_ARGS }, .host_why = NO_SOCKETS },
+	{ BPF_FUNC_sk_lookup_udp, RET_SOCKET_OR_NULL, { SK_LOOKUP_ARGS }, .host_why = NO_SOCKETS },
+	{ BPF_FUNC_skc_lookup_tcp,
+	  RET_SOCK_COMMON_OR_NULL,
+	  { SK_LOOKUP_ARGS },
+	  .host_why = NO_SOCKETS },
+	{ BPF_FUNC_sk_release, RET_INTEGER, { ARG_PTR_TO_SOCK_RELEASE }, .host_why = NO_SOCKETS },
+	/* a listener's cookie for a SYN (iph, iph_len, th, th_len), or the
+	 * check of the ACK's */
+	{ BPF_FUNC_tcp_check_syncookie,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_SOCK_COMMON, ARG_PTR_TO_MEM, ARG_CONST_SIZE, ARG_PTR_TO_MEM,
+	    ARG_CONST_SIZE },
+	  .gpl_only = true,
+	  .host_why = NO_SOCKETS },
+	{ BPF_FUNC_tcp_gen_syncookie,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_SOCK_COMMON, ARG_PTR_TO_MEM, ARG_CONST_SIZE, ARG_PTR_TO_MEM,
+	    ARG_CONST_SIZE },
+	  .gpl_only = true,
+	  .host_why = NO_SOCKETS },
+	/* the same without a socket: headers of a fixed size, and th_len */
+	{ BPF_FUNC_tcp_raw_gen_syncookie_ipv4,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_FIXED_MEM, ARG_PTR_TO_MEM, ARG_CONST_SIZE_OR_ZERO },
+	  .gpl_only = true,
+	  .mem_size = { IPV4_HDR },
+	  .host_why = NO_COOKIES },
+	{ BPF_FUNC_tcp_raw_gen_syncookie_ipv6,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_FIXED_MEM, ARG_PTR_TO_MEM, ARG_CONST_SIZE_OR_ZERO },
+	  .gpl_only = true,
+	  .mem_size = { IPV6_HDR },
+	  .host_why = NO_COOKIES },
+	{ BPF_FUNC_tcp_raw_check_syncookie_ipv4,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_FIXED_MEM, ARG_PTR_TO_FIXED_MEM },
+	  .gpl_only = true,
+	  .mem_size = { IPV4_HDR, TCP_HDR },
+	  .host_why = NO_COOKIES },
+	{ BPF_FUNC_tcp_raw_check_syncookie_ipv6,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_FIXED_MEM, ARG_PTR_TO_FIXED_MEM },
+	  .gpl_only = true,
+	  .mem_size = { IPV6_HDR, TCP_HDR },
+	  .host_why = NO_COOKIES },
+	/* s1 of s1_sz bytes against a constant string */
+	{ BPF_FUNC_strncmp,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_MEM, ARG_CONST_SIZE, ARG_PTR_TO_CONST_STR },
+	  .no_pkt = true,
+	  .host_why = "the coprocessor has no unit that compares strings" },
+	{ BPF_FUNC_probe_read_kernel,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE_OR_ZERO, ARG_ANYTHING },
+	  .gpl_only = true,
+	  .perfmon = true,
+	  .no_pkt = true,
+	  .host_why = NO_KERNEL_MEM },
+	{ BPF_FUNC_probe_read_kernel_str,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE_OR_ZERO, ARG_ANYTHING },
+	  .gpl_only = true,
+	  .perfmon = true,
+	  .no_pkt = true,
+	  .host_why = NO_KERNEL_MEM },
+	/* out and its size, a constant format (checked: check_snprintf),
+	 * its arguments as u64s and their size */
+	{ BPF_FUNC_snprintf,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_OUT_OR_NULL, ARG_CONST_SIZE_OR_ZERO, ARG_PTR_TO_CONST_STR,
+	    ARG_PTR_TO_MEM_OR_NULL, ARG_CONST_SIZE_OR_ZERO },
+	  .gpl_only = true,
+	  .perfmon = true,
+	  .no_pkt = true,
+	  .host_why = "the coprocessor has no unit that formats strings" },
 };
 
 static const struct helper_proto *find_proto(int id)
@@ -411,7 +526,8 @@ static int check_mem_arg(struct verifier_env *env, uint32_t regno, uint8_t type,
 		return err;
 	if (size->type != SCALAR_VALUE)
 		return arg_type_error(env, regno + 1, "scalar");
-	if (type == ARG_PTR_TO_MEM_OR_NULL && reg_is_const(ptr) && !ptr->var_off.value) {
+	if ((type == ARG_PTR_TO_MEM_OR_NULL || type == ARG_PTR_TO_OUT_OR_NULL) &&
+	    reg_is_const(ptr) && !ptr->var_off.value) {
 		if (!tnum_equals_const(size->var_off, 0)) {
 			verbose(env, "R%u type=scalar expected=" MEM_TYPES "\n", regno);
 			return REJECT;
@@ -438,7 +554,8 @@ static int check_mem_arg(struct verifier_env *env, uint32_t regno, uint8_t type,
 	}
 	if (type != ARG_PTR_TO_UNINIT_MEM)
 		err = check_mem_region(env, regno, 0, size->umax, false, zero_ok);
-	if (!err && (type == ARG_PTR_TO_MEM_RW || type == ARG_PTR_TO_UNINIT_MEM))
+	if (!err && (type == ARG_PTR_TO_MEM_RW || type == ARG_PTR_TO_OUT_OR_NULL ||
+		     type == ARG_PTR_TO_UNINIT_MEM))
 		err = check_mem_region(env, regno, 0, size->umax, true, zero_ok);
 	return err;
 }
@@ -561,6 +678,176 @@ static int check_spin_lock(struct verifier_env *env, const struct helper_proto *
 	return 0;
 }
 
+/* What the kernel lists for a socket argument of the wrong type. */
+#define SOCK_TYPES "sock_common, sock, tcp_sock, xdp_sock, ptr_, trusted_ptr_"
+
+/*
+ * A constant string, as the kernel takes one: in a map the program cannot
+ * write and user space no longer can (.rodata), at a constant offset of the
+ * one value of an array, ending in the value. Its bytes are known here.
+ */
+static int check_const_str(struct verifier_env *env, uint32_t regno)
+{
+	const struct reg_state *reg = &cur_frame(env)->regs[regno];
+	const struct hwxdp_map_desc *map;
+	uint64_t at;
+	int err;
+
+	if (reg->type != PTR_TO_MAP_VALUE)
+		return arg_type_error(env, regno, "map_value");
+	map = &env->maps[reg->map];
+	if (!map->read_only) {
+		verbose(env, "R%u does not point to a readonly map'\n", regno);
+		return REJECT;
+	}
+	if (!tnum_is_const(reg->var_off)) {
+		verbose(env, "R%u is not a constant address'\n", regno);
+		return REJECT;
+	}
+	if (map->type != BPF_MAP_TYPE_ARRAY || map->max_entries != 1) {
+		verbose(env, "no direct value access support for this map type\n");
+		return REJECT;
+	}
+	err = check_mem_region(env, regno, 0, (int)map->value_size - reg->off, false, false);
+	if (err)
+		return err;
+	for (at = (uint64_t)reg->off + reg->var_off.value; at < map->value_size; at++)
+		if (!map->initial || at >= map->initial_size || !map->initial[at])
+			return 0;
+	verbose(env, "string is not zero-terminated\n");
+	return -EINVAL;
+}
+
+/* The kernel's character classes (lib/ctype.c), Latin-1 above ASCII. */
+static bool fmt_space(unsigned char c)
+{
+	return c == ' ' || (c >= '\t' && c <= '\r') || c == 0xa0;
+}
+
+static bool fmt_punct(unsigned char c)
+{
+	if (c < 0x80)
+		return c > ' ' && c < 0x7f && !isalnum(c);
+	return (c >= 0xa1 && c <= 0xbf) || c == 0xd7 || c == 0xf7;
+}
+
+/* What may follow a %s: the end, white space or punctuation. */
+static bool fmt_word_end(char c)
+{
+	return !c || fmt_space((unsigned char)c) || fmt_punct((unsigned char)c);
+}
+
+/*
+ * A bpf_snprintf format as the kernel checks it at load (its words for a
+ * bad one: "Invalid format string"): no ASCII control but white space;
+ * %% a percent sign; each conversion one of arg_cnt arguments (more
+ * arguments than conversions are fine), with flags "0+- " and a width, of
+ * d i u x X with l or ll, c, s (ending a word), p alone (ending a word), pK
+ * px ps pS pB, pi4 pI4 pi6 pI6, pks pus (ending a word). fmt is ended by a
+ * NUL (check_const_str).
+ */
+static bool snprintf_format_ok(const char *fmt, uint64_t arg_cnt)
+{
+	uint64_t used = 0;
+
+	for (size_t i = 0; fmt[i]; i++) {
+		unsigned char c = (unsigned char)fmt[i];
+
+		if (c < 0x80 && !isprint(c) && !fmt_space(c))
+			return false;
+		if (c != '%')
+			continue;
+		if (fmt[i + 1] == '%') {
+			i++;
+			continue;
+		}
+		if (used++ >= arg_cnt)
+			return false;
+		i++;
+		while (fmt[i] == '0' || fmt[i] == '+' || fmt[i] == '-' || fmt[i] == ' ')
+			i++;
+		if (fmt[i] >= '1' && fmt[i] <= '9') {
+			i++;
+			while (fmt[i] >= '0' && fmt[i] <= '9')
+				i++;
+		}
+		if (fmt[i] == 'p') {
+			char next = fmt[i + 1];
+
+			if (fmt_word_end(next))
+				continue;
+			if ((next == 'k' || next == 'u') && fmt[i + 2] == 's') {
+				i += 2;
+				if (!fmt_word_end(fmt[i + 1]))
+					return false;
+				continue;
+			}
+			if (next == 'K' || next == 'x' || next == 's' || next == 'S' ||
+			    next == 'B') {
+				i++;
+				continue;
+			}
+			if ((next == 'i' || next == 'I') &&
+			    (fmt[i + 2] == '4' || fmt[i + 2] == '6')) {
+				i += 2;
+				continue;
+			}
+			return false;
+		}
+		if (fmt[i] == 's') {
+			if (!fmt_word_end(fmt[i + 1]))
+				return false;
+			continue;
+		}
+		if (fmt[i] == 'c')
+			continue;
+		if (fmt[i] == 'l')
+			i++;
+		if (fmt[i] == 'l')
+			i++;
+		if (!fmt[i] || !strchr("diuxX", fmt[i]))
+			return false;
+	}
+	return true;
+}
+
+/* bpf_snprintf's format (R3, a constant string) against its R5 / 8
+ * arguments, once the arguments are checked. */
+static int check_snprintf(struct verifier_env *env)
+{
+	const struct reg_state *regs = cur_frame(env)->regs;
+	const struct reg_state *fmt = &regs[BPF_REG_3], *len = &regs[BPF_REG_5];
+	const struct hwxdp_map_desc *map = &env->maps[fmt->map];
+	uint64_t at = (uint64_t)fmt->off + fmt->var_off.value, n;
+	bool ok;
+	char *text;
+
+	if (!tnum_is_const(len->var_off)) {
+		verbose(env, "R5 is not a known constant: bpf_snprintf's data_len decides the "
+			     "arguments its format may take\n");
+		return REJECT;
+	}
+	if (len->var_off.value % 8) {
+		verbose(env, "bpf_snprintf's data_len %llu is not a multiple of 8\n",
+			(unsigned long long)len->var_off.value);
+		return -EINVAL;
+	}
+	/* the string ends within the value (check_const_str) */
+	text = calloc(1, map->value_size - at + 1);
+	if (!text)
+		return -ENOMEM;
+	for (n = 0; at + n < map->value_size; n++)
+		text[n] =
+			map->initial && at + n < map->initial_size ? (char)map->initial[at + n] : 0;
+	ok = snprintf_format_ok(text, len->var_off.value / 8);
+	free(text);
+	if (!ok) {
+		verbose(env, "Invalid format string\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static int check_arg(struct verifier_env *env, const struct helper_proto *proto, uint32_t arg,
 		     uint32_t idx, const struct hwxdp_map_desc **map, bool *never_null)
 {
@@ -576,6 +863,11 @@ static int check_arg(struct verifier_env *env, const struct helper_proto *proto,
 	err = check_reg_readable(env, regno);
 	if (err)
 		return err;
+	if (proto->no_pkt && type_is_pkt(reg->type) && type != ARG_ANYTHING &&
+	    type != ARG_PTR_TO_CTX && type != ARG_CONST_MAP_PTR) {
+		verbose(env, "helper access to the packet is not allowed\n");
+		return REJECT;
+	}
 	switch (type) {
 	case ARG_ANYTHING:
 		if (type_is_ptr(reg->type) && !env->allow_ptr_leaks) {
@@ -691,6 +983,23 @@ static int check_arg(struct verifier_env *env, const struct helper_proto *proto,
 		err = check_mem_region(env, regno, 0, 4, false, false);
 		return err ? err : check_mem_region(env, regno, 0, 4, true, false);
 	}
+	case ARG_PTR_TO_SOCK_COMMON:
+	case ARG_PTR_TO_SOCK_RELEASE:
+		/* a socket or NULL is the lookup's result before its check */
+		if (reg->type != PTR_TO_SOCKET && reg->type != PTR_TO_SOCK_COMMON)
+			return arg_type_error(env, regno, SOCK_TYPES);
+		if (type == ARG_PTR_TO_SOCK_RELEASE && !reg->ref_obj_id) {
+			verbose(env, "R%u must be referenced when passed to release function\n",
+				regno);
+			return REJECT;
+		}
+		return 0;
+	case ARG_PTR_TO_FIXED_MEM:
+		if (!is_mem_ptr(reg->type))
+			return arg_type_error(env, regno, MEM_TYPES);
+		return check_mem_region(env, regno, 0, proto->mem_size[arg], false, false);
+	case ARG_PTR_TO_CONST_STR:
+		return check_const_str(env, regno);
 	case ARG_PTR_TO_FUNC:
 		if (reg->type != PTR_TO_FUNC)
 			return arg_type_error(env, regno, "func");
@@ -841,6 +1150,11 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 		verbose(env, "function calls are not allowed while holding a lock\n");
 		return -EINVAL;
 	}
+	if (proto->perfmon && !env->perfmon) {
+		verbose(env, "program of this type cannot use helper %s#%d\n",
+			helper_name(proto->id), proto->id);
+		return -EINVAL;
+	}
 	if (proto->gpl_only && !env->gpl_compatible) {
 		verbose(env,
 			"cannot call GPL-restricted function from non-GPL compatible program\n");
@@ -852,10 +1166,15 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 			return err;
 	}
 	mark_args_precise(env, proto);
+	if (proto->id == BPF_FUNC_snprintf) {
+		err = check_snprintf(env);
+		if (err)
+			return err;
+	}
 	/* a device path ends at a host-only helper (the arguments above are
 	 * still the host's, which makes the call after the punt) */
 	if (env->device && !proto->device_op)
-		return device_host_only_call(env, proto->id, idx);
+		return device_host_only_call(env, proto->id, proto->host_why, idx);
 	/* a redirect to the host's CPUs or sockets is the host copy's to make */
 	if (env->device && proto->id == BPF_FUNC_redirect_map) {
 		err = device_check_redirect(env, (uint32_t)(map - env->maps), idx);
@@ -880,7 +1199,7 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 	/* the kernel keeps the size as the 32 bits of its mem_size */
 	if (proto->ret == RET_RINGBUF_MEM_OR_NULL)
 		alloc_size = (uint32_t)cur_frame(env)->regs[BPF_REG_2].var_off.value;
-	if (proto->args[0] == ARG_PTR_TO_RINGBUF_MEM)
+	if (proto->args[0] == ARG_PTR_TO_RINGBUF_MEM || proto->args[0] == ARG_PTR_TO_SOCK_RELEASE)
 		release_reference(env, cur_frame(env)->regs[BPF_REG_1].ref_obj_id);
 	if (proto->calls_back) {
 		err = push_callback(env, idx);
@@ -909,6 +1228,17 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 		r0->type = never_null ? PTR_TO_MAP_VALUE : PTR_TO_MAP_VALUE_OR_NULL;
 		r0->map = map - env->maps;
 		r0->id = never_null ? 0 : new_id(env);
+		break;
+	case RET_SOCKET_OR_NULL:
+	case RET_SOCK_COMMON_OR_NULL:
+		ref = acquire_reference(env, idx);
+		if (!ref)
+			return -E2BIG;
+		reg_mark_known(r0, 0);
+		r0->type = proto->ret == RET_SOCKET_OR_NULL ? PTR_TO_SOCKET_OR_NULL
+							    : PTR_TO_SOCK_COMMON_OR_NULL;
+		r0->id = ref;
+		r0->ref_obj_id = ref;
 		break;
 	case RET_RINGBUF_MEM_OR_NULL:
 		ref = acquire_reference(env, idx);

@@ -89,6 +89,14 @@ const char *reg_type_str(uint8_t type)
 		return "mem";
 	case PTR_TO_MEM_OR_NULL:
 		return "mem_or_null";
+	case PTR_TO_SOCKET:
+		return "sock";
+	case PTR_TO_SOCKET_OR_NULL:
+		return "sock_or_null";
+	case PTR_TO_SOCK_COMMON:
+		return "sock_common";
+	case PTR_TO_SOCK_COMMON_OR_NULL:
+		return "sock_common_or_null";
 	case PTR_TO_STACK:
 		return "fp";
 	case PTR_TO_PACKET_META:

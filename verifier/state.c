@@ -317,6 +317,9 @@ static bool regsafe(const struct reg_state *old, const struct reg_state *cur, st
 	case PTR_TO_MEM_OR_NULL:
 		return old->off == cur->off && old->mem_size == cur->mem_size &&
 		       check_ids(idmap, old->id, cur->id, exact);
+	case PTR_TO_SOCKET_OR_NULL:
+	case PTR_TO_SOCK_COMMON_OR_NULL:
+		return check_ids(idmap, old->id, cur->id, exact);
 	case PTR_TO_MAP_VALUE_OR_NULL:
 	case CONST_PTR_TO_MAP_OR_NULL:
 		return old->off == cur->off && old->map == cur->map &&

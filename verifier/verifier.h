@@ -81,7 +81,13 @@ enum hwxdp_reg_type {
 	HWXDP_REG_PTR_TO_MEM_OR_NULL,
 	HWXDP_REG_PTR_TO_FUNC,	  /* a subprogram, passed as a helper's callback */
 	HWXDP_REG_PTR_TO_MAP_KEY, /* a map's key, read-only: a for_each callback's */
-	HWXDP_REG_MIXED = 0xff,	  /* visits disagree on the type */
+	/* a socket a lookup found (struct bpf_sock), read-only, a reference;
+	 * or its common part only (a request or time-wait socket too) */
+	HWXDP_REG_PTR_TO_SOCKET,
+	HWXDP_REG_PTR_TO_SOCKET_OR_NULL,
+	HWXDP_REG_PTR_TO_SOCK_COMMON,
+	HWXDP_REG_PTR_TO_SOCK_COMMON_OR_NULL,
+	HWXDP_REG_MIXED = 0xff, /* visits disagree on the type */
 };
 
 /*

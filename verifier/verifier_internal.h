@@ -23,7 +23,7 @@
 #define MAX_VAR_OFF	    (1 << 29)
 #define MAX_PENDING_STATES  8192
 #define DEFAULT_INSN_BUDGET 1000000
-#define MAX_REFS	    16 /* ring buffer reservations held at once */
+#define MAX_REFS	    16 /* references (sockets, ring buffer reservations) held at once */
 
 /* A verification error: the program is rejected, the reason is logged. */
 #define REJECT (-EACCES)
@@ -46,6 +46,10 @@ enum reg_type {
 	PTR_TO_MEM_OR_NULL = HWXDP_REG_PTR_TO_MEM_OR_NULL,
 	PTR_TO_FUNC = HWXDP_REG_PTR_TO_FUNC,	   /* a subprogram (map: its number) */
 	PTR_TO_MAP_KEY = HWXDP_REG_PTR_TO_MAP_KEY, /* key_size bytes, read-only */
+	PTR_TO_SOCKET = HWXDP_REG_PTR_TO_SOCKET,   /* struct bpf_sock, read-only */
+	PTR_TO_SOCKET_OR_NULL = HWXDP_REG_PTR_TO_SOCKET_OR_NULL,
+	PTR_TO_SOCK_COMMON = HWXDP_REG_PTR_TO_SOCK_COMMON, /* its common fields only */
+	PTR_TO_SOCK_COMMON_OR_NULL = HWXDP_REG_PTR_TO_SOCK_COMMON_OR_NULL,
 };
 
 /* Device kfunc ids in hwxdp instruction streams (loader/kfuncs.h). */
@@ -73,7 +77,7 @@ struct reg_state {
 	uint32_t u32_min, u32_max;
 	int32_t off;
 	uint32_t id;
-	uint32_t ref_obj_id; /* ring buffer memory: the reference it is, else 0 */
+	uint32_t ref_obj_id; /* a socket or ring buffer memory: the reference it is, else 0 */
 	int32_t range;	     /* packet: bytes from off 0 known to be in the frame */
 	uint32_t mem_size;   /* PTR_TO_MEM: the bytes it points to */
 	uint16_t map;	     /* map pointers and values: index into env->maps;
@@ -114,7 +118,7 @@ struct func_state {
 	 * from it reads before overwriting. */
 	uint64_t stack_written;
 	uint64_t stack_read;
-	/* References the path holds (ring buffer reservations), with the
+	/* References the path holds (sockets, ring buffer reservations), with the
 	 * instruction that took each: the current frame's set is the path's,
 	 * a call copies it into the callee and a return back out. A stored
 	 * state covers only a path holding as many, mapped one to one
@@ -230,6 +234,7 @@ struct verifier_env {
 	int log_level;
 	bool device;
 	bool allow_ptr_leaks;  /* root's rules for the host copy */
+	bool perfmon;	       /* CAP_PERFMON's helpers (printing, kernel reads) */
 	bool gpl_compatible;   /* the license lets GPL-restricted helpers be called */
 	const struct btf *btf; /* the object's, for global functions; or NULL */
 	uint32_t insn_budget;
@@ -365,8 +370,9 @@ const char *map_type_name(uint32_t type);
 /* The map a device operation at insn idx works on has a device table. */
 int device_check_map(struct verifier_env *env, const struct hwxdp_map_desc *map, uint32_t idx);
 /* A host-only helper at idx: a punt point (env->punted), or a rejection
- * when the path has had a side effect. */
-int device_host_only_call(struct verifier_env *env, int func_id, uint32_t idx);
+ * when the path has had a side effect; reason, when not NULL, says why the
+ * coprocessor has no such operation. */
+int device_host_only_call(struct verifier_env *env, int func_id, const char *reason, uint32_t idx);
 /* A map whose redirects leave the device for the host: a cpumap (a host
  * CPU's queue), an xskmap (an AF_XDP socket in host memory). */
 bool device_redirect_to_host(const struct hwxdp_map_desc *map);
@@ -399,6 +405,21 @@ const struct stack_slot *stack_slot_at(const struct func_state *frame, int32_t o
 static inline bool type_is_pkt(uint8_t type)
 {
 	return type == PTR_TO_PACKET || type == PTR_TO_PACKET_META;
+}
+
+/* A socket pointer, NULL-checked or not. */
+static inline bool type_is_sock(uint8_t type)
+{
+	return type == PTR_TO_SOCKET || type == PTR_TO_SOCKET_OR_NULL ||
+	       type == PTR_TO_SOCK_COMMON || type == PTR_TO_SOCK_COMMON_OR_NULL;
+}
+
+/* A pointer that may be NULL, which a comparison with 0 decides. */
+static inline bool type_is_or_null(uint8_t type)
+{
+	return type == PTR_TO_MAP_VALUE_OR_NULL || type == CONST_PTR_TO_MAP_OR_NULL ||
+	       type == PTR_TO_MEM_OR_NULL || type == PTR_TO_SOCKET_OR_NULL ||
+	       type == PTR_TO_SOCK_COMMON_OR_NULL;
 }
 
 static inline bool type_is_ptr(uint8_t type)

@@ -67,4 +67,12 @@ extern const unsigned int reject_case_cnt;
 	MOV64_REG(1, r), ALU64_IMM(BPF_ADD, 1, LOCKED_LOCK_OFF), CALL_HELPER(BPF_FUNC_spin_lock)
 #define UNLOCK(r)                                                                                  \
 	MOV64_REG(1, r), ALU64_IMM(BPF_ADD, 1, LOCKED_LOCK_OFF), CALL_HELPER(BPF_FUNC_spin_unlock)
+/* r0 = FN(ctx in r1, a tuple of 12 zero bytes at fp-16, 12,
+ * BPF_F_CURRENT_NETNS, 0), a socket lookup; 8 instructions */
+#define SK_LOOKUP(fn)                                                                              \
+	ST_MEM(BPF_DW, 10, -16, 0), ST_MEM(BPF_W, 10, -8, 0), MOV64_REG(2, 10),                    \
+		ALU64_IMM(BPF_ADD, 2, -16), MOV64_IMM(3, 12), MOV64_IMM(4, -1), MOV64_IMM(5, 0),   \
+		CALL_HELPER(fn)
+/* bpf_sk_release(r); 2 instructions */
+#define SK_RELEASE(r) MOV64_REG(1, r), CALL_HELPER(BPF_FUNC_sk_release)
 #endif /* HWXDP_TESTS_VERIFIER_CASES_H */

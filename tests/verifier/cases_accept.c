@@ -29,6 +29,67 @@ const struct verifier_case accept_cases[] = {
 	    MOV64_IMM(4, 0), MOV64_IMM(5, 0), CALL_HELPER(BPF_FUNC_check_mtu),
 	    LDX_MEM(BPF_W, 0, 10, -4), RET(XDP_PASS) },
 	  .accept = true },
+	/* a static function's R0 goes back as it is: unset on one path of a
+	 * void function (bpf_sk_release in a helper of the program's, say) */
+	{ "subprogram: R0 unset on a path, its caller not reading it",
+	  { LDX_MEM(BPF_W, 1, 1, 12), CALL_SUBPROG(2), RET(XDP_PASS), /* 4 */
+	    JMP_IMM(BPF_JEQ, 1, 0, 1), MOV64_IMM(0, 0), EXIT_INSN() },
+	  .accept = true },
+	{ "socket: released in a function of the program's",
+	  { SK_LOOKUP(BPF_FUNC_sk_lookup_tcp), MOV64_REG(1, 0), CALL_SUBPROG(2),	/* 9 */
+	    RET(XDP_PASS), JMP_IMM(BPF_JEQ, 1, 0, 1), CALL_HELPER(BPF_FUNC_sk_release), /* 13 */
+	    EXIT_INSN() },
+	  .accept = true },
+	/* sockets: looked up, NULL-checked, read, given back */
+	{ "socket: looked up, NULL-checked, its family read, released",
+	  { SK_LOOKUP(BPF_FUNC_sk_lookup_tcp), JMP_IMM(BPF_JEQ, 0, 0, 3), /* 8 */
+	    LDX_MEM(BPF_W, 2, 0, 4), SK_RELEASE(0), RET(XDP_PASS) },
+	  .accept = true },
+	{ "socket: a sock_common's state and a narrow read of its port",
+	  { SK_LOOKUP(BPF_FUNC_skc_lookup_tcp), JMP_IMM(BPF_JEQ, 0, 0, 4), /* 8 */
+	    LDX_MEM(BPF_W, 2, 0, 72), LDX_MEM(BPF_H, 3, 0, 48), SK_RELEASE(0), RET(XDP_PASS) },
+	  .accept = true },
+	{ "socket: a byte of its address, its mark and priority (a full socket)",
+	  { SK_LOOKUP(BPF_FUNC_sk_lookup_udp), JMP_IMM(BPF_JEQ, 0, 0, 5), /* 8 */
+	    LDX_MEM(BPF_B, 2, 0, 27), LDX_MEM(BPF_W, 3, 0, 16), LDX_MEM(BPF_W, 4, 0, 20),
+	    SK_RELEASE(0), RET(XDP_PASS) },
+	  .accept = true },
+	{ "socket: spilled, filled, released through the copy",
+	  { SK_LOOKUP(BPF_FUNC_sk_lookup_udp), JMP_IMM(BPF_JEQ, 0, 0, 4), /* 8 */
+	    STX_MEM(BPF_DW, 10, 0, -24), LDX_MEM(BPF_DW, 6, 10, -24), SK_RELEASE(6),
+	    RET(XDP_PASS) },
+	  .accept = true },
+	/* bpf_tcp_check_syncookie(sk, iph at fp-40, 20, th at fp-64, 20) */
+	{ "syncookie: tcp_check_syncookie with a listener's socket",
+	  { SK_LOOKUP(BPF_FUNC_skc_lookup_tcp), MOV64_REG(6, 0), JMP_IMM(BPF_JEQ, 6, 0, 16), /* 9 */
+	    ST_MEM(BPF_DW, 10, -40, 0), ST_MEM(BPF_DW, 10, -32, 0), ST_MEM(BPF_DW, 10, -24, 0),
+	    ST_MEM(BPF_DW, 10, -64, 0), ST_MEM(BPF_DW, 10, -56, 0), ST_MEM(BPF_DW, 10, -48, 0),
+	    MOV64_REG(1, 6), MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -40), MOV64_IMM(3, 20),
+	    MOV64_REG(4, 10), ALU64_IMM(BPF_ADD, 4, -64), MOV64_IMM(5, 20),
+	    CALL_HELPER(BPF_FUNC_tcp_check_syncookie), SK_RELEASE(6), RET(XDP_PASS) },
+	  .accept = true },
+	/* bpf_tcp_raw_gen_syncookie_ipv4(data, data + 20, 20) */
+	{ "syncookie: raw_gen_syncookie_ipv4 of the packet's headers",
+	  { LOAD_PKT, PKT_PLUS(40), JMP_REG(BPF_JGT, 4, 3, 4), MOV64_REG(1, 2), /* 5 */
+	    ALU64_IMM(BPF_ADD, 2, 20), MOV64_IMM(3, 20),
+	    CALL_HELPER(BPF_FUNC_tcp_raw_gen_syncookie_ipv4), RET(XDP_PASS) },
+	  .accept = true },
+	{ "syncookie: raw_check_syncookie_ipv6 of headers on the stack",
+	  { ST_MEM(BPF_DW, 10, -64, 0), ST_MEM(BPF_DW, 10, -56, 0), ST_MEM(BPF_DW, 10, -48, 0),
+	    ST_MEM(BPF_DW, 10, -40, 0), ST_MEM(BPF_DW, 10, -32, 0), ST_MEM(BPF_DW, 10, -24, 0),
+	    ST_MEM(BPF_DW, 10, -16, 0), MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -64),
+	    MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -24),
+	    CALL_HELPER(BPF_FUNC_tcp_raw_check_syncookie_ipv6), RET(XDP_PASS) },
+	  .accept = true },
+	/* "\x02" at offset 4 of the frozen array */
+	{ "strncmp: the stack against a string in .rodata",
+	  { ST_MEM(BPF_DW, 10, -8, 0), MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -8), MOV64_IMM(2, 8),
+	    LD_MAP_VALUE(3, MAP_RODATA, 4), CALL_HELPER(BPF_FUNC_strncmp), RET(XDP_PASS) },
+	  .accept = true },
+	{ "probe_read_kernel: into the stack",
+	  { MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -8), MOV64_IMM(2, 8), MOV64_IMM(3, 0),
+	    CALL_HELPER(BPF_FUNC_probe_read_kernel), LDX_MEM(BPF_DW, 0, 10, -8), RET(XDP_PASS) },
+	  .accept = true },
 	/* ring buffer reservations: taken, checked, written, given back */
 	{ "ringbuf: reserve, write, submit",
 	  { RB_RESERVE(16), JMP_IMM(BPF_JEQ, 0, 0, 4), ST_MEM(BPF_DW, 0, 8, 7), /* 6 */

@@ -712,6 +712,136 @@ const struct verifier_case reject_cases[] = {
 	    ALU64_IMM(BPF_ADD, 2, -8), LD_MAP_FD(1, MAP_ARRAY),
 	    CALL_HELPER(BPF_FUNC_map_lookup_elem), LDX_MEM(BPF_DW, 0, 0, 0), RET(XDP_PASS) },
 	  .msg = "R0 invalid mem access 'map_value_or_null'" },
+	{ "subprogram: R0 unset on a path, its caller returning it",
+	  { LDX_MEM(BPF_W, 1, 1, 12), CALL_SUBPROG(1), EXIT_INSN(), /* 3 */
+	    JMP_IMM(BPF_JEQ, 1, 0, 1), MOV64_IMM(0, 0), EXIT_INSN() },
+	  .msg = "R0 !read_ok" },
+	{ "socket: released in a function of the program's on one path only",
+	  { SK_LOOKUP(BPF_FUNC_sk_lookup_tcp), MOV64_REG(1, 0), CALL_SUBPROG(2), /* 9 */
+	    RET(XDP_PASS), JMP_IMM(BPF_JEQ, 1, 0, 3), LDX_MEM(BPF_W, 2, 1, 4),	 /* 13 */
+	    JMP_IMM(BPF_JEQ, 2, 2, 1), CALL_HELPER(BPF_FUNC_sk_release), EXIT_INSN() },
+	  .msg = "Unreleased reference id=" },
+	/* sockets: a lookup's reference, given back on every path, and its
+	 * result NULL-checked before any use */
+	{ "socket: a lookup never released",
+	  { SK_LOOKUP(BPF_FUNC_sk_lookup_tcp), JMP_IMM(BPF_JEQ, 0, 0, 1), /* 8 */
+	    LDX_MEM(BPF_W, 2, 0, 4), RET(XDP_PASS) },
+	  .msg = "Unreleased reference id=" },
+	{ "socket: released on one path only",
+	  { SK_LOOKUP(BPF_FUNC_sk_lookup_tcp), MOV64_REG(6, 0), JMP_IMM(BPF_JEQ, 6, 0, 4), /* 9 */
+	    LDX_MEM(BPF_W, 2, 6, 4), JMP_IMM(BPF_JEQ, 2, 2, 2), SK_RELEASE(6),		   /* 13 */
+	    RET(XDP_PASS) },
+	  .msg = "Unreleased reference id=" },
+	{ "socket: a field read before the NULL check",
+	  { SK_LOOKUP(BPF_FUNC_sk_lookup_tcp), LDX_MEM(BPF_W, 2, 0, 4), SK_RELEASE(0),
+	    RET(XDP_PASS) },
+	  .msg = "R0 invalid mem access 'sock_or_null'" },
+	{ "socket: released before the NULL check",
+	  { SK_LOOKUP(BPF_FUNC_sk_lookup_udp), SK_RELEASE(0), RET(XDP_PASS) },
+	  .msg = "R1 type=sock_or_null expected=sock_common, sock" },
+	{ "socket: released twice",
+	  { SK_LOOKUP(BPF_FUNC_sk_lookup_tcp), MOV64_REG(6, 0), JMP_IMM(BPF_JEQ, 6, 0, 4), /* 9 */
+	    SK_RELEASE(6), SK_RELEASE(6), RET(XDP_PASS) },
+	  .msg = "R1 type=scalar expected=sock_common, sock" },
+	{ "socket: read after its release",
+	  { SK_LOOKUP(BPF_FUNC_sk_lookup_tcp), MOV64_REG(6, 0), JMP_IMM(BPF_JEQ, 6, 0, 3), /* 9 */
+	    SK_RELEASE(6), LDX_MEM(BPF_W, 0, 6, 4), EXIT_INSN() },
+	  .msg = "R6 invalid mem access 'scalar'" },
+	{ "socket: written",
+	  { SK_LOOKUP(BPF_FUNC_sk_lookup_tcp), JMP_IMM(BPF_JEQ, 0, 0, 3), /* 8 */
+	    ST_MEM(BPF_W, 0, 16, 1), SK_RELEASE(0), RET(XDP_PASS) },
+	  .msg = "R0 cannot write into sock" },
+	{ "socket: pointer arithmetic",
+	  { SK_LOOKUP(BPF_FUNC_sk_lookup_tcp), JMP_IMM(BPF_JEQ, 0, 0, 3), /* 8 */
+	    ALU64_IMM(BPF_ADD, 0, 4), SK_RELEASE(0), RET(XDP_PASS) },
+	  .msg = "R0 pointer arithmetic on sock prohibited" },
+	{ "socket: a sock_common's type, which only a full socket has",
+	  { SK_LOOKUP(BPF_FUNC_skc_lookup_tcp), JMP_IMM(BPF_JEQ, 0, 0, 3), /* 8 */
+	    LDX_MEM(BPF_W, 2, 0, 8), SK_RELEASE(0), RET(XDP_PASS) },
+	  .msg = "R0 invalid sock_common access off=8 size=4" },
+	{ "socket: a narrow read of its mark",
+	  { SK_LOOKUP(BPF_FUNC_sk_lookup_tcp), JMP_IMM(BPF_JEQ, 0, 0, 3), /* 8 */
+	    LDX_MEM(BPF_H, 2, 0, 16), SK_RELEASE(0), RET(XDP_PASS) },
+	  .msg = "R0 invalid sock access off=16 size=2" },
+	{ "socket: a read past its end",
+	  { SK_LOOKUP(BPF_FUNC_sk_lookup_tcp), JMP_IMM(BPF_JEQ, 0, 0, 3), /* 8 */
+	    LDX_MEM(BPF_W, 2, 0, 80), SK_RELEASE(0), RET(XDP_PASS) },
+	  .msg = "R0 invalid sock access off=80 size=4" },
+	{ "socket: a tail call while one is held",
+	  { MOV64_REG(7, 1), SK_LOOKUP(BPF_FUNC_sk_lookup_tcp), MOV64_REG(6, 0), /* 9 */
+	    JMP_IMM(BPF_JEQ, 6, 0, 7), MOV64_REG(1, 7), LD_MAP_FD(2, MAP_PROGS), /* 13 */
+	    MOV64_IMM(3, 0), CALL_HELPER(BPF_FUNC_tail_call), SK_RELEASE(6), RET(XDP_PASS) },
+	  .msg = "tail_call would lead to reference leak" },
+	{ "socket: the tuple in the context",
+	  { MOV64_REG(2, 1), MOV64_IMM(3, 12), MOV64_IMM(4, -1), MOV64_IMM(5, 0),
+	    CALL_HELPER(BPF_FUNC_sk_lookup_tcp), RET(XDP_PASS) },
+	  .msg = "R2 type=ctx expected=fp" },
+	{ "syncookie: tcp_gen_syncookie of a lookup not NULL-checked",
+	  { SK_LOOKUP(BPF_FUNC_skc_lookup_tcp), MOV64_REG(6, 0), /* 8 */
+	    ST_MEM(BPF_DW, 10, -40, 0), ST_MEM(BPF_DW, 10, -32, 0), ST_MEM(BPF_DW, 10, -24, 0),
+	    MOV64_REG(1, 6), MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -40), MOV64_IMM(3, 20),
+	    MOV64_REG(4, 10), ALU64_IMM(BPF_ADD, 4, -40), MOV64_IMM(5, 20),
+	    CALL_HELPER(BPF_FUNC_tcp_gen_syncookie), RET(XDP_PASS) },
+	  .msg = "R1 type=sock_common_or_null expected=sock_common, sock" },
+	{ "syncookie: raw_check_syncookie_ipv4 of a packet 39 bytes long",
+	  { LOAD_PKT, PKT_PLUS(39), JMP_REG(BPF_JGT, 4, 3, 3), MOV64_REG(1, 2), /* 5 */
+	    ALU64_IMM(BPF_ADD, 2, 20), CALL_HELPER(BPF_FUNC_tcp_raw_check_syncookie_ipv4),
+	    RET(XDP_PASS) },
+	  .msg = "R2 offset is outside of the packet",
+	  .kmsg = "invalid access to packet, off=20 size=20" },
+	{ "strncmp: a string in a map the program may write",
+	  { ST_MEM(BPF_DW, 10, -8, 0), MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -8), MOV64_IMM(2, 8),
+	    LD_MAP_VALUE(3, MAP_BSS, 0), CALL_HELPER(BPF_FUNC_strncmp), RET(XDP_PASS) },
+	  .msg = "R3 does not point to a readonly map'" },
+	{ "strncmp: a string on the stack",
+	  { ST_MEM(BPF_DW, 10, -8, 0), MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -8), MOV64_IMM(2, 8),
+	    MOV64_REG(3, 1), CALL_HELPER(BPF_FUNC_strncmp), RET(XDP_PASS) },
+	  .msg = "R3 type=fp expected=map_value" },
+	{ "strncmp: the packet's bytes",
+	  { LOAD_PKT, PKT_PLUS(8), JMP_REG(BPF_JGT, 4, 3, 5), MOV64_REG(1, 2), /* 5 */
+	    MOV64_IMM(2, 8), LD_MAP_VALUE(3, MAP_RODATA, 0), CALL_HELPER(BPF_FUNC_strncmp),
+	    RET(XDP_PASS) },
+	  .msg = "helper access to the packet is not allowed" },
+	{ "snprintf: the packet as its output",
+	  { LOAD_PKT, PKT_PLUS(16), JMP_REG(BPF_JGT, 4, 3, 6), MOV64_REG(1, 2), /* 5 */
+	    MOV64_IMM(2, 16), LD_MAP_VALUE(3, MAP_RODATA, 13), MOV64_IMM(4, 0), MOV64_IMM(5, 0),
+	    CALL_HELPER(BPF_FUNC_snprintf), RET(XDP_PASS) },
+	  .msg = "helper access to the packet is not allowed" },
+	/* the output is written: its zeroed bytes are not known after the call */
+	{ "snprintf: the output's bytes taken as they were before the call",
+	  { ST_MEM(BPF_DW, 10, -8, 0), ST_MEM(BPF_DW, 10, -16, 0), MOV64_REG(1, 10),
+	    ALU64_IMM(BPF_ADD, 1, -16), MOV64_IMM(2, 16), LD_MAP_VALUE(3, MAP_RODATA, 13),
+	    MOV64_IMM(4, 0), MOV64_IMM(5, 0), CALL_HELPER(BPF_FUNC_snprintf), /* 9 */
+	    LDX_MEM(BPF_B, 0, 10, -15), JMP_IMM(BPF_JEQ, 0, 0, 1), LDX_MEM(BPF_DW, 0, 0, 0),
+	    RET(XDP_PASS) },
+	  .msg = "R0 invalid mem access 'scalar'" },
+	{ "snprintf: its arguments' size not a constant",
+	  { LDX_MEM(BPF_W, 5, 1, 16), ALU64_IMM(BPF_AND, 5, 8), ST_MEM(BPF_DW, 10, -8, 0),
+	    ST_MEM(BPF_DW, 10, -16, 0), MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -16),
+	    MOV64_IMM(2, 8), LD_MAP_VALUE(3, MAP_RODATA, 13), MOV64_REG(4, 10),
+	    ALU64_IMM(BPF_ADD, 4, -8), CALL_HELPER(BPF_FUNC_snprintf), RET(XDP_PASS) },
+	  .msg = "R5 is not a known constant",
+	  .stricter = "the kernel takes the known bits of a variable data_len" },
+	/* as the kernel, without CAP_PERFMON: no printing, no kernel reads */
+	{ "helper: trace_printk without CAP_PERFMON",
+	  { ST_MEM(BPF_DW, 10, -8, 0), MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -8), MOV64_IMM(2, 8),
+	    CALL_HELPER(BPF_FUNC_trace_printk), RET(XDP_PASS) },
+	  .msg = "program of this type cannot use helper",
+	  .kmode = KERNEL_STRICT },
+	{ "helper: probe_read_kernel without CAP_PERFMON",
+	  { MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -8), MOV64_IMM(2, 8), MOV64_IMM(3, 0),
+	    CALL_HELPER(BPF_FUNC_probe_read_kernel), RET(XDP_PASS) },
+	  .msg = "program of this type cannot use helper",
+	  .kmode = KERNEL_STRICT },
+	/* the kernel's helpers without packet access, of those before too */
+	{ "ringbuf: output of the packet's bytes",
+	  { LOAD_PKT, PKT_PLUS(8), JMP_REG(BPF_JGT, 4, 3, 5), LD_MAP_FD(1, MAP_RINGBUF), /* 6 */
+	    MOV64_IMM(3, 8), MOV64_IMM(4, 0), CALL_HELPER(BPF_FUNC_ringbuf_output), RET(XDP_PASS) },
+	  .msg = "helper access to the packet is not allowed" },
+	{ "helper: xdp_load_bytes into the packet",
+	  { LOAD_PKT, PKT_PLUS(8), JMP_REG(BPF_JGT, 4, 3, 4), MOV64_REG(3, 2), /* 5 */
+	    MOV64_IMM(2, 0), MOV64_IMM(4, 8), CALL_HELPER(BPF_FUNC_xdp_load_bytes), RET(XDP_PASS) },
+	  .msg = "helper access to the packet is not allowed" },
 	/* ring buffer reservations */
 	{ "ringbuf: a reservation never given back",
 	  { RB_RESERVE(16), JMP_IMM(BPF_JEQ, 0, 0, 1), ST_MEM(BPF_DW, 0, 0, 7), RET(XDP_PASS) },

@@ -492,6 +492,26 @@ static size_t call_helper(struct prog *p, int id)
 	case BPF_FUNC_redirect_map:
 		EMIT(p, LD_MAP_FD(1, M_TX), MOV64_IMM(2, 0), MOV64_IMM(3, 0));
 		break;
+	case BPF_FUNC_strncmp:
+		EMIT(p, MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -8), MOV64_IMM(2, 8),
+		     LD_MAP_VALUE(3, M_RODATA, 0));
+		break;
+	case BPF_FUNC_tcp_raw_gen_syncookie_ipv4:
+		EMIT(p, MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -64), MOV64_REG(2, 10),
+		     ALU64_IMM(BPF_ADD, 2, -40), MOV64_IMM(3, 20));
+		break;
+	case BPF_FUNC_tcp_raw_check_syncookie_ipv6:
+		EMIT(p, MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -64), MOV64_REG(2, 10),
+		     ALU64_IMM(BPF_ADD, 2, -24));
+		break;
+	case BPF_FUNC_probe_read_kernel:
+		EMIT(p, MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -8), MOV64_IMM(2, 8),
+		     MOV64_IMM(3, 0));
+		break;
+	case BPF_FUNC_snprintf: /* the empty format at offset 1, no arguments */
+		EMIT(p, MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -16), MOV64_IMM(2, 16),
+		     LD_MAP_VALUE(3, M_RODATA, 1), MOV64_IMM(4, 0), MOV64_IMM(5, 0));
+		break;
 	}
 	call = p->n;
 	EMIT(p, CALL_HELPER(id), MOV64_IMM(0, XDP_PASS), EXIT_INSN());
@@ -526,6 +546,11 @@ Test(device_helpers, exactly_those_with_a_unit)
 		{ "xdp_get_buff_len", BPF_FUNC_xdp_get_buff_len, false },
 		{ "xdp_load_bytes", BPF_FUNC_xdp_load_bytes, true },
 		{ "xdp_store_bytes", BPF_FUNC_xdp_store_bytes, true },
+		{ "strncmp", BPF_FUNC_strncmp, true },
+		{ "tcp_raw_gen_syncookie_ipv4", BPF_FUNC_tcp_raw_gen_syncookie_ipv4, true },
+		{ "tcp_raw_check_syncookie_ipv6", BPF_FUNC_tcp_raw_check_syncookie_ipv6, true },
+		{ "probe_read_kernel", BPF_FUNC_probe_read_kernel, true },
+		{ "snprintf", BPF_FUNC_snprintf, true },
 	};
 	size_t i;
 
@@ -567,6 +592,83 @@ Test(device_helpers, ringbuf_reserve_punts)
 	cr_expect(!res->facts[5].reachable && !res->facts[8].reachable);
 	hwxdp_verify_result__free(res);
 	both_accept(insns, CNT(insns));
+}
+
+/* A socket lookup is the host's: the device punts at it, saying why, and
+ * the reference it would take (its release) is the host copy's to verify. */
+Test(device_helpers, socket_lookups_punt_for_want_of_a_socket_table)
+{
+	static const int lookups[] = { BPF_FUNC_sk_lookup_tcp, BPF_FUNC_sk_lookup_udp,
+				       BPF_FUNC_skc_lookup_tcp };
+
+	for (size_t i = 0; i < CNT(lookups); i++) {
+		const struct bpf_insn insns[] = {
+			ST_MEM(BPF_DW, 10, -16, 0),
+			ST_MEM(BPF_W, 10, -8, 0),
+			MOV64_REG(2, 10),
+			ALU64_IMM(BPF_ADD, 2, -16),
+			MOV64_IMM(3, 12),
+			MOV64_IMM(4, -1),
+			MOV64_IMM(5, 0),
+			CALL_HELPER(lookups[i]), /* 7 */
+			JMP_IMM(BPF_JEQ, 0, 0, 2),
+			MOV64_REG(1, 0),
+			CALL_HELPER(BPF_FUNC_sk_release), /* 10 */
+			MOV64_IMM(0, XDP_PASS),
+			EXIT_INSN(),
+		};
+		struct hwxdp_verify_result *res = verify(insns, CNT(insns), true);
+		char want[128];
+
+		snprintf(want, sizeof(want),
+			 "7: punt to the host: bpf_%s#%d is host-only: the "
+			 "coprocessor has no socket table",
+			 lookups[i] == BPF_FUNC_sk_lookup_tcp	? "sk_lookup_tcp"
+			 : lookups[i] == BPF_FUNC_sk_lookup_udp ? "sk_lookup_udp"
+								: "skc_lookup_tcp",
+			 lookups[i]);
+		cr_expect(res->accepted, "%s", res->log);
+		cr_expect(res->facts[7].punt_point);
+		cr_expect(!res->facts[8].reachable && !res->facts[10].reachable);
+		cr_expect(strstr(res->log, want), "the log lacks \"%s\":\n%s", want, res->log);
+		hwxdp_verify_result__free(res);
+		both_accept(insns, CNT(insns));
+	}
+}
+
+/* After a map write the device cannot punt at a lookup: refused, saying
+ * what the coprocessor lacks. */
+Test(device_helpers, socket_lookup_after_a_side_effect)
+{
+	const struct bpf_insn insns[] = {
+		ST_MEM(BPF_DW, 10, -8, 0),
+		ST_MEM(BPF_DW, 10, -16, 0),
+		MOV64_REG(2, 10),
+		ALU64_IMM(BPF_ADD, 2, -8),
+		MOV64_REG(3, 10),
+		ALU64_IMM(BPF_ADD, 3, -16),
+		MOV64_IMM(4, 0),
+		MOV64_REG(6, 1),
+		LD_MAP_FD(1, M_HASH),
+		CALL_HELPER(BPF_FUNC_map_update_elem), /* 10 */
+		MOV64_REG(1, 6),
+		MOV64_REG(2, 10),
+		ALU64_IMM(BPF_ADD, 2, -16),
+		MOV64_IMM(3, 12),
+		MOV64_IMM(4, -1),
+		MOV64_IMM(5, 0),
+		CALL_HELPER(BPF_FUNC_sk_lookup_tcp), /* 17 */
+		JMP_IMM(BPF_JEQ, 0, 0, 2),
+		MOV64_REG(1, 0),
+		CALL_HELPER(BPF_FUNC_sk_release),
+		MOV64_IMM(0, XDP_PASS),
+		EXIT_INSN(),
+	};
+
+	device_rejects(insns, CNT(insns),
+		       "host-only helper bpf_sk_lookup_tcp#84 (the coprocessor has no socket "
+		       "table) after the side effect of insn 10: the device cannot punt at insn 17",
+		       17);
 }
 
 /* One path punts, the other forwards; what follows the punt is not the
