@@ -338,6 +338,8 @@ Test(state, a_bpftool_dump_fed_back, .init = pin_setup, .fini = pin_teardown)
 
 	if (geteuid())
 		cr_skip_test("needs root: bpftool loads fwd into the kernel");
+	/* a fresh machine may have no bpffs mounted yet: bpftool pins there */
+	run("[ \"$(stat -f -c %%T /sys/fs/bpf)\" = bpf_fs ] || mount -t bpf bpf /sys/fs/bpf");
 	run("mkdir -p %s && bpftool prog loadall %s %s/progs pinmaps %s/maps type xdp 2>&1",
 	    pin_dir, hx_object_path("fwd"), pin_dir, pin_dir);
 	hex_args(lif_key, sizeof(lif_key), args[0]);
