@@ -353,6 +353,8 @@ static int report(const struct prove_ctx *c, const struct hwxdp_prove_result *re
 		json_uint_field(w, "hxu_paths", res->hxu_paths);
 		json_uint_field(w, "solver_checks", res->solver_checks);
 		json_uint_field(w, "ms", res->elapsed_ms);
+		json_uint_field(w, "bpf_explore_ms", res->explore_ms[0]);
+		json_uint_field(w, "hxu_explore_ms", res->explore_ms[1]);
 		json_uint_field(w, "solver_bytes", res->solver_bytes);
 	} else if (res->status == HWXDP_PROVE_PROVEN) {
 		printf("proven: %s, every frame of 14 to %u bytes (%u BPF paths, %u microcode "

@@ -112,7 +112,8 @@ struct hwxdp_prove_result {
 	uint32_t bpf_paths, hxu_paths;
 	uint64_t solver_checks;
 	uint64_t elapsed_ms;
-	uint64_t solver_bytes; /* what the solver held at the end */
+	uint64_t explore_ms[2]; /* of elapsed_ms, exploring BPF's paths and the microcode's */
+	uint64_t solver_bytes;	/* what the solver held at the end */
 };
 
 /*
