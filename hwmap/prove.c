@@ -3475,7 +3475,8 @@ static int compare(struct prover *p)
 	r = Z3_solver_check(z, p->s);
 	p->checks++;
 	if (r == Z3_L_FALSE)
-		not_proven(p, "BPF path %u and microcode path %u differ on one query, not on another",
+		not_proven(p,
+			   "BPF path %u and microcode path %u differ on one query, not on another",
 			   bi, hi);
 	else if (r == Z3_L_UNDEF || report_differ(p) == Z3_L_UNDEF)
 		not_proven(p, "the solver gave up: %s", Z3_solver_get_reason_unknown(z, p->s));
