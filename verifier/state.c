@@ -17,12 +17,14 @@
  * call that calls back: there an earlier visit on the path covers a later one by every scalar
  * and slot, so that the callback's calls converge (state_visit).
  *
- * What keeps it fast: a state is stored at every prune point (the kernel
- * stores one only now and then, and a path that comes later then walks on
- * past the places where it repeats an earlier one); a stored state that
- * keeps failing to cover anything is dropped. A comparison checks first
- * where the last one at the instruction failed. States are recycled, not
- * freed.
+ * What keeps it fast: a state is stored where paths meet (jump targets,
+ * loop heads among them) and elsewhere once a jump or 8 instructions were
+ * walked since the last one was (the kernel waits for 2 jumps and 8
+ * instructions, and a path that comes later then walks on past places
+ * where it repeats an earlier one); inside a loop only every 5 jumps or 25
+ * instructions; and a stored state that keeps failing to cover anything is
+ * dropped. A comparison checks first where the last one at the instruction
+ * failed. States are recycled, not freed.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -34,8 +36,13 @@
  * kept: pruning gets weaker there, never wrong. */
 #define MAX_STATES_PER_INSN 256
 #define MAX_STORED_STATES   32768
-/* Walked since the last state was stored, below which a path that came
- * back to one of its own states (a loop) counts no misses. */
+/* Walked since the last state was stored, before the next one is. */
+#define STORE_AFTER_JMPS  1
+#define STORE_AFTER_INSNS 8
+/* The same, on a path that came back to one of its own states (a loop). */
+#define LOOP_STORE_AFTER_JMPS  5
+#define LOOP_STORE_AFTER_INSNS 25
+/* Below these, a visit in a loop counts no misses. */
 #define LOOP_QUIET_JMPS	 20
 #define LOOP_QUIET_INSNS 100
 /* Misses per hit (and before the first) after which a state is dropped. */
@@ -682,20 +689,29 @@ int state_visit(struct verifier_env *env, uint32_t insn)
 	uint32_t i;
 	int err;
 
+	uint32_t jmps = env->jmps_processed - env->prev_jmps_processed;
+	uint32_t insns = env->insns_processed - env->prev_insns_processed;
 	/*
-	 * Misses count except early in a loop's iterations (a path back at
-	 * one of its own states, not long after the last one was stored):
-	 * there, each iteration misses every state stored before, and
-	 * counting would drop them all before they could cover the paths
-	 * that repeat them.
+	 * Whether this visit stores a state (unless it is cut): where paths
+	 * meet, and elsewhere once a jump or 8 instructions were walked since
+	 * the last one was; inside a loop (a path back at one of its own
+	 * states) only after 5 jumps or 25 instructions, since each stored
+	 * state is compared at every later iteration. Inside a loop misses
+	 * count only after 20 jumps or 100 instructions: each iteration
+	 * misses every state stored before, and counting them all would drop
+	 * the loop's states before they could cover the paths that repeat
+	 * them.
 	 */
-	bool count_miss = true;
+	bool add = env->aux[insn].callback_call || env->aux[insn].jump_target ||
+		   jmps >= STORE_AFTER_JMPS || insns >= STORE_AFTER_INSNS;
+	bool in_loop = false, count_miss;
 
-	if (!env->aux[insn].callback_call &&
-	    env->jmps_processed - env->prev_jmps_processed < LOOP_QUIET_JMPS &&
-	    env->insns_processed - env->prev_insns_processed < LOOP_QUIET_INSNS)
-		for (e = env->explored[insn]; e && count_miss; e = e->next)
-			count_miss = !e->st.branches;
+	if (!env->aux[insn].callback_call)
+		for (e = env->explored[insn]; e && !in_loop; e = e->next)
+			in_loop = e->st.branches;
+	if (in_loop && jmps < LOOP_STORE_AFTER_JMPS && insns < LOOP_STORE_AFTER_INSNS)
+		add = false;
+	count_miss = !in_loop || jmps >= LOOP_QUIET_JMPS || insns >= LOOP_QUIET_INSNS;
 
 	for (link = &env->explored[insn]; (e = *link);) {
 		if (e->st.branches) {
@@ -743,10 +759,8 @@ int state_visit(struct verifier_env *env, uint32_t insn)
 		 * A finished state that keeps failing to cover anything is
 		 * dropped: pruning loses little, and every later visit here
 		 * compares against one state fewer. No live path has it as an
-		 * ancestor (its branches are done). A miss counts only where
-		 * a state is stored instead: inside a loop, where few are,
-		 * the iterations' misses would drop every state stored before
-		 * it could cover the paths that repeat it.
+		 * ancestor (its branches are done). Early in a loop's
+		 * iterations no miss counts (count_miss, above).
 		 */
 		if (count_miss)
 			e->miss_cnt++;
@@ -757,7 +771,8 @@ int state_visit(struct verifier_env *env, uint32_t insn)
 		}
 		link = &e->next;
 	}
-	if (env->state_cnt[insn] >= MAX_STATES_PER_INSN || env->states_live >= MAX_STORED_STATES)
+	if (!add || env->state_cnt[insn] >= MAX_STATES_PER_INSN ||
+	    env->states_live >= MAX_STORED_STATES)
 		return 0;
 	/* a callback's helper call, come back to: what differs from the
 	 * last visit and mattered to nothing is forgotten, so that its calls
