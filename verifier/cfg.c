@@ -226,8 +226,10 @@ static int check_jumps(struct verifier_env *env)
 			return -EINVAL;
 		}
 		env->aux[target].prune_point = env->aux[target].jump_target = true;
+		/* a conditional jump: before it, where a cover ends both of
+		 * its sides at once (the kernel's point), and after it */
 		if (BPF_OP(insn->code) != BPF_JA && i + 1 < env->insn_cnt)
-			env->aux[i + 1].prune_point = true;
+			env->aux[i].prune_point = env->aux[i + 1].prune_point = true;
 	}
 	for (s = 0; s < env->subprog_cnt; s++) {
 		const struct bpf_insn *last = &env->insns[env->subprogs[s + 1].start - 1];

@@ -362,9 +362,22 @@ static int stack_write(struct verifier_env *env, struct func_state *frame, int32
 		memset(s->byte, STACK_SPILL, size);
 		return 0;
 	}
-	/* a write beside a narrow spill leaves the spill as it is */
-	if (slot_has_spill(s) && byte < s->spill_size)
+	/*
+	 * Bytes written into a slot holding a spill end it where they overlap
+	 * it. On the host they end it wherever they are in the slot, and the
+	 * slot's other bytes become unknown, zeroes too: the kernel keeps no
+	 * more of such a slot, and what the walk knows decides, as there,
+	 * which paths it takes. The device keeps what it knows.
+	 */
+	if (slot_has_spill(s) && !env->device) {
+		for (i = 0; i < 8; i++)
+			if (s->byte[i] != STACK_INVALID)
+				s->byte[i] = STACK_MISC;
+		s->spill_size = 0;
+		reg_mark_not_init(&s->spill);
+	} else if (slot_has_spill(s) && byte < s->spill_size) {
 		slot_scrub_spill(s);
+	}
 	memset(s->byte + byte,
 	       value->type == SCALAR_VALUE && tnum_equals_const(value->var_off, 0) ? STACK_ZERO
 										   : STACK_MISC,

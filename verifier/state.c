@@ -17,12 +17,14 @@
  * call that calls back: there an earlier visit on the path covers a later one by every scalar
  * and slot, so that the callback's calls converge (state_visit).
  *
- * What keeps it fast: as in the kernel, a state is stored only once 2
- * jumps or 8 instructions were walked since the last one was, except
- * where paths meet (jump targets, loop heads among them), where a later
- * path is most likely to be covered; and a stored state that keeps failing
- * to cover anything is dropped. A comparison checks first where the last
- * one at the instruction failed. States are recycled, not freed.
+ * What keeps it fast: a state is stored where paths meet (jump targets,
+ * loop heads among them) and elsewhere once a jump or 8 instructions were
+ * walked since the last one was (the kernel waits for 2 jumps and 8
+ * instructions, and a path that comes later then walks on past places
+ * where it repeats an earlier one); inside a loop only every 5 jumps or 25
+ * instructions; and a stored state that keeps failing to cover anything is
+ * dropped. A comparison checks first where the last one at the instruction
+ * failed. States are recycled, not freed.
  */
 #include <stddef.h>
 #include <stdlib.h>
@@ -35,11 +37,14 @@
 #define MAX_STATES_PER_INSN 256
 #define MAX_STORED_STATES   32768
 /* Walked since the last state was stored, before the next one is. */
-#define STORE_AFTER_JMPS  2
+#define STORE_AFTER_JMPS  1
 #define STORE_AFTER_INSNS 8
 /* The same, on a path that came back to one of its own states (a loop). */
-#define LOOP_STORE_AFTER_JMPS  20
-#define LOOP_STORE_AFTER_INSNS 100
+#define LOOP_STORE_AFTER_JMPS  5
+#define LOOP_STORE_AFTER_INSNS 25
+/* Below these, a visit in a loop counts no misses. */
+#define LOOP_QUIET_JMPS	 20
+#define LOOP_QUIET_INSNS 100
 /* Misses per hit (and before the first) after which a state is dropped. */
 #define EVICT_MISSES 3
 
@@ -339,8 +344,12 @@ static bool regsafe(const struct reg_state *old, const struct reg_state *cur, st
 
 static const struct stack_slot empty_slot;
 
+/*
+ * Where root reads bytes never written as unknown ones (check.c), unknown
+ * bytes cover them too: uninit_ok.
+ */
 static bool slot_safe(const struct stack_slot *os, const struct stack_slot *cs, struct idmap *idmap,
-		      enum cmp_mode mode)
+		      enum cmp_mode mode, bool uninit_ok)
 {
 	bool exact = mode == CMP_EXACT;
 	uint64_t ob, cb;
@@ -361,7 +370,7 @@ static bool slot_safe(const struct stack_slot *os, const struct stack_slot *cs, 
 				continue;
 			/* unknown bytes cover zeroes and spilled scalars */
 			if (o == STACK_MISC &&
-			    (c == STACK_ZERO ||
+			    (c == STACK_ZERO || (c == STACK_INVALID && uninit_ok) ||
 			     (c == STACK_SPILL && cs->spill.type == SCALAR_VALUE)))
 				continue;
 			return false;
@@ -382,11 +391,12 @@ static const struct stack_slot *slot_or_empty(const struct func_state *frame, ui
  * is the first slot that differs.
  */
 static bool stacksafe(const struct func_state *old, const struct func_state *cur,
-		      struct idmap *idmap, enum cmp_mode mode, uint32_t *bad)
+		      struct idmap *idmap, enum cmp_mode mode, bool reads_all, bool uninit_ok,
+		      uint32_t *bad)
 {
 	uint32_t n = old->slot_cnt > cur->slot_cnt ? old->slot_cnt : cur->slot_cnt;
 	bool exact = mode == CMP_EXACT;
-	uint64_t live = mode == CMP_COVER ? old->stack_read : UINT64_MAX;
+	uint64_t live = mode == CMP_COVER && !reads_all ? old->stack_read : UINT64_MAX;
 	uint32_t i;
 
 	if (n < 64)
@@ -404,7 +414,7 @@ static bool stacksafe(const struct func_state *old, const struct func_state *cur
 		memcpy(&cb, cs->byte, 8);
 		if ((ob == cb || (!exact && !ob)) && os->byte[0] != STACK_SPILL)
 			continue;
-		if (!slot_safe(os, cs, idmap, mode)) {
+		if (!slot_safe(os, cs, idmap, mode, uninit_ok)) {
 			*bad = i;
 			return false;
 		}
@@ -439,14 +449,15 @@ static uint16_t frame_live(const struct verifier_env *env, const struct vstate *
 #define PRUNE_HINT_SLOT 16
 
 static bool component_safe(const struct func_state *of, const struct func_state *cf, uint32_t hint,
-			   uint16_t live, struct idmap *idmap)
+			   uint16_t live, struct idmap *idmap, bool reads_all, bool uninit_ok)
 {
 	if (hint < MAX_BPF_REG)
 		return !(live & (1u << hint)) ||
 		       regsafe(&of->regs[hint], &cf->regs[hint], idmap, CMP_COVER);
 	hint -= PRUNE_HINT_SLOT;
-	return !(of->stack_read & (1ull << hint)) ||
-	       slot_safe(slot_or_empty(of, hint), slot_or_empty(cf, hint), idmap, CMP_COVER);
+	return (!reads_all && !(of->stack_read & (1ull << hint))) ||
+	       slot_safe(slot_or_empty(of, hint), slot_or_empty(cf, hint), idmap, CMP_COVER,
+			 uninit_ok);
 }
 
 /*
@@ -478,14 +489,17 @@ static bool states_equal(struct verifier_env *env, const struct vstate *old,
 
 	if (old->curframe != cur->curframe)
 		return false;
-	/* a path with a side effect behind it may do less than one without */
-	if (exact ? !old->side_effect != !cur->side_effect : !old->side_effect && cur->side_effect)
+	/* on the device, a path with a side effect behind it may do less
+	 * than one without (it can no longer punt); nothing else asks */
+	if (env->device && (exact ? !old->side_effect != !cur->side_effect
+				  : !old->side_effect && cur->side_effect))
 		return false;
 	/* the same checks as below, one of them first; the map is rebuilt */
 	idmap.cnt = 0;
 	if (mode == CMP_COVER &&
 	    !component_safe(old->frame[old->curframe], cur->frame[cur->curframe], *hint,
-			    frame_live(env, cur, cur->curframe, insn), &idmap))
+			    frame_live(env, cur, cur->curframe, insn), &idmap, old->reads_all,
+			    env->allow_ptr_leaks))
 		return false;
 	idmap.cnt = 0;
 	for (i = 0; i <= old->curframe; i++) {
@@ -508,7 +522,7 @@ static bool states_equal(struct verifier_env *env, const struct vstate *old,
 				return false;
 			}
 		}
-		if (!stacksafe(of, cf, &idmap, mode, &slot)) {
+		if (!stacksafe(of, cf, &idmap, mode, old->reads_all, env->allow_ptr_leaks, &slot)) {
 			if (i == cur->curframe)
 				*hint = PRUNE_HINT_SLOT + slot;
 			return false;
@@ -550,21 +564,36 @@ void stack_mark_read(struct verifier_env *env, const struct func_state *frame, u
 	}
 }
 
-/* A pruned path would read what the paths from the state covering it read;
- * with all, every slot (a cover by a state still being explored). */
-static void propagate_stack_reads(struct verifier_env *env, const struct vstate *old, bool all)
+/* A pruned path would read what the paths from the state covering it read:
+ * every slot, for one that reads_all. */
+static void propagate_stack_reads(struct verifier_env *env, const struct vstate *old)
 {
-	uint32_t i, n;
-	uint64_t read;
+	for (uint32_t i = 0; i <= old->curframe; i++) {
+		uint32_t n = old->frame[i]->slot_cnt > env->cur->frame[i]->slot_cnt
+				     ? old->frame[i]->slot_cnt
+				     : env->cur->frame[i]->slot_cnt;
+		uint64_t read = !old->reads_all ? old->frame[i]->stack_read
+				: n >= 64	? UINT64_MAX
+						: (1ull << n) - 1;
 
-	for (i = 0; i <= old->curframe; i++) {
-		n = old->frame[i]->slot_cnt > env->cur->frame[i]->slot_cnt
-			    ? old->frame[i]->slot_cnt
-			    : env->cur->frame[i]->slot_cnt;
-		read = !all ? old->frame[i]->stack_read : n >= 64 ? UINT64_MAX : (1ull << n) - 1;
 		for (; read; read &= read - 1)
 			stack_mark_read(env, env->cur->frame[i], __builtin_ctzll(read));
 	}
+}
+
+/*
+ * A path cut by the state old it passed before (a callback's helper call,
+ * state_visit): the stored states between the two will have paths that go
+ * on as old's do, which are not all explored yet, so they read every slot.
+ * old itself and the states above it need no more than old's paths will
+ * have read by the time it is done: what the cut path would read goes the
+ * way of a read by a path from old, through old and up.
+ */
+static void covering_loop_reads(struct verifier_env *env, const struct vstate *old)
+{
+	for (struct vstate *st = env->cur->parent; st && st != old; st = st->parent)
+		st->reads_all = true;
+	propagate_stack_reads(env, old);
 }
 
 static bool is_ancestor(const struct vstate *old, const struct vstate *cur)
@@ -660,21 +689,32 @@ int state_visit(struct verifier_env *env, uint32_t insn)
 	struct explored *e, **link;
 	uint64_t hash = 0; /* regs_hash(cur), made when first wanted */
 	bool hashed = false;
-	bool in_loop = false;
 	uint32_t i;
 	int err;
 
-	/* whether this visit would store a state (the rules below): misses
-	 * count only then */
+	uint32_t jmps = env->jmps_processed - env->prev_jmps_processed;
+	uint32_t insns = env->insns_processed - env->prev_insns_processed;
+	/*
+	 * Whether this visit stores a state (unless it is cut): where paths
+	 * meet, and elsewhere once a jump or 8 instructions were walked since
+	 * the last one was; inside a loop (a path back at one of its own
+	 * states) only after 5 jumps or 25 instructions, since each stored
+	 * state is compared at every later iteration. Inside a loop misses
+	 * count only after 20 jumps or 100 instructions: each iteration
+	 * misses every state stored before, and counting them all would drop
+	 * the loop's states before they could cover the paths that repeat
+	 * them.
+	 */
 	bool add = env->aux[insn].callback_call || env->aux[insn].jump_target ||
-		   env->jmps_processed - env->prev_jmps_processed >= STORE_AFTER_JMPS ||
-		   env->insns_processed - env->prev_insns_processed >= STORE_AFTER_INSNS;
+		   jmps >= STORE_AFTER_JMPS || insns >= STORE_AFTER_INSNS;
+	bool in_loop = false, count_miss;
 
-	if (add && !env->aux[insn].callback_call &&
-	    env->jmps_processed - env->prev_jmps_processed < LOOP_STORE_AFTER_JMPS &&
-	    env->insns_processed - env->prev_insns_processed < LOOP_STORE_AFTER_INSNS)
-		for (e = env->explored[insn]; e && add; e = e->next)
-			add = !e->st.branches;
+	if (!env->aux[insn].callback_call)
+		for (e = env->explored[insn]; e && !in_loop; e = e->next)
+			in_loop = e->st.branches;
+	if (in_loop && jmps < LOOP_STORE_AFTER_JMPS && insns < LOOP_STORE_AFTER_INSNS)
+		add = false;
+	count_miss = !in_loop || jmps >= LOOP_QUIET_JMPS || insns >= LOOP_QUIET_INSNS;
 
 	for (link = &env->explored[insn]; (e = *link);) {
 		if (e->st.branches) {
@@ -684,12 +724,14 @@ int state_visit(struct verifier_env *env, uint32_t insn)
 			 * this one, so every number of calls is explored from
 			 * it. Its marks are not complete while it is being
 			 * explored, so every scalar and slot is compared, and
-			 * this path depends on all of them.
+			 * this path depends on all of them: the stored states
+			 * between the two on every slot (covering_loop_reads),
+			 * and on every scalar.
 			 */
 			if (env->aux[insn].callback_call && is_ancestor(&e->st, cur) &&
 			    states_equal(env, &e->st, cur, insn, CMP_COVER_ALL)) {
 				e->hit_cnt++;
-				propagate_stack_reads(env, &e->st, true);
+				covering_loop_reads(env, &e->st);
 				precise_propagate(env, &e->st, true);
 				return 1;
 			}
@@ -707,13 +749,12 @@ int state_visit(struct verifier_env *env, uint32_t insn)
 				verbose(env, "infinite loop detected at insn %u\n", insn);
 				return REJECT;
 			}
-			in_loop = true;
 			link = &e->next;
 			continue;
 		}
 		if (states_equal(env, &e->st, cur, insn, CMP_COVER)) {
 			e->hit_cnt++;
-			propagate_stack_reads(env, &e->st, false);
+			propagate_stack_reads(env, &e->st);
 			precise_propagate(env, &e->st, false);
 			return 1;
 		}
@@ -721,12 +762,10 @@ int state_visit(struct verifier_env *env, uint32_t insn)
 		 * A finished state that keeps failing to cover anything is
 		 * dropped: pruning loses little, and every later visit here
 		 * compares against one state fewer. No live path has it as an
-		 * ancestor (its branches are done). A miss counts only where
-		 * a state is stored instead: inside a loop, where few are,
-		 * the iterations' misses would drop every state stored before
-		 * it could cover the paths that repeat it.
+		 * ancestor (its branches are done). Early in a loop's
+		 * iterations no miss counts (count_miss, above).
 		 */
-		if (add)
+		if (count_miss)
 			e->miss_cnt++;
 		if (e->miss_cnt > e->hit_cnt * EVICT_MISSES + EVICT_MISSES) {
 			*link = e->next;
@@ -735,25 +774,14 @@ int state_visit(struct verifier_env *env, uint32_t insn)
 		}
 		link = &e->next;
 	}
-	if (env->state_cnt[insn] >= MAX_STATES_PER_INSN || env->states_live >= MAX_STORED_STATES)
+	if (!add || env->state_cnt[insn] >= MAX_STATES_PER_INSN ||
+	    env->states_live >= MAX_STORED_STATES)
 		return 0;
-	/* a callback's helper call: always, so that its calls converge */
-	if (env->aux[insn].callback_call) {
-		if (loop_old)
-			widen_imprecise(loop_old, cur);
-		goto store;
-	}
-	if (!env->aux[insn].jump_target &&
-	    env->jmps_processed - env->prev_jmps_processed < STORE_AFTER_JMPS &&
-	    env->insns_processed - env->prev_insns_processed < STORE_AFTER_INSNS)
-		return 0;
-	/* inside a loop, a state now and then: each is compared at every
-	 * later iteration, and few of them ever cover another (the kernel's
-	 * rule) */
-	if (in_loop && env->jmps_processed - env->prev_jmps_processed < LOOP_STORE_AFTER_JMPS &&
-	    env->insns_processed - env->prev_insns_processed < LOOP_STORE_AFTER_INSNS)
-		return 0;
-store:
+	/* a callback's helper call, come back to: what differs from the
+	 * last visit and mattered to nothing is forgotten, so that its calls
+	 * converge */
+	if (env->aux[insn].callback_call && loop_old)
+		widen_imprecise(loop_old, cur);
 	env->prev_jmps_processed = env->jmps_processed;
 	env->prev_insns_processed = env->insns_processed;
 
@@ -774,6 +802,7 @@ store:
 	}
 	e->st.insn_idx = insn;
 	e->st.branches = 1;
+	e->st.reads_all = false;
 	precise_reset(&e->st);
 	cur->hist_cnt = 0;
 	cur->hist_lost = false;

@@ -176,6 +176,9 @@ struct vstate {
 	uint32_t hist_cnt, hist_cap;
 	bool hist_lost;
 	bool all_precise; /* a stored state: every scalar marked, and above */
+	/* a stored state some of whose paths go on as a state still being
+	 * explored does: every slot counts as read (state.c) */
+	bool reads_all;
 };
 
 struct explored {

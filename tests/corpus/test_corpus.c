@@ -92,6 +92,11 @@ static void check_build(const char *subdir, const char *report, bool as_written)
 			     (unsigned long long)r->frames);
 		cr_expect_eq(r->map_differ, 0, "%s/%s (%s): %llu map entries differ", r->object,
 			     r->prog, subdir, (unsigned long long)r->map_differ);
+		/* a walk no longer than the kernel's, for what both accept */
+		cr_expect(!r->kernel_ok || !r->host_ok || r->host_insns <= r->kernel_insns,
+			  "%s/%s (%s): hwxdp's host verifier processed %u instructions, the "
+			  "kernel %u",
+			  r->object, r->prog, subdir, r->host_insns, r->kernel_insns);
 		/* the host copy is loaded by root: what the kernel takes, hwxdp takes */
 		gap = known_gap(r->object);
 		cr_expect(!r->kernel_ok || r->host_ok || gap,

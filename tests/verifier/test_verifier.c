@@ -183,3 +183,78 @@ Test(verifier, precision_past_a_long_segment)
 	}
 	free(insns);
 }
+
+/*
+ * Programs where hwxdp once walked more than the kernel: its walk must take
+ * no more instructions than the kernel's "processed N insns" for the same
+ * program, measured here, as root.
+ */
+#define FILL2 ALU64_IMM(BPF_ADD, 1, 1), ALU64_IMM(BPF_ADD, 1, 1)
+#define FILL8 FILL2, FILL2, FILL2, FILL2
+
+static const struct {
+	const char *name;
+	struct bpf_insn insns[MAX_TEST_INSNS];
+	uint32_t insn_cnt;
+} no_more_than_kernel[] = {
+	/* a 4-byte spill of 0 ended by the byte stored beside it, as the
+	 * kernel ends it: the callback's counter is unknown from the first
+	 * call, and the calls converge at once instead of one by one */
+	{ "a bpf_loop counter in a slot a byte store ended the spill of",
+	  { ST_MEM(BPF_W, 10, -8, 0), ST_MEM(BPF_B, 10, -4, 1), MOV64_REG(3, 10),
+	    ALU64_IMM(BPF_ADD, 3, -8), BPF_LOOP(8, 5, 0), RET(XDP_PASS),
+	    /* 11: the callback */
+	    LDX_MEM(BPF_W, 3, 2, 0), JMP_IMM(BPF_JGT, 3, 100, 4), ALU64_IMM(BPF_ADD, 3, 1),
+	    STX_MEM(BPF_W, 2, 3, 0), RET(0), RET(1) },
+	  19 },
+	/* the second path into the join wrote a map value: on the host
+	 * that takes nothing from the first path's state covering it */
+	{ "paths that meet after one of them wrote a map value",
+	  { LDX_MEM(BPF_W, 6, 1, 16), LDX_MEM(BPF_W, 7, 1, 12), LOOKUP(MAP_ARRAY),
+	    JMP_IMM(BPF_JEQ, 0, 0, 19), JMP_IMM(BPF_JNE, 7, 0, 1), JA(1), ST_MEM(BPF_DW, 0, 0, 1),
+	    /* 12: the join */
+	    MOV64_IMM(1, 0), ALU64_IMM(BPF_ADD, 1, 1), ALU64_IMM(BPF_ADD, 1, 1),
+	    ALU64_IMM(BPF_ADD, 1, 1), ALU64_IMM(BPF_ADD, 1, 1), ALU64_IMM(BPF_ADD, 1, 1),
+	    ALU64_IMM(BPF_ADD, 1, 1), JMP_IMM(BPF_JGT, 6, 5, 10), FILL8, RET(XDP_PASS), FILL8,
+	    RET(XDP_DROP) },
+	  40 },
+};
+
+static unsigned long kernel_processed(const char *log)
+{
+	const char *p = strstr(log, "processed ");
+
+	return p ? strtoul(p + strlen("processed "), NULL, 10) : 0;
+}
+
+Test(verifier, processed_no_more_than_the_kernel)
+{
+	struct hwxdp_verify_opts opts = { .sz = sizeof(opts), .log_level = 1 };
+	size_t n = sizeof(no_more_than_kernel) / sizeof(no_more_than_kernel[0]);
+
+	if (!kernel_available())
+		cr_skip_test("the kernel's count needs root");
+	for (size_t i = 0; i < n; i++) {
+		const struct bpf_insn *insns = no_more_than_kernel[i].insns;
+		uint32_t cnt = no_more_than_kernel[i].insn_cnt;
+		const char *name = no_more_than_kernel[i].name;
+		struct hwxdp_verify_result *res = NULL;
+		unsigned long kernel;
+		int fd;
+
+		fd = kernel_load(insns, cnt, KERNEL_PRIV, 0, false, kernel_log, sizeof(kernel_log));
+		cr_expect_geq(fd, 0, "%s: the kernel rejects:\n%s", name, kernel_log);
+		if (fd < 0)
+			continue;
+		close(fd);
+		kernel = kernel_processed(kernel_log);
+		cr_expect_gt(kernel, 0, "%s: no count in the kernel's log:\n%s", name, kernel_log);
+		cr_assert_eq(hwxdp_verify_insns(insns, cnt, test_maps, MAP_CNT, &opts, &res), 0);
+		cr_expect(res->accepted, "%s: hwxdp rejects:\n%s", name, res->log);
+		cr_expect_leq(res->insns_processed, kernel,
+			      "%s: hwxdp processed %u, the kernel %lu", name, res->insns_processed,
+			      kernel);
+		cr_log_info("%s: hwxdp %u, kernel %lu\n", name, res->insns_processed, kernel);
+		hwxdp_verify_result__free(res);
+	}
+}
