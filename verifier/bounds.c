@@ -494,6 +494,16 @@ void scalar_alu(struct reg_state *dst, const struct reg_state *src, uint8_t op, 
 		*dst = res;
 		return;
 	}
+	/* A shift by an amount not known, or not below the width (all 64
+	 * bits of the amount: the kernel reads its umax), leaves all 64 bits
+	 * unknown, a 32-bit shift's upper half included: the kernel does not
+	 * zero-extend there, and a program must load there. */
+	if ((op == BPF_LSH || op == BPF_RSH || op == BPF_ARSH) &&
+	    (!(alu32 ? tnum_is_const(tnum_subreg(src->var_off)) : tnum_is_const(src->var_off)) ||
+	     src->umax >= (alu32 ? 32u : 64u))) {
+		*dst = res;
+		return;
+	}
 	if (alu32) {
 		set_range32(&res,
 			    alu_range(range32(dst), range32(src), &t32, tnum_subreg(dst->var_off),

@@ -317,6 +317,14 @@ const struct verifier_case reject_cases[] = {
 	{ "map: write into a frozen read-only map",
 	  { LD_MAP_VALUE(1, MAP_RODATA, 0), ST_MEM(BPF_W, 1, 0, 1), RET(XDP_PASS) },
 	  .msg = "write into map forbidden, value_size=16 off=0 size=4" },
+	/* a 32-bit shift by an amount not known leaves all 64 bits unknown in
+	 * the kernel, not zero-extended: here r6 >> 58 is then up to 63, past
+	 * the 48-byte value; zero-extended it would be 0 */
+	{ "map: offset from a 32-bit shift by an unknown amount",
+	  { CALL_HELPER(BPF_FUNC_get_prandom_u32), MOV64_REG(6, 0), ALU32_REG(BPF_LSH, 6, 6),
+	    ALU64_IMM(BPF_RSH, 6, 58), LOOKUP(MAP_ARRAY), JMP_IMM(BPF_JEQ, 0, 0, 3),
+	    ALU64_REG(BPF_ADD, 0, 6), LDX_MEM(BPF_DW, 0, 0, 0), EXIT_INSN(), RET(XDP_PASS) },
+	  .msg = "invalid access to map value, value_size=48 off=63 size=8" },
 	{ "map: lookup with an uninitialised key",
 	  { ST_MEM(BPF_DW, 10, -16, 0), MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -8),
 	    LD_MAP_FD(1, MAP_HASH), CALL_HELPER(BPF_FUNC_map_lookup_elem), RET(XDP_PASS) },
