@@ -5,6 +5,17 @@
 
 const struct hwxdp_kfunc hwxdp_device_kfuncs[] = {
 	{ "bpf_hwxdp_esp_encap", HWXDP_KFUNC_ESP_ENCAP },
+	{ "bpf_xdp_metadata_rx_timestamp", HWXDP_KFUNC_XDP_RX_TIMESTAMP },
+	{ "bpf_xdp_metadata_rx_hash", HWXDP_KFUNC_XDP_RX_HASH },
+	{ "bpf_xdp_metadata_rx_vlan_tag", HWXDP_KFUNC_XDP_RX_VLAN_TAG },
+	{ NULL, 0 },
+};
+
+/* The kernel resolves these from its BTF (/sys/kernel/btf/vmlinux). */
+const struct hwxdp_kfunc hwxdp_kernel_kfuncs[] = {
+	{ "bpf_xdp_metadata_rx_timestamp", HWXDP_KFUNC_XDP_RX_TIMESTAMP },
+	{ "bpf_xdp_metadata_rx_hash", HWXDP_KFUNC_XDP_RX_HASH },
+	{ "bpf_xdp_metadata_rx_vlan_tag", HWXDP_KFUNC_XDP_RX_VLAN_TAG },
 	{ NULL, 0 },
 };
 

@@ -25,6 +25,7 @@
 #include "device/tables.h"
 #include "hwmap/hxu.h"
 #include "hwxdp/fwd.h"
+#include "loader/kfuncs.h"
 #include "loader/object.h"
 #include "lab/pkt.h"
 #include "lab/target.h"
@@ -277,8 +278,7 @@ static void hwxdp_reason(const struct hwxdp_prog *prog, const struct hwxdp_verif
 /* Step 2: hwxdp's verifier on the host target, as `hwxdp verify --target host`. */
 static void host_verdict(const char *path, struct corpus_row *r)
 {
-	static const struct hwxdp_kfunc no_kfuncs[] = { { 0 } };
-	struct hwxdp_object_open_opts oo = { .sz = sizeof(oo), .kfuncs = no_kfuncs };
+	struct hwxdp_object_open_opts oo = { .sz = sizeof(oo), .kfuncs = hwxdp_kernel_kfuncs };
 	struct hwxdp_verify_opts vo = { .sz = sizeof(vo), .device = false, .log_level = 1 };
 	struct hwxdp_verify_result *res = NULL;
 	uint32_t target = HWXDP_TARGET_HOST;

@@ -355,6 +355,24 @@ const struct verifier_case accept_cases[] = {
 	    CALL_KFUNC(0), RET(XDP_PASS) },
 	  .accept = true },
 
+	/* the kernel's XDP metadata kfuncs, on the device the program is bound to */
+	{ "kfunc: rx_timestamp into the stack",
+	  { ST_MEM(BPF_DW, 10, -8, 0), MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -8),
+	    CALL_KFUNC(2), RET(XDP_PASS) },
+	  .accept = true, .device = true, .kmode = KERNEL_BOUND },
+	{ "kfunc: rx_hash into two stack slots",
+	  { ST_MEM(BPF_DW, 10, -8, 0), MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -8),
+	    MOV64_REG(3, 10), ALU64_IMM(BPF_ADD, 3, -4), CALL_KFUNC(3), RET(XDP_PASS) },
+	  .accept = true, .device = true, .kmode = KERNEL_BOUND },
+	{ "kfunc: rx_vlan_tag into the packet, bounds checked",
+	  { LOAD_PKT, PKT_PLUS(4), JMP_REG(BPF_JGT, 4, 3, 3), MOV64_REG(3, 2),
+	    ALU64_IMM(BPF_ADD, 3, 2), CALL_KFUNC(4), RET(XDP_PASS) },
+	  .accept = true, .device = true, .kmode = KERNEL_BOUND },
+	{ "kfunc: rx_timestamp into a map value, its result returned",
+	  { MOV64_REG(6, 1), LOOKUP(MAP_HASH), JMP_IMM(BPF_JEQ, 0, 0, 4), MOV64_REG(1, 6),
+	    MOV64_REG(2, 0), CALL_KFUNC(2), EXIT_INSN(), RET(XDP_PASS) },
+	  .accept = true, .device = true, .kmode = KERNEL_BOUND },
+
 	/* stack */
 	{ "stack: spill a pointer, fill it back",
 	  { STX_MEM(BPF_DW, 10, 1, -8), LDX_MEM(BPF_DW, 6, 10, -8), LDX_MEM(BPF_W, 2, 6, 0),
