@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <string.h>
 
+#include <bpf/btf.h>
+
 #include "loader/kfuncs.h"
 
 const struct hwxdp_kfunc hwxdp_device_kfuncs[] = {
@@ -25,4 +27,16 @@ const struct hwxdp_kfunc *hwxdp_kfunc__find(const struct hwxdp_kfunc *table, con
 		if (!strcmp(table->name, name))
 			return table;
 	return NULL;
+}
+
+bool hwxdp_kfunc__in_kernel(const char *name)
+{
+	struct btf *vmlinux = btf__load_vmlinux_btf();
+	bool found;
+
+	if (!vmlinux)
+		return false;
+	found = btf__find_by_name_kind(vmlinux, name, BTF_KIND_FUNC) > 0;
+	btf__free(vmlinux);
+	return found;
 }

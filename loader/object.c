@@ -514,6 +514,11 @@ static int classify_reloc(const struct loader *l, struct reloc *r, const GElf_Sy
 		/* a variable: a .kconfig extern when the BTF says so (resolve_map_relocs) */
 		if (!r->kfunc && insn->code == OP_LD_IMM64)
 			r->kind = RELOC_KCONFIG;
+		else if (!r->kfunc && !r->weak && hwxdp_kfunc__in_kernel(r->name))
+			return fail(l, -HWXDP_ERR_RELOC,
+				    "kfunc '%s' is not supported by hwxdp (the kernel has it), "
+				    "and not weak",
+				    r->name);
 		else if (!r->kfunc && !r->weak)
 			return fail(l, -HWXDP_ERR_RELOC,
 				    "extern '%s' is not a kfunc of the target, and not weak",

@@ -60,6 +60,7 @@ int check_kfunc_binding(struct verifier_env *env, const struct bpf_insn *insn, u
 {
 	if (!kfunc_is_xdp_metadata(insn) || env->device)
 		return 0;
+	env->error_insn = idx;
 	verbose(env, "%u: call %s: metadata kfuncs require device-bound program\n", idx,
 		kfunc_name(insn->imm));
 	return -EINVAL;
