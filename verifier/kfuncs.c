@@ -21,7 +21,7 @@
 struct metadata_kfunc {
 	int32_t id;
 	const char *name;
-	uint8_t arg_cnt;    /* R1 the context, then pointers */
+	uint8_t arg_cnt;     /* R1 the context, then pointers */
 	uint8_t arg_size[4]; /* bytes behind R2, R3 */
 };
 
@@ -66,14 +66,13 @@ int check_kfunc_binding(struct verifier_env *env, const struct bpf_insn *insn, u
 	return -EINVAL;
 }
 
-int check_xdp_metadata_call(struct verifier_env *env, const struct bpf_insn *insn, uint32_t idx)
+int check_xdp_metadata_call(struct verifier_env *env, const struct bpf_insn *insn)
 {
 	const struct metadata_kfunc *k = find_metadata_kfunc(insn->imm);
 	struct reg_state *regs = cur_frame(env)->regs;
 	uint32_t regno;
 	int err;
 
-	(void)idx;
 	/* the walk meets no unbound call: check_kfunc_binding refused it */
 	if (!k || !env->device)
 		return -EINVAL;
@@ -109,8 +108,8 @@ int check_xdp_metadata_call(struct verifier_env *env, const struct bpf_insn *ins
 		}
 		/* the kernel's check_mem_reg: read, then written */
 		err = check_mem_region(env, regno, 0, k->arg_size[regno - 1], false, false);
-		err = err ? err : check_mem_region(env, regno, 0, k->arg_size[regno - 1], true,
-						   false);
+		err = err ? err
+			  : check_mem_region(env, regno, 0, k->arg_size[regno - 1], true, false);
 		if (err)
 			return err;
 	}

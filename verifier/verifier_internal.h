@@ -376,7 +376,7 @@ const char *kfunc_name(int32_t id);
 /* Before the walk, dead code included, as the kernel resolves calls: a
  * metadata kfunc on the host (an unbound program) is refused. */
 int check_kfunc_binding(struct verifier_env *env, const struct bpf_insn *insn, uint32_t idx);
-int check_xdp_metadata_call(struct verifier_env *env, const struct bpf_insn *insn, uint32_t idx);
+int check_xdp_metadata_call(struct verifier_env *env, const struct bpf_insn *insn);
 
 /* device.c: the coprocessor's restrictions, when env->device */
 const char *map_type_name(uint32_t type);

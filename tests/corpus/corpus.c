@@ -1228,7 +1228,8 @@ static void run_tap_diff(const char *path, struct corpus_row *r, unsigned int fr
 				hx_hexdump(stderr, buf, len < 96 ? len : 96);
 				for (size_t b = 0; out_len && b < out_len && b < rd.len; b++)
 					if (out[b] != rd.frame[b]) {
-						fprintf(stderr, "    first difference at byte %zu\n", b);
+						fprintf(stderr,
+							"    first difference at byte %zu\n", b);
 						break;
 					}
 				if (out_len)

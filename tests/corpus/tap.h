@@ -15,10 +15,10 @@
 #include <stdint.h>
 
 struct tap_net {
-	int home_ns;	   /* the thread's namespace, to go back to */
-	int fd;		   /* the TAP hxkt0 */
+	int home_ns; /* the thread's namespace, to go back to */
+	int fd;	     /* the TAP hxkt0 */
 	unsigned int ifindex;
-	int attached;	   /* ifindex a program is attached to, or 0 */
+	int attached; /* ifindex a program is attached to, or 0 */
 };
 
 /* Enters a new namespace and makes the TAP (up, no IPv6, no address: what

@@ -475,7 +475,7 @@ Test(corpus, metadata_kfuncs_bound_to_a_tap, .timeout = 300)
 		cr_expect(r->kernel_bound, "%s: not loaded bound", r->object);
 		expect_same_on_both(r);
 		cr_expect(!r->host_ok && strstr(r->host_reason, "metadata kfuncs require "
-								 "device-bound program"),
+								"device-bound program"),
 			  "%s: the host copy: %s", r->object,
 			  r->host_ok ? "accepted" : r->host_reason);
 		/* both ways: sent back, and passed or dropped */

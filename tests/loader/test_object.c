@@ -324,8 +324,8 @@ Test(loader_object, metadata_kfuncs_on_device_and_kernel)
 			}
 		}
 		for (size_t k = 0; k < 3; k++)
-			cr_expect_eq(calls[k], 1, "%s: %s called %zu times", o ? "kernel" : "device",
-				     want[k].name, calls[k]);
+			cr_expect_eq(calls[k], 1, "%s: %s called %zu times",
+				     o ? "kernel" : "device", want[k].name, calls[k]);
 	}
 	hwxdp_object__close(objs[0]);
 	hwxdp_object__close(objs[1]);
