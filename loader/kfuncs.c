@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <pthread.h>
 #include <string.h>
 
 #include <bpf/btf.h>
@@ -29,14 +30,19 @@ const struct hwxdp_kfunc *hwxdp_kfunc__find(const struct hwxdp_kfunc *table, con
 	return NULL;
 }
 
+static struct btf *vmlinux;
+
+static void load_vmlinux(void)
+{
+	vmlinux = btf__load_vmlinux_btf();
+}
+
 bool hwxdp_kfunc__in_kernel(const char *name)
 {
-	struct btf *vmlinux = btf__load_vmlinux_btf();
-	bool found;
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-	if (!vmlinux)
-		return false;
-	found = btf__find_by_name_kind(vmlinux, name, BTF_KIND_FUNC) > 0;
-	btf__free(vmlinux);
-	return found;
+	/* read once, kept for the process's life */
+	pthread_once(&once, load_vmlinux);
+	return vmlinux && (btf__find_by_name_kind(vmlinux, name, BTF_KIND_FUNC) > 0 ||
+			   btf__find_by_name_kind(vmlinux, name, BTF_KIND_VAR) > 0);
 }

@@ -39,7 +39,8 @@ extern const struct hwxdp_kfunc hwxdp_device_kfuncs[];
 extern const struct hwxdp_kfunc hwxdp_kernel_kfuncs[];
 
 /* Whether the running kernel's BTF (/sys/kernel/btf/vmlinux) has a
- * function called name: for a message only, never for a decision. */
+ * function or variable called name: one libbpf would resolve for the
+ * kernel's copy, weak or not. */
 bool hwxdp_kfunc__in_kernel(const char *name);
 
 /* The entry of table called name, or NULL. */

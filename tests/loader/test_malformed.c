@@ -243,28 +243,38 @@ static void rename_all(struct image *im, const char *name, const char *to)
 }
 
 /*
- * xdp_hints's vlan kfunc renamed: to a kernel kfunc hwxdp lacks, and to
- * one no kernel has. Both are refused, by name.
+ * xdp_hints's vlan kfunc renamed: to a kernel kfunc hwxdp lacks, strong or
+ * weak (libbpf resolves it for the kernel's copy either way, where hwxdp
+ * would take a weak one for absent and verify another program), and to one
+ * no kernel has. Each is refused, by name.
  */
 Test(loader_malformed, kfuncs_hwxdp_does_not_know)
 {
 	static const struct {
 		const char *name, *why;
+		bool weak;
 	} cases[] = {
 		{ "bpf_dynptr_from_xdp", "kfunc 'bpf_dynptr_from_xdp' is not supported by hwxdp" },
+		{ "bpf_dynptr_from_xdp", "kfunc 'bpf_dynptr_from_xdp' is not supported by hwxdp",
+		  true },
 		{ "bpf_no_such_kfunc", "extern 'bpf_no_such_kfunc' is not a kfunc of the target" },
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct image im = load("tests/corpus/xdp_hints.bpf.o");
 
-		/* the kernel's BTF tells the two apart, where there is one */
-		if (!i && !hwxdp_kfunc__in_kernel(cases[i].name)) {
+		/* the kernel's BTF tells them apart, where there is one */
+		if (i < 2 && !hwxdp_kfunc__in_kernel(cases[i].name)) {
 			cr_log_info("%s: not in this kernel's BTF\n", cases[i].name);
 			free(im.data);
 			continue;
 		}
 		rename_all(&im, "bpf_xdp_metadata_rx_vlan_tag", cases[i].name);
+		if (cases[i].weak) {
+			Elf64_Sym *sym = symbol(&im, cases[i].name);
+
+			sym->st_info = ELF64_ST_INFO(STB_WEAK, ELF64_ST_TYPE(sym->st_info));
+		}
 		assert_refused(&im, -HWXDP_ERR_RELOC, cases[i].why);
 		free(im.data);
 	}
