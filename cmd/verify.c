@@ -9,6 +9,7 @@
 #include "cmd/grammar.h"
 #include "cmd/main.h"
 #include "hwxdp/platform.h"
+#include "loader/kfuncs.h"
 #include "loader/object.h"
 #include "verifier/disasm.h"
 #include "verifier/verifier.h"
@@ -103,7 +104,6 @@ int do_verify(int argc, char **argv)
 {
 	struct option options[16];
 	char shorts[32];
-	static const struct hwxdp_kfunc no_kfuncs[] = { { 0 } };
 	struct hwxdp_object_open_opts open_opts = { .sz = sizeof(open_opts) };
 	struct hwxdp_verify_opts opts = { .sz = sizeof(opts), .device = true };
 	uint32_t target;
@@ -166,9 +166,10 @@ int do_verify(int argc, char **argv)
 		file = path;
 	}
 
-	/* The host sees no device kfunc: they stay unresolved, as libbpf leaves them. */
+	/* The host sees the kernel's kfuncs, no device one: those stay
+	 * unresolved, as libbpf leaves them. */
 	if (!opts.device)
-		open_opts.kfuncs = no_kfuncs;
+		open_opts.kfuncs = hwxdp_kernel_kfuncs;
 	err = hwxdp_object__open_opts(file, &open_opts, &obj);
 	if (err)
 		return cmd_error_code(HWXDP_EXIT_FAILED, "%s", hwxdp_error_message(err));

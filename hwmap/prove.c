@@ -1796,6 +1796,11 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 							  pc, ESP_MAX);
 				goto call_done;
 			}
+			if (in->src_reg == BPF_PSEUDO_KFUNC_CALL && !in->off &&
+			    hwxdp_kfunc__is_xdp_metadata(in->imm)) {
+				v = num(p, HWXDP_KFUNC_XDP_METADATA_RESULT, p->bv64);
+				goto call_done;
+			}
 			if (!in->src_reg && in->imm == BPF_FUNC_tail_call)
 				return not_proven(p, "insn %u: tail call not modelled yet", pc);
 			if (in->src_reg ||

@@ -137,7 +137,8 @@ static void call_reads(struct live *l, const struct hwxdp_object *obj, const str
 	if (f->punt_point)
 		return;
 	if (in->src_reg == BPF_PSEUDO_KFUNC_CALL) {
-		if (in->imm != HWXDP_KFUNC_ESP_ENCAP)
+		/* the metadata kfuncs write nothing on the device */
+		if (in->imm != HWXDP_KFUNC_ESP_ENCAP && !hwxdp_kfunc__is_xdp_metadata(in->imm))
 			set_all(l);
 		return;
 	}

@@ -948,6 +948,12 @@ static int translate_jmp(struct translator *t, uint32_t i, const struct bpf_insn
 		if (in->src_reg == BPF_PSEUDO_KFUNC_CALL) {
 			if (in->imm == HWXDP_KFUNC_ESP_ENCAP)
 				return emit(t, i, mk(HXU_OP_ESP, 0, 2, 3, 0, 0, 0), -1);
+			/* no metadata: R0 its answer, nothing written */
+			if (hwxdp_kfunc__is_xdp_metadata(in->imm) && !in->off)
+				return emit(t, i,
+					    mk(HXU_OP_MOVI, 0, 0, 0, 0, 0,
+					       (int32_t)(uint32_t)HWXDP_KFUNC_XDP_METADATA_RESULT),
+					    -1);
 			return fail(t, i, "kfunc %d has no device unit", in->imm);
 		}
 		return translate_helper(t, i, in);
@@ -1131,7 +1137,9 @@ static uint16_t helper_uses(const struct bpf_insn *in, bool direct, bool punt)
 	if (in->src_reg == BPF_PSEUDO_CALL)
 		return 0x3e;
 	if (in->src_reg == BPF_PSEUDO_KFUNC_CALL)
-		return in->imm == HWXDP_KFUNC_ESP_ENCAP ? 1u << 2 | 1u << 3 : 0x3e;
+		return in->imm == HWXDP_KFUNC_ESP_ENCAP	       ? 1u << 2 | 1u << 3
+		       : hwxdp_kfunc__is_xdp_metadata(in->imm) ? 0
+							       : 0x3e;
 	switch (in->imm) {
 	case BPF_FUNC_map_lookup_elem:
 	case BPF_FUNC_map_delete_elem:

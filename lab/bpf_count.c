@@ -670,6 +670,12 @@ static int interpret(struct count_target *ct, struct count_ctx *c, uint64_t *ret
 					pc++;
 					break;
 				}
+				if (in->src_reg == BPF_PSEUDO_KFUNC_CALL && !in->off &&
+				    hwxdp_kfunc__is_xdp_metadata(in->imm)) {
+					r[0] = HWXDP_KFUNC_XDP_METADATA_RESULT;
+					pc++;
+					break;
+				}
 				if (in->src_reg == BPF_PSEUDO_KFUNC_CALL || in->imm == BPF_FUNC_tail_call)
 					return -ENOTSUP;
 				err = helper(ct, c, in->imm, r);

@@ -13,7 +13,8 @@
  * as one instruction, a helper call as one. Helpers: map lookup, update and
  * delete, redirect_map, xdp_adjust_head/meta/tail, ktime (0), prandom,
  * smp_processor_id (0); the ESP kfunc on the crypto unit with the SAs
- * hx_target_esp_sa() gives it (none: -ENOENT). Other kfunc calls and tail
+ * hx_target_esp_sa() gives it (none: -ENOENT); the XDP metadata kfuncs as
+ * on the device (loader/kfuncs.h: -EOPNOTSUPP). Other kfunc calls and tail
  * calls are refused (-ENOTSUP), so a frame that reaches one is not counted.
  */
 #ifndef HWXDP_LAB_BPF_COUNT_H

@@ -201,6 +201,23 @@ static int set_pin_paths(struct bpf_object *obj, const char *dir,
 	return 0;
 }
 
+#ifndef BPF_F_XDP_DEV_BOUND_ONLY
+#define BPF_F_XDP_DEV_BOUND_ONLY (1U << 6)
+#endif
+
+static void bind_programs(struct bpf_object *obj, unsigned int ifindex)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, obj)
+	{
+		if (bpf_program__type(prog) != BPF_PROG_TYPE_XDP)
+			continue;
+		bpf_program__set_ifindex(prog, ifindex);
+		bpf_program__set_flags(prog, bpf_program__flags(prog) | BPF_F_XDP_DEV_BOUND_ONLY);
+	}
+}
+
 struct bpf_object *hwxdp_host_load(const char *path)
 {
 	return hwxdp_host_load_opts(path, NULL);
@@ -254,6 +271,8 @@ struct bpf_object *hwxdp_host_load_opts(const char *path, const struct hwxdp_hos
 	} else {
 		unset_pin_paths(obj);
 	}
+	if (o.bind_ifindex)
+		bind_programs(obj, o.bind_ifindex);
 	err = bpf_object__load(obj);
 	if (err) {
 		hwxdp_error(err, "%s: the kernel refused the object: %s", path,

@@ -31,6 +31,10 @@ struct hwxdp_host_load_opts {
 	 * not pinned: the caller pins them where it wants, when it wants. */
 	const char *const *fresh;
 	size_t fresh_cnt;
+	/* Not 0: XDP programs are loaded bound to this netdev (prog_ifindex,
+	 * BPF_F_XDP_DEV_BOUND_ONLY), as the kernel's XDP metadata kfuncs
+	 * need; they then attach to that netdev only. */
+	unsigned int bind_ifindex;
 };
 
 struct bpf_object *hwxdp_host_load_opts(const char *path, const struct hwxdp_host_load_opts *opts);

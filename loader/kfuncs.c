@@ -1,10 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <pthread.h>
 #include <string.h>
+
+#include <bpf/btf.h>
 
 #include "loader/kfuncs.h"
 
 const struct hwxdp_kfunc hwxdp_device_kfuncs[] = {
 	{ "bpf_hwxdp_esp_encap", HWXDP_KFUNC_ESP_ENCAP },
+	{ "bpf_xdp_metadata_rx_timestamp", HWXDP_KFUNC_XDP_RX_TIMESTAMP },
+	{ "bpf_xdp_metadata_rx_hash", HWXDP_KFUNC_XDP_RX_HASH },
+	{ "bpf_xdp_metadata_rx_vlan_tag", HWXDP_KFUNC_XDP_RX_VLAN_TAG },
+	{ NULL, 0 },
+};
+
+/* The kernel resolves these from its BTF (/sys/kernel/btf/vmlinux). */
+const struct hwxdp_kfunc hwxdp_kernel_kfuncs[] = {
+	{ "bpf_xdp_metadata_rx_timestamp", HWXDP_KFUNC_XDP_RX_TIMESTAMP },
+	{ "bpf_xdp_metadata_rx_hash", HWXDP_KFUNC_XDP_RX_HASH },
+	{ "bpf_xdp_metadata_rx_vlan_tag", HWXDP_KFUNC_XDP_RX_VLAN_TAG },
 	{ NULL, 0 },
 };
 
@@ -14,4 +28,21 @@ const struct hwxdp_kfunc *hwxdp_kfunc__find(const struct hwxdp_kfunc *table, con
 		if (!strcmp(table->name, name))
 			return table;
 	return NULL;
+}
+
+static struct btf *vmlinux;
+
+static void load_vmlinux(void)
+{
+	vmlinux = btf__load_vmlinux_btf();
+}
+
+bool hwxdp_kfunc__in_kernel(const char *name)
+{
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+	/* read once, kept for the process's life */
+	pthread_once(&once, load_vmlinux);
+	return vmlinux && (btf__find_by_name_kind(vmlinux, name, BTF_KIND_FUNC) > 0 ||
+			   btf__find_by_name_kind(vmlinux, name, BTF_KIND_VAR) > 0);
 }

@@ -1,16 +1,47 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* The kfuncs the coprocessor provides, by name and device id. */
+/*
+ * The kfuncs hwxdp knows, by name and id: the coprocessor's own, and the
+ * kernel's XDP metadata kfuncs (net/core/xdp.c), which the kernel lets only
+ * a device-bound program call. Ids are hwxdp's, not the kernel's BTF ids:
+ * an instruction stream means the same on every kernel.
+ */
 #ifndef HWXDP_LOADER_KFUNCS_H
 #define HWXDP_LOADER_KFUNCS_H
+
+#include <stdbool.h>
+#include <stdint.h>
 
 #include "loader/object.h"
 
 enum {
 	HWXDP_KFUNC_ESP_ENCAP = 1,
+	HWXDP_KFUNC_XDP_RX_TIMESTAMP = 2, /* bpf_xdp_metadata_rx_timestamp(ctx, u64 *) */
+	HWXDP_KFUNC_XDP_RX_HASH = 3,	  /* bpf_xdp_metadata_rx_hash(ctx, u32 *, u32 *) */
+	HWXDP_KFUNC_XDP_RX_VLAN_TAG = 4,  /* bpf_xdp_metadata_rx_vlan_tag(ctx, be16 *, u16 *) */
 };
 
-/* Ended by a NULL name. */
+/*
+ * What a metadata kfunc gives where the netdev has no metadata to give (the
+ * kernel's own functions, on a TAP: measured, native XDP, 6.18) and so on the
+ * coprocessor: R0 the int -EOPNOTSUPP as x86-64 returns it, zero-extended
+ * (0x00000000ffffffa1), and nothing written behind its pointers.
+ */
+#define HWXDP_KFUNC_XDP_METADATA_RESULT ((uint64_t)(uint32_t)-95)
+
+static inline bool hwxdp_kfunc__is_xdp_metadata(int32_t id)
+{
+	return id >= HWXDP_KFUNC_XDP_RX_TIMESTAMP && id <= HWXDP_KFUNC_XDP_RX_VLAN_TAG;
+}
+
+/* Ended by a NULL name: the device's (its own and the metadata kfuncs) and
+ * the kernel's as hwxdp knows them (the metadata kfuncs). */
 extern const struct hwxdp_kfunc hwxdp_device_kfuncs[];
+extern const struct hwxdp_kfunc hwxdp_kernel_kfuncs[];
+
+/* Whether the running kernel's BTF (/sys/kernel/btf/vmlinux) has a
+ * function or variable called name: one libbpf would resolve for the
+ * kernel's copy, weak or not. */
+bool hwxdp_kfunc__in_kernel(const char *name);
 
 /* The entry of table called name, or NULL. */
 const struct hwxdp_kfunc *hwxdp_kfunc__find(const struct hwxdp_kfunc *table, const char *name);

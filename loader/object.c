@@ -511,6 +511,15 @@ static int classify_reloc(const struct loader *l, struct reloc *r, const GElf_Sy
 		r->kind = RELOC_EXTERN;
 		r->weak = bind == STB_WEAK;
 		r->kfunc = hwxdp_kfunc__find(l->kfuncs, r->name);
+		/*
+		 * One the kernel has and hwxdp does not know: libbpf resolves
+		 * it for the kernel's copy, weak or not, where hwxdp would see
+		 * an absent weak one (0) and verify another program.
+		 */
+		if (!r->kfunc && hwxdp_kfunc__in_kernel(r->name))
+			return fail(l, -HWXDP_ERR_RELOC,
+				    "kfunc '%s' is not supported by hwxdp (the kernel has it)",
+				    r->name);
 		/* a variable: a .kconfig extern when the BTF says so (resolve_map_relocs) */
 		if (!r->kfunc && insn->code == OP_LD_IMM64)
 			r->kind = RELOC_KCONFIG;

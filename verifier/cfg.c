@@ -196,11 +196,18 @@ static int check_jumps(struct verifier_env *env)
 			/*
 			 * The kernel resolves every kfunc call before it walks a
 			 * path, dead code included; so must we: only the
-			 * unresolved weak form (imm 0, off 0) and, on the
+			 * unresolved weak form (imm 0, off 0), the metadata
+			 * kfuncs on the device (kfuncs.c) and, on the
 			 * device, the device's own kfuncs may stand anywhere.
 			 */
-			if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL && (insn->imm || insn->off) &&
-			    (insn->imm != KFUNC_ESP_ENCAP || insn->off || !env->device)) {
+			if (kfunc_is_xdp_metadata(insn)) {
+				int err = check_kfunc_binding(env, insn, i);
+
+				if (err)
+					return err;
+			} else if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL &&
+				   (insn->imm || insn->off) &&
+				   (insn->imm != KFUNC_ESP_ENCAP || insn->off || !env->device)) {
 				verbose(env, "kernel btf_id %d is not a function\n", insn->imm);
 				return -EINVAL;
 			}

@@ -1289,6 +1289,8 @@ int check_kfunc_call(struct verifier_env *env, const struct bpf_insn *insn, uint
 		verbose(env, "function calls are not allowed while holding a lock\n");
 		return -EINVAL;
 	}
+	if (kfunc_is_xdp_metadata(insn))
+		return check_xdp_metadata_call(env, insn);
 	/* device kfuncs exist on the device only */
 	if (insn->imm != KFUNC_ESP_ENCAP || insn->off || !env->device) {
 		verbose(env, "kernel btf_id %d is not a function\n", insn->imm);

@@ -54,6 +54,10 @@ enum reg_type {
 
 /* Device kfunc ids in hwxdp instruction streams (loader/kfuncs.h). */
 #define KFUNC_ESP_ENCAP 1
+/* The kernel's XDP metadata kfuncs, by the same table's ids. */
+#define KFUNC_XDP_RX_TIMESTAMP 2
+#define KFUNC_XDP_RX_HASH      3
+#define KFUNC_XDP_RX_VLAN_TAG  4
 
 /* Packet pointer ranges below zero: what a failed comparison taught. */
 enum {
@@ -367,6 +371,15 @@ int check_lock_access(struct verifier_env *env, uint32_t regno, const struct reg
 int check_kfunc_call(struct verifier_env *env, const struct bpf_insn *insn, uint32_t idx);
 /* Every packet pointer of the state becomes unusable. */
 void invalidate_packet_pointers(struct vstate *st);
+
+/* kfuncs.c: the kernel's XDP metadata kfuncs */
+bool kfunc_is_xdp_metadata(const struct bpf_insn *insn);
+/* A kfunc's name by hwxdp id, or NULL. */
+const char *kfunc_name(int32_t id);
+/* Before the walk, dead code included, as the kernel resolves calls: a
+ * metadata kfunc on the host (an unbound program) is refused. */
+int check_kfunc_binding(struct verifier_env *env, const struct bpf_insn *insn, uint32_t idx);
+int check_xdp_metadata_call(struct verifier_env *env, const struct bpf_insn *insn);
 
 /* device.c: the coprocessor's restrictions, when env->device */
 const char *map_type_name(uint32_t type);

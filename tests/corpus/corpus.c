@@ -25,6 +25,7 @@
 #include "device/tables.h"
 #include "hwmap/hxu.h"
 #include "hwxdp/fwd.h"
+#include "loader/kfuncs.h"
 #include "loader/object.h"
 #include "lab/pkt.h"
 #include "lab/target.h"
@@ -34,6 +35,7 @@
 #include "loader/legacy_maps.h"
 #include "tests/corpus/corpus.h"
 #include "tests/corpus/live.h"
+#include "tests/corpus/tap.h"
 #include "tests/devdiff/pair.h"
 #include "verifier/disasm.h"
 #include "verifier/verifier.h"
@@ -41,6 +43,10 @@
 #define KLOG_SIZE  (16u << 20)
 #define SHOW_DIFFS 3
 #define INGRESS_LO 1 /* lo: an ifindex the kernel knows, no lab port */
+#define UNBOUND	   "metadata kfuncs require device-bound program"
+#ifndef BPF_F_XDP_DEV_BOUND_ONLY
+#define BPF_F_XDP_DEV_BOUND_ONLY (1U << 6)
+#endif
 
 static char *klog;
 
@@ -190,8 +196,9 @@ static void close_for_kernel(struct bpf_object *bobj)
 	legacy_image = NULL;
 }
 
-/* Step 1 with libbpf: this program alone loaded, with the verifier's log. */
-static void kernel_verdict_libbpf(const char *path, struct corpus_row *r)
+/* Step 1 with libbpf: this program alone loaded, with the verifier's log;
+ * bound to netdev ifindex when not 0. */
+static void kernel_verdict_bound(const char *path, struct corpus_row *r, unsigned int ifindex)
 {
 	struct bpf_object *bobj = open_for_kernel(path);
 	struct bpf_program *p, *mine = NULL;
@@ -219,6 +226,10 @@ static void kernel_verdict_libbpf(const char *path, struct corpus_row *r)
 	/* old loaders took any "xdp*" or "prog" section as XDP; libbpf 1.x needs telling */
 	if (bpf_program__type(mine) != BPF_PROG_TYPE_XDP)
 		bpf_program__set_type(mine, BPF_PROG_TYPE_XDP);
+	if (ifindex) {
+		bpf_program__set_ifindex(mine, ifindex);
+		bpf_program__set_flags(mine, bpf_program__flags(mine) | BPF_F_XDP_DEV_BOUND_ONLY);
+	}
 	klog[0] = 0;
 	bpf_program__set_log_buf(mine, klog, KLOG_SIZE);
 	bpf_program__set_log_level(mine, 1 | 4);
@@ -258,6 +269,28 @@ static void kernel_verdict_libbpf(const char *path, struct corpus_row *r)
 	close_for_kernel(bobj);
 }
 
+/*
+ * A program the kernel refuses unbound for its XDP metadata kfuncs is
+ * loaded as its loader would load it: bound to a netdev (a TAP here).
+ */
+static void kernel_verdict_libbpf(const char *path, struct corpus_row *r)
+{
+	struct tap_net t;
+	char why[CORPUS_REASON_MAX];
+
+	kernel_verdict_bound(path, r, 0);
+	if (r->kernel_ok || !strstr(r->kernel_reason, UNBOUND))
+		return;
+	if (tap_net_open(&t, why, sizeof(why))) {
+		fprintf(stderr, "corpus: %s: no TAP to bind it to: %s\n", r->prog, why);
+		return;
+	}
+	r->kernel_reason[0] = 0;
+	r->kernel_bound = true;
+	kernel_verdict_bound(path, r, t.ifindex);
+	tap_net_close(&t);
+}
+
 /* Where and why hwxdp's verifier refused: "insn N (disasm) line: message". */
 static void hwxdp_reason(const struct hwxdp_prog *prog, const struct hwxdp_verify_result *res,
 			 char *out, size_t len)
@@ -277,8 +310,7 @@ static void hwxdp_reason(const struct hwxdp_prog *prog, const struct hwxdp_verif
 /* Step 2: hwxdp's verifier on the host target, as `hwxdp verify --target host`. */
 static void host_verdict(const char *path, struct corpus_row *r)
 {
-	static const struct hwxdp_kfunc no_kfuncs[] = { { 0 } };
-	struct hwxdp_object_open_opts oo = { .sz = sizeof(oo), .kfuncs = no_kfuncs };
+	struct hwxdp_object_open_opts oo = { .sz = sizeof(oo), .kfuncs = hwxdp_kernel_kfuncs };
 	struct hwxdp_verify_opts vo = { .sz = sizeof(vo), .device = false, .log_level = 1 };
 	struct hwxdp_verify_result *res = NULL;
 	uint32_t target = HWXDP_TARGET_HOST;
@@ -1121,6 +1153,100 @@ out:
 }
 
 /*
+ * A device-bound program, which BPF_PROG_TEST_RUN refuses: the kernel's copy
+ * bound to a TAP and attached there (tests/corpus/tap.h), each frame written
+ * to the TAP. What the kernel sends back (XDP_TX) must be what the device
+ * sends back, byte for byte, and a frame the device does not send back must
+ * not come back; the maps the same after (what the program passed or
+ * dropped shows in them).
+ */
+static void run_tap_diff(const char *path, struct corpus_row *r, unsigned int frames)
+{
+	static uint8_t buf[HX_PKT_MAX], out[HX_PKT_MAX];
+	static struct hx_result rd;
+	struct hwxdp_run_stats st;
+	struct hwxdp_frame f;
+	struct dd_side k, d;
+	struct tap_net t;
+	unsigned int shown = 0;
+	uint64_t bundles = 0, runs = 0;
+	int err;
+
+	memset(&k, 0, sizeof(k));
+	memset(&d, 0, sizeof(d));
+	err = dd_side_open_device_prog(&d, path, r->prog);
+	if (err) {
+		say(r->run_error, sizeof(r->run_error), "device open: %s", hwxdp_strerror(err));
+		dd_side_close(&d);
+		return;
+	}
+	if (tap_net_open(&t, r->run_error, sizeof(r->run_error))) {
+		dd_side_close(&d);
+		return;
+	}
+	err = dd_side_open_kernel_bound(&k, path, r->prog, t.ifindex);
+	if (err) {
+		say(r->run_error, sizeof(r->run_error), "host copy: %s", hwxdp_error_message(err));
+		goto out;
+	}
+	if (tap_net_attach(&t, k.prog_fd, r->run_error, sizeof(r->run_error)) ||
+	    fill_maps(&k, &d, r->run_error, sizeof(r->run_error)))
+		goto out;
+	r->ran = true;
+	for (unsigned int i = 0; i < frames; i++) {
+		size_t len = frame_at(0xc0ffee ^ (uint64_t)strlen(r->object), i, buf, sizeof(buf));
+		size_t out_len = 0;
+		bool tx, differ;
+		int ek, ed;
+
+		rd.action = 0;
+		rd.len = 0;
+		memset(&st, 0, sizeof(st));
+		ed = hx_device_run_frame(d.engine, d.window, INGRESS_LO, buf, len, &rd, &f, &st);
+		tx = !ed && !f.reason && rd.action == XDP_TX;
+		/* a frame the device keeps is waited for a while, in case */
+		ek = tap_net_send(&t, buf, len, out, sizeof(out), &out_len, tx ? 1000 : 20);
+		r->frames++;
+		if (!ed) {
+			bundles += st.bundles;
+			runs++;
+		}
+		if (ek == -EINVAL || ed == -EINVAL)
+			differ = ek != ed; /* shorter than an Ethernet header: both refuse */
+		else
+			differ = ek || ed || f.reason || tx != (out_len > 0) ||
+				 (tx && (out_len != rd.len || memcmp(out, rd.frame, rd.len)));
+		if (out_len)
+			r->actions[XDP_TX]++;
+		if (differ) {
+			r->differ++;
+			if (shown++ < SHOW_DIFFS) {
+				fprintf(stderr,
+					"corpus: %s/%s: frame %u (%zu bytes) differs: kernel %d, "
+					"%zu bytes back\n",
+					r->object, r->prog, i, len, ek, out_len);
+				hx_hexdump(stderr, buf, len < 96 ? len : 96);
+				for (size_t b = 0; out_len && b < out_len && b < rd.len; b++)
+					if (out[b] != rd.frame[b]) {
+						fprintf(stderr,
+							"    first difference at byte %zu\n", b);
+						break;
+					}
+				if (out_len)
+					hx_hexdump(stderr, out, out_len < 96 ? out_len : 96);
+				show_result("device", ed, &rd);
+			}
+		}
+	}
+	r->bundles_per_frame = runs ? (double)bundles / (double)runs : 0;
+	compare_after(&k, &d, r, false);
+out:
+	dd_side_close(&k);
+	tap_net_close(&t);
+	dd_side_close(&d);
+}
+
+/*
  * A devmap entry's program (SEC("xdp/devmap")), which BPF_PROG_TEST_RUN
  * does not run: the kernel's sends the frames for real behind a redirect
  * into a devmap entry of the oracle's naming it (tests/corpus/live.h), and
@@ -1332,7 +1458,9 @@ static int one_object(const char *dir, const char *file, unsigned int frames,
 		host_verdict(path, r);
 		r->device_tried = true;
 		device_verdict(path, r);
-		if (r->device_ok && r->kernel_ok && p->expected_attach_type == BPF_XDP_DEVMAP)
+		if (r->device_ok && r->kernel_ok && r->kernel_bound)
+			run_tap_diff(path, r, frames);
+		else if (r->device_ok && r->kernel_ok && p->expected_attach_type == BPF_XDP_DEVMAP)
 			run_entry_diff(path, r, frames);
 		else if (r->device_ok && r->kernel_ok)
 			run_diff(path, r, frames);

@@ -25,6 +25,9 @@ struct corpus_row {
 	bool expect_bad; /* bad_*: written to be refused */
 
 	bool kernel_ok;
+	/* loaded bound to a netdev (a TAP), as the XDP metadata kfuncs need:
+	 * its frames run through the TAP (tests/corpus/tap.h) */
+	bool kernel_bound;
 	uint32_t kernel_insns; /* "processed N insns" */
 	uint64_t kernel_usec;  /* "verification time N usec" */
 	char kernel_reason[CORPUS_REASON_MAX];

@@ -25,6 +25,9 @@
 static const struct {
 	const char *object, *reason;
 } known_gaps[] = {
+	/* the host copy is loaded unbound, where the kernel refuses the XDP
+	 * metadata kfuncs; its loader binds it (a TAP here) */
+	{ "xdp_hints", "metadata kfuncs require device-bound program" },
 	{ NULL, NULL }, /* the end */
 };
 
@@ -451,4 +454,44 @@ Test(corpus, devmap_programs_against_the_kernel, .timeout = 300)
 			     rows_of[o].prog);
 		free(rows);
 	}
+}
+
+/*
+ * A program of the XDP metadata kfuncs, which the kernel takes only bound
+ * to a netdev, and then does not test-run: loaded bound to a TAP, its
+ * frames written to the TAP (tests/corpus/tap.h), where the kfuncs answer
+ * -EOPNOTSUPP as the device's do. hwxdp's host copy is unbound and refused
+ * in the kernel's words; the device's frames and maps are the kernel's.
+ */
+Test(corpus, metadata_kfuncs_bound_to_a_tap, .timeout = 300)
+{
+	struct corpus_row *rows = NULL;
+	size_t cnt = 0;
+	int err;
+
+	if (geteuid() != 0)
+		cr_skip_test("the kernel's verdict, a namespace and a TAP need root");
+	err = run_in_builds("xdp_hints", "corpus-hints", &rows, &cnt);
+	cr_assert_eq(err, 0, "the run failed: %s", strerror(-err));
+	cr_assert_eq(cnt, 3, "%zu rows", cnt);
+	for (size_t i = 0; i < cnt; i++) {
+		const struct corpus_row *r = &rows[i];
+
+		cr_expect(r->kernel_bound, "%s: not loaded bound", r->object);
+		expect_same_on_both(r);
+		cr_expect(!r->host_ok && strstr(r->host_reason, "metadata kfuncs require "
+								"device-bound program"),
+			  "%s: the host copy: %s", r->object,
+			  r->host_ok ? "accepted" : r->host_reason);
+		/* both ways: sent back, and passed or dropped */
+		cr_expect(r->actions[XDP_TX] > 0 && r->actions[XDP_TX] < r->frames,
+			  "%s: %llu of %llu frames sent back", r->object,
+			  (unsigned long long)r->actions[XDP_TX], (unsigned long long)r->frames);
+		cr_log_info("%s: kernel %u insns, host %s, device %u ops; %llu frames, %llu sent "
+			    "back, %llu differ, %llu map entries differ",
+			    r->object, r->kernel_insns, r->host_reason, r->image_ops,
+			    (unsigned long long)r->frames, (unsigned long long)r->actions[XDP_TX],
+			    (unsigned long long)r->differ, (unsigned long long)r->map_differ);
+	}
+	free(rows);
 }

@@ -262,12 +262,19 @@ int dd_side_open_kernel(struct dd_side *s, const char *path)
 
 int dd_side_open_kernel_prog(struct dd_side *s, const char *path, const char *name)
 {
+	return dd_side_open_kernel_bound(s, path, name, 0);
+}
+
+int dd_side_open_kernel_bound(struct dd_side *s, const char *path, const char *name,
+			      unsigned int ifindex)
+{
+	struct hwxdp_host_load_opts opts = { .sz = sizeof(opts), .bind_ifindex = ifindex };
 	struct bpf_program *prog;
 	struct bpf_map *map;
 	size_t n = 0;
 
 	side_init(s, false);
-	s->bobj = hwxdp_host_load(path);
+	s->bobj = hwxdp_host_load_opts(path, &opts);
 	if (!s->bobj)
 		return -errno;
 	prog = name ? hwxdp_host_port_program(s->bobj, name) : hwxdp_host_xdp_program(s->bobj);

@@ -58,6 +58,9 @@ int dd_side_open_device(struct dd_side *s, const char *path);
 /* The same for the XDP program of that name; NULL: the object's first. */
 int dd_side_open_kernel_prog(struct dd_side *s, const char *path, const char *prog);
 int dd_side_open_device_prog(struct dd_side *s, const char *path, const char *prog);
+/* The kernel's copy bound to netdev ifindex (loader/host.h's bind_ifindex). */
+int dd_side_open_kernel_bound(struct dd_side *s, const char *path, const char *prog,
+			      unsigned int ifindex);
 
 /*
  * A raw program (map references by index into maps[]): the kernel copy with

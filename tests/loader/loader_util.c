@@ -6,9 +6,8 @@
 #include <string.h>
 
 #include "base/log.h"
+#include "loader/kfuncs.h"
 #include "tests/loader/loader_util.h"
-
-const struct hwxdp_kfunc hx_kernel_kfuncs[] = { { NULL, 0 } };
 
 const char *hx_build_path(const char *rel)
 {
@@ -68,7 +67,7 @@ uint8_t *hx_read_file(const char *path, size_t *size)
 
 int hx_open_kernel_view(const char *path, struct hwxdp_object **obj)
 {
-	struct hwxdp_object_open_opts opts = { .sz = sizeof(opts), .kfuncs = hx_kernel_kfuncs };
+	struct hwxdp_object_open_opts opts = { .sz = sizeof(opts), .kfuncs = hwxdp_kernel_kfuncs };
 
 	return hwxdp_object__open_opts(path, &opts, obj);
 }

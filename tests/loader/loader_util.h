@@ -20,10 +20,8 @@ size_t hx_corpus(char paths[][PATH_MAX], size_t max);
 /* The whole file; fails the test when it cannot be read. Free it. */
 uint8_t *hx_read_file(const char *path, size_t *size);
 
-/* The kfunc table of the kernel: none of the device's. */
-extern const struct hwxdp_kfunc hx_kernel_kfuncs[];
-
-/* Opens path as the kernel would see it (no device kfuncs). */
+/* Opens path as the kernel would see it (hwxdp_kernel_kfuncs: no device
+ * kfuncs). */
 int hx_open_kernel_view(const char *path, struct hwxdp_object **obj);
 
 /* Collects every hwxdp message from now on; hx_messages() returns them. */

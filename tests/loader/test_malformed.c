@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "loader/kfuncs.h"
 #include "tests/loader/loader_util.h"
 
 #define OP_LD_IMM64 (BPF_LD | BPF_IMM | BPF_DW)
@@ -224,6 +225,59 @@ Test(loader_malformed, extern_neither_a_kfunc_nor_weak)
 	sym->st_info = ELF64_ST_INFO(STB_GLOBAL, ELF64_ST_TYPE(sym->st_info));
 	assert_refused(&im, -HWXDP_ERR_RELOC, "extern 'bpf_hwxdp_nowhere' is not a kfunc");
 	free(im.data);
+}
+
+/* Every copy of name in im (symbol and BTF strings) becomes to, no longer. */
+static void rename_all(struct image *im, const char *name, const char *to)
+{
+	size_t n = strlen(name) + 1, renamed = 0;
+
+	cr_assert_leq(strlen(to), strlen(name));
+	for (size_t at = 0; at + n <= im->size; at++)
+		if (!memcmp(im->data + at, name, n)) {
+			memset(im->data + at, 0, n);
+			memcpy(im->data + at, to, strlen(to));
+			renamed++;
+		}
+	cr_assert_gt(renamed, 0, "no string %s", name);
+}
+
+/*
+ * xdp_hints's vlan kfunc renamed: to a kernel kfunc hwxdp lacks, strong or
+ * weak (libbpf resolves it for the kernel's copy either way, where hwxdp
+ * would take a weak one for absent and verify another program), and to one
+ * no kernel has. Each is refused, by name.
+ */
+Test(loader_malformed, kfuncs_hwxdp_does_not_know)
+{
+	static const struct {
+		const char *name, *why;
+		bool weak;
+	} cases[] = {
+		{ "bpf_dynptr_from_xdp", "kfunc 'bpf_dynptr_from_xdp' is not supported by hwxdp" },
+		{ "bpf_dynptr_from_xdp", "kfunc 'bpf_dynptr_from_xdp' is not supported by hwxdp",
+		  true },
+		{ "bpf_no_such_kfunc", "extern 'bpf_no_such_kfunc' is not a kfunc of the target" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct image im = load("tests/corpus/xdp_hints.bpf.o");
+
+		/* the kernel's BTF tells them apart, where there is one */
+		if (i < 2 && !hwxdp_kfunc__in_kernel(cases[i].name)) {
+			cr_log_info("%s: not in this kernel's BTF\n", cases[i].name);
+			free(im.data);
+			continue;
+		}
+		rename_all(&im, "bpf_xdp_metadata_rx_vlan_tag", cases[i].name);
+		if (cases[i].weak) {
+			Elf64_Sym *sym = symbol(&im, cases[i].name);
+
+			sym->st_info = ELF64_ST_INFO(STB_WEAK, ELF64_ST_TYPE(sym->st_info));
+		}
+		assert_refused(&im, -HWXDP_ERR_RELOC, cases[i].why);
+		free(im.data);
+	}
 }
 
 /* libbpf 1.1 reads a BTF name it does not check: found by fuzzing. */

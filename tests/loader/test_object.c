@@ -289,6 +289,48 @@ Test(loader_object, weak_kfuncs_on_device_and_kernel)
 	hwxdp_object__close(kern);
 }
 
+/* The XDP metadata kfuncs: the same id in the device's view and the kernel's. */
+Test(loader_object, metadata_kfuncs_on_device_and_kernel)
+{
+	static const struct hwxdp_kfunc want[] = {
+		{ "bpf_xdp_metadata_rx_timestamp", HWXDP_KFUNC_XDP_RX_TIMESTAMP },
+		{ "bpf_xdp_metadata_rx_hash", HWXDP_KFUNC_XDP_RX_HASH },
+		{ "bpf_xdp_metadata_rx_vlan_tag", HWXDP_KFUNC_XDP_RX_VLAN_TAG },
+	};
+	const char *path = hx_build_path("tests/corpus/xdp_hints.bpf.o");
+	struct hwxdp_object *objs[2];
+
+	cr_assert_eq(hwxdp_object__open(path, &objs[0]), 0);
+	cr_assert_eq(hx_open_kernel_view(path, &objs[1]), 0);
+	for (size_t o = 0; o < 2; o++) {
+		const struct hwxdp_prog *p = hwxdp_object__find_prog(objs[o], "xdp_rx_hints");
+		size_t calls[3] = { 0 };
+
+		cr_assert_not_null(p);
+		for (size_t i = 0; i < p->extern_cnt; i++) {
+			const struct hwxdp_extern_ref *e = &p->externs[i];
+			const struct bpf_insn *insn = &p->insns[e->insn];
+
+			for (size_t k = 0; k < 3; k++) {
+				if (strcmp(e->name, want[k].name))
+					continue;
+				cr_assert(!e->weak && e->resolved && e->kfunc_id == want[k].id);
+				cr_assert(insn->code == OP_CALL &&
+						  insn->src_reg == BPF_PSEUDO_KFUNC_CALL &&
+						  insn->imm == want[k].id && !insn->off,
+					  "%s: call at %u: src %u imm %d", e->name, e->insn,
+					  insn->src_reg, insn->imm);
+				calls[k]++;
+			}
+		}
+		for (size_t k = 0; k < 3; k++)
+			cr_expect_eq(calls[k], 1, "%s: %s called %zu times",
+				     o ? "kernel" : "device", want[k].name, calls[k]);
+	}
+	hwxdp_object__close(objs[0]);
+	hwxdp_object__close(objs[1]);
+}
+
 /* Legacy and twin: the same stream, maps named alike. */
 Test(loader_object, legacy_objects_link_like_their_twins)
 {

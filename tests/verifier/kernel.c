@@ -1,17 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include <net/if.h>
+#include <sched.h>
 #include <linux/capability.h>
 #include <sys/syscall.h>
 
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 
+#include "loader/kfuncs.h"
 #include "tests/verifier/kernel.h"
+
+#ifndef BPF_F_XDP_DEV_BOUND_ONLY
+#define BPF_F_XDP_DEV_BOUND_ONLY (1U << 6)
+#endif
 
 static const uint8_t rodata_bytes[16] = { 1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0 };
 
@@ -226,6 +234,41 @@ static struct btf *callback_btf(const struct bpf_insn *insns, size_t cnt,
 	return btf;
 }
 
+/* The running kernel's BTF id of kfunc id (hwxdp_kernel_kfuncs), or id. */
+static int32_t kernel_kfunc_id(int32_t id)
+{
+	static struct btf *vmlinux;
+	const struct hwxdp_kfunc *k;
+	int32_t found;
+
+	for (k = hwxdp_kernel_kfuncs; k->name && k->id != id; k++)
+		;
+	if (!k->name)
+		return id;
+	if (!vmlinux)
+		vmlinux = btf__load_vmlinux_btf();
+	found = vmlinux ? btf__find_by_name_kind(vmlinux, k->name, BTF_KIND_FUNC) : -1;
+	return found > 0 ? found : id;
+}
+
+/*
+ * A device for KERNEL_BOUND: a veth in a network namespace this process
+ * makes for itself (gone with it), 0 when none can be made.
+ */
+static unsigned int bound_ifindex(void)
+{
+	static unsigned int ifindex;
+
+	if (ifindex)
+		return ifindex;
+	if (unshare(CLONE_NEWNET))
+		return 0;
+	if (system("ip link add hxkf0 type veth peer name hxkf1 >/dev/null 2>&1"))
+		return 0;
+	ifindex = if_nametoindex("hxkf0");
+	return ifindex;
+}
+
 int kernel_load(const struct bpf_insn *insns, size_t cnt, enum kernel_mode mode,
 		uint32_t attach_type, bool raw_maps, char *log, size_t log_size)
 {
@@ -253,6 +296,19 @@ int kernel_load(const struct bpf_insn *insns, size_t cnt, enum kernel_mode mode,
 		    copy[i].imm >= 0 && copy[i].imm < MAP_CNT)
 			copy[i].imm = map_fds[copy[i].imm];
 		i++;
+	}
+	for (i = 0; i < cnt; i++)
+		if (copy[i].code == (BPF_JMP | BPF_CALL) &&
+		    copy[i].src_reg == BPF_PSEUDO_KFUNC_CALL && !copy[i].off)
+			copy[i].imm = kernel_kfunc_id(copy[i].imm);
+	if (mode == KERNEL_BOUND) {
+		opts.prog_ifindex = bound_ifindex();
+		opts.prog_flags = BPF_F_XDP_DEV_BOUND_ONLY;
+		if (!opts.prog_ifindex) {
+			free(copy);
+			snprintf(log, log_size, "no veth to bind the program to\n");
+			return -ENODEV;
+		}
 	}
 	log[0] = '\0';
 	btf = callback_btf(insns, cnt, info, &info_cnt);

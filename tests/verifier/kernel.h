@@ -38,6 +38,10 @@ extern const struct hwxdp_map_desc test_maps[MAP_CNT];
 enum kernel_mode {
 	KERNEL_PRIV,
 	KERNEL_STRICT,
+	/* as KERNEL_PRIV, bound to a device (a veth of a network namespace of
+	 * the test's own: prog_ifindex, BPF_F_XDP_DEV_BOUND_ONLY), which the
+	 * XDP metadata kfuncs need; hwxdp's device target is that device */
+	KERNEL_BOUND,
 };
 
 /*
@@ -52,7 +56,8 @@ bool kernel_available(void);
 
 /*
  * Loads insns as an XDP program, map indexes replaced by the fds of real
- * test maps (unless raw_maps). Returns the fd or a negative errno; the
+ * test maps (unless raw_maps), calls of hwxdp's kernel kfunc ids
+ * (loader/kfuncs.h) by the running kernel's BTF ids. Returns the fd or a negative errno; the
  * verifier log (level 1) lands in log.
  */
 int kernel_load(const struct bpf_insn *insns, size_t cnt, enum kernel_mode mode,
