@@ -94,6 +94,8 @@ script_check() {
 	failed=$((failed + $(cut -d' ' -f3 <<<"$line")))
 }
 
+script_check "hwxdp prog prove: fwd, vlan_tag, lpm_route and every corpus program" \
+	scripts/prove-check.sh
 script_check "hwxdp run: ESP end to end against scapy" tests/esp_e2e/run.sh
 script_check "make install: the installed library, headers and examples" tests/install/run.sh
 script_check "hwxdpd: partners pinging through the appliance" tests/integration/daemon_ping.sh
