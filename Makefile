@@ -53,6 +53,8 @@ CORPUS_BUILDS := v3:-mcpu=v3 O1:-O1
 CORPUS_CFLAGS.nodebug_v1 := -g0 -mcpu=v1
 CORPUS_CFLAGS.v2_subprogs := -mcpu=v2 -fno-unroll-loops
 CORPUS_CFLAGS.atomics_v3 := -mcpu=v3
+# tests/prove/bpf/unit_atomics.bpf.c: the atomics that fetch are v3's
+CORPUS_CFLAGS.unit_atomics := -mcpu=v3
 CORPUS_CFLAGS.legacy_nobtf := -g0
 CORPUS_OBJS += $(foreach b,$(CORPUS_BUILDS),$(patsubst tests/corpus/%.bpf.c,\
 	       $(BUILD)/tests/corpus-$(firstword $(subst :, ,$(b)))/%.bpf.o,$(wildcard tests/corpus/*.bpf.c)))

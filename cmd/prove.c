@@ -146,9 +146,9 @@ static void replay(const struct prove_ctx *c, const struct hwxdp_prove_result *r
 	}
 	for (int i = 0; i < 2; i++)
 		rp->err[i] = hx_target_run(t[i], res->ingress, res->frame, res->len, &rp->run[i]);
-	if (res->loose & HWXDP_PROVE_LOOSE_ESP) {
-		/* the crypto unit's output is free in the model: both are held
-		 * only to differing from each other */
+	if (res->loose & (HWXDP_PROVE_LOOSE_ESP | HWXDP_PROVE_LOOSE_CLOCK)) {
+		/* the crypto unit's output and the clock are free in the model:
+		 * both are held only to differing from each other */
 		const struct hx_result *a = &rp->run[0], *b = &rp->run[1];
 
 		rp->loose = true;
@@ -392,12 +392,15 @@ static int report(const struct prove_ctx *c, const struct hwxdp_prove_result *re
 				print_writers(c, res);
 			if (res->esp_sa >= 0)
 				printf("  SA %lld: the lab's test SA\n", (long long)res->esp_sa);
-			if (rp.loose && (res->loose & HWXDP_PROVE_LOOSE_ESP))
-				printf("  replayed, with the crypto unit's own output (the model "
+			if (rp.loose &&
+			    (res->loose & (HWXDP_PROVE_LOOSE_ESP | HWXDP_PROVE_LOOSE_CLOCK)))
+				printf("  replayed, with the %s own output (the model "
 				       "leaves it free): the reference interpreter ends with "
 				       "verdict "
 				       "%u, %zu bytes (error %d); the device with verdict %u, %zu "
 				       "bytes (error %d)\n",
+				       res->loose & HWXDP_PROVE_LOOSE_ESP ? "crypto unit's"
+									  : "clock's",
 				       rp.run[0].action, rp.run[0].len, rp.err[0], rp.run[1].action,
 				       rp.run[1].len, rp.err[1]);
 			else if (rp.loose)

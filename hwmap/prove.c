@@ -105,6 +105,7 @@ struct leaf {
 	uint32_t wr_cnt;
 	struct esp_cmd esp[ESP_MAX];
 	uint32_t esp_cnt;
+	uint32_t clock_cnt; /* the clock's reads (ktime, time) */
 	/* where the path forked last (struct node, -1 before any fork), and
 	 * what holds here beyond the forks (a fault's condition), or NULL */
 	int32_t node;
@@ -143,6 +144,7 @@ struct sym {
 	uint32_t wr_cnt;
 	struct esp_cmd esp[ESP_MAX];
 	uint32_t esp_cnt;
+	uint32_t clock_cnt; /* the clock's reads so far */
 	/* how many writes each map has had on this path: its contents are
 	 * version ver[m] of the free functions */
 	uint8_t ver[HXU_TABLES];
@@ -167,6 +169,7 @@ struct prover {
 	Z3_sort bv8, bv32, bv64, mem;
 	Z3_ast len; /* bv32: the frame's length */
 	Z3_ast ingress, rx_queue;
+	Z3_ast cpu; /* bv32: the CPU (the engine) the frame runs on */
 	Z3_ast pkt0, lm0, writer0, tm0;
 	Z3_ast outside; /* the window's bytes around the frame */
 	/* what a fresh device and reference start with, where the proof
@@ -1309,6 +1312,21 @@ static Z3_ast esp(struct prover *p, struct sym *st, Z3_ast handle, Z3_ast l3, ui
 }
 
 /*
+ * bpf_ktime_get_ns and time: read n of a path is a free value named by n,
+ * the same on both sides, so that a translation that passes the clock on
+ * as it is read agrees whatever the clock says. The kernel's clock and the
+ * device's are each their own (both CLOCK_MONOTONIC, neither the other's):
+ * nothing more is assumed of them, not even that they never go back.
+ */
+static Z3_ast clock_read(struct prover *p, struct sym *st)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "clock@%u", st->clock_cnt++);
+	return Z3_mk_const(p->z, Z3_mk_string_symbol(p->z, buf), p->bv64);
+}
+
+/*
  * bpf_redirect_map and redir on a port map: XDP_REDIRECT when the key has
  * an entry (the same free choice as a lookup's), the low 2 bits of flags
  * otherwise; the target is the entry, named by map and key. NULL for flags
@@ -1395,14 +1413,20 @@ static Z3_ast csum_diff(struct prover *p, Z3_ast from_mem, Z3_ast from, uint32_t
 }
 
 /* An atomic read-modify-write of n bytes (one frame runs at a time: no
- * other writer in between); the old value, zero-extended. */
+ * other writer in between), op BPF's (BPF_ADD .. BPF_XOR, BPF_XCHG,
+ * BPF_CMPXCHG, which stores src only where the old value is cmp's low n
+ * bytes); the old value, zero-extended. */
 static Z3_ast atomic_rmw(struct prover *p, Z3_ast *mem, Z3_ast addr, unsigned int n,
-			 unsigned int op, Z3_ast src)
+			 unsigned int op, Z3_ast src, Z3_ast cmp)
 {
 	Z3_context z = p->z;
 	Z3_ast old = load(p, *mem, addr, n, false), v;
 
 	switch (op) {
+	case BPF_CMPXCHG:
+		v = Z3_mk_ite(z, Z3_mk_eq(z, old, n == 8 ? cmp : zext(p, lo32(p, cmp), 64)), src,
+			      old);
+		break;
 	case BPF_ADD:
 		v = Z3_mk_bvadd(z, old, src);
 		break;
@@ -1415,7 +1439,7 @@ static Z3_ast atomic_rmw(struct prover *p, Z3_ast *mem, Z3_ast addr, unsigned in
 	case BPF_XOR:
 		v = Z3_mk_bvxor(z, old, src);
 		break;
-	default: /* xchg */
+	default: /* BPF_XCHG */
 		v = src;
 	}
 	*mem = store(p, *mem, addr, n, v, false);
@@ -1456,6 +1480,7 @@ static enum step add_leaf(struct prover *p, const struct sym *st, Z3_ast cond, u
 	l->wr_cnt = st->wr_cnt;
 	memcpy(l->esp, st->esp, sizeof(l->esp));
 	l->esp_cnt = st->esp_cnt;
+	l->clock_cnt = st->clock_cnt;
 	l->data = st->data;
 	l->data_end = st->data_end;
 	l->data_meta = st->data_meta;
@@ -1730,12 +1755,18 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 
 			if (n < 4 || mem == &st->pkt ||
 			    (aop != BPF_ADD && aop != BPF_AND && aop != BPF_OR && aop != BPF_XOR &&
-			     in->imm != BPF_XCHG))
+			     in->imm != BPF_XCHG && in->imm != BPF_CMPXCHG))
 				return not_proven(p, "insn %u: atomic operation 0x%x not modelled",
 						  pc, in->imm);
-			v = atomic_rmw(p, mem, addr, n, in->imm == BPF_XCHG ? 0 : aop,
-				       st->r[in->src_reg]);
-			if (in->imm & BPF_FETCH)
+			v = atomic_rmw(p, mem, addr, n,
+				       in->imm == BPF_XCHG || in->imm == BPF_CMPXCHG
+					       ? (unsigned int)in->imm
+					       : aop,
+				       st->r[in->src_reg], st->r[0]);
+			/* cmpxchg's old value goes to r0, the others' to src */
+			if (in->imm == BPF_CMPXCHG)
+				st->r[0] = v;
+			else if (in->imm & BPF_FETCH)
 				st->r[in->src_reg] = v;
 		} else if (cls == BPF_LDX) {
 			v = load(p, *mem, addr, n, false);
@@ -1811,12 +1842,22 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 			     in->imm != BPF_FUNC_map_update_elem &&
 			     in->imm != BPF_FUNC_map_delete_elem &&
 			     in->imm != BPF_FUNC_redirect_map && in->imm != BPF_FUNC_redirect &&
-			     in->imm != BPF_FUNC_csum_diff))
+			     in->imm != BPF_FUNC_csum_diff && in->imm != BPF_FUNC_ktime_get_ns &&
+			     in->imm != BPF_FUNC_get_smp_processor_id &&
+			     in->imm != BPF_FUNC_xdp_get_buff_len))
 				return not_proven(p, "insn %u: %s %d not modelled yet", pc,
 						  in->src_reg == BPF_PSEUDO_KFUNC_CALL ? "kfunc"
 										       : "helper",
 						  in->imm);
-			if (in->imm == BPF_FUNC_xdp_adjust_head) {
+			if (in->imm == BPF_FUNC_ktime_get_ns) {
+				v = clock_read(p, st);
+			} else if (in->imm == BPF_FUNC_get_smp_processor_id) {
+				/* one CPU a run: XDP runs with migration off */
+				v = zext(p, p->cpu, 64);
+			} else if (in->imm == BPF_FUNC_xdp_get_buff_len) {
+				/* the model's frames are linear: no fragments */
+				v = Z3_mk_bvsub(p->z, st->data_end, st->data);
+			} else if (in->imm == BPF_FUNC_xdp_adjust_head) {
 				v = adjust_head(p, st, st->r[2]);
 				if (!v)
 					return not_proven(p,
@@ -2060,16 +2101,19 @@ static enum step hxu_step(struct prover *p, struct sym *st, struct fork *fk)
 			return STEP_FAIL;
 		if (kind == HXU_OP_ATOMIC) {
 			static const uint8_t aops[] = {
-				[HXU_ATOMIC_ADD] = BPF_ADD, [HXU_ATOMIC_AND] = BPF_AND,
-				[HXU_ATOMIC_OR] = BPF_OR,   [HXU_ATOMIC_XOR] = BPF_XOR,
-				[HXU_ATOMIC_XCHG] = 0,
+				[HXU_ATOMIC_ADD] = BPF_ADD,   [HXU_ATOMIC_AND] = BPF_AND,
+				[HXU_ATOMIC_OR] = BPF_OR,     [HXU_ATOMIC_XOR] = BPF_XOR,
+				[HXU_ATOMIC_XCHG] = BPF_XCHG, [HXU_ATOMIC_CMPXCHG] = BPF_CMPXCHG,
 			};
 
-			if (o.x > HXU_ATOMIC_XCHG || space == HXU_SPACE_PKT)
+			/* the engine refuses xchg and cmpxchg without .fetch */
+			if (o.x >= HXU_ATOMIC__MAX || space == HXU_SPACE_PKT ||
+			    (o.x >= HXU_ATOMIC_XCHG && !(o.flags & HXU_F_FETCH)))
 				return not_proven(p, "op %u: atomic operation %u not modelled", pc,
 						  o.x);
-			v = atomic_rmw(p, mem, addr, n, aops[o.x], rt);
-			if ((o.flags & HXU_F_FETCH) || o.x == HXU_ATOMIC_XCHG)
+			/* cmpxchg compares with rd, before it receives the old value */
+			v = atomic_rmw(p, mem, addr, n, aops[o.x], rt, *rd);
+			if (o.flags & HXU_F_FETCH)
 				*rd = v;
 		} else if (kind == HXU_OP_LD || kind == HXU_OP_LDSX) {
 			v = load(p, *mem, addr, n, be);
@@ -2200,6 +2244,12 @@ static enum step hxu_step(struct prover *p, struct sym *st, struct fork *fk)
 						  pc, ESP_MAX);
 			return hxu_unit_done(p, st, o.rd, words);
 		}
+		if (o.opcode == HXU_OP_TIME || o.opcode == HXU_OP_CPU) {
+			/* cpu: the engine number, the frame's CPU on the device */
+			*rd = o.opcode == HXU_OP_TIME ? clock_read(p, st) : zext(p, p->cpu, 64);
+			st->pc += words;
+			return STEP_NEXT;
+		}
 		if (o.opcode == HXU_OP_TADJ) {
 			*rd = adjust_tail(p, st, rs, pc);
 			return hxu_unit_done(p, st, o.rd, words);
@@ -2304,6 +2354,7 @@ static void sym_init(struct prover *p, struct sym *st, const char *side, uint32_
 	st->lk_cnt = 0;
 	st->wr_cnt = 0;
 	st->esp_cnt = 0;
+	st->clock_cnt = 0;
 	memset(st->ver, 0, sizeof(st->ver));
 	st->data = u64(p, PKT_BASE);
 	st->data_meta = st->data;
@@ -2852,6 +2903,8 @@ static void counterexample(struct prover *p, Z3_model m)
 		res->loose |= HWXDP_PROVE_LOOSE_ADDRESS;
 	if (taken(p, m, &p->bpf)->esp_cnt || taken(p, m, &p->hxu)->esp_cnt)
 		res->loose |= HWXDP_PROVE_LOOSE_ESP;
+	if (taken(p, m, &p->bpf)->clock_cnt || taken(p, m, &p->hxu)->clock_cnt)
+		res->loose |= HWXDP_PROVE_LOOSE_CLOCK;
 	if (taken(p, m, &p->bpf)->esp_cnt)
 		res->esp_sa =
 			(int64_t)(uint32_t)eval_u64(p, m, taken(p, m, &p->bpf)->esp[0].handle);
@@ -3412,8 +3465,8 @@ static Z3_lbool report_differ(struct prover *p)
 	if (r == Z3_L_FALSE) {
 		not_proven(p, "the two differ only from a state a fresh device does not start in "
 			      "(registers read before they are written, local memory, the window "
-			      "around the frame, global data or a full map): no counterexample the "
-			      "replay can make");
+			      "around the frame, global data, a full map or a CPU other than 0): "
+			      "no counterexample the replay can make");
 	} else if (r == Z3_L_TRUE) {
 		Z3_model m = Z3_solver_get_model(z, p->s);
 
@@ -3493,12 +3546,16 @@ static int compare(struct prover *p)
 /* The state a fresh device and the reference start a first frame in, as
  * one condition on what the proof leaves free: registers and local memory
  * zero (but r1 and r10), the window's bytes around the frame zero, global
- * data as the object gives it (.bss zero). */
+ * data as the object gives it (.bss zero), CPU 0. */
 static void fresh_state(struct prover *p)
 {
 	Z3_context z = p->z;
-	Z3_ast zero = u64(p, 0), c[2 + 2 * HXU_REGS];
+	Z3_ast zero = u64(p, 0), c[3 + 2 * HXU_REGS];
 	unsigned int n = 0;
+
+	/* the reference's CPU, the first engine's number, BPF_PROG_TEST_RUN's
+	 * on CPU 0 */
+	c[n++] = Z3_mk_eq(z, p->cpu, num(p, 0, p->bv32));
 
 	c[n++] = Z3_mk_eq(z, p->outside, Z3_mk_const_array(z, p->bv32, num(p, 0, p->bv8)));
 	c[n++] = Z3_mk_eq(z, p->lm0, Z3_mk_const_array(z, p->bv32, num(p, 0, p->bv8)));
@@ -3600,6 +3657,7 @@ int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map
 	p.len = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "frame_len"), p.bv32);
 	p.ingress = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "ingress"), p.bv32);
 	p.rx_queue = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "rx_queue"), p.bv32);
+	p.cpu = Z3_mk_const(p.z, Z3_mk_string_symbol(p.z, "cpu"), p.bv32);
 	{
 		/* the window: the frame's bytes, and free bytes around it, which
 		 * a wrong translation may read; a counterexample has them zero

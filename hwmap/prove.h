@@ -77,6 +77,9 @@ enum hwxdp_prove_loose {
 	/* a side's run goes through the crypto unit, whose result and effect
 	 * the model leaves free (diff_esp when the commands part) */
 	HWXDP_PROVE_LOOSE_ESP = 4,
+	/* a side's run reads the clock, whose values the model leaves free
+	 * and no replay chooses (the reference's is 0, the device's its own) */
+	HWXDP_PROVE_LOOSE_CLOCK = 8,
 };
 
 /* A map entry the counterexample needs (present or, with absent, not). */

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The prover's units (hwmap/prove.c): csum16, tadj, call and ret, tupdate
- * and tdelete, esp. Each program of tests/prove/bpf/unit_*.bpf.c is proven as
- * the translator makes it; then its image is broken by hand at that unit,
- * and the prover must give a counterexample that, replayed on the device
- * and on the kernel with the map entries it names, shows each doing what
- * the model says its side does, and the two different.
+ * and tdelete, esp, cpu, time, the frame's length, the atomics that fetch.
+ * Each program of tests/prove/bpf/unit_*.bpf.c is proven as the translator
+ * makes it; then its image is broken by hand at that unit, and the prover
+ * must give a counterexample that, replayed on the device and on the
+ * kernel with the map entries it names, shows each doing what the model
+ * says its side does, and the two different (where the model leaves a
+ * value free that no replay chooses, the clock's, only the last).
  */
+#define _GNU_SOURCE
 #include <criterion/criterion.h>
 #include <errno.h>
+#include <sched.h>
 #include <linux/bpf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,14 +101,42 @@ static bool result_is(const struct hx_result *r, const struct hwxdp_prove_outcom
 	       (!fwd || (r->len == o->len && !memcmp(r->frame, o->frame, o->len)));
 }
 
-/* The counterexample on the device and on the kernel, with its entries. */
-static void replay(const struct unit *u, const struct hwxdp_prove_result *res)
+/*
+ * The counterexample on the kernel, with its entries, on CPU 0: the CPU
+ * bpf_get_smp_processor_id gives under BPF_PROG_TEST_RUN is the caller's,
+ * and a counterexample's is 0 (the device's first engine's number).
+ */
+static void kernel_run(const struct unit *u, const struct hwxdp_prove_result *res,
+		       struct hx_result *kr)
 {
-	static struct hx_result kr, dr;
+	struct hx_target *kernel;
+	cpu_set_t cpu0, old;
+
+	CPU_ZERO(&cpu0);
+	CPU_SET(0, &cpu0);
+	cr_assert_eq(sched_getaffinity(0, sizeof(old), &old), 0);
+	cr_assert_eq(sched_setaffinity(0, sizeof(cpu0), &cpu0), 0, "cannot run on CPU 0");
+	kernel = hx_target_open("kernel", u->path);
+	cr_assert_not_null(kernel, "the kernel refuses %s", u->path);
+	/* read-only global data is the object's, and frozen */
+	for (uint32_t e = 0; e < res->entry_cnt; e++)
+		if (!res->entries[e].absent && !u->obj->maps[res->entries[e].map].read_only)
+			cr_assert_eq(
+				hx_target_map_update(kernel, u->obj->maps[res->entries[e].map].name,
+						     res->entries[e].key, res->entries[e].value),
+				0);
+	cr_assert_eq(hx_target_run(kernel, res->ingress, res->frame, res->len, kr), 0);
+	hx_target_close(kernel);
+	sched_setaffinity(0, sizeof(old), &old);
+}
+
+/* The counterexample on the device, with its entries. */
+static int device_run(const struct unit *u, const struct hwxdp_prove_result *res,
+		      struct hx_result *dr)
+{
 	struct hwxdp_tables *tables;
 	struct hwxdp_engine *engine;
 	struct hwxdp_run_stats st = {};
-	struct hx_target *kernel;
 	struct hwxdp_frame f;
 	uint8_t *window;
 	int err;
@@ -123,10 +155,19 @@ static void replay(const struct unit *u, const struct hwxdp_prove_result *res)
 	cr_assert_not_null(engine, "the engine refuses the image");
 	window = calloc(1, HXU_WINDOW_SIZE);
 	cr_assert_not_null(window);
-	err = hx_device_run_frame(engine, window, res->ingress, res->frame, res->len, &dr, &f, &st);
+	err = hx_device_run_frame(engine, window, res->ingress, res->frame, res->len, dr, &f, &st);
 	hwxdp_engine__free(engine);
 	hwxdp_tables__free(tables);
 	free(window);
+	return err;
+}
+
+/* The counterexample on the device and on the kernel, with its entries. */
+static void replay(const struct unit *u, const struct hwxdp_prove_result *res)
+{
+	static struct hx_result kr, dr;
+	int err = device_run(u, res, &dr);
+
 	if (res->hxu.end == HWXDP_PROVE_END_FAULT)
 		cr_assert_neq(err, 0, "the model says the device aborts; it does not");
 	else
@@ -136,16 +177,7 @@ static void replay(const struct unit *u, const struct hwxdp_prove_result *res)
 		cr_log_warn("not replayed on the kernel: it needs root");
 		return;
 	}
-	kernel = hx_target_open("kernel", u->path);
-	cr_assert_not_null(kernel, "the kernel refuses %s", u->path);
-	for (uint32_t e = 0; e < res->entry_cnt; e++)
-		if (!res->entries[e].absent)
-			cr_assert_eq(
-				hx_target_map_update(kernel, u->obj->maps[res->entries[e].map].name,
-						     res->entries[e].key, res->entries[e].value),
-				0);
-	cr_assert_eq(hx_target_run(kernel, res->ingress, res->frame, res->len, &kr), 0);
-	hx_target_close(kernel);
+	kernel_run(u, res, &kr);
 	cr_assert(result_is(&kr, &res->bpf), "the kernel does not do what the model says (%s)",
 		  res->reason);
 	cr_assert(err || kr.action != dr.action || kr.len != dr.len ||
@@ -434,10 +466,192 @@ Test(prove_units, esp_arguments_exchanged)
 	unit_close(&u);
 }
 
+/* o as the one word it must be, to take the place of a one-word operation. */
+static uint64_t op_word(const struct hxu_op *o)
+{
+	uint64_t w[2];
+
+	cr_assert_eq(hxu_encode(o, w), 1);
+	return w[0];
+}
+
+/* The CPU's number taken for 1: the frame is counted in CPU 1's slot, and
+ * its byte 11 (the CPU folded in) shows the 1 where the kernel, on CPU 0,
+ * leaves the byte as it was. */
+Test(prove_units, cpu_made_a_constant)
+{
+	struct hwxdp_prove_result res;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	unit_open(&u, "cpu");
+	at = find_op(&u, HXU_OP_CPU, 0, &o);
+	o = (struct hxu_op){
+		.opcode = HXU_OP_MOV, .rd = o.rd, .flags = HXU_F_K, .imm = 1, .end = o.end
+	};
+	prove_then_refute(&u, at, op_word(&o), &res);
+	cr_assert_eq(res.diff_byte, 11, "%s", res.reason);
+	unit_close(&u);
+}
+
+/*
+ * The first clock reading made a read of the CPU's number (0 on the first
+ * engine): the time the frame took is then the clock itself, past the
+ * budget. The clock's values are free in the model, so no replay gives the
+ * model's; the counterexample says so (loose), and replayed, the device
+ * drops the frame the reference interpreter (whose clock stands at 0) and
+ * the kernel pass.
+ */
+Test(prove_units, time_made_cpu)
+{
+	static struct hx_result rr, dr, kr;
+	struct hwxdp_prove_result res;
+	struct hx_target *ref;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	unit_open(&u, "clock");
+	at = find_op(&u, HXU_OP_TIME, 0, &o);
+	find_op(&u, HXU_OP_TIME, 1, &o);
+	unit_prove(&u, &res);
+	cr_assert_eq(res.status, HWXDP_PROVE_PROVEN, "%s", res.reason);
+	((uint64_t *)u.img->ops)[at] = with_opcode(&u, at, HXU_OP_CPU);
+	unit_prove(&u, &res);
+	cr_assert_eq(res.status, HWXDP_PROVE_COUNTEREXAMPLE, "%s", res.reason);
+	cr_log_info("%s: %s", u.prog->name, res.reason);
+	cr_assert(res.loose & HWXDP_PROVE_LOOSE_CLOCK);
+	cr_assert_eq(device_run(&u, &res, &dr), 0);
+	cr_assert_eq(dr.action, XDP_DROP, "the device's clock is under a second");
+	ref = hx_count_target_open(u.path);
+	cr_assert_not_null(ref);
+	cr_assert_eq(hx_target_run(ref, res.ingress, res.frame, res.len, &rr), 0);
+	hx_target_close(ref);
+	cr_assert_eq(rr.action, XDP_PASS);
+	if (geteuid() == 0) {
+		kernel_run(&u, &res, &kr);
+		cr_assert_eq(kr.action, XDP_PASS);
+	}
+	unit_close(&u);
+}
+
+/* The second clock reading made a copy of the first: the frame never
+ * takes any time, where BPF's two readings may be a budget apart. Each
+ * reading is its own value in the model: one value for all of them would
+ * prove this. The device's clock and the kernel's move by less than the
+ * budget between two readings, so the replay shows nothing: the
+ * counterexample is loose. */
+Test(prove_units, second_time_reuses_the_first)
+{
+	struct hwxdp_prove_result res;
+	struct hxu_op o, mov;
+	struct unit u;
+	uint32_t at;
+
+	unit_open(&u, "clock");
+	find_op(&u, HXU_OP_TIME, 0, &o);
+	find_op(&u, HXU_OP_MOV, 2, &mov);
+	cr_assert(mov.rd == 6 && mov.rs == 0, "the first reading is not kept in r6");
+	at = find_op(&u, HXU_OP_TIME, 1, &o);
+	o = (struct hxu_op){ .opcode = HXU_OP_MOV, .rd = o.rd, .rs = 6, .end = o.end };
+	unit_prove(&u, &res);
+	cr_assert_eq(res.status, HWXDP_PROVE_PROVEN, "%s", res.reason);
+	((uint64_t *)u.img->ops)[at] = op_word(&o);
+	unit_prove(&u, &res);
+	cr_assert_eq(res.status, HWXDP_PROVE_COUNTEREXAMPLE, "%s", res.reason);
+	cr_log_info("%s: %s", u.prog->name, res.reason);
+	cr_assert(res.loose & HWXDP_PROVE_LOOSE_CLOCK);
+	cr_assert_eq(res.bpf.value, XDP_DROP, "%s", res.reason);
+	cr_assert_eq(res.hxu.value, XDP_PASS, "%s", res.reason);
+	unit_close(&u);
+}
+
+/* The frame's length made data_end + data: the length written into the
+ * frame (bytes 14 and 15), and the verdict it chooses, are wrong. */
+Test(prove_units, buff_len_made_a_sum)
+{
+	struct hwxdp_prove_result res;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	unit_open(&u, "len");
+	/* r0 = data_end - data, as the translator makes the helper */
+	at = find_op(&u, HXU_OP_SUB, 0, &o);
+	cr_assert(o.rd == 0 && o.rs == 0 && o.rt == 1);
+	prove_then_refute(&u, at, with_opcode(&u, at, HXU_OP_ADD), &res);
+	unit_close(&u);
+}
+
+/* The 64-bit cmpxchg made an xchg: an owner slot already taken is taken
+ * again, which the slot read back into the frame (bytes 48..55) shows. */
+Test(prove_units, cmpxchg_made_xchg)
+{
+	struct hwxdp_prove_result res;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	unit_open(&u, "atomics");
+	at = find_op(&u, HXU_OP_ATOMIC + HXU_SPACE_TM, 0, &o);
+	cr_assert_eq(o.x, HXU_ATOMIC_CMPXCHG);
+	cr_assert_eq(hxu_mem_size(o.flags), 8);
+	o.x = HXU_ATOMIC_XCHG;
+	prove_then_refute(&u, at, op_word(&o), &res);
+	cr_assert(res.diff_byte >= 48 && res.diff_byte < 56, "%s", res.reason);
+	unit_close(&u);
+}
+
+/* The 32-bit cmpxchg compares with the wrong register (rd names both the
+ * value compared and where the old one goes): the old value the frame
+ * carries (bytes 40..43) or the slot read back (bytes 56..59) differs. */
+Test(prove_units, cmpxchg32_fetch_into_another_register)
+{
+	struct hwxdp_prove_result res;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	unit_open(&u, "atomics");
+	at = find_op(&u, HXU_OP_ATOMIC + HXU_SPACE_TM, 1, &o);
+	cr_assert_eq(o.x, HXU_ATOMIC_CMPXCHG);
+	cr_assert_eq(hxu_mem_size(o.flags), 4);
+	o.rd = o.rt;
+	prove_then_refute(&u, at, op_word(&o), &res);
+	cr_assert((res.diff_byte >= 40 && res.diff_byte < 44) ||
+			  (res.diff_byte >= 56 && res.diff_byte < 60),
+		  "%s", res.reason);
+	unit_close(&u);
+}
+
+/* fetch_or made fetch_xor: the flags given back, and those left, differ
+ * where a bit is set on both sides. */
+Test(prove_units, fetch_or_made_fetch_xor)
+{
+	struct hwxdp_prove_result res;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	unit_open(&u, "atomics");
+	for (int i = 0;; i++) {
+		at = find_op(&u, HXU_OP_ATOMIC + HXU_SPACE_TM, i, &o);
+		if (o.x == HXU_ATOMIC_OR)
+			break;
+	}
+	cr_assert(o.flags & HXU_F_FETCH);
+	o.x = HXU_ATOMIC_XOR;
+	prove_then_refute(&u, at, op_word(&o), &res);
+	unit_close(&u);
+}
+
 /* The corpus programs these units made provable. */
 Test(prove_units, corpus_programs)
 {
-	static const char *const names[] = { "global_funcs", "tail_grow", "legacy_prog_sec" };
+	static const char *const names[] = { "global_funcs",  "tail_grow",     "legacy_prog_sec",
+					     "bench_basic",   "bytes_helpers", "globals_frags",
+					     "stats_actions", "atomics_v3" };
 	struct hwxdp_verify_opts vopts = { .sz = sizeof(vopts), .device = true };
 	struct hwxdp_prove_result res;
 	char path[4096], msg[512];
