@@ -33,7 +33,7 @@ static int say(char *why, size_t len, int err, const char *fmt, const char *arg)
 	return err;
 }
 
-static int sysctl_write(const char *path, const char *value)
+int live_sysctl_write(const char *path, const char *value)
 {
 	int fd = open(path, O_WRONLY), err = 0;
 
@@ -80,8 +80,8 @@ static int make_links(struct live_net *n, char *why, size_t len)
 	int err;
 
 	/* no IPv6 on the links: their own router solicitations stay home */
-	sysctl_write("/proc/sys/net/ipv6/conf/all/disable_ipv6", "1");
-	sysctl_write("/proc/sys/net/ipv6/conf/default/disable_ipv6", "1");
+	live_sysctl_write("/proc/sys/net/ipv6/conf/all/disable_ipv6", "1");
+	live_sysctl_write("/proc/sys/net/ipv6/conf/default/disable_ipv6", "1");
 	snprintf(cmd, sizeof(cmd),
 		 "ip link add hxdm0 mtu %d numrxqueues 2 numtxqueues 2 type veth peer name hxdm1 "
 		 "mtu %d numrxqueues 2 numtxqueues 2 && ip link set hxdm0 up && "

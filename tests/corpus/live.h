@@ -38,6 +38,8 @@ struct live_net {
 int live_net_open(struct live_net *n, char *why, size_t len);
 /* Back to the thread's namespace; the new one goes with the last fd. */
 void live_net_close(struct live_net *n);
+/* Writes value to the file at path (a sysctl): 0 or a negative errno. */
+int live_sysctl_write(const char *path, const char *value);
 
 /*
  * A program of its own that redirects every frame into entry 0 of a DEVMAP

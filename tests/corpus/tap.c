@@ -15,6 +15,7 @@
 #include <linux/if_link.h>
 #include <linux/if_tun.h>
 
+#include "tests/corpus/live.h"
 #include "tests/corpus/tap.h"
 
 #define TAP_NAME "hxkt0"
@@ -22,18 +23,6 @@
 static int say(char *why, size_t len, int err, const char *what)
 {
 	snprintf(why, len, "%s: %s", what, strerror(-err));
-	return err;
-}
-
-static int sysctl_write(const char *path, const char *value)
-{
-	int fd = open(path, O_WRONLY), err = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, value, strlen(value)) < 0)
-		err = -errno;
-	close(fd);
 	return err;
 }
 
@@ -51,7 +40,7 @@ static int make_tap(struct tap_net *t, char *why, size_t len)
 	if (ioctl(t->fd, TUNSETIFF, &ifr))
 		return say(why, len, -errno, "TUNSETIFF " TAP_NAME);
 	/* no router solicitations or MLD reports to read back */
-	sysctl_write("/proc/sys/net/ipv6/conf/" TAP_NAME "/disable_ipv6", "1");
+	live_sysctl_write("/proc/sys/net/ipv6/conf/" TAP_NAME "/disable_ipv6", "1");
 	sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	if (sock < 0)
 		return say(why, len, -errno, "a socket for SIOCSIFFLAGS");
