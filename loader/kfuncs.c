@@ -30,6 +30,14 @@ const struct hwxdp_kfunc *hwxdp_kfunc__find(const struct hwxdp_kfunc *table, con
 	return NULL;
 }
 
+const char *hwxdp_kfunc__name(int32_t id)
+{
+	for (const struct hwxdp_kfunc *k = hwxdp_device_kfuncs; k->name; k++)
+		if (k->id == id)
+			return k->name;
+	return NULL;
+}
+
 static struct btf *vmlinux;
 
 static void load_vmlinux(void)

@@ -45,5 +45,7 @@ bool hwxdp_kfunc__in_kernel(const char *name);
 
 /* The entry of table called name, or NULL. */
 const struct hwxdp_kfunc *hwxdp_kfunc__find(const struct hwxdp_kfunc *table, const char *name);
+/* The name of the kfunc hwxdp numbers id (the device's table), or NULL. */
+const char *hwxdp_kfunc__name(int32_t id);
 
 #endif /* HWXDP_LOADER_KFUNCS_H */

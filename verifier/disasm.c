@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "loader/kfuncs.h"
 #include "verifier/disasm.h"
 
 /* The names come from the UAPI header's own list, so they follow it. */
@@ -203,7 +204,9 @@ static int disasm_jmp(const struct bpf_insn *insn, char *buf, size_t len)
 	if (op == BPF_CALL) {
 		if (insn->src_reg == BPF_PSEUDO_CALL)
 			return out(buf, len, "(%02x) call pc%+d", insn->code, insn->imm);
-		name = insn->src_reg ? NULL : hwxdp_helper_name(insn->imm);
+		name = !insn->src_reg				? hwxdp_helper_name(insn->imm)
+		       : insn->src_reg == BPF_PSEUDO_KFUNC_CALL ? hwxdp_kfunc__name(insn->imm)
+								: NULL;
 		if (!name)
 			name = insn->src_reg == BPF_PSEUDO_KFUNC_CALL ? "kernel-function"
 								      : "unknown";

@@ -15,8 +15,9 @@
  *   BPF_PSEUDO_MAP_IDX_VALUE   (18) r1 = map[fd_array:N][0]+OFF
  *   BPF_PSEUDO_BTF_ID          (18) r1 = ksym[btf_id:N]       ksym[btf_id:N,btf_fd:M]
  *   BPF_PSEUDO_FUNC            (18) r1 = func[pc+N]
- * A kfunc call prints "(85) call kernel-function#ID", the kernel's text for a
- * kfunc whose BTF name is not at hand; a verifier log shows the name there.
+ * A kfunc call prints "(85) call NAME#ID" with the name of the kfunc hwxdp
+ * numbers ID (loader/kfuncs.h), else "(85) call kernel-function#ID", the
+ * kernel's text for a kfunc whose BTF name is not at hand.
  */
 #ifndef HWXDP_VERIFIER_DISASM_H
 #define HWXDP_VERIFIER_DISASM_H

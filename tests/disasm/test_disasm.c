@@ -105,6 +105,8 @@ static const struct {
 	{ { INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_CALL, 0, -4) }, "(85) call pc-4" },
 	{ { INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL, 0, 1234) },
 	  "(85) call kernel-function#1234" },
+	{ { INSN(BPF_JMP | BPF_CALL, 0, BPF_PSEUDO_KFUNC_CALL, 0, 3) },
+	  "(85) call bpf_xdp_metadata_rx_hash#3" },
 	{ { INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0) }, "(95) exit" },
 	/* encodings the kernel calls bugs */
 	{ { INSN(BPF_LDX | BPF_ABS | BPF_W, 0, 0, 0, 0) }, "BUG_ldx_21" },
