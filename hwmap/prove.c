@@ -3240,16 +3240,23 @@ static bool meets(struct prover *p, const struct walk *w, Z3_model m, Z3_ast c, 
 }
 
 /*
- * The laws of the paths below node n, onto the solver. A pair of paths is
+ * The laws of the paths below node n, onto solver s. A pair of paths is
  * asked with the laws of its own two paths only: every other law is of a
  * path one of the two excludes, and true there; the solver, given them
  * all, spends its time finding that out for each (dozens of conditions
  * of thousands of terms on fwd, a query of 0.01 s past 120 s).
  */
-static void assert_laws(struct prover *p, const struct tree *t, int32_t n)
+static void assert_laws(struct prover *p, const struct tree *t, Z3_solver s, int32_t n)
 {
 	for (int32_t k = t->law[n + 1]; k >= 0; k = t->law_next[k])
-		Z3_solver_assert(p->z, p->s, p->laws[k]);
+		Z3_solver_assert(p->z, s, p->laws[k]);
+}
+
+/* The laws of the path that ends under node n, onto solver s. */
+static void assert_path_laws(struct prover *p, const struct tree *t, Z3_solver s, int32_t n)
+{
+	for (; n >= 0; n = p->nodes[n].parent)
+		assert_laws(p, t, s, n);
 }
 
 /* The pairs under node n (n + 1 in the tree) on the solver's path, m a
@@ -3291,7 +3298,7 @@ static void walk_node(struct prover *p, struct walk *w, int32_t n, Z3_model m)
 			continue;
 		Z3_solver_push(p->z, p->s);
 		Z3_solver_assert(p->z, p->s, p->nodes[c].c);
-		assert_laws(p, t, c);
+		assert_laws(p, t, p->s, c);
 		walk_node(p, w, c, cm);
 		Z3_solver_pop(p->z, p->s, 1);
 		if (cm)
@@ -3356,9 +3363,10 @@ static void tree_free(struct tree *t)
  * without the solver), and each microcode path reached compared with it
  * under both conditions. The forks cover every input, so every pair that
  * can meet is compared; each query holds two paths, not all of them.
- * PAIRS_DIFFER with the pair in *bi, *hi.
+ * PAIRS_DIFFER with the pair in *bi, *hi and *pair a solver of its own
+ * holding the laws of every path and of these two.
  */
-static enum pairs compare_pairs(struct prover *p, uint32_t *bi, uint32_t *hi)
+static enum pairs compare_pairs(struct prover *p, uint32_t *bi, uint32_t *hi, Z3_solver *pair)
 {
 	Z3_context z = p->z;
 	Z3_solver whole = p->s;
@@ -3373,7 +3381,7 @@ static enum pairs compare_pairs(struct prover *p, uint32_t *bi, uint32_t *hi)
 	/* a short limit first, as in the exploration: a fresh solver takes
 	 * what the incremental one does not answer soon */
 	p->s = new_solver(p, p->timeout < PROBE_MS ? p->timeout : PROBE_MS);
-	assert_laws(p, &t, -1);
+	assert_laws(p, &t, p->s, -1);
 	for (uint32_t i = 0; i < p->bpf.leaf_cnt && w.ret == PAIRS_EQUAL; i++) {
 		Z3_model m = NULL;
 		Z3_lbool r;
@@ -3390,8 +3398,7 @@ static enum pairs compare_pairs(struct prover *p, uint32_t *bi, uint32_t *hi)
 		qsort(w.no, w.no_cnt, sizeof(*w.no), id_cmp);
 		Z3_solver_push(z, p->s);
 		Z3_solver_assert(z, p->s, p->bpf.leaves[i].cond);
-		for (int32_t n = p->bpf.leaves[i].node; n >= 0; n = p->nodes[n].parent)
-			assert_laws(p, &t, n);
+		assert_path_laws(p, &t, p->s, p->bpf.leaves[i].node);
 		r = query(p, Z3_mk_true(z), &m);
 		if (r == Z3_L_UNDEF) {
 			not_proven(p, "the solver gave up on BPF path %u: %s", i,
@@ -3407,40 +3414,20 @@ static enum pairs compare_pairs(struct prover *p, uint32_t *bi, uint32_t *hi)
 		}
 		Z3_solver_pop(z, p->s, 1);
 	}
+	Z3_solver_dec_ref(z, p->s);
+	p->s = whole;
 	if (w.ret == PAIRS_DIFFER) {
 		*bi = w.bpf;
 		*hi = w.hxu;
+		*pair = new_solver(p, p->timeout);
+		assert_laws(p, &t, *pair, -1);
+		assert_path_laws(p, &t, *pair, p->bpf.leaves[w.bpf].node);
+		assert_path_laws(p, &t, *pair, p->hxu.leaves[w.hxu].node);
 	}
-	Z3_solver_dec_ref(z, p->s);
-	p->s = whole;
 	tree_free(&t);
 	free(w.yes);
 	free(w.no);
 	return w.ret;
-}
-/*
- * A solver of its own for BPF path bi and microcode path hi: the laws of
- * every path and of these two, not the others' (compare_pairs), or NULL
- * when out of memory.
- */
-static Z3_solver pair_solver(struct prover *p, uint32_t bi, uint32_t hi)
-{
-	bool *on = calloc((size_t)p->node_cnt + 1, sizeof(*on));
-	Z3_solver s;
-
-	if (!on)
-		return NULL;
-	on[0] = true;
-	for (int32_t n = p->bpf.leaves[bi].node; n >= 0; n = p->nodes[n].parent)
-		on[n + 1] = true;
-	for (int32_t n = p->hxu.leaves[hi].node; n >= 0; n = p->nodes[n].parent)
-		on[n + 1] = true;
-	s = new_solver(p, p->timeout);
-	for (uint32_t k = 0; k < p->law_cnt; k++)
-		if (on[p->law_node[k] + 1])
-			Z3_solver_assert(p->z, s, p->laws[k]);
-	free(on);
-	return s;
 }
 
 /*
@@ -3481,7 +3468,7 @@ static Z3_lbool report_differ(struct prover *p)
 static int compare(struct prover *p)
 {
 	Z3_context z = p->z;
-	Z3_solver whole = p->s;
+	Z3_solver whole = p->s, pair = NULL;
 	struct side b = { NULL, 1 }, h = { NULL, 1 };
 	uint32_t bi = 0, hi = 0;
 	Z3_ast differ;
@@ -3511,7 +3498,7 @@ static int compare(struct prover *p)
 	}
 	/* else path against path; a pair that differs, on a solver with the
 	 * two paths' laws, gives the model the counterexample reads */
-	switch (compare_pairs(p, &bi, &hi)) {
+	switch (compare_pairs(p, &bi, &hi, &pair)) {
 	case PAIRS_EQUAL:
 		p->res->status = HWXDP_PROVE_PROVEN;
 		return 0;
@@ -3520,12 +3507,7 @@ static int compare(struct prover *p)
 	case PAIRS_DIFFER:
 		break;
 	}
-	p->s = pair_solver(p, bi, hi);
-	if (!p->s) {
-		p->s = whole;
-		not_proven(p, "out of memory");
-		return 0;
-	}
+	p->s = pair;
 	b.leaves = &p->bpf.leaves[bi];
 	h.leaves = &p->hxu.leaves[hi];
 	Z3_solver_assert(z, p->s,
