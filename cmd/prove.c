@@ -122,6 +122,19 @@ static void replay(const struct prove_ctx *c, const struct hwxdp_prove_result *r
 		const struct hwxdp_prove_entry *en = &res->entries[e];
 		const char *map = c->obj->maps[en->map].name;
 
+		/* a program array's slot the object fills, and the model empties */
+		for (int i = 0; i < 2 && en->absent &&
+				c->obj->maps[en->map].type == BPF_MAP_TYPE_PROG_ARRAY;
+		     i++) {
+			int err = hx_target_map_delete(t[i], map, en->key);
+
+			if (err && err != -ENOENT) {
+				snprintf(rp->why, sizeof(rp->why), "the %s cannot empty map %s: %s",
+					 i ? "device" : "reference interpreter", map,
+					 strerror(-err));
+				goto out;
+			}
+		}
 		for (int i = 0; i < 2 && !en->absent; i++) {
 			int err = hx_target_map_update(t[i], map, en->key, en->value);
 
@@ -432,6 +445,7 @@ int do_prog_prove(int argc, char **argv)
 		.sz = sizeof(opts), .max_len = 128, .timeout_ms = 10000, .ingress = PROVE_INGRESS
 	};
 	struct hwxdp_prove_result *res = NULL;
+	struct hwxdp_prove_progs *pp = NULL;
 	struct prove_ctx c = {};
 	const char *name = NULL;
 	int opt, rc, err;
@@ -491,6 +505,15 @@ int do_prog_prove(int argc, char **argv)
 		rc = cmd_error("%s", strerror(ENOMEM));
 		goto out;
 	}
+	/* the image's other programs, which its tail calls reach */
+	err = hwxdp_prove_progs(c.obj, c.img, &pp);
+	if (err) {
+		rc = cmd_error("%s: %s: the image's programs cannot be verified: %s", c.path,
+			       c.prog->name, strerror(-err));
+		goto out;
+	}
+	opts.progs = pp->progs;
+	opts.prog_cnt = pp->cnt;
 	err = hwxdp_prove(c.prog->insns, c.prog->insn_cnt, c.obj->maps, c.obj->map_cnt, c.facts,
 			  c.img, 0, &opts, res);
 	if (err) {
@@ -501,6 +524,7 @@ int do_prog_prove(int argc, char **argv)
 	rc = report(&c, res, opts.max_len);
 out:
 	free(res);
+	hwxdp_prove_progs__free(pp);
 	hxu_image__free(c.img);
 	hwxdp_verify_result__free(c.facts);
 	hwxdp_object__close(c.obj);

@@ -99,6 +99,7 @@ struct leaf {
 	Z3_ast tm;
 	Z3_ast egress;
 	uint32_t last;
+	uint32_t prog; /* BPF: the image program last is an insn of */
 	struct lookup lk[LOOKUP_MAX];
 	uint32_t lk_cnt;
 	struct table_write wr[WRITE_MAX];
@@ -148,6 +149,8 @@ struct sym {
 	/* how many writes each map has had on this path: its contents are
 	 * version ver[m] of the free functions */
 	uint8_t ver[HXU_TABLES];
+	uint32_t prog; /* BPF: the image program pc is an insn of */
+	uint32_t tail_calls; /* counted so far, at most HXU_TAIL_CALL_MAX */
 	uint32_t pc;
 	uint32_t steps;
 	int32_t back_edge; /* the last backward jump's source, or -1 */
@@ -216,6 +219,12 @@ struct prover {
 	const struct bpf_insn *insns;
 	size_t cnt;
 	const struct hwxdp_verify_result *facts;
+	/* the BPF side of each image program, which tail calls jump into
+	 * (an entry without instructions: not known), and each program
+	 * array's contents: image program numbers by index */
+	const struct hwxdp_prove_prog *bprogs;
+	uint32_t bprog_cnt;
+	Z3_func_decl prog_slot[HXU_TABLES];
 	/* the HXU side */
 	const struct hxu_image *img;
 	struct side bpf, hxu;
@@ -1485,6 +1494,7 @@ static enum step add_leaf(struct prover *p, const struct sym *st, Z3_ast cond, u
 	l->data_end = st->data_end;
 	l->data_meta = st->data_meta;
 	l->last = last;
+	l->prog = st->prog;
 	return STEP_LEAF;
 }
 
@@ -1645,10 +1655,112 @@ static bool call_map(struct prover *p, const struct sym *st, const struct hwxdp_
 	return false;
 }
 
+/* Where a path goes after a tail call: on after it (k < 0), or into image
+ * program k, BPF at its first instruction, the microcode at its entry.
+ * Registers, local memory and the frame pointer stay as they are on both
+ * sides, as the kernel's and device/engine.c's tail calls leave them (the
+ * called program's verification lets it read r1, the context, and r10
+ * only); a fall-through leaves BPF's r0..r5 unreadable, as the verifier
+ * has them after the helper. */
+static void tail_go(struct prover *p, struct sym *st, int32_t k, uint32_t fall, bool bpf)
+{
+	if (k < 0) {
+		st->pc = fall;
+		for (int i = 0; bpf && i <= 5; i++)
+			st->r[i] = Z3_mk_fresh_const(p->z, "clobbered", p->bv64);
+		return;
+	}
+	if (bpf) {
+		st->prog = (uint32_t)k;
+		st->pc = 0;
+		st->r[1] = u64(p, CTX_ADDR);
+	} else {
+		st->pc = p->img->progs[k].entry;
+	}
+}
+
+/* What program array m holds at an index, a bv32 -> bv32 function shared
+ * by both sides: the image program of that number, none for any other. */
+static Z3_ast prog_slot(struct prover *p, uint32_t m, Z3_ast idx)
+{
+	Z3_context z = p->z;
+	char name[HWXDP_NAME_MAX + 16];
+
+	if (!p->prog_slot[m]) {
+		snprintf(name, sizeof(name), "progs_%s", p->maps[m].name);
+		p->prog_slot[m] =
+			Z3_mk_func_decl(z, Z3_mk_string_symbol(z, name), 1, &p->bv32, p->bv32);
+	}
+	return Z3_mk_app(z, p->prog_slot[m], 1, &idx);
+}
+
+/*
+ * A tail call through program array m at index idx (bv32): bpf_tail_call
+ * and tcall, as the kernel's and device/engine.c's. An index past the
+ * array's end, or a path that has made HXU_TAIL_CALL_MAX already, goes on
+ * after the call, uncounted; an index in range counts, and goes into the
+ * image program its slot holds (prog_slot), or on after the call when the
+ * slot holds no program of the image. The contents are free: the proof
+ * holds for any programs of the image in any slots. Each way is a path of
+ * its own, split one fork at a time (in range or not; slot k or not, for
+ * each program k of the image), the ways split off finished here.
+ */
+static enum step tail_call(struct prover *p, struct sym *st, uint32_t m, Z3_ast idx,
+			   uint32_t fall, bool bpf)
+{
+	const struct hwxdp_map_desc *d = m < p->map_cnt && m < HXU_TABLES ? &p->maps[m] : NULL;
+	const char *unit = bpf ? "insn" : "op";
+	uint32_t pc = st->pc;
+	bool dup = false;
+	Z3_ast slot;
+
+	if (!d || d->type != BPF_MAP_TYPE_PROG_ARRAY)
+		return not_proven(p, "%s %u: tail call through a map that is no program array",
+				  unit, pc);
+	/* the device's verifier refuses a tail call from a function */
+	if (st->call_depth)
+		return not_proven(p, "%s %u: tail call from a function", unit, pc);
+	if (st->tail_calls >= HXU_TAIL_CALL_MAX ||
+	    !split(p, st, Z3_mk_bvult(p->z, idx, num(p, d->max_entries, p->bv32)))) {
+		tail_go(p, st, -1, fall, bpf);
+		p->alt = NULL;
+		return STEP_NEXT;
+	}
+	if (p->alt)
+		tail_go(p, p->alt, -1, fall, bpf);
+	st->tail_calls++;
+	/* the slot a counterexample fills (entries_of) */
+	for (uint32_t i = 0; i < st->lk_cnt && !dup; i++)
+		dup = st->lk[i].map == m && st->lk[i].key == idx;
+	if (!dup && st->lk_cnt < LOOKUP_MAX)
+		st->lk[st->lk_cnt++] = (struct lookup){ m, idx };
+	slot = prog_slot(p, m, idx);
+	for (uint32_t k = 0; k < p->img->prog_cnt; k++) {
+		bool other = split(p, st, ne(p, slot, num(p, k, p->bv32)));
+		struct sym *to = other ? p->alt : st;
+
+		if (to && bpf && (k >= p->bprog_cnt || !p->bprogs[k].insns))
+			return not_proven(p,
+					  "insn %u: tail call into image program %u (%s), whose "
+					  "BPF is not given",
+					  pc, k, p->img->progs[k].name);
+		if (to)
+			tail_go(p, to, (int32_t)k, fall, bpf);
+		if (!other) {
+			p->alt = NULL;
+			return STEP_NEXT;
+		}
+	}
+	tail_go(p, st, -1, fall, bpf);
+	p->alt = NULL;
+	return STEP_NEXT;
+}
+
 static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 {
-	const struct bpf_insn *in = &p->insns[st->pc];
-	const struct hwxdp_insn_fact *f = &p->facts->facts[st->pc];
+	const struct hwxdp_prove_prog *bp = &p->bprogs[st->prog];
+	const struct bpf_insn *in = &bp->insns[st->pc];
+	const struct hwxdp_insn_fact *f = &bp->facts->facts[st->pc];
 	uint8_t cls = BPF_CLASS(in->code), op = BPF_OP(in->code);
 	uint32_t pc = st->pc;
 	Z3_ast *dst = &st->r[in->dst_reg], src, addr, v;
@@ -1832,8 +1944,12 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 				v = num(p, HWXDP_KFUNC_XDP_METADATA_RESULT, p->bv64);
 				goto call_done;
 			}
-			if (!in->src_reg && in->imm == BPF_FUNC_tail_call)
-				return not_proven(p, "insn %u: tail call not modelled yet", pc);
+			if (!in->src_reg && in->imm == BPF_FUNC_tail_call) {
+				if (!call_map(p, st, f, &map))
+					return not_proven(p, "insn %u: tail call through a map not known",
+							  pc);
+				return tail_call(p, st, map, lo32(p, st->r[3]), pc + 1, true);
+			}
 			if (in->src_reg ||
 			    (in->imm != BPF_FUNC_map_lookup_elem &&
 			     in->imm != BPF_FUNC_xdp_adjust_head &&
@@ -2177,8 +2293,10 @@ static enum step hxu_step(struct prover *p, struct sym *st, struct fork *fk)
 				return add_leaf(p, st, st->cond, HWXDP_PROVE_END_FAULT,
 						num(p, pc, p->bv32), pc);
 			return do_return(p, st);
+		case HXU_OP_TCALL:
+			return tail_call(p, st, o.x, lo32(p, rs), pc + words, false);
 		}
-		return not_proven(p, "op %u: tail call not modelled yet", pc);
+		return not_proven(p, "op %u: opcode 0x%02x", pc, o.opcode);
 	case HXU_CLASS_U:
 		if (hxu_op_table_reg(o.opcode) || (o.opcode == HXU_OP_TLOOKUP && o.x < p->map_cnt &&
 						   hxu_map_of_maps(p->maps[o.x].type)))
@@ -2361,6 +2479,8 @@ static void sym_init(struct prover *p, struct sym *st, const char *side, uint32_
 	st->data_end = Z3_mk_bvadd(p->z, st->data, zext(p, p->len, 64));
 	st->cond = Z3_mk_true(p->z);
 	st->pc = pc;
+	st->prog = 0;
+	st->tail_calls = 0;
 	st->steps = 0;
 	st->back_edge = -1;
 	st->call_depth = 0;
@@ -2629,6 +2749,7 @@ static void outcome_of(struct prover *p, Z3_model m, const struct leaf *l,
 	out->value = (uint32_t)eval_u64(p, m, l->value);
 	out->len = (uint32_t)(eval_u64(p, m, l->data_end) - data);
 	out->last = l->last;
+	out->prog = l->prog;
 	for (uint32_t i = 0; i < out->len && i < HWXDP_PROVE_LEN_MAX; i++)
 		out->frame[i] = (uint8_t)eval_u64(
 			p, m, Z3_mk_select(p->z, l->pkt, lo32(p, u64(p, data + i))));
@@ -2667,6 +2788,16 @@ static void entries_of(struct prover *p, Z3_model m, const struct leaf *l)
 			      !memcmp(res->entries[j].key, e.key, ks);
 		if (dup)
 			continue;
+		if (d->type == BPF_MAP_TYPE_PROG_ARRAY) {
+			/* a tail call's slot: the image program it holds, or none */
+			uint32_t k = (uint32_t)eval_u64(p, m, prog_slot(p, e.map, l->lk[i].key));
+
+			e.absent = k >= p->img->prog_cnt;
+			if (!e.absent)
+				memcpy(e.value, &k, sizeof(k));
+			res->entries[res->entry_cnt++] = e;
+			continue;
+		}
 		{
 			Z3_ast hit, a, v = lookup_term(p, e.map, 0, l->lk[i].key, &hit, &a);
 
@@ -3582,6 +3713,39 @@ static uint64_t now_ms(void)
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
+/*
+ * The BPF side of each of img's programs: the options' (hwxdp_prove_opts
+ * progs), with the program given at prog_index; without them, that one
+ * alone. -EINVAL for options that do not fit the image, or -ENOMEM.
+ */
+static int prove_progs_of(const struct hwxdp_prove_opts *opts, const struct bpf_insn *insns,
+			  size_t cnt, const struct hwxdp_verify_result *facts,
+			  const struct hxu_image *img, uint32_t prog_index,
+			  struct hwxdp_prove_prog **out)
+{
+	bool given = opts && opts->sz >= offsetof(struct hwxdp_prove_opts, prog_cnt) +
+						 sizeof(opts->prog_cnt) &&
+		     opts->progs;
+	struct hwxdp_prove_prog *bp = calloc(img->prog_cnt, sizeof(*bp));
+
+	if (!bp)
+		return -ENOMEM;
+	for (uint32_t k = 0; given && k < img->prog_cnt; k++) {
+		const struct hwxdp_prove_prog *g = &opts->progs[k];
+
+		if (opts->prog_cnt != img->prog_cnt ||
+		    (g->insns && (!g->cnt || !g->facts || g->facts->fact_cnt != g->cnt ||
+				  !g->facts->accepted))) {
+			free(bp);
+			return -EINVAL;
+		}
+		bp[k] = *g;
+	}
+	bp[prog_index] = (struct hwxdp_prove_prog){ insns, cnt, facts };
+	*out = bp;
+	return 0;
+}
+
 int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map_desc *maps,
 		size_t map_cnt, const struct hwxdp_verify_result *facts,
 		const struct hxu_image *img, uint32_t prog_index,
@@ -3597,6 +3761,7 @@ int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map
 			    .img = img,
 			    .maps = maps,
 			    .map_cnt = map_cnt };
+	struct hwxdp_prove_prog *bprogs = NULL;
 	struct sym init;
 	Z3_config cfg;
 	char tmo[16];
@@ -3606,6 +3771,11 @@ int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map
 	    prog_index >= img->prog_cnt || !res || max_len < LEN_MIN || (map_cnt && !maps) ||
 	    max_len > HWXDP_PROVE_LEN_MAX)
 		return -EINVAL;
+	err = prove_progs_of(opts, insns, cnt, facts, img, prog_index, &bprogs);
+	if (err)
+		return err;
+	p.bprogs = bprogs;
+	p.bprog_cnt = img->prog_cnt;
 	memset(res, 0, sizeof(*res));
 	res->diff_byte = -1;
 	res->diff_write = -1;
@@ -3691,6 +3861,7 @@ int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map
 
 	res->status = HWXDP_PROVE_NOT_PROVEN;
 	sym_init(&p, &init, "bpf", 0);
+	init.prog = prog_index;
 	if (explore(&p, &p.bpf, &init, bpf_step, "insn"))
 		goto out;
 	res->explore_ms[0] = now_ms() - start;
@@ -3724,6 +3895,7 @@ out:
 	Z3_del_context(p.z);
 	error_prover = NULL;
 out_free:
+	free(bprogs);
 	free(p.laws);
 	free(p.law_node);
 	free(p.bpf.leaves);

@@ -30,6 +30,14 @@
 #define HWXDP_PROVE_KEY_MAX   64
 #define HWXDP_PROVE_VALUE_MAX 256
 
+/* The BPF side of one program of an image: its instructions and its
+ * accepted device verification (the facts of it as its own program). */
+struct hwxdp_prove_prog {
+	const struct bpf_insn *insns;
+	size_t cnt;
+	const struct hwxdp_verify_result *facts;
+};
+
 struct hwxdp_prove_opts {
 	size_t sz;	     /* sizeof(struct hwxdp_prove_opts) */
 	uint32_t max_len;    /* frames up to this length; 0: 128 */
@@ -40,6 +48,14 @@ struct hwxdp_prove_opts {
 	/* The outputs compared path against path from the start, not only
 	 * where the one folded query is undecided (the tests run both). */
 	bool by_pairs;
+	/* The BPF side of every program of the image, image program k's at
+	 * progs[k] (prog_cnt the image's count), for the tail calls that
+	 * jump into them (hwxdp_prove_progs() makes it); progs[prog_index]
+	 * is the program given. NULL: only the program given is known, and a
+	 * tail call that can reach another program of the image is not
+	 * proven. */
+	const struct hwxdp_prove_prog *progs;
+	uint32_t prog_cnt;
 };
 
 enum hwxdp_prove_status {
@@ -62,6 +78,7 @@ struct hwxdp_prove_outcome {
 	uint32_t len; /* the frame's length on the way out */
 	uint8_t frame[HWXDP_PROVE_LEN_MAX];
 	uint32_t last; /* BPF: the insn that ended it; HXU: the op */
+	uint32_t prog; /* BPF: the image program last is an insn of (tail calls) */
 	/* the insn (BPF) or op (HXU) that wrote the first output byte that
 	 * differs; -1: the frame's own byte, or no byte differs */
 	int32_t writer;
@@ -132,5 +149,24 @@ int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map
 		size_t map_cnt, const struct hwxdp_verify_result *facts,
 		const struct hxu_image *img, uint32_t prog_index,
 		const struct hwxdp_prove_opts *opts, struct hwxdp_prove_result *res);
+
+/*
+ * The BPF side of every program of img, which hwxdp_translate_for_device
+ * made of a program of obj (its tail calls' targets, its devmap
+ * programs): each image program's instructions, by name, and its device
+ * verification as its own program, as the translator verified it. 0 with
+ * *out (free with hwxdp_prove_progs__free()), -ENOENT for an image program
+ * obj has not, -EACCES for one the device's verifier refuses, or the
+ * verifier's error.
+ */
+struct hwxdp_prove_progs {
+	struct hwxdp_prove_prog *progs;
+	struct hwxdp_verify_result **facts;
+	uint32_t cnt;
+};
+
+int hwxdp_prove_progs(struct hwxdp_object *obj, const struct hxu_image *img,
+		      struct hwxdp_prove_progs **out);
+void hwxdp_prove_progs__free(struct hwxdp_prove_progs *pp);
 
 #endif /* HWXDP_HWMAP_PROVE_H */

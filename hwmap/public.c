@@ -38,6 +38,7 @@ static int require_proof(struct hwxdp_object *obj, const struct hwxdp_prog *prog
 					  .timeout_ms = opts->prove_timeout_ms,
 					  .ingress = 1 };
 	struct hwxdp_verify_result *facts = NULL;
+	struct hwxdp_prove_progs *pp = NULL;
 	struct hwxdp_prove_result *res = malloc(sizeof(*res));
 	int err;
 
@@ -47,15 +48,22 @@ static int require_proof(struct hwxdp_object *obj, const struct hwxdp_prog *prog
 	err = hwxdp_verify(obj, prog, &vopts, &facts);
 	if (!err && !facts->accepted)
 		err = -EACCES;
+	/* the image's other programs, which its tail calls reach */
 	if (!err)
+		err = hwxdp_prove_progs(obj, hxu, &pp);
+	if (!err) {
+		popts.progs = pp->progs;
+		popts.prog_cnt = pp->cnt;
 		err = hwxdp_prove(prog->insns, prog->insn_cnt, obj->maps, obj->map_cnt, facts, hxu,
 				  0, &popts, res);
+	}
 	if (!err && res->status != HWXDP_PROVE_PROVEN) {
 		pr_warn("%s: %s: %s: %s\n", obj->path ? obj->path : "", prog->name,
 			res->status == HWXDP_PROVE_COUNTEREXAMPLE ? "counterexample" : "not proven",
 			res->reason);
 		err = -HWXDP_ERR_NOT_PROVEN;
 	}
+	hwxdp_prove_progs__free(pp);
 	hwxdp_verify_result__free(facts);
 	free(res);
 	return err;

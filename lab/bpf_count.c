@@ -19,6 +19,7 @@
 #include "loader/kfuncs.h"
 #include "loader/device.h"
 #include "hwmap/hxu.h"
+#include "hwmap/translate.h"
 #include "loader/object.h"
 #include "lab/bpf_count.h"
 #include "base/log.h"
@@ -33,11 +34,16 @@
 /* Loops are bounded by the verifier; this only stops an interpreter bug. */
 #define COUNT_BUDGET (1u << 24)
 #define COUNT_SA_MAX 4
+#define COUNT_PROGS  HXU_PORTS /* the programs of an image, at most */
 
 struct count_target {
 	char *path;
 	struct hwxdp_object *obj;
 	const struct hwxdp_prog *prog;
+	/* the programs a tail call jumps to, by the device image's numbers
+	 * (prog[0] is prog), which the program arrays hold, as the device's */
+	const struct hwxdp_prog *progs[COUNT_PROGS];
+	uint32_t prog_cnt;
 	struct hwxdp_tables *tables;
 	uint8_t *window;
 	uint8_t stack[COUNT_FRAMES][COUNT_STACK] __attribute__((aligned(8)));
@@ -68,6 +74,41 @@ static void count_close(struct hx_target *target)
 	free(ct->window);
 	free(ct);
 	target->priv = NULL;
+}
+
+/*
+ * Where the object has a program array: the programs a tail call can jump
+ * to, numbered as the device's image of the program numbers them
+ * (hwxdp_translate_for_device: the program, the ones its filled arrays
+ * name, its devmap programs), and the arrays filled as the device fills
+ * them. A program the translator refuses has no targets: its tail calls
+ * are refused here (-ENOTSUP), as they were before.
+ */
+static int tail_call_targets(struct count_target *ct)
+{
+	struct hxu_image *img = NULL;
+	bool arrays = false;
+	char msg[256];
+	int err;
+
+	ct->progs[0] = ct->prog;
+	ct->prog_cnt = 1;
+	for (size_t i = 0; i < ct->obj->map_cnt; i++)
+		arrays |= ct->obj->maps[i].type == BPF_MAP_TYPE_PROG_ARRAY;
+	if (!arrays)
+		return 0;
+	if (hwxdp_translate_for_device(ct->obj, ct->prog, &img, msg, sizeof(msg))) {
+		ct->prog_cnt = 0;
+		return 0;
+	}
+	for (uint32_t k = 0; k < img->prog_cnt && k < COUNT_PROGS; k++)
+		for (size_t i = 0; i < ct->obj->prog_cnt; i++)
+			if (!strncmp(img->progs[k].name, ct->obj->progs[i].name, HXU_NAME_MAX - 1))
+				ct->progs[k] = &ct->obj->progs[i];
+	ct->prog_cnt = img->prog_cnt < COUNT_PROGS ? img->prog_cnt : COUNT_PROGS;
+	err = hwxdp_device_tables__fill_progs(ct->tables, ct->obj, img);
+	hxu_image__free(img);
+	return err;
 }
 
 static int count_open(struct hx_target *target, const char *object_path)
@@ -101,6 +142,9 @@ static int count_open(struct hx_target *target, const char *object_path)
 	}
 	/* the tables as the device makes them, global data written in */
 	err = hwxdp_device_tables__fill(ct->tables, ct->obj->maps, ct->obj->map_cnt);
+	if (err)
+		goto fail;
+	err = tail_call_targets(ct);
 	if (err)
 		goto fail;
 	return 0;
@@ -511,12 +555,36 @@ struct count_return {
 	uint64_t saved[4];
 };
 
+/*
+ * bpf_tail_call(ctx, map, index) as the kernel's: an index past the end,
+ * or the 33rd tail call made, goes on after the call, uncounted; one in
+ * range counts, and jumps to the program its slot holds, if any. The
+ * registers and the stack stay as they are. true when it jumps, to *to.
+ */
+static bool tail_call(struct count_target *ct, uint64_t map, uint64_t index, uint32_t *calls,
+		      const struct hwxdp_prog **to)
+{
+	struct hwxdp_table *tab = hwxdp_tables__get(ct->tables, (uint32_t)map);
+	uint32_t prog;
+
+	if (!tab || tab->desc.type != BPF_MAP_TYPE_PROG_ARRAY ||
+	    (uint32_t)index >= tab->desc.max_entries || *calls >= HXU_TAIL_CALL_MAX)
+		return false;
+	++*calls;
+	prog = hwxdp_table__prog(tab, (uint32_t)index);
+	if (prog >= ct->prog_cnt || !ct->progs[prog])
+		return false;
+	*to = ct->progs[prog];
+	return true;
+}
+
 /* Runs the program from insn 0; returns 0 with r0 in *ret, or an errno. */
 static int interpret(struct count_target *ct, struct count_ctx *c, uint64_t *ret)
 {
 	const struct bpf_insn *insns = ct->prog->insns;
+	const struct hwxdp_prog *to;
 	struct count_return stack[COUNT_FRAMES];
-	uint32_t pc = 0, depth = 0, n = (uint32_t)ct->prog->insn_cnt;
+	uint32_t pc = 0, depth = 0, n = (uint32_t)ct->prog->insn_cnt, tail_calls = 0;
 	uint64_t r[11] = { 0 }, executed = 0, v;
 	int err;
 
@@ -673,6 +741,18 @@ static int interpret(struct count_target *ct, struct count_ctx *c, uint64_t *ret
 				if (in->src_reg == BPF_PSEUDO_KFUNC_CALL && !in->off &&
 				    hwxdp_kfunc__is_xdp_metadata(in->imm)) {
 					r[0] = HWXDP_KFUNC_XDP_METADATA_RESULT;
+					pc++;
+					break;
+				}
+				if (!in->src_reg && in->imm == BPF_FUNC_tail_call && ct->prog_cnt &&
+				    !depth) {
+					if (tail_call(ct, r[2], r[3], &tail_calls, &to)) {
+						insns = to->insns;
+						n = (uint32_t)to->insn_cnt;
+						pc = 0;
+						break;
+					}
+					/* on: r0 is not set, as the helper's void */
 					pc++;
 					break;
 				}

@@ -14,8 +14,13 @@
  * delete, redirect_map, xdp_adjust_head/meta/tail, ktime (0), prandom,
  * smp_processor_id (0); the ESP kfunc on the crypto unit with the SAs
  * hx_target_esp_sa() gives it (none: -ENOENT); the XDP metadata kfuncs as
- * on the device (loader/kfuncs.h: -EOPNOTSUPP). Other kfunc calls and tail
- * calls are refused (-ENOTSUP), so a frame that reaches one is not counted.
+ * on the device (loader/kfuncs.h: -EOPNOTSUPP). Tail calls as the kernel's
+ * (at most 33 a frame), into the programs of the device's image of the
+ * program, which a program array's entries name by their numbers there,
+ * as the device's do (the arrays filled from the object's `.values` as the
+ * device fills them); in an object the translator refuses, and from a
+ * function, they are refused (-ENOTSUP), as other kfunc calls are, so a
+ * frame that reaches one is not counted.
  */
 #ifndef HWXDP_LAB_BPF_COUNT_H
 #define HWXDP_LAB_BPF_COUNT_H

@@ -8,12 +8,15 @@
 #include <bpf/libbpf.h>
 #include <linux/bpf.h>
 
+#include "hwmap/translate.h"
 #include "lab/target.h"
 #include "loader/host.h"
+#include "loader/object.h"
 
 struct kernel_target {
 	struct bpf_object *obj;
 	int prog_fd;
+	char *path;
 };
 
 static int kernel_open(struct hx_target *target, const char *object_path)
@@ -38,6 +41,12 @@ static int kernel_open(struct hx_target *target, const char *object_path)
 		return -ENOENT;
 	}
 	kt->prog_fd = bpf_program__fd(prog);
+	kt->path = strdup(object_path);
+	if (!kt->path) {
+		bpf_object__close(kt->obj);
+		free(kt);
+		return -ENOMEM;
+	}
 	target->priv = kt;
 	return 0;
 }
@@ -94,6 +103,46 @@ static int map_index_of_id(struct hx_target *target, uint32_t id, uint32_t *inde
 	return -ESRCH;
 }
 
+static bool of_progs(struct hx_target *target, const char *name)
+{
+	struct kernel_target *kt = target->priv;
+	struct bpf_map *map = bpf_object__find_map_by_name(kt->obj, name);
+
+	return map && bpf_map__type(map) == BPF_MAP_TYPE_PROG_ARRAY;
+}
+
+/*
+ * A program array's value is, for every target, the number of a program in
+ * the device's image of the object's XDP program (hwxdp_translate_for_device
+ * numbers them: the program, the programs its filled arrays name, its
+ * devmap programs), the device's own value: here the fd of the host copy
+ * of that program, found by name.
+ */
+static int image_prog_fd(struct hx_target *target, uint32_t k)
+{
+	struct kernel_target *kt = target->priv;
+	const struct hwxdp_prog *prog;
+	struct hwxdp_object *obj;
+	struct hxu_image *img;
+	struct bpf_program *bp;
+	char msg[256];
+	int fd = -EBADF;
+
+	if (hwxdp_object__open(kt->path, &obj))
+		return -EBADF;
+	prog = hwxdp_object__xdp_prog(obj);
+	if (prog && !hwxdp_translate_for_device(obj, prog, &img, msg, sizeof(msg))) {
+		bp = k < img->prog_cnt ? bpf_object__find_program_by_name(kt->obj,
+									  img->progs[k].name)
+				       : NULL;
+		if (bp)
+			fd = bpf_program__fd(bp);
+		hxu_image__free(img);
+	}
+	hwxdp_object__close(obj);
+	return fd;
+}
+
 static int kernel_map_update(struct hx_target *target, const char *map, const void *key,
 			     const void *value)
 {
@@ -102,6 +151,13 @@ static int kernel_map_update(struct hx_target *target, const char *map, const vo
 
 	if (fd < 0)
 		return fd;
+	if (of_progs(target, map)) {
+		memcpy(&index, value, sizeof(index));
+		inner = image_prog_fd(target, index);
+		if (inner < 0)
+			return inner;
+		return bpf_map_update_elem(fd, key, &inner, BPF_ANY) ? -errno : 0;
+	}
 	if (of_maps(target, map)) {
 		memcpy(&index, value, sizeof(index));
 		inner = nth_map_fd(target, index);
@@ -201,6 +257,7 @@ static void kernel_close(struct hx_target *target)
 	if (!kt)
 		return;
 	bpf_object__close(kt->obj);
+	free(kt->path);
 	free(kt);
 }
 

@@ -38,6 +38,8 @@ struct unit {
 	const struct hwxdp_prog *prog;
 	struct hwxdp_verify_result *facts;
 	struct hxu_image *img;
+	/* an image of several programs: the BPF side of each */
+	struct hwxdp_prove_progs *progs;
 	char path[4096];
 };
 
@@ -60,8 +62,27 @@ static void unit_open(struct unit *u, const char *name)
 		     msg);
 }
 
+/* path's first XDP program as the device's loader makes it: with the
+ * programs its tail calls reach, and the BPF side of each for the prover. */
+static void image_open(struct unit *u, const char *path)
+{
+	struct hwxdp_translate_opts topts = { .sz = sizeof(topts), .verified = &u->facts };
+	char msg[512];
+
+	memset(u, 0, sizeof(*u));
+	snprintf(u->path, sizeof(u->path), "%s", path);
+	cr_assert_eq(hwxdp_object__open(u->path, &u->obj), 0, "%s", u->path);
+	u->prog = hwxdp_object__xdp_prog(u->obj);
+	cr_assert_not_null(u->prog);
+	cr_assert_eq(hwxdp_translate_for_device_opts(u->obj, u->prog, &topts, &u->img, msg,
+						     sizeof(msg)),
+		     0, "%s", msg);
+	cr_assert_eq(hwxdp_prove_progs(u->obj, u->img, &u->progs), 0);
+}
+
 static void unit_close(struct unit *u)
 {
+	hwxdp_prove_progs__free(u->progs);
 	hxu_image__free(u->img);
 	hwxdp_verify_result__free(u->facts);
 	hwxdp_object__close(u->obj);
@@ -71,6 +92,10 @@ static void unit_prove(const struct unit *u, struct hwxdp_prove_result *res)
 {
 	struct hwxdp_prove_opts opts = test_prove_opts();
 
+	if (u->progs) {
+		opts.progs = u->progs->progs;
+		opts.prog_cnt = u->progs->cnt;
+	}
 	cr_assert_eq(hwxdp_prove(u->prog->insns, u->prog->insn_cnt, u->obj->maps, u->obj->map_cnt,
 				 u->facts, u->img, 0, &opts, res),
 		     0);
@@ -125,6 +150,10 @@ static void kernel_run(const struct unit *u, const struct hwxdp_prove_result *re
 				hx_target_map_update(kernel, u->obj->maps[res->entries[e].map].name,
 						     res->entries[e].key, res->entries[e].value),
 				0);
+		else if (u->obj->maps[res->entries[e].map].type == BPF_MAP_TYPE_PROG_ARRAY)
+			/* a slot the object fills, which the model has empty */
+			hx_target_map_delete(kernel, u->obj->maps[res->entries[e].map].name,
+					     res->entries[e].key);
 	cr_assert_eq(hx_target_run(kernel, res->ingress, res->frame, res->len, kr), 0);
 	hx_target_close(kernel);
 	sched_setaffinity(0, sizeof(old), &old);
@@ -145,12 +174,16 @@ static int device_run(const struct unit *u, const struct hwxdp_prove_result *res
 	cr_assert_not_null(tables);
 	cr_assert_eq(hwxdp_tables__create_all(tables, u->img), 0);
 	cr_assert_eq(hwxdp_device_tables__fill(tables, u->obj->maps, u->obj->map_cnt), 0);
+	cr_assert_eq(hwxdp_device_tables__fill_progs(tables, u->obj, u->img), 0);
 	for (uint32_t e = 0; e < res->entry_cnt; e++)
 		if (!res->entries[e].absent)
 			cr_assert_eq(hwxdp_table__update(
 					     hwxdp_tables__get(tables, res->entries[e].map),
 					     res->entries[e].key, res->entries[e].value, BPF_ANY),
 				     0);
+		else if (u->obj->maps[res->entries[e].map].type == BPF_MAP_TYPE_PROG_ARRAY)
+			hwxdp_table__delete(hwxdp_tables__get(tables, res->entries[e].map),
+					    res->entries[e].key);
 	engine = hwxdp_engine__new(u->img, tables);
 	cr_assert_not_null(engine, "the engine refuses the image");
 	window = calloc(1, HXU_WINDOW_SIZE);
@@ -646,6 +679,234 @@ Test(prove_units, fetch_or_made_fetch_xor)
 	unit_close(&u);
 }
 
+/* The n-th operation with this opcode in image program k. */
+static uint32_t find_op_in(const struct unit *u, uint32_t k, uint8_t opcode, int nth,
+			   struct hxu_op *out)
+{
+	uint32_t end = k + 1 < u->img->prog_cnt ? u->img->progs[k + 1].entry : u->img->op_cnt;
+
+	for (uint32_t i = u->img->progs[k].entry; i < end;) {
+		unsigned int n = hxu_decode_at(&u->img->ops[i], u->img->op_cnt - i, out);
+
+		cr_assert_neq(n, 0);
+		if (out->opcode == opcode && !nth--)
+			return i;
+		i += n;
+	}
+	cr_assert_fail("no operation 0x%02x in image program %u", opcode, k);
+	return 0;
+}
+
+/*
+ * The counterexample on the reference interpreter, as `hwxdp prog prove`
+ * replays it (lab/bpf_count.h): its tail calls jump into the programs of the
+ * device's image that the entries' slots name, and it must do what the
+ * model says BPF does.
+ */
+static void reference_replay(const struct unit *u, const struct hwxdp_prove_result *res)
+{
+	static struct hx_result rr;
+	struct hx_target *ref = hx_count_target_open(u->path);
+
+	cr_assert_not_null(ref, "the reference interpreter refuses %s", u->path);
+	for (uint32_t e = 0; e < res->entry_cnt; e++) {
+		const char *map = u->obj->maps[res->entries[e].map].name;
+
+		if (!res->entries[e].absent)
+			cr_assert_eq(hx_target_map_update(ref, map, res->entries[e].key,
+							  res->entries[e].value),
+				     0);
+		else if (u->obj->maps[res->entries[e].map].type == BPF_MAP_TYPE_PROG_ARRAY)
+			hx_target_map_delete(ref, map, res->entries[e].key);
+	}
+	cr_assert_eq(hx_target_run(ref, res->ingress, res->frame, res->len, &rr), 0);
+	cr_assert(result_is(&rr, &res->bpf),
+		  "the reference interpreter does not do what the model says BPF does (%s)",
+		  res->reason);
+	hx_target_close(ref);
+}
+
+/* tests/prove/bpf/unit_NAME as the device's loader has it: the entry and
+ * the programs its tail calls reach, cnt of them. */
+static void tail_open(struct unit *u, const char *name, uint32_t cnt)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/tests/prove/bpf/unit_%s.bpf.o", hx_build_dir(), name);
+	image_open(u, path);
+	cr_assert_eq(u->img->prog_cnt, cnt);
+}
+
+/* Whether the counterexample fills slot of program array map with image
+ * program prog (-1: leaves it empty). */
+static bool fills_slot(const struct unit *u, const struct hwxdp_prove_result *res, uint32_t slot,
+		       int32_t prog)
+{
+	for (uint32_t e = 0; e < res->entry_cnt; e++) {
+		const struct hwxdp_prove_entry *en = &res->entries[e];
+		uint32_t key, value;
+
+		memcpy(&key, en->key, sizeof(key));
+		memcpy(&value, en->value, sizeof(value));
+		if (u->obj->maps[en->map].type == BPF_MAP_TYPE_PROG_ARRAY && key == slot)
+			return prog < 0 ? en->absent : !en->absent && value == (uint32_t)prog;
+	}
+	return false;
+}
+
+/* The tail call's index taken from another register (the entry's count,
+ * byte 16 plus one): another program runs, or none. */
+Test(prove_units, tcall_index_register)
+{
+	struct hwxdp_prove_result res;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	tail_open(&u, "tcall", 3);
+	at = find_op_in(&u, 0, HXU_OP_TCALL, 0, &o);
+	cr_assert_eq(o.rs, 3);
+	o.rs = 2;
+	prove_then_refute(&u, at, op_word(&o), &res);
+	reference_replay(&u, &res);
+	unit_close(&u);
+}
+
+/* The index masked with 1 instead of 3: slot 2 (empty) becomes slot 0,
+ * slot 3 (past the end) slot 1. */
+Test(prove_units, tcall_index_mask)
+{
+	struct hwxdp_prove_result res;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	tail_open(&u, "tcall", 3);
+	at = find_op_in(&u, 0, HXU_OP_AND, 0, &o);
+	cr_assert_eq(o.imm, 3);
+	prove_then_refute(&u, at, with_imm(&u, at, 1), &res);
+	reference_replay(&u, &res);
+	unit_close(&u);
+}
+
+/* The tail call made a jump to the next operation: the microcode goes on
+ * where BPF runs the slot's program. */
+Test(prove_units, tcall_dropped)
+{
+	struct hwxdp_prove_result res;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	tail_open(&u, "tcall", 3);
+	at = find_op_in(&u, 0, HXU_OP_TCALL, 0, &o);
+	o.opcode = HXU_OP_JMP;
+	o.rs = 0;
+	o.x = 0;
+	o.imm = (int32_t)at + 1;
+	prove_then_refute(&u, at, op_word(&o), &res);
+	reference_replay(&u, &res);
+	cr_assert(res.bpf.prog != 0 || res.hxu.last < u.img->progs[1].entry, "%s", res.reason);
+	unit_close(&u);
+}
+
+/* The verdict of tcall_add, which only a tail call reaches, made XDP_PASS:
+ * the prover follows the call into it. */
+Test(prove_units, tcall_into_a_wrong_target)
+{
+	struct hwxdp_prove_result res;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	tail_open(&u, "tcall", 3);
+	for (int n = 0;; n++) {
+		at = find_op_in(&u, 1, HXU_OP_MOV, n, &o);
+		if ((o.flags & HXU_F_K) && o.rd == 0 && o.imm == XDP_TX)
+			break;
+	}
+	prove_then_refute(&u, at, with_imm(&u, at, XDP_PASS), &res);
+	reference_replay(&u, &res);
+	cr_assert_eq(res.bpf.prog, 1, "%s", res.reason);
+	cr_assert_eq(res.bpf.value, XDP_TX, "%s", res.reason);
+	cr_assert(fills_slot(&u, &res, 0, 1) || fills_slot(&u, &res, 1, 1) ||
+			  fills_slot(&u, &res, 2, 1),
+		  "no slot holds tcall_add: %s", res.reason);
+	unit_close(&u);
+}
+
+/* The second tail call's index, tcall_chain's, masked with 2: a chain of
+ * two tail calls, the second through the slot its own byte picks. */
+Test(prove_units, tcall_chain_index)
+{
+	struct hwxdp_prove_result res;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	tail_open(&u, "tcall", 3);
+	at = find_op_in(&u, 2, HXU_OP_AND, 0, &o);
+	cr_assert_eq(o.imm, 3);
+	prove_then_refute(&u, at, with_imm(&u, at, 2), &res);
+	reference_replay(&u, &res);
+	unit_close(&u);
+}
+
+/*
+ * The 33 tail calls a frame may make, on both sides: tlimit_again counts
+ * its runs and sends the frame back where the count is 33 at the call that
+ * goes on. Its compare made one with 32 differs only there, where the slot
+ * holds tlimit_again and the 34th tail call of the frame is refused: the
+ * kernel's replay of the model's BPF outcome (verdict XDP_TX, byte 16 at
+ * 33) holds the model to the kernel's count, the device's to the engine's.
+ */
+Test(prove_units, tcall_limit)
+{
+	struct hwxdp_prove_result res;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	tail_open(&u, "tlimit", 2);
+	at = find_op_in(&u, 1, HXU_OP_BRI, 0, &o);
+	cr_assert_eq(o.ext, 33);
+	/* the constant is word 2's low half */
+	prove_then_refute(&u, at + 1, (u.img->ops[at + 1] & ~0xffffffffull) | 32, &res);
+	reference_replay(&u, &res);
+	cr_assert(fills_slot(&u, &res, 0, 1), "%s", res.reason);
+	cr_assert_eq(res.bpf.value, XDP_TX, "%s", res.reason);
+	cr_assert_eq(res.bpf.frame[16], 33, "%s", res.reason);
+	unit_close(&u);
+}
+
+/* The tail-call units proven path against path too, and the corpus's
+ * programs with tail calls: cilium_tail's entry, whose array the object
+ * leaves empty (its slots may hold the entry itself), and tail_prog_array's,
+ * whose image holds its two stages. */
+Test(prove_units, tail_call_programs)
+{
+	static const char *const paths[] = { "tests/prove/bpf/unit_tcall.bpf.o",
+					     "tests/prove/bpf/unit_tlimit.bpf.o",
+					     "tests/corpus/cilium_tail.bpf.o",
+					     "tests/corpus/tail_prog_array.bpf.o" };
+	static const uint32_t progs[] = { 3, 2, 1, 3 };
+	struct hwxdp_prove_result res;
+	char path[4096];
+
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
+		struct unit u;
+
+		snprintf(path, sizeof(path), "%s/%s", hx_build_dir(), paths[i]);
+		image_open(&u, path);
+		cr_expect_eq(u.img->prog_cnt, progs[i], "%s", paths[i]);
+		unit_prove(&u, &res);
+		cr_expect_eq(res.status, HWXDP_PROVE_PROVEN, "%s: %s", paths[i], res.reason);
+		cr_log_info("%s: %u / %u paths, %llu ms", paths[i], res.bpf_paths, res.hxu_paths,
+			    (unsigned long long)res.elapsed_ms);
+		unit_close(&u);
+	}
+}
+
 /* The corpus programs these units made provable. */
 Test(prove_units, corpus_programs)
 {
@@ -687,8 +948,13 @@ Test(prove_units, translate_requires_a_proof)
 	cr_assert_eq(hwxdp_image__translate(path, &opts, &img), 0);
 	cr_assert_not_null(img);
 	hwxdp_image__free(img);
-	/* tail calls are not modelled: not proven, so refused */
-	snprintf(path, sizeof(path), "%s/tests/corpus/cilium_tail.bpf.o", hx_build_dir());
+	/* an image of three programs, its tail calls followed */
+	snprintf(path, sizeof(path), "%s/tests/corpus/tail_prog_array.bpf.o", hx_build_dir());
+	cr_assert_eq(hwxdp_image__translate(path, &opts, &img), 0);
+	cr_assert_not_null(img);
+	hwxdp_image__free(img);
+	/* a helper the prover does not model: not proven, so refused */
+	snprintf(path, sizeof(path), "%s/tests/prove/bpf/not_modelled.bpf.o", hx_build_dir());
 	cr_assert_eq(hwxdp_image__translate(path, &opts, &img), -HWXDP_ERR_NOT_PROVEN);
 	cr_assert_null(img);
 	opts.prove = false;
