@@ -123,8 +123,8 @@ static void replay(const struct prove_ctx *c, const struct hwxdp_prove_result *r
 		const char *map = c->obj->maps[en->map].name;
 
 		/* a program array's slot the object fills, and the model empties */
-		for (int i = 0; i < 2 && en->absent &&
-				c->obj->maps[en->map].type == BPF_MAP_TYPE_PROG_ARRAY;
+		for (int i = 0;
+		     i < 2 && en->absent && c->obj->maps[en->map].type == BPF_MAP_TYPE_PROG_ARRAY;
 		     i++) {
 			int err = hx_target_map_delete(t[i], map, en->key);
 
@@ -216,21 +216,34 @@ static void hex(char *buf, size_t len, const uint8_t *bytes, uint32_t n)
 		at += (size_t)snprintf(buf + at, len - at, "%02x", bytes[i]);
 }
 
-static void insn_text(const struct prove_ctx *c, uint32_t insn, char *buf, size_t len)
+/* Insn insn of image program k (a tail call's target), by its name. */
+static void prog_insn_text(const struct prove_ctx *c, uint32_t k, uint32_t insn, char *buf,
+			   size_t len)
 {
+	const struct hwxdp_prog *prog = c->prog;
 	const struct hwxdp_line *l;
 	char text[128];
 
-	if (insn >= c->prog->insn_cnt) {
+	for (size_t i = 0; k && k < c->img->prog_cnt && i < c->obj->prog_cnt; i++)
+		if (!strncmp(c->img->progs[k].name, c->obj->progs[i].name, HXU_NAME_MAX - 1))
+			prog = &c->obj->progs[i];
+	if (insn >= prog->insn_cnt) {
 		snprintf(buf, len, "?");
 		return;
 	}
-	hwxdp_disasm_insn(&c->prog->insns[insn], c->prog->insn_cnt - insn, text, sizeof(text));
-	l = hwxdp_prog__line(c->prog, insn);
-	if (l && l->file)
+	hwxdp_disasm_insn(&prog->insns[insn], prog->insn_cnt - insn, text, sizeof(text));
+	l = hwxdp_prog__line(prog, insn);
+	if (l && l->file && prog != c->prog)
+		snprintf(buf, len, "%s (%s, %s:%u)", text, prog->name, l->file, l->line);
+	else if (l && l->file)
 		snprintf(buf, len, "%s (%s:%u)", text, l->file, l->line);
 	else
 		snprintf(buf, len, "%s", text);
+}
+
+static void insn_text(const struct prove_ctx *c, uint32_t insn, char *buf, size_t len)
+{
+	prog_insn_text(c, 0, insn, buf, len);
 }
 
 static void op_text(const struct prove_ctx *c, uint32_t op, char *buf, size_t len)
@@ -379,7 +392,7 @@ static int report(const struct prove_ctx *c, const struct hwxdp_prove_result *re
 	}
 	if (res->status == HWXDP_PROVE_COUNTEREXAMPLE) {
 		hex(buf, sizeof(buf), res->frame, res->len);
-		insn_text(c, res->bpf.last, bt, sizeof(bt));
+		prog_insn_text(c, res->bpf.prog, res->bpf.last, bt, sizeof(bt));
 		op_text(c, res->hxu.last, ht, sizeof(ht));
 		if (w) {
 			json_string_field(w, "frame", buf);

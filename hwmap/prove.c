@@ -149,7 +149,7 @@ struct sym {
 	/* how many writes each map has had on this path: its contents are
 	 * version ver[m] of the free functions */
 	uint8_t ver[HXU_TABLES];
-	uint32_t prog; /* BPF: the image program pc is an insn of */
+	uint32_t prog;	     /* BPF: the image program pc is an insn of */
 	uint32_t tail_calls; /* counted so far, at most HXU_TAIL_CALL_MAX */
 	uint32_t pc;
 	uint32_t steps;
@@ -1705,8 +1705,8 @@ static Z3_ast prog_slot(struct prover *p, uint32_t m, Z3_ast idx)
  * its own, split one fork at a time (in range or not; slot k or not, for
  * each program k of the image), the ways split off finished here.
  */
-static enum step tail_call(struct prover *p, struct sym *st, uint32_t m, Z3_ast idx,
-			   uint32_t fall, bool bpf)
+static enum step tail_call(struct prover *p, struct sym *st, uint32_t m, Z3_ast idx, uint32_t fall,
+			   bool bpf)
 {
 	const struct hwxdp_map_desc *d = m < p->map_cnt && m < HXU_TABLES ? &p->maps[m] : NULL;
 	const char *unit = bpf ? "insn" : "op";
@@ -1946,8 +1946,9 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 			}
 			if (!in->src_reg && in->imm == BPF_FUNC_tail_call) {
 				if (!call_map(p, st, f, &map))
-					return not_proven(p, "insn %u: tail call through a map not known",
-							  pc);
+					return not_proven(
+						p, "insn %u: tail call through a map not known",
+						pc);
 				return tail_call(p, st, map, lo32(p, st->r[3]), pc + 1, true);
 			}
 			if (in->src_reg ||
@@ -3723,9 +3724,10 @@ static int prove_progs_of(const struct hwxdp_prove_opts *opts, const struct bpf_
 			  const struct hxu_image *img, uint32_t prog_index,
 			  struct hwxdp_prove_prog **out)
 {
-	bool given = opts && opts->sz >= offsetof(struct hwxdp_prove_opts, prog_cnt) +
-						 sizeof(opts->prog_cnt) &&
-		     opts->progs;
+	bool given =
+		opts &&
+		opts->sz >= offsetof(struct hwxdp_prove_opts, prog_cnt) + sizeof(opts->prog_cnt) &&
+		opts->progs;
 	struct hwxdp_prove_prog *bp = calloc(img->prog_cnt, sizeof(*bp));
 
 	if (!bp)

@@ -59,8 +59,8 @@ int hwxdp_prove_progs(struct hwxdp_object *obj, const struct hxu_image *img,
 		err = hwxdp_verify(obj, prog, &vopts, &pp->facts[k]);
 		if (!err && !pp->facts[k]->accepted)
 			err = -EACCES;
-		pp->progs[k] = (struct hwxdp_prove_prog){ prog->insns, prog->insn_cnt,
-							  pp->facts[k] };
+		pp->progs[k] =
+			(struct hwxdp_prove_prog){ prog->insns, prog->insn_cnt, pp->facts[k] };
 	}
 	if (err) {
 		hwxdp_prove_progs__free(pp);

@@ -99,7 +99,10 @@ struct hx_target *hx_target_open(const char *name, const char *object_path);
 void hx_target_close(struct hx_target *target);
 const char *hx_target_name(const struct hx_target *target);
 
-/* 0 or a negative errno; lookup of a missing key is -ENOENT. */
+/* 0 or a negative errno; lookup of a missing key is -ENOENT. A program
+ * array's value is, on every target, the number of a program in the
+ * device's image of the object's program (hwxdp_translate_for_device), as
+ * the device's array holds it; the kernel's takes that program's fd. */
 int hx_target_map_update(struct hx_target *target, const char *map, const void *key,
 			 const void *value);
 int hx_target_map_lookup(struct hx_target *target, const char *map, const void *key, void *value);

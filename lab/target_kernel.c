@@ -132,9 +132,9 @@ static int image_prog_fd(struct hx_target *target, uint32_t k)
 		return -EBADF;
 	prog = hwxdp_object__xdp_prog(obj);
 	if (prog && !hwxdp_translate_for_device(obj, prog, &img, msg, sizeof(msg))) {
-		bp = k < img->prog_cnt ? bpf_object__find_program_by_name(kt->obj,
-									  img->progs[k].name)
-				       : NULL;
+		bp = k < img->prog_cnt
+			     ? bpf_object__find_program_by_name(kt->obj, img->progs[k].name)
+			     : NULL;
 		if (bp)
 			fd = bpf_program__fd(bp);
 		hxu_image__free(img);

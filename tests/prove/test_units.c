@@ -74,9 +74,9 @@ static void image_open(struct unit *u, const char *path)
 	cr_assert_eq(hwxdp_object__open(u->path, &u->obj), 0, "%s", u->path);
 	u->prog = hwxdp_object__xdp_prog(u->obj);
 	cr_assert_not_null(u->prog);
-	cr_assert_eq(hwxdp_translate_for_device_opts(u->obj, u->prog, &topts, &u->img, msg,
-						     sizeof(msg)),
-		     0, "%s", msg);
+	cr_assert_eq(
+		hwxdp_translate_for_device_opts(u->obj, u->prog, &topts, &u->img, msg, sizeof(msg)),
+		0, "%s", msg);
 	cr_assert_eq(hwxdp_prove_progs(u->obj, u->img, &u->progs), 0);
 }
 
