@@ -881,15 +881,17 @@ Test(prove_units, tcall_limit)
 
 /* The tail-call units proven path against path too, and the corpus's
  * programs with tail calls: cilium_tail's entry, whose array the object
- * leaves empty (its slots may hold the entry itself), and tail_prog_array's,
- * whose image holds its two stages. */
+ * leaves empty (its slots may hold the entry itself), tail_prog_array's,
+ * whose image holds its two stages, and tests/devdiff's tail_values (six
+ * programs, two arrays, a program calling itself). */
 Test(prove_units, tail_call_programs)
 {
 	static const char *const paths[] = { "tests/prove/bpf/unit_tcall.bpf.o",
 					     "tests/prove/bpf/unit_tlimit.bpf.o",
 					     "tests/corpus/cilium_tail.bpf.o",
-					     "tests/corpus/tail_prog_array.bpf.o" };
-	static const uint32_t progs[] = { 3, 2, 1, 3 };
+					     "tests/corpus/tail_prog_array.bpf.o",
+					     "tests/devdiff/bpf/tail_values.bpf.o" };
+	static const uint32_t progs[] = { 3, 2, 1, 3, 6 };
 	struct hwxdp_prove_result res;
 	char path[4096];
 
