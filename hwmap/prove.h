@@ -141,7 +141,9 @@ struct hwxdp_prove_result {
  * insns, of which facts is the accepted device verification against the
  * map_cnt maps at maps (the translator's: table i is maps[i]). Map
  * contents are free but for read-only global data, whose initial bytes
- * are the contents. Returns 0 with
+ * are the contents; a program array's slots hold any of img's programs
+ * or none, and its tail calls are followed into them (opts->progs gives
+ * their BPF; without it, only an image of one program). Returns 0 with
  * *res filled (status PROVEN, NOT_PROVEN or COUNTEREXAMPLE), -EINVAL for
  * arguments that do not fit together, or -ENOMEM.
  */
