@@ -3000,6 +3000,7 @@ static void counterexample(struct prover *p, Z3_model m)
 {
 	struct hwxdp_prove_result *res = p->res;
 	const struct hwxdp_prove_outcome *b = &res->bpf, *h = &res->hxu;
+	char of[HXU_NAME_MAX + 8] = "";
 
 	res->status = HWXDP_PROVE_COUNTEREXAMPLE;
 	res->len = (uint32_t)eval_u64(p, m, p->len);
@@ -3044,11 +3045,14 @@ static void counterexample(struct prover *p, Z3_model m)
 		res->bpf.writer = res->hxu.writer = -1;
 		return;
 	}
+	/* a program a tail call reached: named */
+	if (b->prog < p->bprog_cnt && p->bprogs[b->prog].insns != p->insns)
+		snprintf(of, sizeof(of), " of %s", p->img->progs[b->prog].name);
 	if (b->end != h->end || b->value != h->value)
 		snprintf(res->reason, sizeof(res->reason),
-			 "BPF ends at insn %u with %s %u, the microcode at op %u (insn %u) with %s "
-			 "%u",
-			 b->last,
+			 "BPF ends at insn %u%s with %s %u, the microcode at op %u (insn %u) with "
+			 "%s %u",
+			 b->last, of,
 			 b->end == HWXDP_PROVE_END_EXIT	  ? "verdict"
 			 : b->end == HWXDP_PROVE_END_PUNT ? "punt"
 							  : "fault",

@@ -806,7 +806,8 @@ Test(prove_units, tcall_dropped)
 	o.imm = (int32_t)at + 1;
 	prove_then_refute(&u, at, op_word(&o), &res);
 	reference_replay(&u, &res);
-	cr_assert(res.bpf.prog != 0 || res.hxu.last < u.img->progs[1].entry, "%s", res.reason);
+	/* BPF ran a slot's program: another, or the entry again (its count) */
+	cr_assert(res.bpf.prog != 0 || res.bpf.frame[16] != res.hxu.frame[16], "%s", res.reason);
 	unit_close(&u);
 }
 
