@@ -1006,6 +1006,35 @@ Test(device_stack, eight_frames)
 	both_accept(eight.insns, eight.n);
 }
 
+/*
+ * Stack bytes never written, read into a register, are unknown bytes to
+ * root and to the device alike: clang at -O1 sets a bit field of a key it
+ * did not clear (Suricata's flowv4_keys) by loading the 16 bits around it,
+ * half of them never written, and masking them off. The unprivileged host
+ * copy is refused, as the kernel refuses it without CAP_PERFMON.
+ */
+Test(device_stack, bytes_never_written_read_as_unknown)
+{
+	const struct bpf_insn insns[] = {
+		ST_MEM(BPF_B, 10, -8, 1),	  /* the low byte only */
+		LDX_MEM(BPF_H, 0, 10, -8),	  /* and the one above it, never written */
+		ALU64_IMM(BPF_AND, 0, 0xfffe),	  /* the bit field's bits cleared */
+		ALU64_IMM(BPF_OR, 0, 1),	  /* and set */
+		STX_MEM(BPF_H, 10, 0, -8),	  /* stored back */
+		LDX_MEM(BPF_B, 0, 10, -8),	  /* 1 */
+		ALU64_IMM(BPF_ADD, 0, XDP_DROP - 1),
+		EXIT_INSN(),
+	};
+	struct hwxdp_verify_opts opts = { .sz = sizeof(opts), .log_level = 1, .unprivileged = true };
+	struct hwxdp_verify_result *res = NULL;
+
+	both_accept(insns, CNT(insns));
+	cr_assert_eq(hwxdp_verify_insns(insns, CNT(insns), maps, M_CNT, &opts, &res), 0);
+	cr_expect(!res->accepted, "accepted without CAP_PERFMON:\n%s", res->log);
+	cr_expect(strstr(res->log, "invalid read from stack off -8+1 size 2"), "%s", res->log);
+	hwxdp_verify_result__free(res);
+}
+
 /* ---- microcode store ------------------------------------------------- */
 
 #define STORE_WORDS 32768
