@@ -542,6 +542,12 @@ static int translate_st(struct translator *t, uint32_t i, const struct bpf_insn 
 	return fail(t, i, "store mode 0x%02x", BPF_MODE(in->code));
 }
 
+/* A map whose redirects only the host makes: a CPU's queue, a socket. */
+static bool host_redirect_map(const struct hwxdp_map_desc *m)
+{
+	return m->type == BPF_MAP_TYPE_CPUMAP || m->type == BPF_MAP_TYPE_XSKMAP;
+}
+
 static int translate_ld_imm64(struct translator *t, uint32_t i, const struct bpf_insn *in)
 {
 	uint64_t value = (uint64_t)(uint32_t)in[1].imm << 32 | (uint32_t)in[0].imm;
@@ -558,7 +564,10 @@ static int translate_ld_imm64(struct translator *t, uint32_t i, const struct bpf
 		 * table themselves: its id is a fine value. */
 		if ((uint32_t)in->imm >= t->obj->map_cnt || in->imm >= HXU_TABLES)
 			return fail(t, i, "map %d beyond the device's tables", in->imm);
-		t->map_used[in->imm] = true;
+		/* a cpumap's or xskmap's id is only tested where a redirect
+		 * punts for it: no table (a lookup names its own) */
+		if (!host_redirect_map(&t->obj->maps[in->imm]))
+			t->map_used[in->imm] = true;
 		return emit(t, i, mk(HXU_OP_MOV, in->dst_reg, 0, 0, HXU_F_K, 0, in->imm), -1);
 	case BPF_PSEUDO_MAP_VALUE:
 		/* Table memory addresses exist only once the tables do, so the
@@ -794,6 +803,7 @@ static int table_op(struct translator *t, uint32_t i, const struct bpf_insn *in,
 
 static int table_op_reg(struct translator *t, uint32_t i, const struct bpf_insn *in, int outer);
 
+
 /*
  * A map helper call passed one of several maps: the map register holds
  * the map's table id (translate_ld_imm64), so the call is a chain of tests
@@ -840,6 +850,10 @@ static int translate_dispatch(struct translator *t, uint32_t i, const struct bpf
 		}
 		if (!err && order[k] == handle) {
 			err = table_op_reg(t, i, in, outer_of(t->obj, map));
+		} else if (!err && f->punt_host_maps && in->imm == BPF_FUNC_redirect_map &&
+			   host_redirect_map(&t->obj->maps[map])) {
+			/* a host CPU's queue or a socket: the host copy redirects */
+			err = emit(t, i, mk(HXU_OP_PUNT, 0, 0, 0, 0, 0, HWXDP_PUNT_HOST_ONLY), -1);
 		} else if (!err) {
 			t->map_used[map] = true;
 			err = table_op(t, i, in, (int)map);

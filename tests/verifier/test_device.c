@@ -293,8 +293,10 @@ Test(device_maps, redirect_to_the_host_after_a_side_effect)
 		       (uint32_t)p.n - 2);
 }
 
-/* One call given a devmap on one path and a cpumap on another: the device
- * would have to redirect on one and punt on the other, in either order. */
+/* One call given a devmap on one path and a cpumap on another, in either
+ * order: the device punts on the cpumap's path and redirects on the other
+ * (facts: punt_host_maps, not punt_point), and a side effect before it on
+ * the devmap's path only is fine; one on the cpumap's path is not. */
 Test(device_maps, redirect_to_the_host_on_some_paths_only)
 {
 	for (int first = 0; first < 2; first++) {
@@ -309,11 +311,33 @@ Test(device_maps, redirect_to_the_host_on_some_paths_only)
 			CALL_HELPER(BPF_FUNC_redirect_map), /* 9 */
 			EXIT_INSN(),
 		};
+		struct hwxdp_verify_result *res = verify(insns, CNT(insns), true);
 
-		device_rejects(insns, CNT(insns),
-			       "bpf_redirect_map#51 at insn 9 is given cpumap 'cpus' on one path "
-			       "and devmap_hash 'tx' on another",
-			       9);
+		cr_expect(res->accepted, "the device rejects:\n%s", res->log);
+		cr_expect(res->facts[9].punt_host_maps, "no punt for the cpumap's paths");
+		cr_expect(!res->facts[9].punt_point, "a punt on every path");
+		hwxdp_verify_result__free(res);
+		both_accept(insns, CNT(insns));
+	}
+	for (int cpu_writes = 0; cpu_writes < 2; cpu_writes++) {
+		struct prog p = { .n = 0 };
+		size_t call;
+
+		lookup(&p, M_HASH, 4);
+		/* the write on one path: the cpumap's, or the devmap's */
+		EMIT(&p, JMP_IMM(BPF_JEQ, 0, 0, 4), ST_MEM(BPF_DW, 0, 0, 1),
+		     LD_MAP_FD(1, cpu_writes ? M_CPU : M_TX), JA(2),
+		     LD_MAP_FD(1, cpu_writes ? M_TX : M_CPU), MOV64_IMM(2, 0),
+		     MOV64_IMM(3, XDP_PASS));
+		call = p.n;
+		EMIT(&p, CALL_HELPER(BPF_FUNC_redirect_map), EXIT_INSN());
+		if (cpu_writes)
+			device_rejects(p.insns, p.n,
+				       "into cpumap 'cpus' (a host CPU's queue, which only the host "
+				       "reaches) after the side effect of insn",
+				       (uint32_t)call);
+		else
+			both_accept(p.insns, p.n);
 	}
 }
 
