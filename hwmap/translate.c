@@ -803,7 +803,6 @@ static int table_op(struct translator *t, uint32_t i, const struct bpf_insn *in,
 
 static int table_op_reg(struct translator *t, uint32_t i, const struct bpf_insn *in, int outer);
 
-
 /*
  * A map helper call passed one of several maps: the map register holds
  * the map's table id (translate_ld_imm64), so the call is a chain of tests

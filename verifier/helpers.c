@@ -464,8 +464,8 @@ static void mark_key_precise(struct verifier_env *env, const struct reg_state *p
  */
 static void mark_args_precise(struct verifier_env *env, const struct helper_proto *proto)
 {
-	bool anything = env->device || proto->id == BPF_FUNC_loop ||
-			proto->id == BPF_FUNC_tail_call;
+	bool anything =
+		env->device || proto->id == BPF_FUNC_loop || proto->id == BPF_FUNC_tail_call;
 	uint16_t regs = 0;
 
 	for (uint32_t arg = 0; arg < 5; arg++)

@@ -76,8 +76,10 @@ Test(devdiff, redirect_to_a_cpu_or_a_port_at_one_call)
 		cr_expect_eq(f.reason, 0, "frame %u: punted (reason %u) for a port", n, f.reason);
 		cr_expect_eq(rk.action, XDP_REDIRECT, "frame %u: the kernel's verdict %u", n,
 			     rk.action);
-		cr_expect_eq(rd.action, rk.action, "frame %u: verdict %u on the device, %u in the "
-			     "kernel", n, rd.action, rk.action);
+		cr_expect_eq(rd.action, rk.action,
+			     "frame %u: verdict %u on the device, %u in the "
+			     "kernel",
+			     n, rd.action, rk.action);
 		cr_expect(rd.len == rk.len && !memcmp(rd.frame, rk.frame, rk.len) &&
 				  rk.frame[20] == 0xaa,
 			  "frame %u: the device's bytes differ from the kernel's", n);

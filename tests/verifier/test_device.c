@@ -332,10 +332,11 @@ Test(device_maps, redirect_to_the_host_on_some_paths_only)
 		call = p.n;
 		EMIT(&p, CALL_HELPER(BPF_FUNC_redirect_map), EXIT_INSN());
 		if (cpu_writes)
-			device_rejects(p.insns, p.n,
-				       "into cpumap 'cpus' (a host CPU's queue, which only the host "
-				       "reaches) after the side effect of insn",
-				       (uint32_t)call);
+			device_rejects(
+				p.insns, p.n,
+				"into cpumap 'cpus' (a host CPU's queue, which only the host "
+				"reaches) after the side effect of insn",
+				(uint32_t)call);
 		else
 			both_accept(p.insns, p.n);
 	}
@@ -1040,16 +1041,18 @@ Test(device_stack, eight_frames)
 Test(device_stack, bytes_never_written_read_as_unknown)
 {
 	const struct bpf_insn insns[] = {
-		ST_MEM(BPF_B, 10, -8, 1),	  /* the low byte only */
-		LDX_MEM(BPF_H, 0, 10, -8),	  /* and the one above it, never written */
-		ALU64_IMM(BPF_AND, 0, 0xfffe),	  /* the bit field's bits cleared */
-		ALU64_IMM(BPF_OR, 0, 1),	  /* and set */
-		STX_MEM(BPF_H, 10, 0, -8),	  /* stored back */
-		LDX_MEM(BPF_B, 0, 10, -8),	  /* 1 */
+		ST_MEM(BPF_B, 10, -8, 1),      /* the low byte only */
+		LDX_MEM(BPF_H, 0, 10, -8),     /* and the one above it, never written */
+		ALU64_IMM(BPF_AND, 0, 0xfffe), /* the bit field's bits cleared */
+		ALU64_IMM(BPF_OR, 0, 1),       /* and set */
+		STX_MEM(BPF_H, 10, 0, -8),     /* stored back */
+		LDX_MEM(BPF_B, 0, 10, -8),     /* 1 */
 		ALU64_IMM(BPF_ADD, 0, XDP_DROP - 1),
 		EXIT_INSN(),
 	};
-	struct hwxdp_verify_opts opts = { .sz = sizeof(opts), .log_level = 1, .unprivileged = true };
+	struct hwxdp_verify_opts opts = { .sz = sizeof(opts),
+					  .log_level = 1,
+					  .unprivileged = true };
 	struct hwxdp_verify_result *res = NULL;
 
 	both_accept(insns, CNT(insns));
