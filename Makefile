@@ -56,6 +56,7 @@ CORPUS_CFLAGS.atomics_v3 := -mcpu=v3
 # tests/prove/bpf/unit_atomics.bpf.c: the atomics that fetch are v3's
 CORPUS_CFLAGS.unit_atomics := -mcpu=v3
 CORPUS_CFLAGS.legacy_nobtf := -g0
+CORPUS_CFLAGS.oldclang_xdp_prog := -g0
 CORPUS_OBJS += $(foreach b,$(CORPUS_BUILDS),$(patsubst tests/corpus/%.bpf.c,\
 	       $(BUILD)/tests/corpus-$(firstword $(subst :, ,$(b)))/%.bpf.o,$(wildcard tests/corpus/*.bpf.c)))
 

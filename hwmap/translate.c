@@ -542,6 +542,12 @@ static int translate_st(struct translator *t, uint32_t i, const struct bpf_insn 
 	return fail(t, i, "store mode 0x%02x", BPF_MODE(in->code));
 }
 
+/* A map whose redirects only the host makes: a CPU's queue, a socket. */
+static bool host_redirect_map(const struct hwxdp_map_desc *m)
+{
+	return m->type == BPF_MAP_TYPE_CPUMAP || m->type == BPF_MAP_TYPE_XSKMAP;
+}
+
 static int translate_ld_imm64(struct translator *t, uint32_t i, const struct bpf_insn *in)
 {
 	uint64_t value = (uint64_t)(uint32_t)in[1].imm << 32 | (uint32_t)in[0].imm;
@@ -558,7 +564,10 @@ static int translate_ld_imm64(struct translator *t, uint32_t i, const struct bpf
 		 * table themselves: its id is a fine value. */
 		if ((uint32_t)in->imm >= t->obj->map_cnt || in->imm >= HXU_TABLES)
 			return fail(t, i, "map %d beyond the device's tables", in->imm);
-		t->map_used[in->imm] = true;
+		/* a cpumap's or xskmap's id is only tested where a redirect
+		 * punts for it: no table (a lookup names its own) */
+		if (!host_redirect_map(&t->obj->maps[in->imm]))
+			t->map_used[in->imm] = true;
 		return emit(t, i, mk(HXU_OP_MOV, in->dst_reg, 0, 0, HXU_F_K, 0, in->imm), -1);
 	case BPF_PSEUDO_MAP_VALUE:
 		/* Table memory addresses exist only once the tables do, so the
@@ -643,10 +652,32 @@ static int map_arg(const struct bpf_insn *in)
 
 static int outer_of(const struct hwxdp_object *obj, uint32_t map);
 
+/*
+ * The alternative of map helper call i that a map of maps gave, or -1 when
+ * none is: the map register then holds a handle, no table id to test (a
+ * handle, 2^32 + an id, never equals one). Katran's per-CPU LRU, or its
+ * fallback map when the CPU has none, is one such call. -2 when more than
+ * one is, or when the call cannot take its table from r1.
+ */
+static int handle_alt(const struct translator *t, uint32_t i)
+{
+	const struct bpf_insn *in = &t->prog->insns[i];
+	const struct hwxdp_insn_fact *f = &t->facts[i];
+	int alt = -1;
+
+	for (uint8_t k = 0; k < f->map_alt_cnt && k < HWXDP_MAP_ALTS; k++) {
+		if (outer_of(t->obj, f->map_alt[k]) < 0)
+			continue;
+		if (alt >= 0 || map_arg(in) != BPF_REG_1 || in->imm == BPF_FUNC_redirect_map)
+			return -2;
+		alt = k;
+	}
+	return alt;
+}
+
 /* Whether map helper call i is passed one of several maps, as on paths
- * that chose a map each and met again before the call. A map a map of
- * maps gave is a handle, no table id to test: not among them (the call
- * is then on a map not known at translation). */
+ * that chose a map each and met again before the call: maps the object
+ * names, and at most one that a map of maps gave, tested last. */
 static bool map_dispatch(const struct translator *t, uint32_t i)
 {
 	const struct hwxdp_insn_fact *f = &t->facts[i];
@@ -654,10 +685,7 @@ static bool map_dispatch(const struct translator *t, uint32_t i)
 	if (map_arg(&t->prog->insns[i]) < 0 || f->map_known || f->map_alt_cnt <= 1 ||
 	    f->map_alt_cnt > HWXDP_MAP_ALTS)
 		return false;
-	for (uint8_t k = 0; k < f->map_alt_cnt; k++)
-		if (outer_of(t->obj, f->map_alt[k]) >= 0)
-			return false;
-	return true;
+	return handle_alt(t, i) != -2;
 }
 
 /* Whether map helper call i takes its table from a register: a map a
@@ -773,6 +801,8 @@ static int table_op(struct translator *t, uint32_t i, const struct bpf_insn *in,
 	return fail(t, i, "helper %d is no map helper", in->imm);
 }
 
+static int table_op_reg(struct translator *t, uint32_t i, const struct bpf_insn *in, int outer);
+
 /*
  * A map helper call passed one of several maps: the map register holds
  * the map's table id (translate_ld_imm64), so the call is a chain of tests
@@ -784,34 +814,50 @@ static int table_op(struct translator *t, uint32_t i, const struct bpf_insn *in,
  *	L2: <op on the last>
  *
  * Every path the verifier walked passed one of these maps, so the last
- * needs no test.
+ * needs no test. A map a map of maps gave is last: its handle is tested
+ * for no id, and its operation takes the table from the handle.
  */
 static int translate_dispatch(struct translator *t, uint32_t i, const struct bpf_insn *in)
 {
 	const struct hwxdp_insn_fact *f = &t->facts[i];
-	uint8_t reg = (uint8_t)map_arg(in);
+	uint8_t reg = (uint8_t)map_arg(in), order[HWXDP_MAP_ALTS], n = 0;
+	int handle = handle_alt(t, i);
 	size_t branch = SIZE_MAX;
 	int err = 0;
 
-	for (uint8_t k = 0; k < f->map_alt_cnt && !err; k++) {
-		uint32_t map = f->map_alt[k];
+	/* a handle cannot be tested for: its alternative is the last */
+	for (uint8_t k = 0; k < f->map_alt_cnt; k++)
+		if (k != handle)
+			order[n++] = k;
+	if (handle >= 0)
+		order[n++] = (uint8_t)handle;
+	for (uint8_t k = 0; k < n && !err; k++) {
+		uint32_t map = f->map_alt[order[k]];
 		struct hxu_op o;
 
 		if (map >= t->obj->map_cnt || map >= HXU_TABLES)
 			return fail(t, i, "map %u beyond the device's tables", map);
-		t->map_used[map] = true;
 		if (branch != SIZE_MAX)
 			t->ops[branch].target = INTERNAL(t->op_cnt);
 		branch = SIZE_MAX;
-		if (k + 1 < f->map_alt_cnt) {
+		if (k + 1 < n) {
 			o = mk(HXU_OP_BRI, 0, reg, 0, 0, HXU_CC_NE, 0);
 			o.ext = map;
 			err = emit(t, i, o, INTERNAL(0));
 			if (!err && t->op_cnt && t->ops[t->op_cnt - 1].op.opcode == HXU_OP_BRI)
 				branch = t->op_cnt - 1;
 		}
-		err = err ?: table_op(t, i, in, (int)map);
-		if (!err && k + 1 < f->map_alt_cnt)
+		if (!err && order[k] == handle) {
+			err = table_op_reg(t, i, in, outer_of(t->obj, map));
+		} else if (!err && f->punt_host_maps && in->imm == BPF_FUNC_redirect_map &&
+			   host_redirect_map(&t->obj->maps[map])) {
+			/* a host CPU's queue or a socket: the host copy redirects */
+			err = emit(t, i, mk(HXU_OP_PUNT, 0, 0, 0, 0, 0, HWXDP_PUNT_HOST_ONLY), -1);
+		} else if (!err) {
+			t->map_used[map] = true;
+			err = table_op(t, i, in, (int)map);
+		}
+		if (!err && k + 1 < n)
 			err = emit(t, i, mk(HXU_OP_JMP, 0, 0, 0, 0, 0, 0), (int64_t)i + 1);
 	}
 	return err;

@@ -54,7 +54,7 @@ static void note_facts(struct linked *l, const struct hwxdp_verify_result *res)
 
 		if (f->reachable && f->tail_call_after_side_effect)
 			l->effect_call[l->cnt] = (int64_t)i;
-		if (f->reachable && f->punt_point)
+		if (f->reachable && (f->punt_point || f->punt_host_maps))
 			l->punt[l->cnt] = (int64_t)i;
 	}
 }

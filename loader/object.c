@@ -553,6 +553,17 @@ static int classify_reloc(const struct loader *l, struct reloc *r, const GElf_Sy
 		r->kind = RELOC_DATA;
 		return 0;
 	}
+	/*
+	 * A static legacy map is named by the section and an offset in the
+	 * instruction: libbpf 1.x takes no static map, so the host copy could
+	 * not be made (loader/legacy_maps.c refuses it too), and libbpf 0.x
+	 * read the section's first map for every such reference.
+	 */
+	if (l->secs[shndx].kind == SEC_LEGACY && type == STT_SECTION)
+		return fail(l, -HWXDP_ERR_MAP,
+			    "%s: insn %zu refers to section '%s', not a map symbol (a static "
+			    "map, which libbpf does not take)",
+			    where, r->insn, l->secs[shndx].name);
 	if (l->secs[shndx].kind == SEC_MAPS || l->secs[shndx].kind == SEC_LEGACY) {
 		r->kind = RELOC_MAP;
 		return 0;

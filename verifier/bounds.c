@@ -199,9 +199,57 @@ bool reg_bounds_empty(const struct reg_state *reg)
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 #define MIN(a, b) ((a) < (b) ? (a) : (b))
 
+/* The smallest member of t at least x, or false when there is none: x
+ * itself, or x's bits above some bit p that x has clear and t may set,
+ * p set, and t's least bits below it; the lowest such p is the smallest. */
+static bool tnum_member_at_least(struct tnum t, uint64_t x, uint64_t *out)
+{
+	uint64_t clash = (x ^ t.value) & ~t.mask, may_set = t.value | t.mask;
+
+	if (!clash) {
+		*out = x;
+		return true;
+	}
+	for (int p = 0; p < 64; p++) {
+		uint64_t bit = 1ULL << p, above = p == 63 ? 0 : ~0ULL << (p + 1);
+
+		if ((x & bit) || !(may_set & bit) || (clash & above))
+			continue;
+		*out = (x & above) | bit | (t.value & (bit - 1));
+		return true;
+	}
+	return false;
+}
+
+/*
+ * A tnum and a 64-bit unsigned range that share one value only make the
+ * register that value, as the kernel (6.18 here) has it: `r0 &= 0x80000000;
+ * if r0 != 0` leaves 0x80000000 where the branch is taken. Its id and
+ * the rest of its state stay.
+ */
+static void known_from_single_member(struct reg_state *reg)
+{
+	uint64_t first, second;
+
+	if (tnum_is_const(reg->var_off) || reg->umin > reg->umax ||
+	    !tnum_member_at_least(reg->var_off, reg->umin, &first) || first > reg->umax)
+		return;
+	if (first != UINT64_MAX && tnum_member_at_least(reg->var_off, first + 1, &second) &&
+	    second <= reg->umax)
+		return;
+	reg->var_off = tnum_const(first);
+	reg->umin = reg->umax = first;
+	reg->smin = reg->smax = (int64_t)first;
+	reg->u32_min = reg->u32_max = (uint32_t)first;
+	reg->s32_min = reg->s32_max = (int32_t)first;
+}
+
 static void bounds_from_tnum(struct reg_state *reg)
 {
-	struct tnum sub = tnum_subreg(reg->var_off);
+	struct tnum sub;
+
+	known_from_single_member(reg);
+	sub = tnum_subreg(reg->var_off);
 
 	reg->umin = MAX(reg->umin, tnum_umin(reg->var_off));
 	reg->umax = MIN(reg->umax, tnum_umax(reg->var_off));

@@ -414,8 +414,10 @@ static int stack_read(struct verifier_env *env, struct func_state *frame, int32_
 	}
 	for (i = byte; i < byte + size; i++) {
 		if (s->byte[i] == STACK_INVALID) {
-			/* root reads what was never written as unknown bytes */
-			if (env->allow_ptr_leaks) {
+			/* root reads what was never written as unknown bytes
+			 * (clang's read-modify-write of a bit field in a key
+			 * not cleared), and so does the device */
+			if (env->allow_uninit_stack) {
 				zero = false;
 				continue;
 			}
@@ -522,9 +524,9 @@ static int stack_var_access(struct verifier_env *env, struct func_state *frame, 
 				s->byte[byte] = STACK_MISC;
 			continue;
 		}
-		if ((s->byte[byte] == STACK_INVALID ||
-		     (s->byte[byte] == STACK_SPILL && s->spill.type != SCALAR_VALUE)) &&
-		    !env->allow_ptr_leaks) {
+		if (((s->byte[byte] == STACK_INVALID && !env->allow_uninit_stack) ||
+		     (s->byte[byte] == STACK_SPILL && s->spill.type != SCALAR_VALUE &&
+		      !env->allow_ptr_leaks))) {
 			verbose(env, "invalid read from stack R%u var_off %s+%lld size %d\n", regno,
 				tn, (long long)(at - lo), size);
 			return REJECT;

@@ -274,10 +274,11 @@ static const char *host_target(const struct hwxdp_map_desc *map)
 
 int device_check_redirect(struct verifier_env *env, uint32_t map_idx, uint32_t idx)
 {
-	const struct hwxdp_insn_fact *f = &env->facts[idx];
+	struct hwxdp_insn_fact *f = &env->facts[idx];
 	const struct hwxdp_map_desc *map = &env->maps[map_idx], *host = NULL, *dev = NULL;
 	char what[HWXDP_NAME_MAX + 128], why[HWXDP_NAME_MAX + 128], at[256];
 	bool more = !f->map_known && f->map_alt_cnt > HWXDP_MAP_ALTS;
+	int err;
 
 	for (uint8_t i = 0; !f->map_known && i < f->map_alt_cnt && i < HWXDP_MAP_ALTS; i++) {
 		const struct hwxdp_map_desc *m = &env->maps[f->map_alt[i]];
@@ -288,24 +289,24 @@ int device_check_redirect(struct verifier_env *env, uint32_t map_idx, uint32_t i
 			dev = dev ? dev : m;
 	}
 	/*
-	 * A host redirect punts on every path through the call, which is
-	 * right only if no path passes a map the device redirects into: a call
-	 * given a devmap on one path and a cpumap on another is one the device
-	 * would have to both punt and run.
+	 * A host redirect punts, which a call given a port table on other
+	 * paths does only on the paths that passed a host map: the translator
+	 * tests the map register for them (Suricata's bypass to its IPS peer
+	 * and its CPU spreading, met at one call). More maps than the facts
+	 * name cannot be told apart.
 	 */
-	if (host && (dev || more)) {
-		char other[HWXDP_NAME_MAX + 32] = "other maps";
-
-		if (dev)
-			snprintf(other, sizeof(other), "%s '%s'", map_type_name(dev->type),
-				 dev->name);
+	if (host && more) {
 		verbose(env,
-			"bpf_redirect_map#%d at insn %u%s is given %s '%s' on one path and %s on "
-			"another: the device punts a redirect to %s and cannot punt this call on "
-			"some paths only\n",
+			"bpf_redirect_map#%d at insn %u%s is given %s '%s' on one path and other "
+			"maps on others: the device punts a redirect to %s and cannot tell the "
+			"paths apart\n",
 			BPF_FUNC_redirect_map, idx, source_of(env, idx, at, sizeof(at)),
-			map_type_name(host->type), host->name, other, host_target(host));
+			map_type_name(host->type), host->name, host_target(host));
 		return REJECT;
+	}
+	if (host && dev) {
+		f->punt_host_maps = true;
+		f->punt_point = false;
 	}
 	if (!device_redirect_to_host(map))
 		return 0;
@@ -314,7 +315,10 @@ int device_check_redirect(struct verifier_env *env, uint32_t map_idx, uint32_t i
 		 BPF_FUNC_redirect_map, map_type_name(map->type), map->name, host_target(map));
 	snprintf(why, sizeof(why), "bpf_redirect_map#%d into %s '%s' goes to %s",
 		 BPF_FUNC_redirect_map, map_type_name(map->type), map->name, host_target(map));
-	return device_punt_call(env, what, why, idx);
+	err = device_punt_call(env, what, why, idx);
+	if (f->punt_host_maps)
+		f->punt_point = false;
+	return err;
 }
 
 int device_check_tail_call(struct verifier_env *env, uint32_t idx)

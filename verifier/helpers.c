@@ -454,12 +454,22 @@ static void mark_key_precise(struct verifier_env *env, const struct reg_state *p
  * The scalar arguments of a call: sizes and NULLs decide what is checked,
  * and the translator reads flags, indices and sizes from the facts.
  */
+/*
+ * The scalar arguments a path depended on. On the device every one: the
+ * translator reads flags and sizes from the facts, which a path pruned for
+ * an imprecise argument would not have added to. The host copy depends on
+ * an ARG_ANYTHING (an offset for bpf_xdp_load_bytes, perf_event_output's
+ * flags) no more than the kernel does, which marks none, and so prunes
+ * where it prunes; bpf_loop's count and a tail call's index stay marked.
+ */
 static void mark_args_precise(struct verifier_env *env, const struct helper_proto *proto)
 {
+	bool anything =
+		env->device || proto->id == BPF_FUNC_loop || proto->id == BPF_FUNC_tail_call;
 	uint16_t regs = 0;
 
 	for (uint32_t arg = 0; arg < 5; arg++)
-		if (proto->args[arg] != ARG_NONE)
+		if (proto->args[arg] != ARG_NONE && (anything || proto->args[arg] != ARG_ANYTHING))
 			regs |= (uint16_t)(1u << (BPF_REG_1 + arg));
 	precise_mark_regs(env, regs);
 }

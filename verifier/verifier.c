@@ -62,6 +62,7 @@ static int verify(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_m
 	env.device = OPT(opts, device, false);
 	env.allow_ptr_leaks = !env.device && !OPT(opts, unprivileged, false);
 	env.perfmon = !OPT(opts, unprivileged, false);
+	env.allow_uninit_stack = !OPT(opts, unprivileged, false);
 	env.insn_budget = OPT(opts, insn_budget, 0);
 	if (!env.insn_budget)
 		env.insn_budget = DEFAULT_INSN_BUDGET;

@@ -122,6 +122,11 @@ struct hwxdp_insn_fact {
 	 * frame to the host here (reason HOST_ONLY), and nothing after it on
 	 * the path runs on the device */
 	bool punt_point;
+	/* device: a bpf_redirect_map given a map only the host reaches
+	 * (cpumap, xskmap) on some paths and a port table on the others
+	 * (map_alt): it punts on the former, as punt_point, and redirects on
+	 * the latter */
+	bool punt_host_maps;
 	/* device: a tail call that some path reaches after a map or packet
 	 * write; the program it calls must not punt (the host would repeat
 	 * the write, or see a frame already changed) */

@@ -241,6 +241,9 @@ struct verifier_env {
 	int log_level;
 	bool device;
 	bool allow_ptr_leaks;  /* root's rules for the host copy */
+	/* stack bytes never written read into a register as unknown: root's
+	 * rule, and the device's, where they are bytes of its local memory */
+	bool allow_uninit_stack;
 	bool perfmon;	       /* CAP_PERFMON's helpers (printing, kernel reads) */
 	bool gpl_compatible;   /* the license lets GPL-restricted helpers be called */
 	const struct btf *btf; /* the object's, for global functions; or NULL */

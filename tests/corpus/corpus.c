@@ -629,6 +629,45 @@ static int put_percpu(struct dd_side *k, struct dd_side *d, const char *map, con
 	return (ek == 0) != (ed == 0) ? (ek ? ek : ed) : 0;
 }
 
+/*
+ * A per-CPU entry whose copy for CPU 0, where the run is pinned, and for
+ * engine 0 holds value, the other copies zeroes: the lookups of both sides
+ * see value, and the copies sum the same.
+ */
+static int put_percpu_value(struct dd_side *k, struct dd_side *d, const char *map, const void *key,
+			    const void *value)
+{
+	struct dd_map *km = dd_side_map(k, map), *dm = dd_side_map(d, map);
+	int ncpu = libbpf_num_possible_cpus();
+	uint8_t *kbuf, *dbuf;
+	int ek, ed;
+
+	if (!km || !dm || !dm->tab || ncpu <= 0)
+		return -ENOENT;
+	kbuf = calloc((size_t)ncpu, (km->value_size + 7) & ~7u);
+	dbuf = calloc(1, hwxdp_table__value_buf_size(dm->tab));
+	if (!kbuf || !dbuf) {
+		free(kbuf);
+		free(dbuf);
+		return -ENOMEM;
+	}
+	memcpy(kbuf, value, km->value_size);
+	memcpy(dbuf, value, km->value_size);
+	ek = bpf_map_update_elem(km->fd, key, kbuf, BPF_ANY) ? -errno : 0;
+	ed = hwxdp_table__update(dm->tab, key, dbuf, BPF_ANY);
+	free(kbuf);
+	free(dbuf);
+	return (ek == 0) != (ed == 0) ? (ek ? ek : ed) : 0;
+}
+
+/* An entry of a hash or a per-CPU hash, as its type wants it. */
+static int put_entry(struct dd_side *k, struct dd_side *d, const struct dd_map *m, const void *key,
+		     const void *value)
+{
+	return percpu(m->type) ? put_percpu_value(k, d, m->name, key, value)
+			       : put(k, d, m->name, key, value);
+}
+
 /* suricata_bypass's IPv4 flow key, laid out as clang lays it out for BPF. */
 struct corpus_flowv4 {
 	uint32_t src, dst;
@@ -752,7 +791,8 @@ static int fill_maps(struct dd_side *k, struct dd_side *d, char *err, size_t err
 		const struct dd_map *m = &k->maps[i];
 		uint32_t n;
 
-		if (m->read_only || global_data(m) || percpu(m->type) ||
+		/* per-CPU hashes as hashes; per-CPU arrays start at zero */
+		if (m->read_only || global_data(m) || m->type == BPF_MAP_TYPE_PERCPU_ARRAY ||
 		    m->key_size > sizeof(key) || m->value_size > sizeof(val) ||
 		    !dd_side_map(d, m->name))
 			continue;
@@ -767,17 +807,19 @@ static int fill_maps(struct dd_side *k, struct dd_side *d, char *err, size_t err
 			break;
 		case BPF_MAP_TYPE_HASH:
 		case BPF_MAP_TYPE_LRU_HASH:
+		case BPF_MAP_TYPE_PERCPU_HASH:
+		case BPF_MAP_TYPE_LRU_PERCPU_HASH:
 			if (m->key_size == 4) {
 				for (uint32_t j = 0; j < 4 && !e; j++) {
 					hx_ipv4_addr(key, v4_pool[j]);
 					pattern(val, m->value_size, j);
-					e = put(k, d, m->name, key, val);
+					e = put_entry(k, d, m, key, val);
 				}
 			} else if (m->key_size == 16) {
 				for (uint32_t j = 0; j < 2 && !e; j++) {
 					hx_ipv6_addr(key, v6_pool[j]);
 					pattern(val, m->value_size, j);
-					e = put(k, d, m->name, key, val);
+					e = put_entry(k, d, m, key, val);
 				}
 			} else if (m->key_size == 8) {
 				/* a MAC as a big-endian number: the frames' sources */
@@ -786,7 +828,7 @@ static int fill_maps(struct dd_side *k, struct dd_side *d, char *err, size_t err
 
 				for (uint32_t j = 0; j < 2 && !e; j++) {
 					pattern(val, m->value_size, j);
-					e = put(k, d, m->name, &macs[j], val);
+					e = put_entry(k, d, m, &macs[j], val);
 				}
 			} else if (m->key_size == 6) {
 				/* a source MAC some frames carry, and their destination */
@@ -795,14 +837,14 @@ static int fill_maps(struct dd_side *k, struct dd_side *d, char *err, size_t err
 
 				for (uint32_t j = 0; j < 2 && !e; j++) {
 					pattern(val, m->value_size, j);
-					e = put(k, d, m->name, macs[j], val);
+					e = put_entry(k, d, m, macs[j], val);
 				}
 			} else if (m->key_size == 2) {
 				for (uint32_t j = 0; j < 4 && !e; j++) {
 					key[0] = (uint8_t)(port_pool[j] >> 8);
 					key[1] = (uint8_t)port_pool[j];
 					pattern(val, m->value_size, j);
-					e = put(k, d, m->name, key, val);
+					e = put_entry(k, d, m, key, val);
 				}
 			}
 			break;

@@ -157,3 +157,72 @@ Test(devdiff, maps_of_maps_as_the_kernel)
 	dd_side_close(&k);
 	dd_side_close(&d);
 }
+
+/*
+ * One call given a map of maps' map on some paths and a map the object
+ * names on others (tests/devdiff/bpf/map_or_fallback.bpf.c, Katran's LRU
+ * of this CPU or its fallback): each of lookup, update and delete tests the
+ * map register for the named map's id and takes the other's table from the
+ * handle. Frames take filled slots and empty ones (the fallback), and leave
+ * the kernel and the device with the same verdict, bytes and maps.
+ */
+Test(devdiff, a_map_of_maps_map_or_a_named_map_at_one_call)
+{
+	static const struct way ways[] = {
+		{ 0, 0, 10, 0, "slot 0 (lru_a): key 10 added" },
+		{ 0, 0, 10, 0, "slot 0: key 10 found, updated" },
+		{ 2, 0, 10, 0, "slot 2, empty: the fallback, key 10 added" },
+		{ 3, 0, 10, 0, "slot 3, empty: the fallback, key 10 found" },
+		{ 1, 0, 10, 0, "slot 1 (lru_b): key 10 added" },
+		{ 9, 0, 11, 0, "slot 9, past the end: the fallback, key 11 added" },
+		{ 2, 0, 10, 1, "the fallback: key 10 deleted" },
+		{ 2, 0, 10, 1, "the fallback: key 10 deleted again: -ENOENT" },
+		{ 0, 0, 10, 1, "slot 0: key 10 deleted" },
+		{ 1, 0, 10, 0, "slot 1: key 10 found" },
+	};
+	static struct hx_result rk, rd;
+	size_t nways = sizeof(ways) / sizeof(ways[0]);
+	uint64_t entries = 0, differ, fallback_hits = 0;
+	unsigned int maps = 0, shown = 0;
+	char path[4096];
+	struct dd_side k, d;
+	struct hwxdp_frame f;
+	struct hwxdp_run_stats st;
+	uint8_t frame[FRAME_LEN];
+	int ek, ed;
+
+	if (geteuid() != 0)
+		cr_skip_test("the kernel side needs root");
+	snprintf(path, sizeof(path), "%s/tests/devdiff/bpf/map_or_fallback.bpf.o", hx_build_dir());
+	memset(&k, 0, sizeof(k));
+	memset(&d, 0, sizeof(d));
+	cr_assert_eq(dd_side_open_kernel_prog(&k, path, "map_or_fallback"), 0, "%s: kernel", path);
+	cr_assert_eq(dd_side_open_device_prog(&d, path, "map_or_fallback"), 0, "%s: device", path);
+	for (size_t n = 0; n < nways; n++) {
+		const struct way *w = &ways[n];
+
+		frame_for(frame, w);
+		memset(&rk, 0, sizeof(rk));
+		memset(&rd, 0, sizeof(rd));
+		ek = hx_kernel_run_frame(k.prog_fd, INGRESS, frame, FRAME_LEN, &rk);
+		ed = hx_device_run_frame(d.engine, d.window, INGRESS, frame, FRAME_LEN, &rd, &f,
+					 &st);
+		cr_assert_eq(ek, 0, "%s: the kernel's run: %s", w->what, strerror(-ek));
+		cr_expect_eq(ed, 0, "%s: the device's run: %d (op %u)", w->what, ed, d.fault_op);
+		cr_expect_eq(rd.action, rk.action, "%s: verdict %u on the device, %u in the kernel",
+			     w->what, rd.action, rk.action);
+		cr_expect(rd.len == rk.len && !memcmp(rd.frame, rk.frame, rk.len),
+			  "%s: the device's %zu bytes differ from the kernel's %zu", w->what,
+			  rd.len, rk.len);
+		fallback_hits += rk.frame[23] == 0xee;
+		differ = dd_compare_maps(&k, &d, &entries, &maps, 4, &shown);
+		cr_expect_eq(differ, 0, "%s: %llu map entries differ", w->what,
+			     (unsigned long long)differ);
+	}
+	/* the frames took both ways: the slots' maps and the fallback */
+	cr_expect_eq(fallback_hits, 5, "%llu frames through the fallback",
+		     (unsigned long long)fallback_hits);
+	cr_expect_gt(entries, 0, "no map entry compared");
+	dd_side_close(&k);
+	dd_side_close(&d);
+}

@@ -343,6 +343,57 @@ Test(loader_legacy, modern_object_untouched)
 	free(im.data);
 }
 
+/*
+ * A static legacy map: clang names it by the "maps" section's own symbol
+ * and its offset in the instruction. libbpf 1.x takes no static map, so the
+ * rewrite refuses it, and hwxdp's own loader too, where it read the map at
+ * the section symbol's value (the section's first: libbpf 0.x's reading)
+ * for every such reference: the device ran conns where the program said
+ * verdicts, and no host copy could be made. The image is legacy_hash's with
+ * a section symbol moved to "maps" and the reference to verdicts made
+ * through it, as clang makes it for `static struct bpf_map_def`.
+ */
+Test(loader_legacy, static_map_named_by_its_section)
+{
+	struct image im = load("tests/loader/corpus/legacy_hash.bpf.o");
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)im.data;
+	Elf64_Shdr *sh = (Elf64_Shdr *)(im.data + eh->e_shoff), *maps = section(&im, "maps");
+	Elf64_Shdr *rel = section(&im, ".relxdp"), *prog = section(&im, "xdp");
+	Elf64_Shdr *st = section(&im, ".symtab");
+	Elf64_Sym *syms = (Elf64_Sym *)(im.data + st->sh_offset), *verdicts;
+	Elf64_Rel *r = (Elf64_Rel *)(im.data + rel->sh_offset);
+	size_t sym_cnt = st->sh_size / sizeof(*syms), sec_sym = 0, moved = 0;
+	struct hwxdp_object *obj = NULL;
+	int err;
+
+	verdicts = symbol(&im, "verdicts");
+	/* a debug section's symbol, made the one of "maps" */
+	for (size_t i = 1; i < sym_cnt && !sec_sym; i++)
+		if (ELF64_ST_TYPE(syms[i].st_info) == STT_SECTION && syms[i].st_shndx != prog - sh)
+			sec_sym = i;
+	cr_assert_neq(sec_sym, 0, "no section symbol to move");
+	syms[sec_sym].st_shndx = (uint16_t)(maps - sh);
+	for (size_t k = 0; k < rel->sh_size / sizeof(*r); k++) {
+		struct bpf_insn *insn =
+			(struct bpf_insn *)(im.data + prog->sh_offset + r[k].r_offset);
+
+		if (&syms[ELF64_R_SYM(r[k].r_info)] != verdicts)
+			continue;
+		r[k].r_info = ELF64_R_INFO(sec_sym, ELF64_R_TYPE(r[k].r_info));
+		insn->imm = (int32_t)verdicts->st_value;
+		moved++;
+	}
+	cr_assert_gt(moved, 0, "no reference to verdicts");
+	err = hwxdp_object__open_mem(im.data, im.size, "obj.o", &obj);
+	cr_expect_lt(err, 0, "hwxdp's loader reads a static map");
+	cr_expect(err >= 0 || strstr(hwxdp_error_message(err),
+				     "refers to section 'maps', not a map symbol (a static map"),
+		  "refused with: %s", hwxdp_error_message(err));
+	if (!err)
+		hwxdp_object__close(obj);
+	refused(&im, "obj.o: maps: .relxdp names the section, not a map symbol");
+}
+
 /* One damaged image: rewritten into an object libbpf opens or refuses, or
  * refused with a line naming the file. 1 when rewritten. */
 static int rewrite_damaged(const uint8_t *data, size_t size)

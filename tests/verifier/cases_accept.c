@@ -8,6 +8,16 @@
 const struct verifier_case accept_cases[] = {
 	{ "return XDP_PASS", { RET(XDP_PASS) }, .accept = true },
 
+	/* a tnum of one unknown bit and a range that leave one value: the
+	 * register is that value (bpf_xdp_load_bytes's `< 0` as clang tests
+	 * it), and the branch that it is not is dead, as in the kernel */
+	{ "bounds: a tnum and a range sharing one value make it known",
+	  { LDX_MEM(BPF_W, 0, 1, 16), LD_IMM64(1, 0x80000000), ALU64_REG(BPF_AND, 0, 1),
+	    JMP_IMM(BPF_JNE, 0, 0, 2), RET(XDP_PASS), /* 7: r0 is 0x80000000, r0 + r0 >> 32 is 1 */
+	    ALU64_REG(BPF_ADD, 0, 0), ALU64_IMM(BPF_RSH, 0, 32), JMP_IMM(BPF_JNE, 0, 0, 1),
+	    LDX_MEM(BPF_DW, 0, 10, 8), RET(XDP_DROP) },
+	  .accept = true },
+
 	/* helpers the kernel gives every program type */
 	{ "helper: get_current_uid_gid",
 	  { CALL_HELPER(BPF_FUNC_get_current_uid_gid), RET(XDP_PASS) },

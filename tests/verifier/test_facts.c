@@ -151,14 +151,15 @@ Test(facts, registers_joined_over_paths)
 		JMP_IMM(BPF_JEQ, 6, 0, 2),
 		MOV64_IMM(0, 3),
 		MOV64_IMM(7, 0),
-		/* 6: r0 in [1, 3], r7 fp or 0; r0 is an argument below, so
-		 * the second path is walked, not cut by the first's state */
+		/* 6: r0 in [1, 3], r7 fp or 0; r0 is an argument below,
+		 * which the device's facts need, so the second path is
+		 * walked, not cut by the first's state */
 		MOV64_REG(1, 0),
 		MOV64_IMM(2, 0),
 		CALL_HELPER(BPF_FUNC_redirect),
 		EXIT_INSN(),
 	};
-	struct hwxdp_verify_result *res = run(insns, CNT(insns), 0, false);
+	struct hwxdp_verify_result *res = run(insns, CNT(insns), 0, true);
 	const struct hwxdp_reg_fact *r0 = &res->facts[6].regs[0];
 
 	cr_assert(res->accepted, "%s", res->log);

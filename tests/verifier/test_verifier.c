@@ -218,6 +218,36 @@ static const struct {
 	    ALU64_IMM(BPF_ADD, 1, 1), JMP_IMM(BPF_JGT, 6, 5, 10), FILL8, RET(XDP_PASS), FILL8,
 	    RET(XDP_DROP) },
 	  40 },
+	/* bpf_xdp_load_bytes and then _store_bytes at an offset of 6 or 16,
+	 * as Cilium's ctx_load_bytes and ctx_store_bytes of a UDP or TCP
+	 * checksum: the offset is ARG_ANYTHING, which the kernel does not make
+	 * precise, so the second path is cut at the first call, not walked to
+	 * past the second (5: the join, 11 and 42: the calls) */
+	{ "paths that meet at load_bytes and store_bytes whose offsets differ",
+	  { MOV64_REG(6, 1),
+	    LDX_MEM(BPF_W, 7, 1, 16),
+	    MOV64_IMM(8, 6),
+	    JMP_IMM(BPF_JEQ, 7, 0, 1),
+	    MOV64_IMM(8, 16),
+	    ST_MEM(BPF_DW, 10, -8, 0),
+	    MOV64_REG(1, 6),
+	    MOV64_REG(2, 8),
+	    MOV64_REG(3, 10),
+	    ALU64_IMM(BPF_ADD, 3, -8),
+	    MOV64_IMM(4, 2),
+	    CALL_HELPER(BPF_FUNC_xdp_load_bytes),
+	    LDX_MEM(BPF_H, 1, 10, -8),
+	    FILL8,
+	    FILL8,
+	    FILL8,
+	    MOV64_REG(1, 6),
+	    MOV64_REG(2, 8),
+	    MOV64_REG(3, 10),
+	    ALU64_IMM(BPF_ADD, 3, -8),
+	    MOV64_IMM(4, 2),
+	    CALL_HELPER(BPF_FUNC_xdp_store_bytes),
+	    RET(XDP_PASS) },
+	  45 },
 };
 
 static unsigned long kernel_processed(const char *log)
