@@ -122,13 +122,15 @@ static void replay(const struct prove_ctx *c, const struct hwxdp_prove_result *r
 		const struct hwxdp_prove_entry *en = &res->entries[e];
 		const char *map = c->obj->maps[en->map].name;
 
-		/* a program array's slot the object fills, and the model empties */
-		for (int i = 0;
-		     i < 2 && en->absent && c->obj->maps[en->map].type == BPF_MAP_TYPE_PROG_ARRAY;
+		/* a program array's slot or a map of maps' entry the object
+		 * fills, and the model empties (an index past its end is none) */
+		for (int i = 0; i < 2 && en->absent &&
+				(c->obj->maps[en->map].type == BPF_MAP_TYPE_PROG_ARRAY ||
+				 hxu_map_of_maps(c->obj->maps[en->map].type));
 		     i++) {
 			int err = hx_target_map_delete(t[i], map, en->key);
 
-			if (err && err != -ENOENT) {
+			if (err && err != -ENOENT && err != -E2BIG) {
 				snprintf(rp->why, sizeof(rp->why), "the %s cannot empty map %s: %s",
 					 i ? "device" : "reference interpreter", map,
 					 strerror(-err));

@@ -62,6 +62,9 @@
 struct lookup {
 	uint32_t map;
 	Z3_ast key;
+	/* a lookup through a map of maps' map: map is the map of maps, and
+	 * this the inner map's identity (bv8); NULL otherwise */
+	Z3_ast inner;
 };
 
 #define WRITE_MAX 8 /* map updates and deletes on one path */
@@ -189,6 +192,18 @@ struct prover {
 	size_t map_cnt;
 	Z3_func_decl present[HXU_TABLES][WRITE_MAX + 1], slot[HXU_TABLES][WRITE_MAX + 1];
 	uint32_t key_bits, value_bits; /* the widest key and value of the maps */
+	/* maps of maps, by the map of maps: its contents (an entry's presence
+	 * and its inner map's identity, a table id), whether a table id no
+	 * map of the object has names a table that fits its template, and
+	 * such a table's contents (an array's entries where the template
+	 * leaves them open) */
+	Z3_func_decl outer_present[HXU_TABLES], outer_inner[HXU_TABLES], inner_ok[HXU_TABLES];
+	Z3_func_decl inner_present[HXU_TABLES], inner_slot[HXU_TABLES], inner_entries[HXU_TABLES];
+	Z3_ast map_pointer; /* bv56: the high bits of BPF's map pointers */
+	bool inner_regions; /* table ids past the maps' may be tables */
+	/* the inner maps the lookups found are the object's: what a replay
+	 * can fill */
+	Z3_ast inner_objects;
 	Z3_ast full[WRITE_MAX];	       /* a write finds its map full */
 	uint32_t writes;	       /* writes compared */
 	uint32_t esps;		       /* crypto commands compared */
@@ -1022,6 +1037,205 @@ static Z3_ast lookup(struct prover *p, struct sym *st, uint32_t m, Z3_ast key)
 	return addr;
 }
 
+/*
+ * Maps of maps (docs/isa.md, "Maps of maps"; docs/prove.md). The contents
+ * of map of maps o are free and the same on both sides: present_o(key),
+ * an entry for key, and inner_o(key), its inner map's identity, a table
+ * id: one of the object's maps that fit o's template, or a table the
+ * control plane made from the template at run time, named by an id past
+ * the object's maps where inner_ok_o holds. BPF's value for an entry is a
+ * map pointer, the microcode's a handle (2^32 + the id): other numbers,
+ * each a function of the identity alone.
+ */
+static bool inner_fits(const struct prover *p, uint32_t o, uint32_t m)
+{
+	const struct hwxdp_map_desc *t = &p->maps[p->maps[o].inner_map], *d = &p->maps[m];
+	struct hxu_inner_desc in = { t->type, t->key_size, t->value_size, t->max_entries,
+				     t->map_flags };
+	struct hxu_table_desc td = { .type = d->type,
+				     .key_size = d->key_size,
+				     .value_size = d->value_size,
+				     .max_entries = d->max_entries,
+				     .flags = d->map_flags };
+
+	return d->origin != HWXDP_MAP_INNER && !hxu_map_of_maps(d->type) &&
+	       hxu_inner_fits(&in, &td);
+}
+
+/* Whether identity id (bv8) names a table that fits map of maps o's
+ * template; in *object, whether it is one of the object's maps. */
+static Z3_ast inner_valid(struct prover *p, uint32_t o, Z3_ast id, Z3_ast *object)
+{
+	Z3_context z = p->z;
+	Z3_ast made = Z3_mk_false(z);
+	char name[HWXDP_NAME_MAX + 32];
+
+	*object = Z3_mk_false(z);
+	for (uint32_t m = 0; m < p->map_cnt && m < HXU_TABLES; m++)
+		if (inner_fits(p, o, m))
+			*object = or2(p, *object, Z3_mk_eq(z, id, num(p, m, p->bv8)));
+	if (p->map_cnt < HXU_TABLES) {
+		if (!p->inner_ok[o]) {
+			snprintf(name, sizeof(name), "inner_ok_%s", p->maps[o].name);
+			p->inner_ok[o] = Z3_mk_func_decl(z, Z3_mk_string_symbol(z, name), 1,
+							 &p->bv8, Z3_mk_bool_sort(z));
+		}
+		made = and2(p, Z3_mk_bvuge(z, id, num(p, p->map_cnt, p->bv8)),
+			    Z3_mk_app(z, p->inner_ok[o], 1, &id));
+	}
+	return or2(p, *object, made);
+}
+
+/* The entry of map of maps o for key (little-endian bytes): whether there
+ * is one, in *hit, and its inner map's identity (bv8), in *id. */
+static void outer_term(struct prover *p, uint32_t o, Z3_ast key, Z3_ast *hit, Z3_ast *id)
+{
+	const struct hwxdp_map_desc *d = &p->maps[o];
+	Z3_context z = p->z;
+	Z3_sort ks = Z3_get_sort(z, key);
+	Z3_ast object;
+	char name[HWXDP_NAME_MAX + 32];
+
+	if (!p->outer_present[o]) {
+		snprintf(name, sizeof(name), "present_%s", d->name);
+		p->outer_present[o] = Z3_mk_func_decl(z, Z3_mk_string_symbol(z, name), 1, &ks,
+						      Z3_mk_bool_sort(z));
+		snprintf(name, sizeof(name), "inner_%s", d->name);
+		p->outer_inner[o] =
+			Z3_mk_func_decl(z, Z3_mk_string_symbol(z, name), 1, &ks, p->bv8);
+	}
+	*id = Z3_mk_app(z, p->outer_inner[o], 1, &key);
+	*hit = and2(p, Z3_mk_app(z, p->outer_present[o], 1, &key), inner_valid(p, o, *id, &object));
+	if (d->type == BPF_MAP_TYPE_ARRAY_OF_MAPS)
+		*hit = and2(p,
+			    Z3_mk_bvult(z, Z3_mk_extract(z, 31, 0, key),
+					num(p, d->max_entries, p->bv32)),
+			    *hit);
+	/* the entries a counterexample fills name the object's maps */
+	object = Z3_mk_implies(z, *hit, object);
+	p->inner_objects = p->inner_objects ? and2(p, p->inner_objects, object) : object;
+}
+
+/* A lookup in map of maps o on st's path, split on an entry: BPF's map
+ * pointer (bpf) or the microcode's handle for one, else 0. */
+static Z3_ast outer_lookup(struct prover *p, struct sym *st, uint32_t o, Z3_ast key, bool bpf)
+{
+	Z3_context z = p->z;
+	Z3_ast hit, id, v;
+
+	outer_term(p, o, key, &hit, &id);
+	if (!p->map_pointer) {
+		Z3_sort s56 = Z3_mk_bv_sort(z, 56);
+
+		/* a kernel address: never 0, never a handle */
+		p->map_pointer =
+			Z3_mk_bvor(z, Z3_mk_const(z, Z3_mk_string_symbol(z, "map_pointer"), s56),
+				   num(p, 1ull << 55, s56));
+	}
+	v = bpf ? Z3_mk_concat(z, p->map_pointer, id)
+		: Z3_mk_concat(z, num(p, HXU_HANDLE_TAG >> 32, p->bv32), zext(p, id, 32));
+	if (st->lk_cnt < LOOKUP_MAX)
+		st->lk[st->lk_cnt++] = (struct lookup){ o, key, NULL };
+	if (!split(p, st, hit))
+		return u64(p, 0);
+	if (p->alt)
+		p->alt_r = u64(p, 0);
+	return v;
+}
+
+/*
+ * A lookup of key in inner map id (bv8) of map of maps o, the maps' contents
+ * at versions ver: where id is the object's map m, what a lookup in m finds;
+ * else, in a table made from the template, what free functions of the
+ * identity and the key say (an array's entries are the template's, or free
+ * with BPF_F_INNER_MAP), its values at id's place in table memory. NULL for
+ * a template of a type not modelled.
+ */
+static Z3_ast inner_term(struct prover *p, const uint8_t *ver, uint32_t o, Z3_ast id, Z3_ast key,
+			 Z3_ast *hit, Z3_ast *addr)
+{
+	const struct hwxdp_map_desc *t = &p->maps[p->maps[o].inner_map];
+	Z3_context z = p->z;
+	Z3_ast base, off;
+	bool array = t->type == BPF_MAP_TYPE_ARRAY || t->type == BPF_MAP_TYPE_PERCPU_ARRAY;
+	char name[HWXDP_NAME_MAX + 32];
+
+	/* MAP_BASE(id) */
+	base = Z3_mk_bvadd(z,
+			   Z3_mk_bvshl(z, Z3_mk_bvadd(z, zext(p, id, 64), u64(p, 1)), u64(p, 48)),
+			   p->tm_shift);
+	if (array) {
+		Z3_ast idx = zext(p, Z3_mk_extract(z, 31, 0, key), 64);
+		Z3_ast entries = u64(p, t->max_entries);
+
+		if (t->map_flags & BPF_F_INNER_MAP) {
+			if (!p->inner_entries[o]) {
+				snprintf(name, sizeof(name), "entries_%s_inner", p->maps[o].name);
+				p->inner_entries[o] = Z3_mk_func_decl(
+					z, Z3_mk_string_symbol(z, name), 1, &p->bv8, p->bv32);
+			}
+			entries = zext(p, Z3_mk_app(z, p->inner_entries[o], 1, &id), 64);
+		}
+		*hit = Z3_mk_bvult(z, idx, entries);
+		off = Z3_mk_bvmul(z, idx, u64(p, t->value_size));
+	} else if (t->type == BPF_MAP_TYPE_HASH || t->type == BPF_MAP_TYPE_LRU_HASH ||
+		   t->type == BPF_MAP_TYPE_PERCPU_HASH || t->type == BPF_MAP_TYPE_LRU_PERCPU_HASH ||
+		   t->type == BPF_MAP_TYPE_LPM_TRIE) {
+		Z3_sort dom[2] = { p->bv8, Z3_get_sort(z, key) };
+		Z3_ast args[2] = { id, key };
+
+		if (!p->inner_present[o]) {
+			snprintf(name, sizeof(name), "present_%s_inner", p->maps[o].name);
+			p->inner_present[o] = Z3_mk_func_decl(z, Z3_mk_string_symbol(z, name), 2,
+							      dom, Z3_mk_bool_sort(z));
+			snprintf(name, sizeof(name), "slot_%s_inner", p->maps[o].name);
+			p->inner_slot[o] =
+				Z3_mk_func_decl(z, Z3_mk_string_symbol(z, name), 2, dom, p->bv32);
+		}
+		*hit = Z3_mk_app(z, p->inner_present[o], 2, args);
+		if (t->type == BPF_MAP_TYPE_LPM_TRIE && t->key_size > 4)
+			*hit = and2(p, *hit,
+				    Z3_mk_bvule(z, Z3_mk_extract(z, 31, 0, key),
+						num(p, 8 * (t->key_size - 4), p->bv32)));
+		off = Z3_mk_bvmul(z, zext(p, Z3_mk_app(z, p->inner_slot[o], 2, args), 64),
+				  u64(p, t->value_size));
+	} else {
+		return NULL;
+	}
+	*addr = Z3_mk_bvadd(z, base, off);
+	for (uint32_t m = p->map_cnt < HXU_TABLES ? (uint32_t)p->map_cnt : HXU_TABLES; m-- > 0;) {
+		Z3_ast h, a, is;
+
+		if (!inner_fits(p, o, m))
+			continue;
+		if (!lookup_term(p, m, ver[m], key, &h, &a))
+			return NULL;
+		is = Z3_mk_eq(z, id, num(p, m, p->bv8));
+		*hit = Z3_mk_ite(z, is, h, *hit);
+		/* an array's element is at the same offset in every map that
+		 * fits: the address above is m's where id is m */
+		if (!array)
+			*addr = Z3_mk_ite(z, is, a, *addr);
+	}
+	return Z3_mk_ite(z, *hit, *addr, u64(p, 0));
+}
+
+/* A lookup in inner map id of map of maps o on st's path, split on a hit. */
+static Z3_ast inner_lookup(struct prover *p, struct sym *st, uint32_t o, Z3_ast id, Z3_ast key)
+{
+	Z3_ast hit, addr;
+
+	if (!inner_term(p, st->ver, o, id, key, &hit, &addr))
+		return NULL;
+	if (st->lk_cnt < LOOKUP_MAX)
+		st->lk[st->lk_cnt++] = (struct lookup){ o, key, id };
+	if (!split(p, st, hit))
+		return u64(p, 0);
+	if (p->alt)
+		p->alt_r = u64(p, 0);
+	return addr;
+}
+
 static Z3_ast pad(struct prover *p, Z3_ast v, unsigned int bits)
 {
 	return v ? zext(p, v, bits) : num(p, 0, Z3_mk_bv_sort(p->z, bits));
@@ -1503,7 +1717,8 @@ static enum step add_leaf(struct prover *p, const struct sym *st, Z3_ast cond, u
  * (space HXU_SPACE_TM) is checked as the device checks it, by the start
  * address only: one that is no map's (NULL plus an offset, a scalar
  * taken for a pointer) aborts; in the model's addresses, the maps' values
- * are the ones with bits 48..63 naming a map (MAP_BASE). */
+ * are the ones with bits 48..63 naming a map (MAP_BASE), or, with a map of
+ * maps, any table id (one the control plane may make at run time). */
 static enum step access_check(struct prover *p, struct sym *st, unsigned int space, Z3_ast addr,
 			      unsigned int n)
 {
@@ -1514,7 +1729,8 @@ static enum step access_check(struct prover *p, struct sym *st, unsigned int spa
 		Z3_ast m = Z3_mk_extract(p->z, 63, 48, Z3_mk_bvsub(p->z, addr, p->tm_shift));
 
 		out = or2(p, Z3_mk_eq(p->z, m, num(p, 0, s16)),
-			  Z3_mk_bvugt(p->z, m, num(p, p->map_cnt, s16)));
+			  Z3_mk_bvugt(p->z, m,
+				      num(p, p->inner_regions ? HXU_TABLES : p->map_cnt, s16)));
 	} else {
 		uint32_t limit = space == HXU_SPACE_PKT ? HXU_WINDOW_SIZE : HXU_LM_SIZE;
 
@@ -1754,6 +1970,47 @@ static enum step tail_call(struct prover *p, struct sym *st, uint32_t m, Z3_ast 
 	tail_go(p, st, -1, fall, bpf);
 	p->alt = NULL;
 	return STEP_NEXT;
+}
+
+/*
+ * BPF's lookup in map of maps map, or in a map such a lookup gave: then
+ * map is the template the verifier names it by, and r1 holds the map
+ * pointer, whose low byte is the inner map's identity (outer_lookup). NULL,
+ * not proven, for what is not modelled.
+ */
+static Z3_ast bpf_lookup_of_maps(struct prover *p, struct sym *st, const struct hwxdp_insn_fact *f,
+				 uint32_t map)
+{
+	const struct hwxdp_map_desc *d = &p->maps[map];
+	uint8_t kt = f->regs[2].type;
+	Z3_ast mem = kt == HWXDP_REG_PTR_TO_STACK	? st->lm
+		     : kt == HWXDP_REG_PTR_TO_MAP_VALUE ? st->tm
+		     : kt == HWXDP_REG_PTR_TO_PACKET	? st->pkt
+							: NULL;
+	uint32_t o = map, pc = st->pc;
+	Z3_ast key, v;
+
+	if (d->origin == HWXDP_MAP_INNER)
+		for (o = 0; o < p->map_cnt && o < HXU_TABLES; o++)
+			if (hxu_map_of_maps(p->maps[o].type) && p->maps[o].inner_map == map)
+				break;
+	if (o >= p->map_cnt || o >= HXU_TABLES || p->maps[o].inner_map >= p->map_cnt) {
+		not_proven(p, "insn %u: lookup in %s: no map of maps with its template", pc,
+			   d->name);
+		return NULL;
+	}
+	if (!mem || !d->key_size || d->key_size > HWXDP_PROVE_KEY_MAX) {
+		not_proven(p, "insn %u: map key in %s", pc, type_name(kt));
+		return NULL;
+	}
+	key = read_bytes(p, mem, st->r[2], d->key_size, false);
+	if (d->origin != HWXDP_MAP_INNER)
+		return outer_lookup(p, st, o, key, true);
+	v = inner_lookup(p, st, o, Z3_mk_extract(p->z, 7, 0, st->r[1]), key);
+	if (!v)
+		not_proven(p, "insn %u: lookup in a map of %s of type %u", pc, p->maps[o].name,
+			   d->type);
+	return v;
 }
 
 static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
@@ -1997,6 +2254,11 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 				    (upd && !const_of(p, st->r[4], &flags)))
 					return not_proven(p, "insn %u: map write not modelled", pc);
 				d = &p->maps[map];
+				if (d->origin == HWXDP_MAP_INNER)
+					return not_proven(p,
+							  "insn %u: map write through a map of "
+							  "maps' map not modelled",
+							  pc);
 				key = bpf_bytes(p, st, f, 2, d->key_size);
 				if (upd)
 					value = bpf_bytes(p, st, f, 3, d->value_size);
@@ -2044,11 +2306,12 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 					return not_proven(p, "insn %u: lookup in a map not known",
 							  pc);
 				d = &p->maps[map];
-				if (hxu_map_of_maps(d->type))
-					return not_proven(p,
-							  "insn %u: lookup in %s: map of maps "
-							  "not modelled",
-							  pc, d->name);
+				if (hxu_map_of_maps(d->type) || d->origin == HWXDP_MAP_INNER) {
+					v = bpf_lookup_of_maps(p, st, f, map);
+					if (!v)
+						return STEP_FAIL;
+					goto call_done;
+				}
 				mem = kt == HWXDP_REG_PTR_TO_STACK	 ? st->lm
 				      : kt == HWXDP_REG_PTR_TO_MAP_VALUE ? st->tm
 				      : kt == HWXDP_REG_PTR_TO_PACKET	 ? st->pkt
@@ -2126,6 +2389,58 @@ static enum step hxu_bytes(struct prover *p, struct sym *st, unsigned int space,
 		return STEP_FAIL;
 	*out = read_bytes(p, mem, addr, n, false);
 	return STEP_NEXT;
+}
+
+/*
+ * tlookup on a map of maps, and tlookupr (docs/isa.md 4.4): tlookupr's
+ * handle, in rt, is checked first, as the device checks it: the frame
+ * aborts unless it is a handle (bits 63..32 are 1) of a table that fits
+ * the template; its low byte is the table's identity. Writes through a
+ * handle (tupdater, tdeleter) are not modelled.
+ */
+static enum step hxu_of_maps(struct prover *p, struct sym *st, const struct hxu_op *o,
+			     uint32_t words)
+{
+	const struct hwxdp_map_desc *d = o->x < p->map_cnt ? &p->maps[o->x] : NULL;
+	unsigned int space = o->flags & 3;
+	uint32_t pc = st->pc, ks;
+	Z3_context z = p->z;
+	Z3_ast id = NULL, key, v;
+
+	if (o->opcode != HXU_OP_TLOOKUP && o->opcode != HXU_OP_TLOOKUPR)
+		return not_proven(p, "op %u: map write through a map of maps' map not modelled",
+				  pc);
+	if (!d || !hxu_map_of_maps(d->type) || d->inner_map >= p->map_cnt)
+		return not_proven(p, "op %u: table %u is no map of maps with a template", pc, o->x);
+	if (o->opcode == HXU_OP_TLOOKUPR) {
+		Z3_ast h = st->r[o->rt], object, ok, out;
+
+		id = Z3_mk_extract(z, 7, 0, h);
+		ok = and2(p, Z3_mk_eq(z, Z3_mk_extract(z, 63, 32, h), num(p, 1, p->bv32)),
+			  and2(p,
+			       Z3_mk_bvult(z, Z3_mk_extract(z, 31, 0, h),
+					   num(p, HXU_TABLES, p->bv32)),
+			       inner_valid(p, o->x, id, &object)));
+		out = Z3_mk_not(z, ok);
+		if (feasible(p, out)) {
+			if (add_leaf(p, st, and2(p, st->cond, out), HWXDP_PROVE_END_FAULT,
+				     num(p, pc, p->bv32), pc) == STEP_FAIL)
+				return STEP_FAIL;
+			p->cur->leaves[p->cur->leaf_cnt - 1].extra = Z3_simplify(z, out);
+			path_add(p, st, ok);
+		}
+	}
+	ks = (o->opcode == HXU_OP_TLOOKUP ? d : &p->maps[d->inner_map])->key_size;
+	if (space >= HXU_SPACE__MAX || !ks || ks > HWXDP_PROVE_KEY_MAX)
+		return not_proven(p, "op %u: key space %u", pc, space);
+	if (hxu_bytes(p, st, space, st->r[o->rs], ks, &key) == STEP_FAIL)
+		return STEP_FAIL;
+	v = id ? inner_lookup(p, st, o->x, id, key) : outer_lookup(p, st, o->x, key, false);
+	if (!v)
+		return not_proven(p, "op %u: lookup in a map of %s of type %u", pc, d->name,
+				  p->maps[d->inner_map].type);
+	st->r[o->rd] = v;
+	return hxu_unit_done(p, st, o->rd, words);
 }
 
 /* One HXU operation, as device/engine.c runs it. */
@@ -2301,7 +2616,7 @@ static enum step hxu_step(struct prover *p, struct sym *st, struct fork *fk)
 	case HXU_CLASS_U:
 		if (hxu_op_table_reg(o.opcode) || (o.opcode == HXU_OP_TLOOKUP && o.x < p->map_cnt &&
 						   hxu_map_of_maps(p->maps[o.x].type)))
-			return not_proven(p, "op %u: map of maps not modelled", pc);
+			return hxu_of_maps(p, st, &o, words);
 		if (o.opcode == HXU_OP_PUNT)
 			return add_leaf(p, st, st->cond, HWXDP_PROVE_END_PUNT,
 					num(p, (uint32_t)o.imm, p->bv32), pc);
@@ -2773,12 +3088,19 @@ static void entries_of(struct prover *p, Z3_model m, const struct leaf *l)
 	struct hwxdp_prove_result *res = p->res;
 
 	for (uint32_t i = 0; i < l->lk_cnt && res->entry_cnt < HWXDP_PROVE_ENTRY_MAX; i++) {
-		const struct hwxdp_map_desc *d = &p->maps[l->lk[i].map];
+		const struct hwxdp_map_desc *d;
 		struct hwxdp_prove_entry e = { .map = l->lk[i].map };
 		uint32_t ks = Z3_get_bv_sort_size(p->z, Z3_get_sort(p->z, l->lk[i].key)) / 8;
 		uint64_t addr;
 		bool dup = false;
 
+		/* through a map of maps: the entry of the inner map found, one
+		 * of the object's (the model is held to them, fresh_state) */
+		if (l->lk[i].inner)
+			e.map = (uint32_t)eval_u64(p, m, l->lk[i].inner);
+		if (e.map >= p->map_cnt)
+			continue;
+		d = &p->maps[e.map];
 		if (d->value_size > HWXDP_PROVE_VALUE_MAX || ks > HWXDP_PROVE_KEY_MAX)
 			continue;
 		for (uint32_t b = 0; b < ks; b++)
@@ -2796,6 +3118,19 @@ static void entries_of(struct prover *p, Z3_model m, const struct leaf *l)
 			e.absent = k >= p->img->prog_cnt;
 			if (!e.absent)
 				memcpy(e.value, &k, sizeof(k));
+			res->entries[res->entry_cnt++] = e;
+			continue;
+		}
+		if (hxu_map_of_maps(d->type)) {
+			/* the inner map's identity, a map index, as every target
+			 * takes a map of maps' value */
+			Z3_ast hit, id, yes;
+			uint32_t v;
+
+			outer_term(p, e.map, l->lk[i].key, &hit, &id);
+			e.absent = !Z3_model_eval(p->z, m, hit, true, &yes) || !is_true(p, yes);
+			v = (uint32_t)eval_u64(p, m, id);
+			memcpy(e.value, &v, sizeof(v));
 			res->entries[res->entry_cnt++] = e;
 			continue;
 		}
@@ -3588,8 +3923,9 @@ static Z3_lbool report_differ(struct prover *p)
 	if (r == Z3_L_FALSE) {
 		not_proven(p, "the two differ only from a state a fresh device does not start in "
 			      "(registers read before they are written, local memory, the window "
-			      "around the frame, global data, a full map or a CPU other than 0): "
-			      "no counterexample the replay can make");
+			      "around the frame, global data, a full map, a CPU other than 0 or an "
+			      "inner map that is none of the object's): no counterexample the "
+			      "replay can make");
 	} else if (r == Z3_L_TRUE) {
 		Z3_model m = Z3_solver_get_model(z, p->s);
 
@@ -3682,6 +4018,8 @@ static void fresh_state(struct prover *p)
 			if (i != 1 && i != HXU_REG_FP && p->start_regs[side][i])
 				c[n++] = Z3_mk_eq(z, p->start_regs[side][i], zero);
 	p->fresh = Z3_mk_and(z, n, c);
+	if (p->inner_objects)
+		p->fresh = and2(p, p->fresh, p->inner_objects);
 	for (size_t m = 0; m < p->map_cnt && m < HXU_TABLES; m++) {
 		const struct hwxdp_map_desc *d = &p->maps[m];
 		uint8_t bytes[HWXDP_PROVE_VALUE_MAX] = { 0 };
@@ -3858,6 +4196,9 @@ int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map
 			law(&p, Z3_mk_eq(p.z, Z3_mk_select(p.z, p.tm0, u64(&p, MAP_BASE(m) + i)),
 					 num(&p, d->initial[i], p.bv8)));
 	}
+	for (size_t m = 0; m < map_cnt && m < HXU_TABLES; m++)
+		if (hxu_map_of_maps(maps[m].type))
+			p.inner_regions = true;
 	law(&p, Z3_mk_bvuge(p.z, p.len, num(&p, LEN_MIN, p.bv32)));
 	law(&p, Z3_mk_bvule(p.z, p.len, num(&p, max_len, p.bv32)));
 	if (opts && opts->ingress) {
