@@ -1018,6 +1018,35 @@ static bool names_inner_map(const struct unit *u, const struct hwxdp_prove_resul
 	return false;
 }
 
+/* Refuted once broken, the counterexample replayed on the device and the
+ * kernel, and on the reference interpreter as `prog prove` replays it: the
+ * outer entries the model has absent deleted, as a definition may fill
+ * them, the others stored (an inner map's index), and the reference doing
+ * what the model says BPF does. */
+static void refute_inner(struct unit *u, uint32_t at, uint64_t word, struct hwxdp_prove_result *res)
+{
+	static struct hx_result rr;
+	struct hx_target *ref;
+
+	prove_then_refute(u, at, word, res);
+	ref = hx_count_target_open(u->path);
+	cr_assert_not_null(ref);
+	for (uint32_t e = 0; e < res->entry_cnt; e++) {
+		const struct hwxdp_prove_entry *en = &res->entries[e];
+		const char *map = u->obj->maps[en->map].name;
+
+		if (!en->absent)
+			cr_assert_eq(hx_target_map_update(ref, map, en->key, en->value), 0, "%s",
+				     map);
+		else if (hxu_map_of_maps(u->obj->maps[en->map].type))
+			hx_target_map_delete(ref, map, en->key);
+	}
+	cr_assert_eq(hx_target_run(ref, res->ingress, res->frame, res->len, &rr), 0);
+	hx_target_close(ref);
+	cr_assert(result_is(&rr, &res->bpf),
+		  "the reference interpreter does not do what the model says (%s)", res->reason);
+}
+
 /* The outer array's key taken from the inner one's slot: the counter of
  * another inner map (or none) is read and counted. */
 Test(prove_units, outer_key_from_the_wrong_slot)
@@ -1037,7 +1066,7 @@ Test(prove_units, outer_key_from_the_wrong_slot)
 			break;
 	}
 	cr_assert_lt(at, u.img->op_cnt);
-	prove_then_refute(&u, at, with_imm(&u, at, -8), &res);
+	refute_inner(&u, at, with_imm(&u, at, -8), &res);
 	cr_assert(names_inner_map(&u, &res, "by_slot"), "%s", res.reason);
 	unit_close(&u);
 }
@@ -1057,7 +1086,7 @@ Test(prove_units, inner_key_from_the_wrong_slot)
 			break;
 	}
 	cr_assert_lt(at, u.img->op_cnt);
-	prove_then_refute(&u, at, with_imm(&u, at, -4), &res);
+	refute_inner(&u, at, with_imm(&u, at, -4), &res);
 	cr_assert(names_inner_map(&u, &res, "by_slot"), "%s", res.reason);
 	unit_close(&u);
 }
@@ -1074,7 +1103,7 @@ Test(prove_units, tlookupr_handle_from_the_wrong_register)
 	unit_open(&u, "inner");
 	at = find_op(&u, HXU_OP_TLOOKUPR, 0, &o);
 	cr_assert_eq(o.rt, 1);
-	prove_then_refute(&u, at, with_rt(&u, at, 6), &res);
+	refute_inner(&u, at, with_rt(&u, at, 6), &res);
 	cr_assert_eq(res.hxu.end, HWXDP_PROVE_END_FAULT, "%s", res.reason);
 	cr_assert_eq(res.hxu.last, at, "%s", res.reason);
 	unit_close(&u);
@@ -1094,7 +1123,7 @@ Test(prove_units, tlookupr_on_the_other_map_of_maps)
 	at = find_op(&u, HXU_OP_TLOOKUPR, 1, &o);
 	cr_assert_neq(o.x, first.x);
 	o.x = first.x;
-	prove_then_refute(&u, at, op_word(&o), &res);
+	refute_inner(&u, at, op_word(&o), &res);
 	cr_assert_eq(res.hxu.end, HWXDP_PROVE_END_FAULT, "%s", res.reason);
 	cr_assert(names_inner_map(&u, &res, "by_tag"), "%s", res.reason);
 	unit_close(&u);
