@@ -3911,6 +3911,8 @@ static enum pairs compare_pairs(struct prover *p, uint32_t *bi, uint32_t *hi, Z3
 static Z3_lbool report_differ(struct prover *p)
 {
 	Z3_context z = p->z;
+	Z3_ast objects = NULL;
+	bool made = false;
 	Z3_lbool r;
 
 	Z3_solver_push(z, p->s);
@@ -3918,14 +3920,27 @@ static Z3_lbool report_differ(struct prover *p)
 	for (uint32_t k = 0; k < WRITE_MAX; k++)
 		if (p->full[k])
 			Z3_solver_assert(z, p->s, Z3_mk_not(z, p->full[k]));
-	r = Z3_solver_check(z, p->s);
+	/* the inner maps a replay can store: the object's */
+	if (p->inner_objects) {
+		objects = Z3_mk_const(z, Z3_mk_string_symbol(z, "inner_maps_of_the_object"),
+				      Z3_mk_bool_sort(z));
+		Z3_solver_assert(z, p->s, Z3_mk_implies(z, objects, p->inner_objects));
+	}
+	r = objects ? Z3_solver_check_assumptions(z, p->s, 1, &objects) : Z3_solver_check(z, p->s);
 	p->checks++;
-	if (r == Z3_L_FALSE) {
+	if (r == Z3_L_FALSE && objects) {
+		p->checks++;
+		made = Z3_solver_check(z, p->s) == Z3_L_TRUE;
+	}
+	if (r == Z3_L_FALSE && made) {
+		not_proven(p, "the two differ only where a map of maps holds an inner map made at "
+			      "run time, none of the object's: no counterexample the replay can "
+			      "make");
+	} else if (r == Z3_L_FALSE) {
 		not_proven(p, "the two differ only from a state a fresh device does not start in "
 			      "(registers read before they are written, local memory, the window "
-			      "around the frame, global data, a full map, a CPU other than 0 or an "
-			      "inner map that is none of the object's): no counterexample the "
-			      "replay can make");
+			      "around the frame, global data, a full map or a CPU other than 0): "
+			      "no counterexample the replay can make");
 	} else if (r == Z3_L_TRUE) {
 		Z3_model m = Z3_solver_get_model(z, p->s);
 
@@ -4018,8 +4033,6 @@ static void fresh_state(struct prover *p)
 			if (i != 1 && i != HXU_REG_FP && p->start_regs[side][i])
 				c[n++] = Z3_mk_eq(z, p->start_regs[side][i], zero);
 	p->fresh = Z3_mk_and(z, n, c);
-	if (p->inner_objects)
-		p->fresh = and2(p, p->fresh, p->inner_objects);
 	for (size_t m = 0; m < p->map_cnt && m < HXU_TABLES; m++) {
 		const struct hwxdp_map_desc *d = &p->maps[m];
 		uint8_t bytes[HWXDP_PROVE_VALUE_MAX] = { 0 };

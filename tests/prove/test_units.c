@@ -1128,3 +1128,30 @@ Test(prove_units, tlookupr_on_the_other_map_of_maps)
 	cr_assert(names_inner_map(&u, &res, "by_tag"), "%s", res.reason);
 	unit_close(&u);
 }
+
+/*
+ * unit_made: no map of the object fits the array of maps' template, so
+ * its inner maps are ones the control plane makes at run time, which the
+ * model has too (their values where table memory holds them): proven. A
+ * handle from the wrong register then aborts the frame only where the
+ * outer map holds such a map, which no replay can make: not proven, and
+ * said why.
+ */
+Test(prove_units, inner_maps_made_at_run_time)
+{
+	struct hwxdp_prove_result res;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	unit_open(&u, "made");
+	unit_prove(&u, &res);
+	cr_assert_eq(res.status, HWXDP_PROVE_PROVEN, "%s", res.reason);
+	at = find_op(&u, HXU_OP_TLOOKUPR, 0, &o);
+	((uint64_t *)u.img->ops)[at] = with_rt(&u, at, 6);
+	unit_prove(&u, &res);
+	cr_assert_eq(res.status, HWXDP_PROVE_NOT_PROVEN, "%s", res.reason);
+	cr_assert(strstr(res.reason, "an inner map made at run time, none of the object's"), "%s",
+		  res.reason);
+	unit_close(&u);
+}
