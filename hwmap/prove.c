@@ -74,6 +74,7 @@ struct lookup {
  * memory as it was before it. */
 struct table_write {
 	uint32_t tag; /* kind << 24 | flags << 8 | map */
+	Z3_ast table; /* through map of maps map: the table's identity (bv8), or NULL */
 	Z3_ast key, value;
 	Z3_ast tm;
 	uint32_t at; /* the insn or op */
@@ -198,7 +199,9 @@ struct prover {
 	 * such a table's contents (an array's entries where the template
 	 * leaves them open) */
 	Z3_func_decl outer_present[HXU_TABLES], outer_inner[HXU_TABLES], inner_ok[HXU_TABLES];
-	Z3_func_decl inner_present[HXU_TABLES], inner_slot[HXU_TABLES], inner_entries[HXU_TABLES];
+	Z3_func_decl inner_present[HXU_TABLES][WRITE_MAX + 1];
+	Z3_func_decl inner_slot[HXU_TABLES][WRITE_MAX + 1];
+	Z3_func_decl inner_entries[HXU_TABLES];
 	Z3_ast map_pointer; /* bv56: the high bits of BPF's map pointers */
 	bool inner_regions; /* table ids past the maps' may be tables */
 	/* the inner maps the lookups found are the object's: what a replay
@@ -1144,27 +1147,29 @@ static Z3_ast outer_lookup(struct prover *p, struct sym *st, uint32_t o, Z3_ast 
 }
 
 /*
- * A lookup of key in inner map id (bv8) of map of maps o, the maps' contents
- * at versions ver: where id is the object's map m, what a lookup in m finds;
- * else, in a table made from the template, what free functions of the
- * identity and the key say (an array's entries are the template's, or free
- * with BPF_F_INNER_MAP), its values at id's place in table memory. NULL for
- * a template of a type not modelled.
+ * A lookup of key in table id (bv8), one the control plane made from map of
+ * maps o's template at run time, at version ver of what such tables hold
+ * (the writes through them on the path so far: o itself, which no program
+ * writes, counts them in the path's ver[o]): free functions of the
+ * identity and the key say it (an array's entries are the template's, or
+ * free per identity with BPF_F_INNER_MAP), its values at id's place in
+ * table memory. NULL for a template of a type not modelled.
  */
-static Z3_ast inner_term(struct prover *p, const uint8_t *ver, uint32_t o, Z3_ast id, Z3_ast key,
-			 Z3_ast *hit, Z3_ast *addr)
+static Z3_ast made_term(struct prover *p, uint32_t o, uint32_t ver, Z3_ast id, Z3_ast key,
+			Z3_ast *hit, Z3_ast *addr)
 {
 	const struct hwxdp_map_desc *t = &p->maps[p->maps[o].inner_map];
 	Z3_context z = p->z;
 	Z3_ast base, off;
-	bool array = t->type == BPF_MAP_TYPE_ARRAY || t->type == BPF_MAP_TYPE_PERCPU_ARRAY;
 	char name[HWXDP_NAME_MAX + 32];
 
+	if (ver > WRITE_MAX)
+		return NULL;
 	/* MAP_BASE(id) */
 	base = Z3_mk_bvadd(z,
 			   Z3_mk_bvshl(z, Z3_mk_bvadd(z, zext(p, id, 64), u64(p, 1)), u64(p, 48)),
 			   p->tm_shift);
-	if (array) {
+	if (t->type == BPF_MAP_TYPE_ARRAY || t->type == BPF_MAP_TYPE_PERCPU_ARRAY) {
 		Z3_ast idx = zext(p, Z3_mk_extract(z, 31, 0, key), 64);
 		Z3_ast entries = u64(p, t->max_entries);
 
@@ -1184,25 +1189,46 @@ static Z3_ast inner_term(struct prover *p, const uint8_t *ver, uint32_t o, Z3_as
 		Z3_sort dom[2] = { p->bv8, Z3_get_sort(z, key) };
 		Z3_ast args[2] = { id, key };
 
-		if (!p->inner_present[o]) {
-			snprintf(name, sizeof(name), "present_%s_inner", p->maps[o].name);
-			p->inner_present[o] = Z3_mk_func_decl(z, Z3_mk_string_symbol(z, name), 2,
-							      dom, Z3_mk_bool_sort(z));
-			snprintf(name, sizeof(name), "slot_%s_inner", p->maps[o].name);
-			p->inner_slot[o] =
+		if (!p->inner_present[o][ver]) {
+			snprintf(name, sizeof(name),
+				 ver ? "present_%s_inner@%u" : "present_%s_inner", p->maps[o].name,
+				 ver);
+			p->inner_present[o][ver] = Z3_mk_func_decl(z, Z3_mk_string_symbol(z, name),
+								   2, dom, Z3_mk_bool_sort(z));
+			snprintf(name, sizeof(name), ver ? "slot_%s_inner@%u" : "slot_%s_inner",
+				 p->maps[o].name, ver);
+			p->inner_slot[o][ver] =
 				Z3_mk_func_decl(z, Z3_mk_string_symbol(z, name), 2, dom, p->bv32);
 		}
-		*hit = Z3_mk_app(z, p->inner_present[o], 2, args);
+		*hit = Z3_mk_app(z, p->inner_present[o][ver], 2, args);
 		if (t->type == BPF_MAP_TYPE_LPM_TRIE && t->key_size > 4)
 			*hit = and2(p, *hit,
 				    Z3_mk_bvule(z, Z3_mk_extract(z, 31, 0, key),
 						num(p, 8 * (t->key_size - 4), p->bv32)));
-		off = Z3_mk_bvmul(z, zext(p, Z3_mk_app(z, p->inner_slot[o], 2, args), 64),
+		off = Z3_mk_bvmul(z, zext(p, Z3_mk_app(z, p->inner_slot[o][ver], 2, args), 64),
 				  u64(p, t->value_size));
 	} else {
 		return NULL;
 	}
 	*addr = Z3_mk_bvadd(z, base, off);
+	return Z3_mk_ite(z, *hit, *addr, u64(p, 0));
+}
+
+/*
+ * A lookup of key in inner map id (bv8) of map of maps o, the maps' contents
+ * at versions ver: where id is the object's map m, what a lookup in m finds;
+ * else what the made table id holds (made_term). NULL for a template of a
+ * type not modelled.
+ */
+static Z3_ast inner_term(struct prover *p, const uint8_t *ver, uint32_t o, Z3_ast id, Z3_ast key,
+			 Z3_ast *hit, Z3_ast *addr)
+{
+	const struct hwxdp_map_desc *t = &p->maps[p->maps[o].inner_map];
+	bool array = t->type == BPF_MAP_TYPE_ARRAY || t->type == BPF_MAP_TYPE_PERCPU_ARRAY;
+	Z3_context z = p->z;
+
+	if (!made_term(p, o, ver[o], id, key, hit, addr))
+		return NULL;
 	for (uint32_t m = p->map_cnt < HXU_TABLES ? (uint32_t)p->map_cnt : HXU_TABLES; m-- > 0;) {
 		Z3_ast h, a, is;
 
@@ -1252,12 +1278,16 @@ static Z3_ast pad(struct prover *p, Z3_ast v, unsigned int bits)
  * memory, the same on both sides after the same sequence of writes: the
  * sequences and table memory before each write are compared (compare()),
  * so what came before a write is not lost in it. NULL for what is not
- * modelled; *why says it.
+ * modelled; *why says it. With id, the write is on the table of that
+ * identity that the control plane made from map of maps m's template
+ * (made_term), whose versions m's count.
  */
-static Z3_ast table_write(struct prover *p, struct sym *st, uint32_t m, Z3_ast key, Z3_ast value,
-			  uint64_t flags, uint32_t at, const char **why)
+static Z3_ast map_write(struct prover *p, struct sym *st, uint32_t m, Z3_ast id, Z3_ast key,
+			Z3_ast value, uint64_t flags, uint32_t at, const char **why)
 {
-	const struct hwxdp_map_desc *d = m < p->map_cnt ? &p->maps[m] : NULL;
+	const struct hwxdp_map_desc *d = m >= p->map_cnt ? NULL
+					 : id		 ? &p->maps[p->maps[m].inner_map]
+							 : &p->maps[m];
 	Z3_context z = p->z;
 	Z3_ast hit, addr, rc, zero = u64(p, 0), tm, fresh, a, in_map;
 	uint32_t n = st->wr_cnt, ver;
@@ -1272,7 +1302,8 @@ static Z3_ast table_write(struct prover *p, struct sym *st, uint32_t m, Z3_ast k
 	if (n == WRITE_MAX || st->ver[m] == WRITE_MAX)
 		return NULL;
 	ver = st->ver[m];
-	if (!lookup_term(p, m, ver, key, &hit, &addr))
+	if (!(id ? made_term(p, m, ver, id, key, &hit, &addr)
+		 : lookup_term(p, m, ver, key, &hit, &addr)))
 		return NULL;
 #define ERR(e) u64(p, (uint64_t) - (e))
 	if (d->type == BPF_MAP_TYPE_ARRAY) {
@@ -1303,6 +1334,7 @@ static Z3_ast table_write(struct prover *p, struct sym *st, uint32_t m, Z3_ast k
 	st->wr[n] = (struct table_write){
 		.tag = (uint32_t)(value ? WRITE_UPDATE : WRITE_DELETE) << 24 |
 		       (uint32_t)(flags & 0xffff) << 8 | m,
+		.table = id,
 		.key = pad(p, key, p->key_bits),
 		.value = pad(p, value, p->value_bits),
 		.tm = st->tm,
@@ -1310,13 +1342,16 @@ static Z3_ast table_write(struct prover *p, struct sym *st, uint32_t m, Z3_ast k
 	};
 	st->wr_cnt++;
 	if (st->lk_cnt < LOOKUP_MAX)
-		st->lk[st->lk_cnt++] = (struct lookup){ m, key };
+		st->lk[st->lk_cnt++] = (struct lookup){ m, key, id };
 	/* the map's table memory afterwards: free, named by the write */
-	snprintf(buf, sizeof(buf), "table_memory_%s@%u", d->name, ver + 1);
+	snprintf(buf, sizeof(buf), id ? "table_memory_%s_inner@%u" : "table_memory_%s@%u",
+		 p->maps[m].name, ver + 1);
 	fresh = Z3_mk_const(z, Z3_mk_string_symbol(z, buf), p->tmem);
 	name = Z3_mk_string_symbol(z, "a");
 	a = Z3_mk_bound(z, 0, Z3_mk_bv_sort(z, 64));
-	in_map = Z3_mk_eq(z, Z3_mk_extract(z, 63, 48, a), num(p, m + 1, Z3_mk_bv_sort(z, 16)));
+	in_map = Z3_mk_eq(z, Z3_mk_extract(z, 63, 48, a),
+			  id ? Z3_mk_bvadd(z, zext(p, id, 16), num(p, 1, Z3_mk_bv_sort(z, 16)))
+			     : num(p, m + 1, Z3_mk_bv_sort(z, 16)));
 	{
 		Z3_sort s64 = Z3_mk_bv_sort(z, 64);
 
@@ -1332,7 +1367,10 @@ static Z3_ast table_write(struct prover *p, struct sym *st, uint32_t m, Z3_ast k
 	if (p->cur == &p->bpf) {
 		Z3_ast ok = Z3_mk_eq(z, rc, zero), hit2, addr2, fact;
 
-		lookup_term(p, m, ver + 1, key, &hit2, &addr2);
+		if (id)
+			made_term(p, m, ver + 1, id, key, &hit2, &addr2);
+		else
+			lookup_term(p, m, ver + 1, key, &hit2, &addr2);
 		fact = Z3_mk_eq(z, hit2,
 				Z3_mk_ite(z, ok, value ? Z3_mk_true(z) : Z3_mk_false(z), hit));
 		if (value) {
@@ -1348,6 +1386,32 @@ static Z3_ast table_write(struct prover *p, struct sym *st, uint32_t m, Z3_ast k
 		path_law(p, st, fact);
 	}
 	return rc;
+}
+
+static Z3_ast table_write(struct prover *p, struct sym *st, uint32_t m, Z3_ast key, Z3_ast value,
+			  uint64_t flags, uint32_t at, const char **why)
+{
+	return map_write(p, st, m, NULL, key, value, flags, at, why);
+}
+
+/*
+ * A write (an update with value, else a delete) through inner map id of
+ * map of maps o: where id is one of the object's maps that fit the
+ * template, that map's write; the path splits on each, and the part where
+ * id is another runs the instruction again, to meet the next. Past them,
+ * the write on the table made at run time that id names.
+ */
+static Z3_ast inner_write(struct prover *p, struct sym *st, uint32_t o, Z3_ast id, Z3_ast key,
+			  Z3_ast value, uint64_t flags, uint32_t at, const char **why)
+{
+	for (uint32_t m = 0; m < p->map_cnt && m < HXU_TABLES; m++) {
+		if (!inner_fits(p, o, m) || !split(p, st, Z3_mk_eq(p->z, id, num(p, m, p->bv8))))
+			continue;
+		/* the split-off part runs the instruction again, as it was */
+		p->alt = NULL;
+		return table_write(p, st, m, key, value, flags, at, why);
+	}
+	return map_write(p, st, o, id, key, value, flags, at, why);
 }
 
 /*
@@ -1972,6 +2036,48 @@ static enum step tail_call(struct prover *p, struct sym *st, uint32_t m, Z3_ast 
 	return STEP_NEXT;
 }
 
+/* The map of maps whose template is map, or UINT32_MAX. */
+static uint32_t outer_of(const struct prover *p, uint32_t map)
+{
+	for (uint32_t o = 0; o < p->map_cnt && o < HXU_TABLES; o++)
+		if (hxu_map_of_maps(p->maps[o].type) && p->maps[o].inner_map == map)
+			return o;
+	return UINT32_MAX;
+}
+
+/*
+ * BPF's update (value not NULL) or delete on a map a lookup in a map of
+ * maps gave: map is the template the verifier names it by, r1 the map
+ * pointer. NULL, not proven, for what is not modelled.
+ */
+static Z3_ast bpf_write_of_maps(struct prover *p, struct sym *st, const struct hwxdp_insn_fact *f,
+				uint32_t map, bool upd, uint64_t flags)
+{
+	const struct hwxdp_map_desc *d = &p->maps[map];
+	uint32_t o = outer_of(p, map), pc = st->pc;
+	Z3_ast key, value = NULL, v;
+	const char *why;
+
+	if (o == UINT32_MAX) {
+		not_proven(p, "insn %u: map write on %s: no map of maps with its template", pc,
+			   d->name);
+		return NULL;
+	}
+	key = bpf_bytes(p, st, f, 2, d->key_size);
+	if (upd)
+		value = bpf_bytes(p, st, f, 3, d->value_size);
+	if (!key || (upd && !value)) {
+		not_proven(p, "insn %u: map key or value in %s", pc,
+			   type_name(f->regs[key ? 3 : 2].type));
+		return NULL;
+	}
+	v = inner_write(p, st, o, Z3_mk_extract(p->z, 7, 0, st->r[1]), key, value, flags, pc, &why);
+	if (!v)
+		not_proven(p, "insn %u: map write through a map of %s: %s not modelled", pc,
+			   p->maps[o].name, why);
+	return v;
+}
+
 /*
  * BPF's lookup in map of maps map, or in a map such a lookup gave: then
  * map is the template the verifier names it by, and r1 holds the map
@@ -1991,9 +2097,7 @@ static Z3_ast bpf_lookup_of_maps(struct prover *p, struct sym *st, const struct 
 	Z3_ast key, v;
 
 	if (d->origin == HWXDP_MAP_INNER)
-		for (o = 0; o < p->map_cnt && o < HXU_TABLES; o++)
-			if (hxu_map_of_maps(p->maps[o].type) && p->maps[o].inner_map == map)
-				break;
+		o = outer_of(p, map);
 	if (o >= p->map_cnt || o >= HXU_TABLES || p->maps[o].inner_map >= p->map_cnt) {
 		not_proven(p, "insn %u: lookup in %s: no map of maps with its template", pc,
 			   d->name);
@@ -2254,11 +2358,12 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 				    (upd && !const_of(p, st->r[4], &flags)))
 					return not_proven(p, "insn %u: map write not modelled", pc);
 				d = &p->maps[map];
-				if (d->origin == HWXDP_MAP_INNER)
-					return not_proven(p,
-							  "insn %u: map write through a map of "
-							  "maps' map not modelled",
-							  pc);
+				if (d->origin == HWXDP_MAP_INNER) {
+					v = bpf_write_of_maps(p, st, f, map, upd, flags);
+					if (!v)
+						return STEP_FAIL;
+					goto call_done;
+				}
 				key = bpf_bytes(p, st, f, 2, d->key_size);
 				if (upd)
 					value = bpf_bytes(p, st, f, 3, d->value_size);
@@ -2392,28 +2497,27 @@ static enum step hxu_bytes(struct prover *p, struct sym *st, unsigned int space,
 }
 
 /*
- * tlookup on a map of maps, and tlookupr (docs/isa.md 4.4): tlookupr's
- * handle, in rt, is checked first, as the device checks it: the frame
+ * tlookup on a map of maps, and tlookupr, tupdater and tdeleter (docs/isa.md
+ * 4.4): their handle is checked first, as the device checks it: the frame
  * aborts unless it is a handle (bits 63..32 are 1) of a table that fits
- * the template; its low byte is the table's identity. Writes through a
- * handle (tupdater, tdeleter) are not modelled.
+ * the template; its low byte is the table's identity. Then the key and
+ * the value, in their spaces, and the lookup or the write (inner_write).
  */
 static enum step hxu_of_maps(struct prover *p, struct sym *st, const struct hxu_op *o,
 			     uint32_t words)
 {
 	const struct hwxdp_map_desc *d = o->x < p->map_cnt ? &p->maps[o->x] : NULL;
 	unsigned int space = o->flags & 3;
+	unsigned int vs = ((uint32_t)o->imm >> HXU_TUPDATE_VSPACE_SHIFT) & 3;
 	uint32_t pc = st->pc, ks;
 	Z3_context z = p->z;
-	Z3_ast id = NULL, key, v;
+	Z3_ast id = NULL, key, value = NULL, v;
+	const char *why;
 
-	if (o->opcode != HXU_OP_TLOOKUP && o->opcode != HXU_OP_TLOOKUPR)
-		return not_proven(p, "op %u: map write through a map of maps' map not modelled",
-				  pc);
 	if (!d || !hxu_map_of_maps(d->type) || d->inner_map >= p->map_cnt)
 		return not_proven(p, "op %u: table %u is no map of maps with a template", pc, o->x);
-	if (o->opcode == HXU_OP_TLOOKUPR) {
-		Z3_ast h = st->r[o->rt], object, ok, out;
+	if (o->opcode != HXU_OP_TLOOKUP) {
+		Z3_ast h = st->r[hxu_handle_reg(o)], object, ok, out;
 
 		id = Z3_mk_extract(z, 7, 0, h);
 		ok = and2(p, Z3_mk_eq(z, Z3_mk_extract(z, 63, 32, h), num(p, 1, p->bv32)),
@@ -2435,6 +2539,27 @@ static enum step hxu_of_maps(struct prover *p, struct sym *st, const struct hxu_
 		return not_proven(p, "op %u: key space %u", pc, space);
 	if (hxu_bytes(p, st, space, st->r[o->rs], ks, &key) == STEP_FAIL)
 		return STEP_FAIL;
+	if (o->opcode == HXU_OP_TUPDATER || o->opcode == HXU_OP_TDELETER) {
+		const struct hwxdp_map_desc *t = &p->maps[d->inner_map];
+
+		if (o->opcode == HXU_OP_TUPDATER &&
+		    (vs >= HXU_SPACE__MAX || t->value_size > HWXDP_PROVE_VALUE_MAX))
+			return not_proven(p, "op %u: value space %u", pc, vs);
+		if (o->opcode == HXU_OP_TUPDATER &&
+		    hxu_bytes(p, st, vs, st->r[o->rt], t->value_size, &value) == STEP_FAIL)
+			return STEP_FAIL;
+		v = inner_write(p, st, o->x, id, key, value,
+				o->opcode == HXU_OP_TUPDATER
+					? (uint32_t)o->imm & HXU_TUPDATE_FLAGS_MASK
+					: 0,
+				pc, &why);
+		if (!v)
+			return not_proven(p,
+					  "op %u: map write through a map of %s: %s not modelled",
+					  pc, d->name, why);
+		st->r[o->rd] = v;
+		return hxu_unit_done(p, st, o->rd, words);
+	}
 	v = id ? inner_lookup(p, st, o->x, id, key) : outer_lookup(p, st, o->x, key, false);
 	if (!v)
 		return not_proven(p, "op %u: lookup in a map of %s of type %u", pc, d->name,
@@ -2918,7 +3043,10 @@ static void write_terms(struct prover *p, const struct leaf *l, uint32_t j, Z3_a
 {
 	const struct table_write *w = j < l->wr_cnt ? &l->wr[j] : NULL;
 
-	t[0] = num(p, w ? w->tag : 0, p->bv32);
+	/* a made table's identity above the tag (0 for a map's: no made
+	 * table's id is 0) */
+	t[0] = Z3_mk_concat(p->z, w && w->table ? w->table : num(p, 0, p->bv8),
+			    num(p, w ? w->tag : 0, p->bv32));
 	t[1] = w ? w->key : pad(p, NULL, p->key_bits);
 	t[2] = w ? w->value : pad(p, NULL, p->value_bits);
 	t[3] = w ? w->tm : p->tm0;

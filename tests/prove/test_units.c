@@ -1155,3 +1155,87 @@ Test(prove_units, inner_maps_made_at_run_time)
 		  res.reason);
 	unit_close(&u);
 }
+
+/* unit_inner_write: tupdater's flags made BPF_NOEXIST, where the program's
+ * are BPF_ANY: an update of a key the inner map holds fails on the device
+ * only. */
+Test(prove_units, tupdater_flags)
+{
+	struct hwxdp_prove_result res;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	unit_open(&u, "inner_write");
+	at = find_op(&u, HXU_OP_TUPDATER, 0, &o);
+	cr_assert_eq((uint32_t)o.imm & HXU_TUPDATE_FLAGS_MASK, BPF_ANY);
+	o.imm = (int32_t)(((uint32_t)o.imm & ~(uint32_t)HXU_TUPDATE_FLAGS_MASK) | BPF_NOEXIST);
+	refute_inner(&u, at, op_word(&o), &res);
+	cr_assert(names_inner_map(&u, &res, "by_tag"), "%s", res.reason);
+	unit_close(&u);
+}
+
+/*
+ * tupdater's key taken from the value's buffer: another key is written.
+ * The writes part, so the model leaves what the microcode's write leaves
+ * free (loose): replayed, the kernel does what the model says BPF does,
+ * and the device differs from it, in the frame or in the inner map.
+ */
+Test(prove_units, tupdater_key_from_the_value)
+{
+	static struct hx_result kr, dr;
+	static entry_values ka, da;
+	struct hwxdp_prove_result res;
+	bool differ = false;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+	int err;
+
+	unit_open(&u, "inner_write");
+	at = find_op(&u, HXU_OP_TUPDATER, 0, &o);
+	cr_assert_neq(o.rs, o.rt);
+	o.rs = o.rt;
+	unit_prove(&u, &res);
+	cr_assert_eq(res.status, HWXDP_PROVE_PROVEN, "%s", res.reason);
+	((uint64_t *)u.img->ops)[at] = op_word(&o);
+	unit_prove(&u, &res);
+	cr_assert_eq(res.status, HWXDP_PROVE_COUNTEREXAMPLE, "%s", res.reason);
+	cr_assert(strstr(res.reason, "key differs"), "%s", res.reason);
+	cr_assert(res.loose & HWXDP_PROVE_LOOSE_WRITES);
+	cr_assert(names_inner_map(&u, &res, "by_tag"), "%s", res.reason);
+	err = device_run(&u, &res, &dr, &da);
+	if (geteuid() != 0) {
+		cr_log_warn("not replayed on the kernel: it needs root");
+		unit_close(&u);
+		return;
+	}
+	kernel_run(&u, &res, &kr, &ka);
+	cr_assert(result_is(&kr, &res.bpf), "the kernel does not do what the model says (%s)",
+		  res.reason);
+	for (uint32_t e = 0; e < res.entry_cnt; e++)
+		if (!hxu_map_of_maps(u.obj->maps[res.entries[e].map].type) &&
+		    memcmp(ka[e], da[e], u.obj->maps[res.entries[e].map].value_size))
+			differ = true;
+	cr_assert(err || differ || kr.action != dr.action || kr.len != dr.len ||
+			  memcmp(kr.frame, dr.frame, kr.len),
+		  "the counterexample does not tell the kernel and the device apart");
+	unit_close(&u);
+}
+
+/* tdeleter given the frame's pointer for the handle: the device aborts. */
+Test(prove_units, tdeleter_handle_from_the_wrong_register)
+{
+	struct hwxdp_prove_result res;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	unit_open(&u, "inner_write");
+	at = find_op(&u, HXU_OP_TDELETER, 0, &o);
+	cr_assert_eq(o.rt, 1);
+	refute_inner(&u, at, with_rt(&u, at, 7), &res);
+	cr_assert_eq(res.hxu.end, HWXDP_PROVE_END_FAULT, "%s", res.reason);
+	cr_assert_eq(res.hxu.last, at, "%s", res.reason);
+	unit_close(&u);
+}
