@@ -3223,7 +3223,7 @@ static void entries_of(struct prover *p, Z3_model m, const struct leaf *l)
 		bool dup = false;
 
 		/* through a map of maps: the entry of the inner map found, one
-		 * of the object's (the model is held to them, fresh_state) */
+		 * of the object's (report_differ holds the model to them) */
 		if (l->lk[i].inner)
 			e.map = (uint32_t)eval_u64(p, m, l->lk[i].inner);
 		if (e.map >= p->map_cnt)
