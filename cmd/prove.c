@@ -122,13 +122,15 @@ static void replay(const struct prove_ctx *c, const struct hwxdp_prove_result *r
 		const struct hwxdp_prove_entry *en = &res->entries[e];
 		const char *map = c->obj->maps[en->map].name;
 
-		/* a program array's slot the object fills, and the model empties */
-		for (int i = 0;
-		     i < 2 && en->absent && c->obj->maps[en->map].type == BPF_MAP_TYPE_PROG_ARRAY;
+		/* a program array's slot or a map of maps' entry the object
+		 * fills, and the model empties (an index past its end is none) */
+		for (int i = 0; i < 2 && en->absent &&
+				(c->obj->maps[en->map].type == BPF_MAP_TYPE_PROG_ARRAY ||
+				 hxu_map_of_maps(c->obj->maps[en->map].type));
 		     i++) {
 			int err = hx_target_map_delete(t[i], map, en->key);
 
-			if (err && err != -ENOENT) {
+			if (err && err != -ENOENT && err != -E2BIG) {
 				snprintf(rp->why, sizeof(rp->why), "the %s cannot empty map %s: %s",
 					 i ? "device" : "reference interpreter", map,
 					 strerror(-err));
@@ -290,6 +292,13 @@ static void print_entries(struct json_writer *w, const struct prove_ctx *c,
 		const struct hwxdp_prove_entry *e = &res->entries[i];
 		const struct hwxdp_map_desc *m = &c->obj->maps[e->map];
 
+		/* a map of maps' value is the index of the inner map it names */
+		const char *inner = NULL;
+		uint32_t index;
+
+		memcpy(&index, e->value, sizeof(index));
+		if (!e->absent && hxu_map_of_maps(m->type) && index < c->obj->map_cnt)
+			inner = c->obj->maps[index].name;
 		hex(key, sizeof(key), e->key, m->key_size);
 		hex(value, sizeof(value), e->value, e->absent ? 0 : m->value_size);
 		if (w) {
@@ -302,10 +311,13 @@ static void print_entries(struct json_writer *w, const struct prove_ctx *c,
 			} else {
 				json_string_field(w, "value", value);
 			}
+			if (inner)
+				json_string_field(w, "inner", inner);
 			json_end_object(w);
 		} else {
-			printf("  map %s: key %s %s%s\n", m->name, key,
-			       e->absent ? "absent" : "value ", e->absent ? "" : value);
+			printf("  map %s: key %s %s%s%s%s\n", m->name, key,
+			       e->absent ? "absent" : "value ", e->absent ? "" : value,
+			       inner ? ", map " : "", inner ? inner : "");
 		}
 	}
 	if (w)

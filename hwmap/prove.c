@@ -62,6 +62,9 @@
 struct lookup {
 	uint32_t map;
 	Z3_ast key;
+	/* a lookup through a map of maps' map: map is the map of maps, and
+	 * this the inner map's identity (bv8); NULL otherwise */
+	Z3_ast inner;
 };
 
 #define WRITE_MAX 8 /* map updates and deletes on one path */
@@ -71,6 +74,7 @@ struct lookup {
  * memory as it was before it. */
 struct table_write {
 	uint32_t tag; /* kind << 24 | flags << 8 | map */
+	Z3_ast table; /* through map of maps map: the table's identity (bv8), or NULL */
 	Z3_ast key, value;
 	Z3_ast tm;
 	uint32_t at; /* the insn or op */
@@ -189,6 +193,20 @@ struct prover {
 	size_t map_cnt;
 	Z3_func_decl present[HXU_TABLES][WRITE_MAX + 1], slot[HXU_TABLES][WRITE_MAX + 1];
 	uint32_t key_bits, value_bits; /* the widest key and value of the maps */
+	/* maps of maps, by the map of maps: its contents (an entry's presence
+	 * and its inner map's identity, a table id), whether a table id no
+	 * map of the object has names a table that fits its template, and
+	 * such a table's contents (an array's entries where the template
+	 * leaves them open) */
+	Z3_func_decl outer_present[HXU_TABLES], outer_inner[HXU_TABLES], inner_ok[HXU_TABLES];
+	Z3_func_decl inner_present[HXU_TABLES][WRITE_MAX + 1];
+	Z3_func_decl inner_slot[HXU_TABLES][WRITE_MAX + 1];
+	Z3_func_decl inner_entries[HXU_TABLES];
+	Z3_ast map_pointer; /* bv56: the high bits of BPF's map pointers */
+	bool inner_regions; /* table ids past the maps' may be tables */
+	/* the inner maps the lookups found are the object's: what a replay
+	 * can fill */
+	Z3_ast inner_objects;
 	Z3_ast full[WRITE_MAX];	       /* a write finds its map full */
 	uint32_t writes;	       /* writes compared */
 	uint32_t esps;		       /* crypto commands compared */
@@ -1022,6 +1040,228 @@ static Z3_ast lookup(struct prover *p, struct sym *st, uint32_t m, Z3_ast key)
 	return addr;
 }
 
+/*
+ * Maps of maps (docs/isa.md, "Maps of maps"; docs/prove.md). The contents
+ * of map of maps o are free and the same on both sides: present_o(key),
+ * an entry for key, and inner_o(key), its inner map's identity, a table
+ * id: one of the object's maps that fit o's template, or a table the
+ * control plane made from the template at run time, named by an id past
+ * the object's maps where inner_ok_o holds. BPF's value for an entry is a
+ * map pointer, the microcode's a handle (2^32 + the id): other numbers,
+ * each a function of the identity alone.
+ */
+static bool inner_fits(const struct prover *p, uint32_t o, uint32_t m)
+{
+	const struct hwxdp_map_desc *t = &p->maps[p->maps[o].inner_map], *d = &p->maps[m];
+	struct hxu_inner_desc in = { t->type, t->key_size, t->value_size, t->max_entries,
+				     t->map_flags };
+	struct hxu_table_desc td = { .type = d->type,
+				     .key_size = d->key_size,
+				     .value_size = d->value_size,
+				     .max_entries = d->max_entries,
+				     .flags = d->map_flags };
+
+	return d->origin != HWXDP_MAP_INNER && !hxu_map_of_maps(d->type) &&
+	       hxu_inner_fits(&in, &td);
+}
+
+/* Whether identity id (bv8) names a table that fits map of maps o's
+ * template; in *object, whether it is one of the object's maps. */
+static Z3_ast inner_valid(struct prover *p, uint32_t o, Z3_ast id, Z3_ast *object)
+{
+	Z3_context z = p->z;
+	Z3_ast made = Z3_mk_false(z);
+	char name[HWXDP_NAME_MAX + 32];
+
+	*object = Z3_mk_false(z);
+	for (uint32_t m = 0; m < p->map_cnt && m < HXU_TABLES; m++)
+		if (inner_fits(p, o, m))
+			*object = or2(p, *object, Z3_mk_eq(z, id, num(p, m, p->bv8)));
+	if (p->map_cnt < HXU_TABLES) {
+		if (!p->inner_ok[o]) {
+			snprintf(name, sizeof(name), "inner_ok_%s", p->maps[o].name);
+			p->inner_ok[o] = Z3_mk_func_decl(z, Z3_mk_string_symbol(z, name), 1,
+							 &p->bv8, Z3_mk_bool_sort(z));
+		}
+		made = and2(p, Z3_mk_bvuge(z, id, num(p, p->map_cnt, p->bv8)),
+			    Z3_mk_app(z, p->inner_ok[o], 1, &id));
+	}
+	return or2(p, *object, made);
+}
+
+/* The entry of map of maps o for key (little-endian bytes): whether there
+ * is one, in *hit, and its inner map's identity (bv8), in *id. */
+static void outer_term(struct prover *p, uint32_t o, Z3_ast key, Z3_ast *hit, Z3_ast *id)
+{
+	const struct hwxdp_map_desc *d = &p->maps[o];
+	Z3_context z = p->z;
+	Z3_sort ks = Z3_get_sort(z, key);
+	Z3_ast object;
+	char name[HWXDP_NAME_MAX + 32];
+
+	if (!p->outer_present[o]) {
+		snprintf(name, sizeof(name), "present_%s", d->name);
+		p->outer_present[o] = Z3_mk_func_decl(z, Z3_mk_string_symbol(z, name), 1, &ks,
+						      Z3_mk_bool_sort(z));
+		snprintf(name, sizeof(name), "inner_%s", d->name);
+		p->outer_inner[o] =
+			Z3_mk_func_decl(z, Z3_mk_string_symbol(z, name), 1, &ks, p->bv8);
+	}
+	*id = Z3_mk_app(z, p->outer_inner[o], 1, &key);
+	*hit = and2(p, Z3_mk_app(z, p->outer_present[o], 1, &key), inner_valid(p, o, *id, &object));
+	if (d->type == BPF_MAP_TYPE_ARRAY_OF_MAPS)
+		*hit = and2(p,
+			    Z3_mk_bvult(z, Z3_mk_extract(z, 31, 0, key),
+					num(p, d->max_entries, p->bv32)),
+			    *hit);
+	/* the entries a counterexample fills name the object's maps */
+	object = Z3_mk_implies(z, *hit, object);
+	p->inner_objects = p->inner_objects ? and2(p, p->inner_objects, object) : object;
+}
+
+/* A lookup in map of maps o on st's path, split on an entry: BPF's map
+ * pointer (bpf) or the microcode's handle for one, else 0. */
+static Z3_ast outer_lookup(struct prover *p, struct sym *st, uint32_t o, Z3_ast key, bool bpf)
+{
+	Z3_context z = p->z;
+	Z3_ast hit, id, v;
+
+	outer_term(p, o, key, &hit, &id);
+	if (!p->map_pointer) {
+		Z3_sort s56 = Z3_mk_bv_sort(z, 56);
+
+		/* a kernel address: never 0, never a handle */
+		p->map_pointer =
+			Z3_mk_bvor(z, Z3_mk_const(z, Z3_mk_string_symbol(z, "map_pointer"), s56),
+				   num(p, 1ull << 55, s56));
+	}
+	v = bpf ? Z3_mk_concat(z, p->map_pointer, id)
+		: Z3_mk_concat(z, num(p, HXU_HANDLE_TAG >> 32, p->bv32), zext(p, id, 32));
+	if (st->lk_cnt < LOOKUP_MAX)
+		st->lk[st->lk_cnt++] = (struct lookup){ o, key, NULL };
+	if (!split(p, st, hit))
+		return u64(p, 0);
+	if (p->alt)
+		p->alt_r = u64(p, 0);
+	return v;
+}
+
+/*
+ * A lookup of key in table id (bv8), one the control plane made from map of
+ * maps o's template at run time, at version ver of what such tables hold
+ * (the writes through them on the path so far: o itself, which no program
+ * writes, counts them in the path's ver[o]): free functions of the
+ * identity and the key say it (an array's entries are the template's, or
+ * free per identity with BPF_F_INNER_MAP), its values at id's place in
+ * table memory. NULL for a template of a type not modelled.
+ */
+static Z3_ast made_term(struct prover *p, uint32_t o, uint32_t ver, Z3_ast id, Z3_ast key,
+			Z3_ast *hit, Z3_ast *addr)
+{
+	const struct hwxdp_map_desc *t = &p->maps[p->maps[o].inner_map];
+	Z3_context z = p->z;
+	Z3_ast base, off;
+	char name[HWXDP_NAME_MAX + 32];
+
+	if (ver > WRITE_MAX)
+		return NULL;
+	/* MAP_BASE(id) */
+	base = Z3_mk_bvadd(z,
+			   Z3_mk_bvshl(z, Z3_mk_bvadd(z, zext(p, id, 64), u64(p, 1)), u64(p, 48)),
+			   p->tm_shift);
+	if (t->type == BPF_MAP_TYPE_ARRAY || t->type == BPF_MAP_TYPE_PERCPU_ARRAY) {
+		Z3_ast idx = zext(p, Z3_mk_extract(z, 31, 0, key), 64);
+		Z3_ast entries = u64(p, t->max_entries);
+
+		if (t->map_flags & BPF_F_INNER_MAP) {
+			if (!p->inner_entries[o]) {
+				snprintf(name, sizeof(name), "entries_%s_inner", p->maps[o].name);
+				p->inner_entries[o] = Z3_mk_func_decl(
+					z, Z3_mk_string_symbol(z, name), 1, &p->bv8, p->bv32);
+			}
+			entries = zext(p, Z3_mk_app(z, p->inner_entries[o], 1, &id), 64);
+		}
+		*hit = Z3_mk_bvult(z, idx, entries);
+		off = Z3_mk_bvmul(z, idx, u64(p, t->value_size));
+	} else if (t->type == BPF_MAP_TYPE_HASH || t->type == BPF_MAP_TYPE_LRU_HASH ||
+		   t->type == BPF_MAP_TYPE_PERCPU_HASH || t->type == BPF_MAP_TYPE_LRU_PERCPU_HASH ||
+		   t->type == BPF_MAP_TYPE_LPM_TRIE) {
+		Z3_sort dom[2] = { p->bv8, Z3_get_sort(z, key) };
+		Z3_ast args[2] = { id, key };
+
+		if (!p->inner_present[o][ver]) {
+			snprintf(name, sizeof(name),
+				 ver ? "present_%s_inner@%u" : "present_%s_inner", p->maps[o].name,
+				 ver);
+			p->inner_present[o][ver] = Z3_mk_func_decl(z, Z3_mk_string_symbol(z, name),
+								   2, dom, Z3_mk_bool_sort(z));
+			snprintf(name, sizeof(name), ver ? "slot_%s_inner@%u" : "slot_%s_inner",
+				 p->maps[o].name, ver);
+			p->inner_slot[o][ver] =
+				Z3_mk_func_decl(z, Z3_mk_string_symbol(z, name), 2, dom, p->bv32);
+		}
+		*hit = Z3_mk_app(z, p->inner_present[o][ver], 2, args);
+		if (t->type == BPF_MAP_TYPE_LPM_TRIE && t->key_size > 4)
+			*hit = and2(p, *hit,
+				    Z3_mk_bvule(z, Z3_mk_extract(z, 31, 0, key),
+						num(p, 8 * (t->key_size - 4), p->bv32)));
+		off = Z3_mk_bvmul(z, zext(p, Z3_mk_app(z, p->inner_slot[o][ver], 2, args), 64),
+				  u64(p, t->value_size));
+	} else {
+		return NULL;
+	}
+	*addr = Z3_mk_bvadd(z, base, off);
+	return Z3_mk_ite(z, *hit, *addr, u64(p, 0));
+}
+
+/*
+ * A lookup of key in inner map id (bv8) of map of maps o, the maps' contents
+ * at versions ver: where id is the object's map m, what a lookup in m finds;
+ * else what the made table id holds (made_term). NULL for a template of a
+ * type not modelled.
+ */
+static Z3_ast inner_term(struct prover *p, const uint8_t *ver, uint32_t o, Z3_ast id, Z3_ast key,
+			 Z3_ast *hit, Z3_ast *addr)
+{
+	const struct hwxdp_map_desc *t = &p->maps[p->maps[o].inner_map];
+	bool array = t->type == BPF_MAP_TYPE_ARRAY || t->type == BPF_MAP_TYPE_PERCPU_ARRAY;
+	Z3_context z = p->z;
+
+	if (!made_term(p, o, ver[o], id, key, hit, addr))
+		return NULL;
+	for (uint32_t m = p->map_cnt < HXU_TABLES ? (uint32_t)p->map_cnt : HXU_TABLES; m-- > 0;) {
+		Z3_ast h, a, is;
+
+		if (!inner_fits(p, o, m))
+			continue;
+		if (!lookup_term(p, m, ver[m], key, &h, &a))
+			return NULL;
+		is = Z3_mk_eq(z, id, num(p, m, p->bv8));
+		*hit = Z3_mk_ite(z, is, h, *hit);
+		/* an array's element is at the same offset in every map that
+		 * fits: the address above is m's where id is m */
+		if (!array)
+			*addr = Z3_mk_ite(z, is, a, *addr);
+	}
+	return Z3_mk_ite(z, *hit, *addr, u64(p, 0));
+}
+
+/* A lookup in inner map id of map of maps o on st's path, split on a hit. */
+static Z3_ast inner_lookup(struct prover *p, struct sym *st, uint32_t o, Z3_ast id, Z3_ast key)
+{
+	Z3_ast hit, addr;
+
+	if (!inner_term(p, st->ver, o, id, key, &hit, &addr))
+		return NULL;
+	if (st->lk_cnt < LOOKUP_MAX)
+		st->lk[st->lk_cnt++] = (struct lookup){ o, key, id };
+	if (!split(p, st, hit))
+		return u64(p, 0);
+	if (p->alt)
+		p->alt_r = u64(p, 0);
+	return addr;
+}
+
 static Z3_ast pad(struct prover *p, Z3_ast v, unsigned int bits)
 {
 	return v ? zext(p, v, bits) : num(p, 0, Z3_mk_bv_sort(p->z, bits));
@@ -1038,12 +1278,16 @@ static Z3_ast pad(struct prover *p, Z3_ast v, unsigned int bits)
  * memory, the same on both sides after the same sequence of writes: the
  * sequences and table memory before each write are compared (compare()),
  * so what came before a write is not lost in it. NULL for what is not
- * modelled; *why says it.
+ * modelled; *why says it. With id, the write is on the table of that
+ * identity that the control plane made from map of maps m's template
+ * (made_term), whose versions m's count.
  */
-static Z3_ast table_write(struct prover *p, struct sym *st, uint32_t m, Z3_ast key, Z3_ast value,
-			  uint64_t flags, uint32_t at, const char **why)
+static Z3_ast map_write(struct prover *p, struct sym *st, uint32_t m, Z3_ast id, Z3_ast key,
+			Z3_ast value, uint64_t flags, uint32_t at, const char **why)
 {
-	const struct hwxdp_map_desc *d = m < p->map_cnt ? &p->maps[m] : NULL;
+	const struct hwxdp_map_desc *d = m >= p->map_cnt ? NULL
+					 : id		 ? &p->maps[p->maps[m].inner_map]
+							 : &p->maps[m];
 	Z3_context z = p->z;
 	Z3_ast hit, addr, rc, zero = u64(p, 0), tm, fresh, a, in_map;
 	uint32_t n = st->wr_cnt, ver;
@@ -1058,7 +1302,8 @@ static Z3_ast table_write(struct prover *p, struct sym *st, uint32_t m, Z3_ast k
 	if (n == WRITE_MAX || st->ver[m] == WRITE_MAX)
 		return NULL;
 	ver = st->ver[m];
-	if (!lookup_term(p, m, ver, key, &hit, &addr))
+	if (!(id ? made_term(p, m, ver, id, key, &hit, &addr)
+		 : lookup_term(p, m, ver, key, &hit, &addr)))
 		return NULL;
 #define ERR(e) u64(p, (uint64_t) - (e))
 	if (d->type == BPF_MAP_TYPE_ARRAY) {
@@ -1089,6 +1334,7 @@ static Z3_ast table_write(struct prover *p, struct sym *st, uint32_t m, Z3_ast k
 	st->wr[n] = (struct table_write){
 		.tag = (uint32_t)(value ? WRITE_UPDATE : WRITE_DELETE) << 24 |
 		       (uint32_t)(flags & 0xffff) << 8 | m,
+		.table = id,
 		.key = pad(p, key, p->key_bits),
 		.value = pad(p, value, p->value_bits),
 		.tm = st->tm,
@@ -1096,13 +1342,16 @@ static Z3_ast table_write(struct prover *p, struct sym *st, uint32_t m, Z3_ast k
 	};
 	st->wr_cnt++;
 	if (st->lk_cnt < LOOKUP_MAX)
-		st->lk[st->lk_cnt++] = (struct lookup){ m, key };
+		st->lk[st->lk_cnt++] = (struct lookup){ m, key, id };
 	/* the map's table memory afterwards: free, named by the write */
-	snprintf(buf, sizeof(buf), "table_memory_%s@%u", d->name, ver + 1);
+	snprintf(buf, sizeof(buf), id ? "table_memory_%s_inner@%u" : "table_memory_%s@%u",
+		 p->maps[m].name, ver + 1);
 	fresh = Z3_mk_const(z, Z3_mk_string_symbol(z, buf), p->tmem);
 	name = Z3_mk_string_symbol(z, "a");
 	a = Z3_mk_bound(z, 0, Z3_mk_bv_sort(z, 64));
-	in_map = Z3_mk_eq(z, Z3_mk_extract(z, 63, 48, a), num(p, m + 1, Z3_mk_bv_sort(z, 16)));
+	in_map = Z3_mk_eq(z, Z3_mk_extract(z, 63, 48, a),
+			  id ? Z3_mk_bvadd(z, zext(p, id, 16), num(p, 1, Z3_mk_bv_sort(z, 16)))
+			     : num(p, m + 1, Z3_mk_bv_sort(z, 16)));
 	{
 		Z3_sort s64 = Z3_mk_bv_sort(z, 64);
 
@@ -1118,7 +1367,10 @@ static Z3_ast table_write(struct prover *p, struct sym *st, uint32_t m, Z3_ast k
 	if (p->cur == &p->bpf) {
 		Z3_ast ok = Z3_mk_eq(z, rc, zero), hit2, addr2, fact;
 
-		lookup_term(p, m, ver + 1, key, &hit2, &addr2);
+		if (id)
+			made_term(p, m, ver + 1, id, key, &hit2, &addr2);
+		else
+			lookup_term(p, m, ver + 1, key, &hit2, &addr2);
 		fact = Z3_mk_eq(z, hit2,
 				Z3_mk_ite(z, ok, value ? Z3_mk_true(z) : Z3_mk_false(z), hit));
 		if (value) {
@@ -1134,6 +1386,32 @@ static Z3_ast table_write(struct prover *p, struct sym *st, uint32_t m, Z3_ast k
 		path_law(p, st, fact);
 	}
 	return rc;
+}
+
+static Z3_ast table_write(struct prover *p, struct sym *st, uint32_t m, Z3_ast key, Z3_ast value,
+			  uint64_t flags, uint32_t at, const char **why)
+{
+	return map_write(p, st, m, NULL, key, value, flags, at, why);
+}
+
+/*
+ * A write (an update with value, else a delete) through inner map id of
+ * map of maps o: where id is one of the object's maps that fit the
+ * template, that map's write; the path splits on each, and the part where
+ * id is another runs the instruction again, to meet the next. Past them,
+ * the write on the table made at run time that id names.
+ */
+static Z3_ast inner_write(struct prover *p, struct sym *st, uint32_t o, Z3_ast id, Z3_ast key,
+			  Z3_ast value, uint64_t flags, uint32_t at, const char **why)
+{
+	for (uint32_t m = 0; m < p->map_cnt && m < HXU_TABLES; m++) {
+		if (!inner_fits(p, o, m) || !split(p, st, Z3_mk_eq(p->z, id, num(p, m, p->bv8))))
+			continue;
+		/* the split-off part runs the instruction again, as it was */
+		p->alt = NULL;
+		return table_write(p, st, m, key, value, flags, at, why);
+	}
+	return map_write(p, st, o, id, key, value, flags, at, why);
 }
 
 /*
@@ -1503,7 +1781,8 @@ static enum step add_leaf(struct prover *p, const struct sym *st, Z3_ast cond, u
  * (space HXU_SPACE_TM) is checked as the device checks it, by the start
  * address only: one that is no map's (NULL plus an offset, a scalar
  * taken for a pointer) aborts; in the model's addresses, the maps' values
- * are the ones with bits 48..63 naming a map (MAP_BASE). */
+ * are the ones with bits 48..63 naming a map (MAP_BASE), or, with a map of
+ * maps, any table id (one the control plane may make at run time). */
 static enum step access_check(struct prover *p, struct sym *st, unsigned int space, Z3_ast addr,
 			      unsigned int n)
 {
@@ -1514,7 +1793,8 @@ static enum step access_check(struct prover *p, struct sym *st, unsigned int spa
 		Z3_ast m = Z3_mk_extract(p->z, 63, 48, Z3_mk_bvsub(p->z, addr, p->tm_shift));
 
 		out = or2(p, Z3_mk_eq(p->z, m, num(p, 0, s16)),
-			  Z3_mk_bvugt(p->z, m, num(p, p->map_cnt, s16)));
+			  Z3_mk_bvugt(p->z, m,
+				      num(p, p->inner_regions ? HXU_TABLES : p->map_cnt, s16)));
 	} else {
 		uint32_t limit = space == HXU_SPACE_PKT ? HXU_WINDOW_SIZE : HXU_LM_SIZE;
 
@@ -1754,6 +2034,87 @@ static enum step tail_call(struct prover *p, struct sym *st, uint32_t m, Z3_ast 
 	tail_go(p, st, -1, fall, bpf);
 	p->alt = NULL;
 	return STEP_NEXT;
+}
+
+/* The map of maps whose template is map, or UINT32_MAX. */
+static uint32_t outer_of(const struct prover *p, uint32_t map)
+{
+	for (uint32_t o = 0; o < p->map_cnt && o < HXU_TABLES; o++)
+		if (hxu_map_of_maps(p->maps[o].type) && p->maps[o].inner_map == map)
+			return o;
+	return UINT32_MAX;
+}
+
+/*
+ * BPF's update (value not NULL) or delete on a map a lookup in a map of
+ * maps gave: map is the template the verifier names it by, r1 the map
+ * pointer. NULL, not proven, for what is not modelled.
+ */
+static Z3_ast bpf_write_of_maps(struct prover *p, struct sym *st, const struct hwxdp_insn_fact *f,
+				uint32_t map, bool upd, uint64_t flags)
+{
+	const struct hwxdp_map_desc *d = &p->maps[map];
+	uint32_t o = outer_of(p, map), pc = st->pc;
+	Z3_ast key, value = NULL, v;
+	const char *why;
+
+	if (o == UINT32_MAX) {
+		not_proven(p, "insn %u: map write on %s: no map of maps with its template", pc,
+			   d->name);
+		return NULL;
+	}
+	key = bpf_bytes(p, st, f, 2, d->key_size);
+	if (upd)
+		value = bpf_bytes(p, st, f, 3, d->value_size);
+	if (!key || (upd && !value)) {
+		not_proven(p, "insn %u: map key or value in %s", pc,
+			   type_name(f->regs[key ? 3 : 2].type));
+		return NULL;
+	}
+	v = inner_write(p, st, o, Z3_mk_extract(p->z, 7, 0, st->r[1]), key, value, flags, pc, &why);
+	if (!v)
+		not_proven(p, "insn %u: map write through a map of %s: %s not modelled", pc,
+			   p->maps[o].name, why);
+	return v;
+}
+
+/*
+ * BPF's lookup in map of maps map, or in a map such a lookup gave: then
+ * map is the template the verifier names it by, and r1 holds the map
+ * pointer, whose low byte is the inner map's identity (outer_lookup). NULL,
+ * not proven, for what is not modelled.
+ */
+static Z3_ast bpf_lookup_of_maps(struct prover *p, struct sym *st, const struct hwxdp_insn_fact *f,
+				 uint32_t map)
+{
+	const struct hwxdp_map_desc *d = &p->maps[map];
+	uint8_t kt = f->regs[2].type;
+	Z3_ast mem = kt == HWXDP_REG_PTR_TO_STACK	? st->lm
+		     : kt == HWXDP_REG_PTR_TO_MAP_VALUE ? st->tm
+		     : kt == HWXDP_REG_PTR_TO_PACKET	? st->pkt
+							: NULL;
+	uint32_t o = map, pc = st->pc;
+	Z3_ast key, v;
+
+	if (d->origin == HWXDP_MAP_INNER)
+		o = outer_of(p, map);
+	if (o >= p->map_cnt || o >= HXU_TABLES || p->maps[o].inner_map >= p->map_cnt) {
+		not_proven(p, "insn %u: lookup in %s: no map of maps with its template", pc,
+			   d->name);
+		return NULL;
+	}
+	if (!mem || !d->key_size || d->key_size > HWXDP_PROVE_KEY_MAX) {
+		not_proven(p, "insn %u: map key in %s", pc, type_name(kt));
+		return NULL;
+	}
+	key = read_bytes(p, mem, st->r[2], d->key_size, false);
+	if (d->origin != HWXDP_MAP_INNER)
+		return outer_lookup(p, st, o, key, true);
+	v = inner_lookup(p, st, o, Z3_mk_extract(p->z, 7, 0, st->r[1]), key);
+	if (!v)
+		not_proven(p, "insn %u: lookup in a map of %s of type %u", pc, p->maps[o].name,
+			   d->type);
+	return v;
 }
 
 static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
@@ -1997,6 +2358,12 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 				    (upd && !const_of(p, st->r[4], &flags)))
 					return not_proven(p, "insn %u: map write not modelled", pc);
 				d = &p->maps[map];
+				if (d->origin == HWXDP_MAP_INNER) {
+					v = bpf_write_of_maps(p, st, f, map, upd, flags);
+					if (!v)
+						return STEP_FAIL;
+					goto call_done;
+				}
 				key = bpf_bytes(p, st, f, 2, d->key_size);
 				if (upd)
 					value = bpf_bytes(p, st, f, 3, d->value_size);
@@ -2044,11 +2411,12 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 					return not_proven(p, "insn %u: lookup in a map not known",
 							  pc);
 				d = &p->maps[map];
-				if (hxu_map_of_maps(d->type))
-					return not_proven(p,
-							  "insn %u: lookup in %s: map of maps "
-							  "not modelled",
-							  pc, d->name);
+				if (hxu_map_of_maps(d->type) || d->origin == HWXDP_MAP_INNER) {
+					v = bpf_lookup_of_maps(p, st, f, map);
+					if (!v)
+						return STEP_FAIL;
+					goto call_done;
+				}
 				mem = kt == HWXDP_REG_PTR_TO_STACK	 ? st->lm
 				      : kt == HWXDP_REG_PTR_TO_MAP_VALUE ? st->tm
 				      : kt == HWXDP_REG_PTR_TO_PACKET	 ? st->pkt
@@ -2126,6 +2494,78 @@ static enum step hxu_bytes(struct prover *p, struct sym *st, unsigned int space,
 		return STEP_FAIL;
 	*out = read_bytes(p, mem, addr, n, false);
 	return STEP_NEXT;
+}
+
+/*
+ * tlookup on a map of maps, and tlookupr, tupdater and tdeleter (docs/isa.md
+ * 4.4): their handle is checked first, as the device checks it: the frame
+ * aborts unless it is a handle (bits 63..32 are 1) of a table that fits
+ * the template; its low byte is the table's identity. Then the key and
+ * the value, in their spaces, and the lookup or the write (inner_write).
+ */
+static enum step hxu_of_maps(struct prover *p, struct sym *st, const struct hxu_op *o,
+			     uint32_t words)
+{
+	const struct hwxdp_map_desc *d = o->x < p->map_cnt ? &p->maps[o->x] : NULL;
+	unsigned int space = o->flags & 3;
+	unsigned int vs = ((uint32_t)o->imm >> HXU_TUPDATE_VSPACE_SHIFT) & 3;
+	uint32_t pc = st->pc, ks;
+	Z3_context z = p->z;
+	Z3_ast id = NULL, key, value = NULL, v;
+	const char *why;
+
+	if (!d || !hxu_map_of_maps(d->type) || d->inner_map >= p->map_cnt)
+		return not_proven(p, "op %u: table %u is no map of maps with a template", pc, o->x);
+	if (o->opcode != HXU_OP_TLOOKUP) {
+		Z3_ast h = st->r[hxu_handle_reg(o)], object, ok, out;
+
+		id = Z3_mk_extract(z, 7, 0, h);
+		ok = and2(p, Z3_mk_eq(z, Z3_mk_extract(z, 63, 32, h), num(p, 1, p->bv32)),
+			  and2(p,
+			       Z3_mk_bvult(z, Z3_mk_extract(z, 31, 0, h),
+					   num(p, HXU_TABLES, p->bv32)),
+			       inner_valid(p, o->x, id, &object)));
+		out = Z3_mk_not(z, ok);
+		if (feasible(p, out)) {
+			if (add_leaf(p, st, and2(p, st->cond, out), HWXDP_PROVE_END_FAULT,
+				     num(p, pc, p->bv32), pc) == STEP_FAIL)
+				return STEP_FAIL;
+			p->cur->leaves[p->cur->leaf_cnt - 1].extra = Z3_simplify(z, out);
+			path_add(p, st, ok);
+		}
+	}
+	ks = (o->opcode == HXU_OP_TLOOKUP ? d : &p->maps[d->inner_map])->key_size;
+	if (space >= HXU_SPACE__MAX || !ks || ks > HWXDP_PROVE_KEY_MAX)
+		return not_proven(p, "op %u: key space %u", pc, space);
+	if (hxu_bytes(p, st, space, st->r[o->rs], ks, &key) == STEP_FAIL)
+		return STEP_FAIL;
+	if (o->opcode == HXU_OP_TUPDATER || o->opcode == HXU_OP_TDELETER) {
+		const struct hwxdp_map_desc *t = &p->maps[d->inner_map];
+
+		if (o->opcode == HXU_OP_TUPDATER &&
+		    (vs >= HXU_SPACE__MAX || t->value_size > HWXDP_PROVE_VALUE_MAX))
+			return not_proven(p, "op %u: value space %u", pc, vs);
+		if (o->opcode == HXU_OP_TUPDATER &&
+		    hxu_bytes(p, st, vs, st->r[o->rt], t->value_size, &value) == STEP_FAIL)
+			return STEP_FAIL;
+		v = inner_write(p, st, o->x, id, key, value,
+				o->opcode == HXU_OP_TUPDATER
+					? (uint32_t)o->imm & HXU_TUPDATE_FLAGS_MASK
+					: 0,
+				pc, &why);
+		if (!v)
+			return not_proven(p,
+					  "op %u: map write through a map of %s: %s not modelled",
+					  pc, d->name, why);
+		st->r[o->rd] = v;
+		return hxu_unit_done(p, st, o->rd, words);
+	}
+	v = id ? inner_lookup(p, st, o->x, id, key) : outer_lookup(p, st, o->x, key, false);
+	if (!v)
+		return not_proven(p, "op %u: lookup in a map of %s of type %u", pc, d->name,
+				  p->maps[d->inner_map].type);
+	st->r[o->rd] = v;
+	return hxu_unit_done(p, st, o->rd, words);
 }
 
 /* One HXU operation, as device/engine.c runs it. */
@@ -2301,7 +2741,7 @@ static enum step hxu_step(struct prover *p, struct sym *st, struct fork *fk)
 	case HXU_CLASS_U:
 		if (hxu_op_table_reg(o.opcode) || (o.opcode == HXU_OP_TLOOKUP && o.x < p->map_cnt &&
 						   hxu_map_of_maps(p->maps[o.x].type)))
-			return not_proven(p, "op %u: map of maps not modelled", pc);
+			return hxu_of_maps(p, st, &o, words);
 		if (o.opcode == HXU_OP_PUNT)
 			return add_leaf(p, st, st->cond, HWXDP_PROVE_END_PUNT,
 					num(p, (uint32_t)o.imm, p->bv32), pc);
@@ -2603,7 +3043,10 @@ static void write_terms(struct prover *p, const struct leaf *l, uint32_t j, Z3_a
 {
 	const struct table_write *w = j < l->wr_cnt ? &l->wr[j] : NULL;
 
-	t[0] = num(p, w ? w->tag : 0, p->bv32);
+	/* a made table's identity above the tag (0 for a map's: no made
+	 * table's id is 0) */
+	t[0] = Z3_mk_concat(p->z, w && w->table ? w->table : num(p, 0, p->bv8),
+			    num(p, w ? w->tag : 0, p->bv32));
 	t[1] = w ? w->key : pad(p, NULL, p->key_bits);
 	t[2] = w ? w->value : pad(p, NULL, p->value_bits);
 	t[3] = w ? w->tm : p->tm0;
@@ -2773,12 +3216,19 @@ static void entries_of(struct prover *p, Z3_model m, const struct leaf *l)
 	struct hwxdp_prove_result *res = p->res;
 
 	for (uint32_t i = 0; i < l->lk_cnt && res->entry_cnt < HWXDP_PROVE_ENTRY_MAX; i++) {
-		const struct hwxdp_map_desc *d = &p->maps[l->lk[i].map];
+		const struct hwxdp_map_desc *d;
 		struct hwxdp_prove_entry e = { .map = l->lk[i].map };
 		uint32_t ks = Z3_get_bv_sort_size(p->z, Z3_get_sort(p->z, l->lk[i].key)) / 8;
 		uint64_t addr;
 		bool dup = false;
 
+		/* through a map of maps: the entry of the inner map found, one
+		 * of the object's (report_differ holds the model to them) */
+		if (l->lk[i].inner)
+			e.map = (uint32_t)eval_u64(p, m, l->lk[i].inner);
+		if (e.map >= p->map_cnt)
+			continue;
+		d = &p->maps[e.map];
 		if (d->value_size > HWXDP_PROVE_VALUE_MAX || ks > HWXDP_PROVE_KEY_MAX)
 			continue;
 		for (uint32_t b = 0; b < ks; b++)
@@ -2796,6 +3246,19 @@ static void entries_of(struct prover *p, Z3_model m, const struct leaf *l)
 			e.absent = k >= p->img->prog_cnt;
 			if (!e.absent)
 				memcpy(e.value, &k, sizeof(k));
+			res->entries[res->entry_cnt++] = e;
+			continue;
+		}
+		if (hxu_map_of_maps(d->type)) {
+			/* the inner map's identity, a map index, as every target
+			 * takes a map of maps' value */
+			Z3_ast hit, id, yes;
+			uint32_t v;
+
+			outer_term(p, e.map, l->lk[i].key, &hit, &id);
+			e.absent = !Z3_model_eval(p->z, m, hit, true, &yes) || !is_true(p, yes);
+			v = (uint32_t)eval_u64(p, m, id);
+			memcpy(e.value, &v, sizeof(v));
 			res->entries[res->entry_cnt++] = e;
 			continue;
 		}
@@ -3576,6 +4039,8 @@ static enum pairs compare_pairs(struct prover *p, uint32_t *bi, uint32_t *hi, Z3
 static Z3_lbool report_differ(struct prover *p)
 {
 	Z3_context z = p->z;
+	Z3_ast objects = NULL;
+	bool made = false;
 	Z3_lbool r;
 
 	Z3_solver_push(z, p->s);
@@ -3583,9 +4048,23 @@ static Z3_lbool report_differ(struct prover *p)
 	for (uint32_t k = 0; k < WRITE_MAX; k++)
 		if (p->full[k])
 			Z3_solver_assert(z, p->s, Z3_mk_not(z, p->full[k]));
-	r = Z3_solver_check(z, p->s);
+	/* the inner maps a replay can store: the object's */
+	if (p->inner_objects) {
+		objects = Z3_mk_const(z, Z3_mk_string_symbol(z, "inner_maps_of_the_object"),
+				      Z3_mk_bool_sort(z));
+		Z3_solver_assert(z, p->s, Z3_mk_implies(z, objects, p->inner_objects));
+	}
+	r = objects ? Z3_solver_check_assumptions(z, p->s, 1, &objects) : Z3_solver_check(z, p->s);
 	p->checks++;
-	if (r == Z3_L_FALSE) {
+	if (r == Z3_L_FALSE && objects) {
+		p->checks++;
+		made = Z3_solver_check(z, p->s) == Z3_L_TRUE;
+	}
+	if (r == Z3_L_FALSE && made) {
+		not_proven(p, "the two differ only where a map of maps holds an inner map made at "
+			      "run time, none of the object's: no counterexample the replay can "
+			      "make");
+	} else if (r == Z3_L_FALSE) {
 		not_proven(p, "the two differ only from a state a fresh device does not start in "
 			      "(registers read before they are written, local memory, the window "
 			      "around the frame, global data, a full map or a CPU other than 0): "
@@ -3858,6 +4337,9 @@ int hwxdp_prove(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_map
 			law(&p, Z3_mk_eq(p.z, Z3_mk_select(p.z, p.tm0, u64(&p, MAP_BASE(m) + i)),
 					 num(&p, d->initial[i], p.bv8)));
 	}
+	for (size_t m = 0; m < map_cnt && m < HXU_TABLES; m++)
+		if (hxu_map_of_maps(maps[m].type))
+			p.inner_regions = true;
 	law(&p, Z3_mk_bvuge(p.z, p.len, num(&p, LEN_MIN, p.bv32)));
 	law(&p, Z3_mk_bvule(p.z, p.len, num(&p, max_len, p.bv32)));
 	if (opts && opts->ingress) {

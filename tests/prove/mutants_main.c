@@ -244,7 +244,7 @@ static const char *const programs[] = {
 	"tests/corpus/legacy_xdp2",  "tests/corpus/meta_mark",	   "tests/corpus/packed_unaligned",
 	"tests/corpus/vlan_pushpop", "tests/corpus/rewrite_ports", "tests/corpus/memcpy_switch",
 	"tests/corpus/global_funcs", "tests/corpus/tail_grow",	   "tests/corpus/legacy_prog_sec",
-	"tests/prove/bpf/unit_esp",
+	"tests/prove/bpf/unit_esp",  "tests/prove/bpf/unit_inner", "tests/corpus/map_in_map",
 };
 #define PROG_CNT (sizeof(programs) / sizeof(programs[0]))
 /* --quick, for make test: these mutants on these programs */
@@ -318,13 +318,22 @@ static int replay(const struct subject *s, const struct hwxdp_prove_result *res,
 		snprintf(why, len, "a target cannot open the object");
 		goto out;
 	}
-	for (uint32_t e = 0; e < res->entry_cnt; e++)
+	for (uint32_t e = 0; e < res->entry_cnt; e++) {
+		const char *map = s->obj->maps[res->entries[e].map].name;
+
+		/* an entry of a map of maps that the object's definition
+		 * fills and the model has absent */
+		for (int i = 0; i < 2 && res->entries[e].absent &&
+				hxu_map_of_maps(s->obj->maps[res->entries[e].map].type);
+		     i++)
+			hx_target_map_delete(t[i], map, res->entries[e].key);
 		for (int i = 0; i < 2 && !res->entries[e].absent; i++)
-			if (hx_target_map_update(t[i], s->obj->maps[res->entries[e].map].name,
-						 res->entries[e].key, res->entries[e].value)) {
+			if (hx_target_map_update(t[i], map, res->entries[e].key,
+						 res->entries[e].value)) {
 				snprintf(why, len, "cannot fill the map entries");
 				goto out;
 			}
+	}
 	for (int i = 0; i < 2 && res->esp_sa >= 0; i++)
 		if (hx_target_esp_sa(t[i], (uint32_t)res->esp_sa)) {
 			snprintf(why, len, "cannot give the crypto unit SA %lld",

@@ -131,8 +131,12 @@ static bool result_is(const struct hx_result *r, const struct hwxdp_prove_outcom
  * bpf_get_smp_processor_id gives under BPF_PROG_TEST_RUN is the caller's,
  * and a counterexample's is 0 (the device's first engine's number).
  */
+/* What the entries res names hold after a run (after[e], when after is
+ * not NULL): a difference in a map that the frame does not show. */
+typedef uint8_t entry_values[HWXDP_PROVE_ENTRY_MAX][HWXDP_PROVE_VALUE_MAX];
+
 static void kernel_run(const struct unit *u, const struct hwxdp_prove_result *res,
-		       struct hx_result *kr)
+		       struct hx_result *kr, entry_values *after)
 {
 	struct hx_target *kernel;
 	cpu_set_t cpu0, old;
@@ -155,13 +159,17 @@ static void kernel_run(const struct unit *u, const struct hwxdp_prove_result *re
 			hx_target_map_delete(kernel, u->obj->maps[res->entries[e].map].name,
 					     res->entries[e].key);
 	cr_assert_eq(hx_target_run(kernel, res->ingress, res->frame, res->len, kr), 0);
+	for (uint32_t e = 0; after && e < res->entry_cnt; e++)
+		if (hx_target_map_lookup(kernel, u->obj->maps[res->entries[e].map].name,
+					 res->entries[e].key, (*after)[e]))
+			memset((*after)[e], 0, sizeof((*after)[e]));
 	hx_target_close(kernel);
 	sched_setaffinity(0, sizeof(old), &old);
 }
 
 /* The counterexample on the device, with its entries. */
 static int device_run(const struct unit *u, const struct hwxdp_prove_result *res,
-		      struct hx_result *dr)
+		      struct hx_result *dr, entry_values *after)
 {
 	struct hwxdp_tables *tables;
 	struct hwxdp_engine *engine;
@@ -189,6 +197,10 @@ static int device_run(const struct unit *u, const struct hwxdp_prove_result *res
 	window = calloc(1, HXU_WINDOW_SIZE);
 	cr_assert_not_null(window);
 	err = hx_device_run_frame(engine, window, res->ingress, res->frame, res->len, dr, &f, &st);
+	for (uint32_t e = 0; after && e < res->entry_cnt; e++)
+		if (hwxdp_table__lookup(hwxdp_tables__get(tables, res->entries[e].map),
+					res->entries[e].key, (*after)[e]))
+			memset((*after)[e], 0, sizeof((*after)[e]));
 	hwxdp_engine__free(engine);
 	hwxdp_tables__free(tables);
 	free(window);
@@ -199,7 +211,9 @@ static int device_run(const struct unit *u, const struct hwxdp_prove_result *res
 static void replay(const struct unit *u, const struct hwxdp_prove_result *res)
 {
 	static struct hx_result kr, dr;
-	int err = device_run(u, res, &dr);
+	static entry_values ka, da;
+	int err = device_run(u, res, &dr, &da);
+	bool maps_differ = false;
 
 	if (res->hxu.end == HWXDP_PROVE_END_FAULT)
 		cr_assert_neq(err, 0, "the model says the device aborts; it does not");
@@ -210,10 +224,19 @@ static void replay(const struct unit *u, const struct hwxdp_prove_result *res)
 		cr_log_warn("not replayed on the kernel: it needs root");
 		return;
 	}
-	kernel_run(u, res, &kr);
+	kernel_run(u, res, &kr, &ka);
 	cr_assert(result_is(&kr, &res->bpf), "the kernel does not do what the model says (%s)",
 		  res->reason);
-	cr_assert(err || kr.action != dr.action || kr.len != dr.len ||
+	/* or what a map holds afterwards (not a map of maps': its values
+	 * are the object's map indices on both) */
+	for (uint32_t e = 0; e < res->entry_cnt; e++) {
+		const struct hwxdp_map_desc *d = &u->obj->maps[res->entries[e].map];
+
+		if (!hxu_map_of_maps(d->type) && d->value_size <= HWXDP_PROVE_VALUE_MAX &&
+		    memcmp(ka[e], da[e], d->value_size))
+			maps_differ = true;
+	}
+	cr_assert(err || maps_differ || kr.action != dr.action || kr.len != dr.len ||
 			  memcmp(kr.frame, dr.frame, kr.len),
 		  "the counterexample does not tell the kernel and the device apart");
 }
@@ -555,7 +578,7 @@ Test(prove_units, time_made_cpu)
 	cr_assert_eq(res.status, HWXDP_PROVE_COUNTEREXAMPLE, "%s", res.reason);
 	cr_log_info("%s: %s", u.prog->name, res.reason);
 	cr_assert(res.loose & HWXDP_PROVE_LOOSE_CLOCK);
-	cr_assert_eq(device_run(&u, &res, &dr), 0);
+	cr_assert_eq(device_run(&u, &res, &dr, NULL), 0);
 	cr_assert_eq(dr.action, XDP_DROP, "the device's clock is under a second");
 	ref = hx_count_target_open(u.path);
 	cr_assert_not_null(ref);
@@ -563,7 +586,7 @@ Test(prove_units, time_made_cpu)
 	hx_target_close(ref);
 	cr_assert_eq(rr.action, XDP_PASS);
 	if (geteuid() == 0) {
-		kernel_run(&u, &res, &kr);
+		kernel_run(&u, &res, &kr, NULL);
 		cr_assert_eq(kr.action, XDP_PASS);
 	}
 	unit_close(&u);
@@ -915,7 +938,7 @@ Test(prove_units, corpus_programs)
 {
 	static const char *const names[] = { "global_funcs",  "tail_grow",     "legacy_prog_sec",
 					     "bench_basic",   "bytes_helpers", "globals_frags",
-					     "stats_actions", "atomics_v3" };
+					     "stats_actions", "atomics_v3",    "map_in_map" };
 	struct hwxdp_verify_opts vopts = { .sz = sizeof(vopts), .device = true };
 	struct hwxdp_prove_result res;
 	char path[4096], msg[512];
@@ -963,4 +986,256 @@ Test(prove_units, translate_requires_a_proof)
 	opts.prove = false;
 	cr_assert_eq(hwxdp_image__translate(path, &opts, &img), 0);
 	hwxdp_image__free(img);
+}
+
+/*
+ * Maps of maps (unit_inner): the outer lookups' handles and the inner
+ * lookups through them. A counterexample fills the outer maps with the
+ * object's inner maps (by index) and those with the entries it needs.
+ */
+static uint64_t with_rt(const struct unit *u, uint32_t at, uint8_t rt)
+{
+	struct hxu_op o;
+
+	cr_assert_neq(hxu_decode_at(&u->img->ops[at], u->img->op_cnt - at, &o), 0);
+	o.rt = rt;
+	return op_word(&o);
+}
+
+/* An entry of map of maps name in res, present, naming an inner map. */
+static bool names_inner_map(const struct unit *u, const struct hwxdp_prove_result *res,
+			    const char *name)
+{
+	for (uint32_t e = 0; e < res->entry_cnt; e++) {
+		const struct hwxdp_prove_entry *en = &res->entries[e];
+		uint32_t inner;
+
+		memcpy(&inner, en->value, sizeof(inner));
+		if (!en->absent && !strcmp(u->obj->maps[en->map].name, name) &&
+		    inner < u->obj->map_cnt && !hxu_map_of_maps(u->obj->maps[inner].type))
+			return true;
+	}
+	return false;
+}
+
+/* Refuted once broken, the counterexample replayed on the device and the
+ * kernel, and on the reference interpreter as `prog prove` replays it: the
+ * outer entries the model has absent deleted, as a definition may fill
+ * them, the others stored (an inner map's index), and the reference doing
+ * what the model says BPF does. */
+static void refute_inner(struct unit *u, uint32_t at, uint64_t word, struct hwxdp_prove_result *res)
+{
+	static struct hx_result rr;
+	struct hx_target *ref;
+
+	prove_then_refute(u, at, word, res);
+	ref = hx_count_target_open(u->path);
+	cr_assert_not_null(ref);
+	for (uint32_t e = 0; e < res->entry_cnt; e++) {
+		const struct hwxdp_prove_entry *en = &res->entries[e];
+		const char *map = u->obj->maps[en->map].name;
+
+		if (!en->absent)
+			cr_assert_eq(hx_target_map_update(ref, map, en->key, en->value), 0, "%s",
+				     map);
+		else if (hxu_map_of_maps(u->obj->maps[en->map].type))
+			hx_target_map_delete(ref, map, en->key);
+	}
+	cr_assert_eq(hx_target_run(ref, res->ingress, res->frame, res->len, &rr), 0);
+	hx_target_close(ref);
+	cr_assert(result_is(&rr, &res->bpf),
+		  "the reference interpreter does not do what the model says (%s)", res->reason);
+}
+
+/* The outer array's key taken from the inner one's slot: the counter of
+ * another inner map (or none) is read and counted. */
+Test(prove_units, outer_key_from_the_wrong_slot)
+{
+	struct hwxdp_prove_result res;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	unit_open(&u, "inner");
+	at = find_op(&u, HXU_OP_TLOOKUP, 0, &o);
+	cr_assert_eq(u.obj->maps[o.x].type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	/* the add that points r2 at the outer key (r10 - 4) */
+	for (at = 0; at < u.img->op_cnt; at++) {
+		cr_assert_neq(hxu_decode_at(&u.img->ops[at], u.img->op_cnt - at, &o), 0);
+		if (o.opcode == HXU_OP_ADD && o.rd == 2 && o.rs == HXU_REG_FP && o.imm == -4)
+			break;
+	}
+	cr_assert_lt(at, u.img->op_cnt);
+	refute_inner(&u, at, with_imm(&u, at, -8), &res);
+	cr_assert(names_inner_map(&u, &res, "by_slot"), "%s", res.reason);
+	unit_close(&u);
+}
+
+/* The inner array's key taken from the outer one's slot. */
+Test(prove_units, inner_key_from_the_wrong_slot)
+{
+	struct hwxdp_prove_result res;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	unit_open(&u, "inner");
+	for (at = 0; at < u.img->op_cnt; at++) {
+		cr_assert_neq(hxu_decode_at(&u.img->ops[at], u.img->op_cnt - at, &o), 0);
+		if (o.opcode == HXU_OP_ADD && o.rd == 2 && o.rs == HXU_REG_FP && o.imm == -8)
+			break;
+	}
+	cr_assert_lt(at, u.img->op_cnt);
+	refute_inner(&u, at, with_imm(&u, at, -4), &res);
+	cr_assert(names_inner_map(&u, &res, "by_slot"), "%s", res.reason);
+	unit_close(&u);
+}
+
+/* tlookupr given the frame's pointer for the handle: the device aborts
+ * the frame, the kernel counts it. */
+Test(prove_units, tlookupr_handle_from_the_wrong_register)
+{
+	struct hwxdp_prove_result res;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	unit_open(&u, "inner");
+	at = find_op(&u, HXU_OP_TLOOKUPR, 0, &o);
+	cr_assert_eq(o.rt, 1);
+	refute_inner(&u, at, with_rt(&u, at, 6), &res);
+	cr_assert_eq(res.hxu.end, HWXDP_PROVE_END_FAULT, "%s", res.reason);
+	cr_assert_eq(res.hxu.last, at, "%s", res.reason);
+	unit_close(&u);
+}
+
+/* The hash of maps' handle checked against the array of maps' template:
+ * no map the hash holds fits it, and the device aborts the frame. */
+Test(prove_units, tlookupr_on_the_other_map_of_maps)
+{
+	struct hwxdp_prove_result res;
+	struct hxu_op o, first;
+	struct unit u;
+	uint32_t at;
+
+	unit_open(&u, "inner");
+	find_op(&u, HXU_OP_TLOOKUPR, 0, &first);
+	at = find_op(&u, HXU_OP_TLOOKUPR, 1, &o);
+	cr_assert_neq(o.x, first.x);
+	o.x = first.x;
+	refute_inner(&u, at, op_word(&o), &res);
+	cr_assert_eq(res.hxu.end, HWXDP_PROVE_END_FAULT, "%s", res.reason);
+	cr_assert(names_inner_map(&u, &res, "by_tag"), "%s", res.reason);
+	unit_close(&u);
+}
+
+/*
+ * unit_made: no map of the object fits the array of maps' template, so
+ * its inner maps are ones the control plane makes at run time, which the
+ * model has too (their values where table memory holds them): proven. A
+ * handle from the wrong register then aborts the frame only where the
+ * outer map holds such a map, which no replay can make: not proven, and
+ * said why.
+ */
+Test(prove_units, inner_maps_made_at_run_time)
+{
+	struct hwxdp_prove_result res;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	unit_open(&u, "made");
+	unit_prove(&u, &res);
+	cr_assert_eq(res.status, HWXDP_PROVE_PROVEN, "%s", res.reason);
+	at = find_op(&u, HXU_OP_TLOOKUPR, 0, &o);
+	((uint64_t *)u.img->ops)[at] = with_rt(&u, at, 6);
+	unit_prove(&u, &res);
+	cr_assert_eq(res.status, HWXDP_PROVE_NOT_PROVEN, "%s", res.reason);
+	cr_assert(strstr(res.reason, "an inner map made at run time, none of the object's"), "%s",
+		  res.reason);
+	unit_close(&u);
+}
+
+/* unit_inner_write: tupdater's flags made BPF_NOEXIST, where the program's
+ * are BPF_ANY: an update of a key the inner map holds fails on the device
+ * only. */
+Test(prove_units, tupdater_flags)
+{
+	struct hwxdp_prove_result res;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	unit_open(&u, "inner_write");
+	at = find_op(&u, HXU_OP_TUPDATER, 0, &o);
+	cr_assert_eq((uint32_t)o.imm & HXU_TUPDATE_FLAGS_MASK, BPF_ANY);
+	o.imm = (int32_t)(((uint32_t)o.imm & ~(uint32_t)HXU_TUPDATE_FLAGS_MASK) | BPF_NOEXIST);
+	refute_inner(&u, at, op_word(&o), &res);
+	cr_assert(names_inner_map(&u, &res, "by_tag"), "%s", res.reason);
+	unit_close(&u);
+}
+
+/*
+ * tupdater's key taken from the value's buffer: another key is written.
+ * The writes part, so the model leaves what the microcode's write leaves
+ * free (loose): replayed, the kernel does what the model says BPF does,
+ * and the device differs from it, in the frame or in the inner map.
+ */
+Test(prove_units, tupdater_key_from_the_value)
+{
+	static struct hx_result kr, dr;
+	static entry_values ka, da;
+	struct hwxdp_prove_result res;
+	bool differ = false;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+	int err;
+
+	unit_open(&u, "inner_write");
+	at = find_op(&u, HXU_OP_TUPDATER, 0, &o);
+	cr_assert_neq(o.rs, o.rt);
+	o.rs = o.rt;
+	unit_prove(&u, &res);
+	cr_assert_eq(res.status, HWXDP_PROVE_PROVEN, "%s", res.reason);
+	((uint64_t *)u.img->ops)[at] = op_word(&o);
+	unit_prove(&u, &res);
+	cr_assert_eq(res.status, HWXDP_PROVE_COUNTEREXAMPLE, "%s", res.reason);
+	cr_assert(strstr(res.reason, "key differs"), "%s", res.reason);
+	cr_assert(res.loose & HWXDP_PROVE_LOOSE_WRITES);
+	cr_assert(names_inner_map(&u, &res, "by_tag"), "%s", res.reason);
+	err = device_run(&u, &res, &dr, &da);
+	if (geteuid() != 0) {
+		cr_log_warn("not replayed on the kernel: it needs root");
+		unit_close(&u);
+		return;
+	}
+	kernel_run(&u, &res, &kr, &ka);
+	cr_assert(result_is(&kr, &res.bpf), "the kernel does not do what the model says (%s)",
+		  res.reason);
+	for (uint32_t e = 0; e < res.entry_cnt; e++)
+		if (!hxu_map_of_maps(u.obj->maps[res.entries[e].map].type) &&
+		    memcmp(ka[e], da[e], u.obj->maps[res.entries[e].map].value_size))
+			differ = true;
+	cr_assert(err || differ || kr.action != dr.action || kr.len != dr.len ||
+			  memcmp(kr.frame, dr.frame, kr.len),
+		  "the counterexample does not tell the kernel and the device apart");
+	unit_close(&u);
+}
+
+/* tdeleter given the frame's pointer for the handle: the device aborts. */
+Test(prove_units, tdeleter_handle_from_the_wrong_register)
+{
+	struct hwxdp_prove_result res;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	unit_open(&u, "inner_write");
+	at = find_op(&u, HXU_OP_TDELETER, 0, &o);
+	cr_assert_eq(o.rt, 1);
+	refute_inner(&u, at, with_rt(&u, at, 7), &res);
+	cr_assert_eq(res.hxu.end, HWXDP_PROVE_END_FAULT, "%s", res.reason);
+	cr_assert_eq(res.hxu.last, at, "%s", res.reason);
+	unit_close(&u);
 }
