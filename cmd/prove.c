@@ -104,6 +104,15 @@ struct replay {
 	char why[160];
 };
 
+/* Whether two runs that ended end differently: verdict, frame, or where a
+ * redirect sends it, where both targets tell. */
+static bool runs_differ(const struct hx_result *a, const struct hx_result *b)
+{
+	return a->action != b->action || a->len != b->len || memcmp(a->frame, b->frame, a->len) ||
+	       (a->action == XDP_REDIRECT && a->egress_known && b->egress_known &&
+		a->egress != b->egress);
+}
+
 /* The counterexample on the BPF reference and on the device. */
 static void replay(const struct prove_ctx *c, const struct hwxdp_prove_result *res,
 		   struct replay *rp)
@@ -161,15 +170,14 @@ static void replay(const struct prove_ctx *c, const struct hwxdp_prove_result *r
 	}
 	for (int i = 0; i < 2; i++)
 		rp->err[i] = hx_target_run(t[i], res->ingress, res->frame, res->len, &rp->run[i]);
-	if (res->loose & (HWXDP_PROVE_LOOSE_ESP | HWXDP_PROVE_LOOSE_CLOCK)) {
-		/* the crypto unit's output and the clock are free in the model:
-		 * both are held only to differing from each other */
+	if (res->loose &
+	    (HWXDP_PROVE_LOOSE_ESP | HWXDP_PROVE_LOOSE_CLOCK | HWXDP_PROVE_LOOSE_RAND)) {
+		/* the crypto unit's output, the clock and the random unit are
+		 * free in the model: both are held only to differing */
 		const struct hx_result *a = &rp->run[0], *b = &rp->run[1];
 
 		rp->loose = true;
-		rp->ok = rp->err[0] || rp->err[1] ? !rp->err[0] != !rp->err[1]
-						  : a->action != b->action || a->len != b->len ||
-							    memcmp(a->frame, b->frame, a->len);
+		rp->ok = rp->err[0] || rp->err[1] ? !rp->err[0] != !rp->err[1] : runs_differ(a, b);
 		if (!rp->ok)
 			snprintf(rp->why, sizeof(rp->why),
 				 "the device does what the reference does on this frame");
@@ -193,8 +201,7 @@ static void replay(const struct prove_ctx *c, const struct hwxdp_prove_result *r
 		rp->loose = true;
 		rp->ok = rp->err[0] == -ENOTSUP ? !hx_result_is_outcome(rp->err[1], b, &res->bpf)
 			 : rp->err[0] || rp->err[1] ? !rp->err[0] != !rp->err[1]
-						    : a->action != b->action || a->len != b->len ||
-							      memcmp(a->frame, b->frame, a->len);
+						    : runs_differ(a, b);
 		if (!rp->ok)
 			snprintf(rp->why, sizeof(rp->why),
 				 "the device does what the reference does on this frame");
@@ -431,14 +438,16 @@ static int report(const struct prove_ctx *c, const struct hwxdp_prove_result *re
 			if (res->esp_sa >= 0)
 				printf("  SA %lld: the lab's test SA\n", (long long)res->esp_sa);
 			if (rp.loose &&
-			    (res->loose & (HWXDP_PROVE_LOOSE_ESP | HWXDP_PROVE_LOOSE_CLOCK)))
+			    (res->loose & (HWXDP_PROVE_LOOSE_ESP | HWXDP_PROVE_LOOSE_CLOCK |
+					   HWXDP_PROVE_LOOSE_RAND)))
 				printf("  replayed, with the %s own output (the model "
 				       "leaves it free): the reference interpreter ends with "
 				       "verdict "
 				       "%u, %zu bytes (error %d); the device with verdict %u, %zu "
 				       "bytes (error %d)\n",
-				       res->loose & HWXDP_PROVE_LOOSE_ESP ? "crypto unit's"
-									  : "clock's",
+				       res->loose & HWXDP_PROVE_LOOSE_ESP     ? "crypto unit's"
+				       : res->loose & HWXDP_PROVE_LOOSE_CLOCK ? "clock's"
+									      : "random unit's",
 				       rp.run[0].action, rp.run[0].len, rp.err[0], rp.run[1].action,
 				       rp.run[1].len, rp.err[1]);
 			else if (rp.loose)

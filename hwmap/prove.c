@@ -111,6 +111,7 @@ struct leaf {
 	struct esp_cmd esp[ESP_MAX];
 	uint32_t esp_cnt;
 	uint32_t clock_cnt; /* the clock's reads (ktime, time) */
+	uint32_t rand_cnt;  /* the random unit's reads (prandom, rand) */
 	/* where the path forked last (struct node, -1 before any fork), and
 	 * what holds here beyond the forks (a fault's condition), or NULL */
 	int32_t node;
@@ -150,6 +151,7 @@ struct sym {
 	struct esp_cmd esp[ESP_MAX];
 	uint32_t esp_cnt;
 	uint32_t clock_cnt; /* the clock's reads so far */
+	uint32_t rand_cnt;  /* the random unit's reads so far */
 	/* how many writes each map has had on this path: its contents are
 	 * version ver[m] of the free functions */
 	uint8_t ver[HXU_TABLES];
@@ -1614,30 +1616,94 @@ static Z3_ast clock_read(struct prover *p, struct sym *st)
 }
 
 /*
- * bpf_redirect_map and redir on a port map: XDP_REDIRECT when the key has
- * an entry (the same free choice as a lookup's), the low 2 bits of flags
- * otherwise; the target is the entry, named by map and key. NULL for flags
- * beyond those bits or a map not modelled.
+ * bpf_get_prandom_u32 and rand: read n of a path is a free 32-bit value
+ * named by n, the same on both sides, as the clock's (clock_read): the
+ * kernel's generator and the device's are each their own, and nothing is
+ * assumed of their numbers.
  */
-static Z3_ast redirect(struct prover *p, struct sym *st, uint32_t m, Z3_ast key, uint64_t flags)
+static Z3_ast rand_read(struct prover *p, struct sym *st)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "rand@%u", st->rand_cnt++);
+	return zext(p, Z3_mk_const(p->z, Z3_mk_string_symbol(p->z, buf), p->bv32), 64);
+}
+
+/*
+ * The egress terms that are no port map entry's (map << 32 | key, maps
+ * below HXU_TABLES): a broadcast to every port of map m is
+ * EGRESS_BCAST << 32 | m, one that leaves out the ingress port
+ * EGRESS_BCAST_EXCL << 32 | m (bpf_redirect's ifindex is UINT32_MAX - 1).
+ */
+#define EGRESS_BCAST	  (UINT32_MAX - 2)
+#define EGRESS_BCAST_EXCL (UINT32_MAX - 3)
+/* The flags a devmap's redirect takes (the kernel's dev_map_redirect):
+ * the action bits of a miss, a broadcast, leaving out the ingress port. */
+#define REDIRECT_FLAGS (3ull | BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS)
+
+/*
+ * bpf_redirect_map and redir on a port map, as the kernel's
+ * __bpf_xdp_redirect_map on a devmap and the device's redirect()
+ * (device/engine_ops.h) have it, for flags (all 64 bits): flags beyond
+ * REDIRECT_FLAGS give XDP_ABORTED and leave the egress as it was; with
+ * BPF_F_BROADCAST the result is XDP_REDIRECT whatever the key and the map
+ * hold, and the egress the map, with BPF_F_EXCLUDE_INGRESS or not; else
+ * XDP_REDIRECT when the key has an entry (the same free choice as a
+ * lookup's) whose ifindex is not 0, the target the entry, named by map
+ * and key, and the low 2 bits of flags otherwise. Flags known on the path
+ * split on the entry; flags known only at run time give the outcome as an
+ * ite over their bits. NULL for a map not modelled.
+ */
+static Z3_ast redirect(struct prover *p, struct sym *st, uint32_t m, Z3_ast key, Z3_ast flags)
 {
 	Z3_context z = p->z;
-	Z3_ast hit, addr, target;
+	Z3_ast hit, addr, target, bad, bcast, bcast_to, action;
+	uint64_t k;
 
-	if (flags > 3 || m >= p->map_cnt ||
+	if (m >= p->map_cnt ||
 	    (p->maps[m].type != BPF_MAP_TYPE_DEVMAP && p->maps[m].type != BPF_MAP_TYPE_DEVMAP_HASH))
 		return NULL;
 	if (!lookup_term(p, m, st->ver[m], key, &hit, &addr))
 		return NULL;
+	/* an entry of ifindex 0 is none: the kernel stores it as NULL, the
+	 * device finds no port */
+	hit = and2(p, hit, ne(p, read_bytes(p, st->tm, addr, 4, false), num(p, 0, p->bv32)));
+	target = Z3_mk_concat(z, num(p, m, p->bv32), key);
+	if (const_of(p, flags, &k)) {
+		if (k & ~REDIRECT_FLAGS)
+			return u64(p, XDP_ABORTED);
+		if (k & BPF_F_BROADCAST) {
+			st->egress = Z3_mk_concat(
+				z,
+				num(p, k & BPF_F_EXCLUDE_INGRESS ? EGRESS_BCAST_EXCL : EGRESS_BCAST,
+				    p->bv32),
+				num(p, m, p->bv32));
+			return u64(p, XDP_REDIRECT);
+		}
+		if (st->lk_cnt < LOOKUP_MAX)
+			st->lk[st->lk_cnt++] = (struct lookup){ m, key };
+		if (!split(p, st, hit))
+			return u64(p, k & 3);
+		if (p->alt)
+			p->alt_r = u64(p, k & 3);
+		st->egress = target;
+		return u64(p, XDP_REDIRECT);
+	}
 	if (st->lk_cnt < LOOKUP_MAX)
 		st->lk[st->lk_cnt++] = (struct lookup){ m, key };
-	target = Z3_mk_concat(z, num(p, m, p->bv32), key);
-	if (!split(p, st, hit))
-		return u64(p, flags & 3);
-	if (p->alt)
-		p->alt_r = u64(p, flags & 3);
-	st->egress = target;
-	return u64(p, XDP_REDIRECT);
+	bad = ne(p, Z3_mk_bvand(z, flags, u64(p, ~REDIRECT_FLAGS)), u64(p, 0));
+	bcast = ne(p, Z3_mk_bvand(z, flags, u64(p, BPF_F_BROADCAST)), u64(p, 0));
+	bcast_to = Z3_mk_concat(
+		z,
+		Z3_mk_ite(z, ne(p, Z3_mk_bvand(z, flags, u64(p, BPF_F_EXCLUDE_INGRESS)), u64(p, 0)),
+			  num(p, EGRESS_BCAST_EXCL, p->bv32), num(p, EGRESS_BCAST, p->bv32)),
+		num(p, m, p->bv32));
+	action = Z3_mk_ite(z, or2(p, bcast, hit), u64(p, XDP_REDIRECT),
+			   Z3_mk_bvand(z, flags, u64(p, 3)));
+	st->egress =
+		Z3_mk_ite(z, bad, st->egress,
+			  Z3_mk_ite(z, bcast, bcast_to, Z3_mk_ite(z, hit, target, st->egress)));
+	return Z3_mk_ite(z, bad, u64(p, XDP_ABORTED), action);
 }
 
 /* bpf_redirect and redirif: with flags (all 64 bits) 0 the egress is the
@@ -1768,6 +1834,7 @@ static enum step add_leaf(struct prover *p, const struct sym *st, Z3_ast cond, u
 	memcpy(l->esp, st->esp, sizeof(l->esp));
 	l->esp_cnt = st->esp_cnt;
 	l->clock_cnt = st->clock_cnt;
+	l->rand_cnt = st->rand_cnt;
 	l->data = st->data;
 	l->data_end = st->data_end;
 	l->data_meta = st->data_meta;
@@ -2321,6 +2388,7 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 			     in->imm != BPF_FUNC_map_delete_elem &&
 			     in->imm != BPF_FUNC_redirect_map && in->imm != BPF_FUNC_redirect &&
 			     in->imm != BPF_FUNC_csum_diff && in->imm != BPF_FUNC_ktime_get_ns &&
+			     in->imm != BPF_FUNC_get_prandom_u32 &&
 			     in->imm != BPF_FUNC_get_smp_processor_id &&
 			     in->imm != BPF_FUNC_xdp_get_buff_len))
 				return not_proven(p, "insn %u: %s %d not modelled yet", pc,
@@ -2329,6 +2397,8 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 						  in->imm);
 			if (in->imm == BPF_FUNC_ktime_get_ns) {
 				v = clock_read(p, st);
+			} else if (in->imm == BPF_FUNC_get_prandom_u32) {
+				v = rand_read(p, st);
 			} else if (in->imm == BPF_FUNC_get_smp_processor_id) {
 				/* one CPU a run: XDP runs with migration off */
 				v = zext(p, p->cpu, 64);
@@ -2393,14 +2463,10 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 				v = csum_diff(p, fm, st->r[1], (uint32_t)fs, tmem, st->r[3],
 					      (uint32_t)ts, st->r[5]);
 			} else if (in->imm == BPF_FUNC_redirect_map) {
-				uint64_t flags;
-
-				if (!call_map(p, st, f, &map) || !const_of(p, st->r[3], &flags) ||
-				    !(v = redirect(p, st, map, lo32(p, st->r[2]), flags)))
+				if (!call_map(p, st, f, &map) ||
+				    !(v = redirect(p, st, map, lo32(p, st->r[2]), st->r[3])))
 					return not_proven(
-						p,
-						"insn %u: redirect not modelled (flags not a "
-						"constant 0..3)",
+						p, "insn %u: redirect not modelled (not a devmap)",
 						pc);
 			} else {
 				const struct hwxdp_map_desc *d;
@@ -2803,6 +2869,11 @@ static enum step hxu_step(struct prover *p, struct sym *st, struct fork *fk)
 						  pc, ESP_MAX);
 			return hxu_unit_done(p, st, o.rd, words);
 		}
+		if (o.opcode == HXU_OP_RAND) {
+			*rd = rand_read(p, st);
+			st->pc += words;
+			return STEP_NEXT;
+		}
 		if (o.opcode == HXU_OP_TIME || o.opcode == HXU_OP_CPU) {
 			/* cpu: the engine number, the frame's CPU on the device */
 			*rd = o.opcode == HXU_OP_TIME ? clock_read(p, st) : zext(p, p->cpu, 64);
@@ -2823,11 +2894,11 @@ static enum step hxu_step(struct prover *p, struct sym *st, struct fork *fk)
 			return STEP_NEXT;
 		}
 		if (o.opcode == HXU_OP_REDIR) {
-			*rd = redirect(p, st, o.x, lo32(p, rs), (uint32_t)o.imm);
+			/* the flags in imm, or all 64 bits of rt */
+			*rd = redirect(p, st, o.x, lo32(p, rs),
+				       o.imm == HXU_REDIR_FLAGS_RT ? rt : u64(p, (uint32_t)o.imm));
 			if (!*rd)
-				return not_proven(p,
-						  "op %u: redirect not modelled (flags not a "
-						  "constant 0..3)",
+				return not_proven(p, "op %u: redirect not modelled (not a devmap)",
 						  pc);
 			return hxu_unit_done(p, st, o.rd, words);
 		}
@@ -2914,6 +2985,7 @@ static void sym_init(struct prover *p, struct sym *st, const char *side, uint32_
 	st->wr_cnt = 0;
 	st->esp_cnt = 0;
 	st->clock_cnt = 0;
+	st->rand_cnt = 0;
 	memset(st->ver, 0, sizeof(st->ver));
 	st->data = u64(p, PKT_BASE);
 	st->data_meta = st->data;
@@ -3184,6 +3256,36 @@ static const struct leaf *taken(struct prover *p, Z3_model m, const struct side 
 	return sd->leaf_cnt ? &sd->leaves[sd->leaf_cnt - 1] : NULL;
 }
 
+/* Where leaf l's last redirect sends the frame: an entry's port is the
+ * ifindex its value begins with (a devmap's value, struct bpf_devmap_val). */
+static void egress_of(struct prover *p, Z3_model m, const struct leaf *l,
+		      struct hwxdp_prove_outcome *out)
+{
+	uint64_t e = eval_u64(p, m, l->egress), a;
+	uint32_t hi = (uint32_t)(e >> 32), lo = (uint32_t)e;
+	Z3_ast hit, addr;
+
+	out->egress_map = out->egress_key = out->egress_ifindex = 0;
+	out->egress = HWXDP_PROVE_EGRESS_NONE;
+	if (hi == UINT32_MAX - 1) {
+		out->egress = HWXDP_PROVE_EGRESS_IFINDEX;
+		out->egress_ifindex = lo;
+	} else if (hi == EGRESS_BCAST || hi == EGRESS_BCAST_EXCL) {
+		out->egress = hi == EGRESS_BCAST ? HWXDP_PROVE_EGRESS_BCAST
+						 : HWXDP_PROVE_EGRESS_BCAST_EXCL;
+		out->egress_map = lo;
+	} else if (hi < p->map_cnt && lookup_term(p, hi, 0, num(p, lo, p->bv32), &hit, &addr)) {
+		out->egress = HWXDP_PROVE_EGRESS_ENTRY;
+		out->egress_map = hi;
+		out->egress_key = lo;
+		a = eval_u64(p, m, Z3_mk_bvsub(p->z, addr, p->tm_shift));
+		for (unsigned int i = 0; i < 4; i++)
+			out->egress_ifindex |=
+				(uint32_t)eval_u64(p, m, Z3_mk_select(p->z, p->tm0, u64(p, a + i)))
+				<< 8 * i;
+	}
+}
+
 static void outcome_of(struct prover *p, Z3_model m, const struct leaf *l,
 		       struct hwxdp_prove_outcome *out)
 {
@@ -3197,6 +3299,7 @@ static void outcome_of(struct prover *p, Z3_model m, const struct leaf *l,
 	for (uint32_t i = 0; i < out->len && i < HWXDP_PROVE_LEN_MAX; i++)
 		out->frame[i] = (uint8_t)eval_u64(
 			p, m, Z3_mk_select(p->z, l->pkt, lo32(p, u64(p, data + i))));
+	egress_of(p, m, l, out);
 }
 
 static int32_t writer_of(struct prover *p, Z3_model m, const struct leaf *l, int32_t byte)
@@ -3459,6 +3562,30 @@ static bool lpm_entries_ok(const struct prover *p)
 	return true;
 }
 
+static bool egress_differs(const struct hwxdp_prove_outcome *b, const struct hwxdp_prove_outcome *h)
+{
+	return b->egress != h->egress || b->egress_map != h->egress_map ||
+	       b->egress_key != h->egress_key ||
+	       (b->egress == HWXDP_PROVE_EGRESS_IFINDEX && b->egress_ifindex != h->egress_ifindex);
+}
+
+static void egress_text(const struct prover *p, const struct hwxdp_prove_outcome *o, char *buf,
+			size_t len)
+{
+	const char *map = o->egress_map < p->map_cnt ? p->maps[o->egress_map].name : "?";
+
+	if (o->egress == HWXDP_PROVE_EGRESS_ENTRY)
+		snprintf(buf, len, "to map %.32s, key %u", map, o->egress_key);
+	else if (o->egress == HWXDP_PROVE_EGRESS_IFINDEX)
+		snprintf(buf, len, "to ifindex %u", o->egress_ifindex);
+	else if (o->egress == HWXDP_PROVE_EGRESS_BCAST)
+		snprintf(buf, len, "to every port of map %.32s", map);
+	else if (o->egress == HWXDP_PROVE_EGRESS_BCAST_EXCL)
+		snprintf(buf, len, "to every port of map %.32s but the ingress one", map);
+	else
+		snprintf(buf, len, "nowhere");
+}
+
 static void counterexample(struct prover *p, Z3_model m)
 {
 	struct hwxdp_prove_result *res = p->res;
@@ -3501,6 +3628,8 @@ static void counterexample(struct prover *p, Z3_model m)
 		res->loose |= HWXDP_PROVE_LOOSE_ESP;
 	if (taken(p, m, &p->bpf)->clock_cnt || taken(p, m, &p->hxu)->clock_cnt)
 		res->loose |= HWXDP_PROVE_LOOSE_CLOCK;
+	if (taken(p, m, &p->bpf)->rand_cnt || taken(p, m, &p->hxu)->rand_cnt)
+		res->loose |= HWXDP_PROVE_LOOSE_RAND;
 	if (taken(p, m, &p->bpf)->esp_cnt)
 		res->esp_sa =
 			(int64_t)(uint32_t)eval_u64(p, m, taken(p, m, &p->bpf)->esp[0].handle);
@@ -3526,7 +3655,16 @@ static void counterexample(struct prover *p, Z3_model m)
 			 h->value);
 	else if (res->diff_write >= 0)
 		;
-	else if (b->len == h->len && res->diff_byte < 0) {
+	else if (b->end == HWXDP_PROVE_END_EXIT && b->value == XDP_REDIRECT &&
+		 egress_differs(b, h)) {
+		char bt[96], ht[96];
+
+		egress_text(p, b, bt, sizeof(bt));
+		egress_text(p, h, ht, sizeof(ht));
+		snprintf(res->reason, sizeof(res->reason),
+			 "redirect target: BPF %s (exit at insn %u), the microcode %s (op %u)", bt,
+			 b->last, ht, h->last);
+	} else if (b->len == h->len && res->diff_byte < 0) {
 		uint64_t a = eval_u64(p, m, p->tm_diff), map = (a >> 48) - 1;
 
 		snprintf(res->reason, sizeof(res->reason),

@@ -71,6 +71,15 @@ enum hwxdp_prove_end {
 	HWXDP_PROVE_END_FAULT, /* the device aborts the frame; value: the op */
 };
 
+/* Where a side's last redirect sends the frame (hwxdp_prove_outcome). */
+enum hwxdp_prove_egress {
+	HWXDP_PROVE_EGRESS_NONE,
+	HWXDP_PROVE_EGRESS_ENTRY,      /* the entry of egress_key in egress_map */
+	HWXDP_PROVE_EGRESS_IFINDEX,    /* bpf_redirect's egress_ifindex */
+	HWXDP_PROVE_EGRESS_BCAST,      /* every port of egress_map */
+	HWXDP_PROVE_EGRESS_BCAST_EXCL, /* every port of egress_map but the ingress one */
+};
+
 /* One side's run on the counterexample, as the model predicts it. */
 struct hwxdp_prove_outcome {
 	uint32_t end; /* enum hwxdp_prove_end */
@@ -82,6 +91,10 @@ struct hwxdp_prove_outcome {
 	/* the insn (BPF) or op (HXU) that wrote the first output byte that
 	 * differs; -1: the frame's own byte, or no byte differs */
 	int32_t writer;
+	/* enum hwxdp_prove_egress; for an entry, egress_ifindex is the port
+	 * its value names */
+	uint32_t egress;
+	uint32_t egress_map, egress_key, egress_ifindex;
 };
 
 enum hwxdp_prove_loose {
@@ -97,6 +110,10 @@ enum hwxdp_prove_loose {
 	/* a side's run reads the clock, whose values the model leaves free
 	 * and no replay chooses (the reference's is 0, the device's its own) */
 	HWXDP_PROVE_LOOSE_CLOCK = 8,
+	/* a side's run reads the random unit, whose numbers the model leaves
+	 * free as the clock's (the reference's and the device's generators
+	 * are their own) */
+	HWXDP_PROVE_LOOSE_RAND = 16,
 };
 
 /* A map entry the counterexample needs (present or, with absent, not). */

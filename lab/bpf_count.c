@@ -14,6 +14,7 @@
 
 #include <linux/bpf.h>
 
+#include "device/engine.h"
 #include "device/esp.h"
 #include "device/tables.h"
 #include "loader/kfuncs.h"
@@ -58,6 +59,9 @@ struct count_target {
 struct count_ctx {
 	uint32_t field[6];
 	uint8_t *data, *data_end, *data_meta;
+	/* where the last redirect sends the frame, as the device's
+	 * redirect() names it (device/engine.h) */
+	uint32_t egress;
 };
 
 static void count_close(struct hx_target *target)
@@ -437,12 +441,19 @@ static int helper(struct count_target *ct, struct count_ctx *c, int32_t id, uint
 		r[0] = key || (r[3] & BPF_F_BROADCAST) ? XDP_REDIRECT : (r[3] & 3);
 		if (key)
 			c->field[5] = key;
+		c->egress =
+			r[3] & BPF_F_BROADCAST
+				? HWXDP_EGRESS_BCAST | (tab->desc.id & HWXDP_EGRESS_BCAST_TABLE) |
+					  (r[3] & BPF_F_EXCLUDE_INGRESS ? HWXDP_EGRESS_BCAST_EXCL
+									: 0)
+			: key ? key
+			      : HWXDP_EGRESS_NONE;
 		return 0;
 	case BPF_FUNC_redirect:
 		/* the egress only for flags 0, as the kernel's helper */
 		r[0] = r[2] ? XDP_ABORTED : XDP_REDIRECT;
 		if (!r[2])
-			c->field[5] = (uint32_t)r[1];
+			c->field[5] = c->egress = (uint32_t)r[1];
 		return 0;
 	case BPF_FUNC_csum_diff:
 		r[0] = csum_diff_ref((const uint8_t *)(uintptr_t)r[1], r[2],
@@ -784,7 +795,8 @@ static int count_run(struct hx_target *target, uint32_t ingress_ifindex, const u
 		     size_t len, struct hx_result *result)
 {
 	struct count_target *ct = target->priv;
-	struct count_ctx c = { .field = { 0, 0, 0, ingress_ifindex, 0, 0 } };
+	struct count_ctx c = { .field = { 0, 0, 0, ingress_ifindex, 0, 0 },
+			       .egress = HWXDP_EGRESS_NONE };
 	uint64_t ret;
 	size_t meta_len;
 	int err;
@@ -813,6 +825,8 @@ static int count_run(struct hx_target *target, uint32_t ingress_ifindex, const u
 	if (result->len > sizeof(result->frame))
 		return -EMSGSIZE;
 	memcpy(result->frame, c.data, result->len);
+	result->egress_known = true;
+	result->egress = c.egress;
 	return 0;
 }
 

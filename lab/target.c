@@ -8,6 +8,7 @@
 #include <linux/bpf.h>
 
 #include "hwmap/prove.h"
+#include "device/engine.h"
 #include "device/esp.h"
 #include "lab/target.h"
 
@@ -123,6 +124,21 @@ bool hx_outcome_forwards(const struct hwxdp_prove_outcome *o)
 	       (o->end == HWXDP_PROVE_END_EXIT && o->value >= XDP_PASS && o->value <= XDP_REDIRECT);
 }
 
+/* The egress the device gives a frame that o's side redirects. */
+static uint32_t outcome_egress(const struct hwxdp_prove_outcome *o)
+{
+	switch (o->egress) {
+	case HWXDP_PROVE_EGRESS_ENTRY:
+	case HWXDP_PROVE_EGRESS_IFINDEX:
+		return o->egress_ifindex;
+	case HWXDP_PROVE_EGRESS_BCAST:
+	case HWXDP_PROVE_EGRESS_BCAST_EXCL:
+		return HWXDP_EGRESS_BCAST | (o->egress_map & HWXDP_EGRESS_BCAST_TABLE) |
+		       (o->egress == HWXDP_PROVE_EGRESS_BCAST_EXCL ? HWXDP_EGRESS_BCAST_EXCL : 0);
+	}
+	return HWXDP_EGRESS_NONE;
+}
+
 bool hx_result_is_outcome(int err, const struct hx_result *r, const struct hwxdp_prove_outcome *o)
 {
 	if (o->end == HWXDP_PROVE_END_FAULT)
@@ -130,6 +146,10 @@ bool hx_result_is_outcome(int err, const struct hx_result *r, const struct hwxdp
 	if (err)
 		return false;
 	if (r->action != (o->end == HWXDP_PROVE_END_PUNT ? (uint32_t)XDP_PASS : o->value))
+		return false;
+	/* a redirect goes where the model says, where the target tells */
+	if (o->end == HWXDP_PROVE_END_EXIT && o->value == XDP_REDIRECT && r->egress_known &&
+	    r->egress != outcome_egress(o))
 		return false;
 	return !hx_outcome_forwards(o) || (r->len == o->len && !memcmp(r->frame, o->frame, o->len));
 }

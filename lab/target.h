@@ -28,6 +28,12 @@ struct hx_result {
 	 * bytes at most) and its bytes, the last of them next to the frame. */
 	size_t meta_len;
 	uint8_t meta_bytes[HX_META_MAX];
+	/* Where the last redirect sends the frame, as the device names it
+	 * (struct hwxdp_frame's egress, device/engine.h), on the targets that
+	 * can tell (the device, the reference interpreter); the kernel's test
+	 * run does not say: egress_known false. */
+	bool egress_known;
+	uint32_t egress;
 };
 
 /* What the last run cost, where a target can tell (the device). */

@@ -153,6 +153,8 @@ int hx_device_run_frame(struct hwxdp_engine *engine, uint8_t *window, uint32_t i
 	memcpy(result->meta_bytes, window + f->data - result->meta_len, result->meta_len);
 	result->len = f->data_end - f->data;
 	memcpy(result->frame, window + f->data, result->len);
+	result->egress_known = true;
+	result->egress = f->egress;
 	return 0;
 }
 

@@ -227,6 +227,7 @@ int hx_kernel_run_frame(int prog_fd, uint32_t ingress_ifindex, const uint8_t *fr
 	if (meta_len > opts.data_size_out || opts.data_size_out - meta_len > sizeof(result->frame))
 		return -EMSGSIZE;
 	result->action = opts.retval;
+	result->egress_known = false;
 	/* a result buffer is reused frame after frame: no metadata is no metadata */
 	result->has_meta = false;
 	memset(&result->meta, 0, sizeof(result->meta));

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The prover's units (hwmap/prove.c): csum16, tadj, call and ret, tupdate
- * and tdelete, esp, cpu, time, the frame's length, the atomics that fetch.
+ * and tdelete, esp, cpu, time, the frame's length, the atomics that fetch,
+ * redir with broadcasts and flags in a register, rand.
  * Each program of tests/prove/bpf/unit_*.bpf.c is proven as the translator
  * makes it; then its image is broken by hand at that unit, and the prover
  * must give a counterexample that, replayed on the device and on the
@@ -148,16 +149,25 @@ static void kernel_run(const struct unit *u, const struct hwxdp_prove_result *re
 	kernel = hx_target_open("kernel", u->path);
 	cr_assert_not_null(kernel, "the kernel refuses %s", u->path);
 	/* read-only global data is the object's, and frozen */
-	for (uint32_t e = 0; e < res->entry_cnt; e++)
-		if (!res->entries[e].absent && !u->obj->maps[res->entries[e].map].read_only)
-			cr_assert_eq(
-				hx_target_map_update(kernel, u->obj->maps[res->entries[e].map].name,
-						     res->entries[e].key, res->entries[e].value),
-				0);
-		else if (u->obj->maps[res->entries[e].map].type == BPF_MAP_TYPE_PROG_ARRAY)
-			/* a slot the object fills, which the model has empty */
-			hx_target_map_delete(kernel, u->obj->maps[res->entries[e].map].name,
-					     res->entries[e].key);
+	for (uint32_t e = 0; e < res->entry_cnt; e++) {
+		const struct hwxdp_map_desc *d = &u->obj->maps[res->entries[e].map];
+		uint8_t value[HWXDP_PROVE_VALUE_MAX];
+		uint32_t lo = 1;
+
+		if (res->entries[e].absent || d->read_only) {
+			if (d->type == BPF_MAP_TYPE_PROG_ARRAY)
+				/* a slot the object fills, which the model has empty */
+				hx_target_map_delete(kernel, d->name, res->entries[e].key);
+			continue;
+		}
+		memcpy(value, res->entries[e].value, sizeof(value));
+		/* a port map's entry needs a device there; which one, the
+		 * kernel's test run does not tell: loopback's */
+		if (d->type == BPF_MAP_TYPE_DEVMAP || d->type == BPF_MAP_TYPE_DEVMAP_HASH)
+			memcpy(value, &lo, sizeof(lo));
+		cr_assert_eq(hx_target_map_update(kernel, d->name, res->entries[e].key, value), 0,
+			     "the kernel refuses an entry of %s", d->name);
+	}
 	cr_assert_eq(hx_target_run(kernel, res->ingress, res->frame, res->len, kr), 0);
 	for (uint32_t e = 0; after && e < res->entry_cnt; e++)
 		if (hx_target_map_lookup(kernel, u->obj->maps[res->entries[e].map].name,
@@ -241,9 +251,9 @@ static void replay(const struct unit *u, const struct hwxdp_prove_result *res)
 		  "the counterexample does not tell the kernel and the device apart");
 }
 
-/* Proven as translated, refuted once broken. */
-static void prove_then_refute(struct unit *u, uint32_t at, uint64_t word,
-			      struct hwxdp_prove_result *res)
+/* Proven as translated, refuted once broken, not replayed yet. */
+static void prove_then_refute_only(struct unit *u, uint32_t at, uint64_t word,
+				   struct hwxdp_prove_result *res)
 {
 	unit_prove(u, res);
 	cr_assert_eq(res->status, HWXDP_PROVE_PROVEN, "%s", res->reason);
@@ -251,6 +261,13 @@ static void prove_then_refute(struct unit *u, uint32_t at, uint64_t word,
 	unit_prove(u, res);
 	cr_assert_eq(res->status, HWXDP_PROVE_COUNTEREXAMPLE, "%s", res->reason);
 	cr_log_info("%s: %s", u->prog->name, res->reason);
+}
+
+/* Proven as translated, refuted once broken. */
+static void prove_then_refute(struct unit *u, uint32_t at, uint64_t word,
+			      struct hwxdp_prove_result *res)
+{
+	prove_then_refute_only(u, at, word, res);
 	replay(u, res);
 }
 
@@ -931,6 +948,212 @@ Test(prove_units, tail_call_programs)
 			    (unsigned long long)res.elapsed_ms);
 		unit_close(&u);
 	}
+}
+
+/* The counterexample on the reference interpreter, with its entries. */
+static int reference_run(const struct unit *u, const struct hwxdp_prove_result *res,
+			 struct hx_result *rr)
+{
+	struct hx_target *ref = hx_count_target_open(u->path);
+	int err;
+
+	cr_assert_not_null(ref);
+	for (uint32_t e = 0; e < res->entry_cnt; e++)
+		if (!res->entries[e].absent && !u->obj->maps[res->entries[e].map].read_only)
+			cr_assert_eq(
+				hx_target_map_update(ref, u->obj->maps[res->entries[e].map].name,
+						     res->entries[e].key, res->entries[e].value),
+				0);
+	err = hx_target_run(ref, res->ingress, res->frame, res->len, rr);
+	hx_target_close(ref);
+	return err;
+}
+
+/*
+ * A redirect's counterexample, replayed: the reference interpreter and the
+ * device each do what the model says their side does, where the frame goes
+ * included (their egress, as the device names it), and the two differ, in
+ * the verdict, the frame or the egress; the kernel, whose test run does
+ * not say where a frame goes, does what the model says BPF does.
+ */
+static void replay_redirect(const struct unit *u, const struct hwxdp_prove_result *res,
+			    struct hx_result *rr, struct hx_result *dr)
+{
+	static struct hx_result kr;
+	int rerr = reference_run(u, res, rr), derr = device_run(u, res, dr, NULL);
+
+	cr_assert(hx_result_is_outcome(rerr, rr, &res->bpf),
+		  "the reference does not do what the model says BPF does (%s): verdict %u, "
+		  "egress 0x%x",
+		  res->reason, rr->action, rr->egress);
+	cr_assert(hx_result_is_outcome(derr, dr, &res->hxu),
+		  "the device does not do what the model says the microcode does (%s): verdict "
+		  "%u, egress 0x%x",
+		  res->reason, dr->action, dr->egress);
+	cr_assert(rr->action != dr->action || rr->len != dr->len ||
+			  memcmp(rr->frame, dr->frame, rr->len) || rr->egress != dr->egress,
+		  "the counterexample does not tell the reference and the device apart");
+	if (geteuid() != 0) {
+		cr_log_warn("not replayed on the kernel: it needs root");
+		return;
+	}
+	kernel_run(u, res, &kr, NULL);
+	cr_assert(result_is(&kr, &res->bpf), "the kernel does not do what the model says (%s)",
+		  res->reason);
+}
+
+/* The redir of a unit, and its flags as imm holds them. */
+static uint32_t find_redir(const struct unit *u, int nth, struct hxu_op *o, int32_t flags)
+{
+	uint32_t at = find_op(u, HXU_OP_REDIR, nth, o);
+
+	cr_assert_eq(o->imm, flags, "redir %d has flags %d", nth, o->imm);
+	return at;
+}
+
+/* A constant broadcast made a plain redirect (BPF_F_BROADCAST dropped):
+ * the frame goes to the key's entry, or, without one, is aborted. */
+Test(prove_units, broadcast_made_plain)
+{
+	static struct hx_result rr, dr;
+	struct hwxdp_prove_result res;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	unit_open(&u, "bcast");
+	at = find_redir(&u, 0, &o, BPF_F_BROADCAST);
+	prove_then_refute_only(&u, at, with_imm(&u, at, 0), &res);
+	replay_redirect(&u, &res, &rr, &dr);
+	cr_assert(hwxdp_egress_is_bcast(rr.egress), "the reference does not broadcast");
+	cr_assert(!hwxdp_egress_is_bcast(dr.egress), "the device broadcasts");
+	unit_close(&u);
+}
+
+/* BPF_F_EXCLUDE_INGRESS dropped from a broadcast: the verdict and the
+ * frame are the same, only the egress differs (the ingress port is
+ * flooded too). */
+Test(prove_units, exclude_ingress_dropped)
+{
+	static struct hx_result rr, dr;
+	struct hwxdp_prove_result res;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	unit_open(&u, "bcast_excl");
+	at = find_redir(&u, 0, &o, BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS);
+	prove_then_refute_only(&u, at, with_imm(&u, at, BPF_F_BROADCAST), &res);
+	cr_assert(strstr(res.reason, "redirect target"), "%s", res.reason);
+	cr_assert_eq(res.bpf.egress, HWXDP_PROVE_EGRESS_BCAST_EXCL, "%s", res.reason);
+	cr_assert_eq(res.hxu.egress, HWXDP_PROVE_EGRESS_BCAST, "%s", res.reason);
+	replay_redirect(&u, &res, &rr, &dr);
+	cr_assert_eq(rr.action, XDP_REDIRECT);
+	cr_assert_eq(dr.action, XDP_REDIRECT);
+	/* the devmap hash is the object's table 0 */
+	cr_assert_eq(rr.egress, HWXDP_EGRESS_BCAST | HWXDP_EGRESS_BCAST_EXCL, "0x%x", rr.egress);
+	cr_assert_eq(dr.egress, HWXDP_EGRESS_BCAST, "0x%x", dr.egress);
+	unit_close(&u);
+}
+
+/* A broadcast that leaves out the ingress port made a plain redirect
+ * (BPF_F_EXCLUDE_INGRESS alone changes nothing): key 0's entry or
+ * XDP_ABORTED, where BPF floods. */
+Test(prove_units, exclude_ingress_alone_is_no_broadcast)
+{
+	static struct hx_result rr, dr;
+	struct hwxdp_prove_result res;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	unit_open(&u, "bcast_excl");
+	at = find_redir(&u, 0, &o, BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS);
+	prove_then_refute_only(&u, at, with_imm(&u, at, BPF_F_EXCLUDE_INGRESS), &res);
+	replay_redirect(&u, &res, &rr, &dr);
+	cr_assert(!hwxdp_egress_is_bcast(dr.egress), "the device broadcasts");
+	unit_close(&u);
+}
+
+/* Flags from the frame, in a register (redir's rt), made the key's
+ * register: the flags are then the port's index, which tells a broadcast
+ * or refused bits apart from what the frame asks for. */
+Test(prove_units, flags_register_made_the_key)
+{
+	static struct hx_result rr, dr;
+	struct hwxdp_prove_result res;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	unit_open(&u, "redir_flags");
+	at = find_redir(&u, 0, &o, HXU_REDIR_FLAGS_RT);
+	cr_assert_neq(o.rt, o.rs);
+	o.rt = o.rs;
+	prove_then_refute_only(&u, at, op_word(&o), &res);
+	replay_redirect(&u, &res, &rr, &dr);
+	unit_close(&u);
+}
+
+/* Flags from the frame made the constant BPF_F_BROADCAST: every frame is
+ * flooded, where BPF refuses bits beyond the devmap's, returns a miss's
+ * verdict, or goes to one port. */
+Test(prove_units, flags_register_made_a_broadcast)
+{
+	static struct hx_result rr, dr;
+	struct hwxdp_prove_result res;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	unit_open(&u, "redir_flags");
+	at = find_redir(&u, 0, &o, HXU_REDIR_FLAGS_RT);
+	o.imm = BPF_F_BROADCAST;
+	o.rt = 0;
+	prove_then_refute_only(&u, at, op_word(&o), &res);
+	replay_redirect(&u, &res, &rr, &dr);
+	cr_assert(hwxdp_egress_is_bcast(dr.egress), "the device does not broadcast");
+	unit_close(&u);
+}
+
+/*
+ * The two random numbers exchanged: the second samples the frame and the
+ * first is written into it. Each reading is its own free value in the
+ * model, so the counterexample is one where they differ; the numbers are
+ * the generators' own (the reference's and the device's are not the
+ * model's, nor each other's), so it is loose, and the replay holds the
+ * reference and the device only to differing.
+ */
+Test(prove_units, rand_readings_exchanged)
+{
+	static struct hx_result rr, dr;
+	struct hwxdp_prove_result res;
+	struct hxu_op st, and;
+	struct unit u;
+	uint32_t st_at, and_at;
+
+	unit_open(&u, "rand");
+	find_op(&u, HXU_OP_RAND, 1, &st);
+	st_at = find_op(&u, HXU_OP_ST + HXU_SPACE_PKT, 0, &st);
+	and_at = find_op(&u, HXU_OP_AND, 0, &and);
+	cr_assert(st.rt == 0 && and.rs != 0, "the second reading is not the one stored");
+	unit_prove(&u, &res);
+	cr_assert_eq(res.status, HWXDP_PROVE_PROVEN, "%s", res.reason);
+	st.rt = and.rs;
+	and.rs = 0;
+	((uint64_t *)u.img->ops)[st_at] = op_word(&st);
+	((uint64_t *)u.img->ops)[and_at] = op_word(&and);
+	unit_prove(&u, &res);
+	cr_assert_eq(res.status, HWXDP_PROVE_COUNTEREXAMPLE, "%s", res.reason);
+	cr_log_info("%s: %s", u.prog->name, res.reason);
+	cr_assert(res.loose & HWXDP_PROVE_LOOSE_RAND);
+	cr_assert(res.bpf.value != res.hxu.value || (res.diff_byte >= 6 && res.diff_byte < 10),
+		  "%s", res.reason);
+	cr_assert_eq(reference_run(&u, &res, &rr), 0);
+	cr_assert_eq(device_run(&u, &res, &dr, NULL), 0);
+	cr_assert(rr.action != dr.action || memcmp(rr.frame, dr.frame, rr.len),
+		  "the reference and the device do the same");
+	unit_close(&u);
 }
 
 /* The corpus programs these units made provable. */
