@@ -909,6 +909,21 @@ static int table_op_reg(struct translator *t, uint32_t i, const struct bpf_insn 
 	return fail(t, i, "helper %d is no map helper", in->imm);
 }
 
+#ifdef HWXDP_MUTANT_CLOCK_CPU
+/* Whether instruction i is the program's first call of bpf_ktime_get_ns. */
+static bool first_clock_read(const struct translator *t, uint32_t i)
+{
+	for (uint32_t j = 0; j < i; j++) {
+		const struct bpf_insn *in = &t->prog->insns[j];
+
+		if (in->code == (BPF_JMP | BPF_CALL) && !in->src_reg &&
+		    in->imm == BPF_FUNC_ktime_get_ns)
+			return false;
+	}
+	return true;
+}
+#endif
+
 static int translate_helper(struct translator *t, uint32_t i, const struct bpf_insn *in)
 {
 	const struct hwxdp_insn_fact *f = &t->facts[i];
@@ -951,6 +966,13 @@ static int translate_helper(struct translator *t, uint32_t i, const struct bpf_i
 	case BPF_FUNC_xdp_adjust_tail:
 		return emit(t, i, mk(HXU_OP_TADJ, 0, 2, 0, 0, 0, 0), -1);
 	case BPF_FUNC_ktime_get_ns:
+#ifdef HWXDP_MUTANT_CLOCK_CPU
+		/* A test build reads the CPU's number for a program's first
+		 * clock reading, so that the prover's command can be shown to
+		 * refute a clock counterexample through its replay. */
+		if (first_clock_read(t, i))
+			return emit(t, i, mk(HXU_OP_CPU, 0, 0, 0, 0, 0, 0), -1);
+#endif
 		return emit(t, i, mk(HXU_OP_TIME, 0, 0, 0, 0, 0, 0), -1);
 	case BPF_FUNC_xdp_get_buff_len: {
 		/* data_end - data: the device's frames are linear, so this is

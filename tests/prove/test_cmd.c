@@ -228,3 +228,35 @@ Test(prove_cmd, tail_call_targets_proven)
 	free(out);
 	unlink(out_path);
 }
+
+/*
+ * A clock counterexample through the command's replay: on the translator
+ * that reads the CPU's number for a program's first clock reading
+ * (build/mutants/hwxdp_clock), unit_clock's frame always takes the whole
+ * clock to be handled, past its budget. The model leaves the clock's
+ * values free, so the counterexample is loose: the command runs it on the
+ * reference interpreter, whose clock stands at 0 (it passes the frame),
+ * and on the device, whose clock is the host's (it drops it), and prints
+ * it only because the two differ. On the translator as it is, the same
+ * program is proven.
+ */
+Test(prove_cmd, clock_counterexample_replayed)
+{
+	char args[4200];
+	int status;
+	char *out;
+
+	snprintf(args, sizeof(args), "%s/tests/prove/bpf/unit_clock.bpf.o", hx_build_dir());
+	out = run("hwxdp", args, &status);
+	cr_expect_eq(status, 0, "%s", out);
+	cr_expect(strstr(out, "proven: unit_clock,"), "%s", out);
+	free(out);
+	out = run("mutants/hwxdp_clock", args, &status);
+	cr_assert_eq(status, 1, "%s", out);
+	cr_assert(!strncmp(out, "counterexample: ", strlen("counterexample: ")), "%s", out);
+	cr_assert(strstr(out, "replayed, with the clock's own output (the model leaves it free): "
+			      "the reference interpreter ends with verdict 2, "),
+		  "%s", out);
+	cr_assert(strstr(out, "; the device with verdict 1, "), "%s", out);
+	free(out);
+}
