@@ -1116,6 +1116,44 @@ Test(prove_units, flags_register_made_a_broadcast)
 	unit_close(&u);
 }
 
+/* Flags from the frame made each constant in turn, the action bits, each
+ * flag the devmap takes, both, and one it refuses: the counterexamples
+ * land on frames whose flags do otherwise, and each replays, on the
+ * reference interpreter, the device and the kernel. unit_bcast_reg's
+ * flags are a broadcast's, with BPF_F_EXCLUDE_INGRESS or not, so that its
+ * counterexamples are broadcasts whose flags come from a register. */
+static void flags_made_constants(const char *name)
+{
+	static const int32_t flags[] = { 0,
+					 XDP_PASS,
+					 BPF_F_BROADCAST,
+					 BPF_F_EXCLUDE_INGRESS,
+					 BPF_F_BROADCAST | BPF_F_EXCLUDE_INGRESS | XDP_TX,
+					 32 };
+	static struct hx_result rr, dr;
+	struct hwxdp_prove_result res;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		unit_open(&u, name);
+		at = find_redir(&u, 0, &o, HXU_REDIR_FLAGS_RT);
+		o.imm = flags[i];
+		o.rt = 0;
+		prove_then_refute_only(&u, at, op_word(&o), &res);
+		cr_log_info("flags %d: frame's flags 0x%02x", flags[i], res.frame[6]);
+		replay_redirect(&u, &res, &rr, &dr);
+		unit_close(&u);
+	}
+}
+
+Test(prove_units, flags_register_made_constants)
+{
+	flags_made_constants("redir_flags");
+	flags_made_constants("bcast_reg");
+}
+
 /*
  * The two random numbers exchanged: the second samples the frame and the
  * first is written into it. Each reading is its own free value in the
