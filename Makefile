@@ -101,7 +101,7 @@ TOOL_BINS := $(foreach f,$(wildcard tests/*/*_dump.c),$(BUILD)/tests/$(notdir $(
 	     $(BUILD)/vdiff $(BUILD)/devdiff
 # The translator with a fault put back, which the tests must catch.
 MUTANT_BINS := $(BUILD)/mutants/devdiff_combine.test $(BUILD)/tests/prove_mutant.test \
-	       $(BUILD)/mutants/hwxdp $(BUILD)/mutants/hwxdp_clock $(BUILD)/mutants/prove_mutants
+	       $(BUILD)/mutants/hwxdp $(BUILD)/mutants/hwxdp_units $(BUILD)/mutants/prove_mutants
 # Objects `hwxdp prog prove` is tested on (tests/prove).
 PROVE_OBJS := $(patsubst %.bpf.c,$(BUILD)/%.bpf.o,$(wildcard tests/prove/bpf/*.bpf.c))
 # Objects the differential tests run on both targets (tests/devdiff).
@@ -262,15 +262,17 @@ $(BUILD)/mutants/hwxdp: $(BUILD)/mutants/combine.o $(CMD_OBJS) $(DAEMON_LIB) $(F
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 
-# The command on a translator that reads the CPU's number for a program's
-# first clock reading (HWXDP_MUTANT_CLOCK_CPU in hwmap/translate.c), for
-# `hwxdp prog prove` to refute through its replay (tests/prove/test_cmd.c).
-$(BUILD)/mutants/translate_clock.o: hwmap/translate.c
+# The command on a translator with two faults of units (hwmap/translate.c):
+# a program's first clock reading made a read of the CPU's number
+# (HWXDP_MUTANT_CLOCK_CPU), BPF_F_EXCLUDE_INGRESS dropped from constant
+# redirect flags (HWXDP_MUTANT_REDIRECT_NO_EXCLUDE), for `hwxdp prog prove`
+# to refute through its replay (tests/prove/test_cmd.c).
+$(BUILD)/mutants/translate_units.o: hwmap/translate.c
 	@mkdir -p $(@D)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -DHWXDP_MUTANT_CLOCK_CPU -c $< -o $@
+	$(Q)$(CC) $(CFLAGS) -DHWXDP_MUTANT_CLOCK_CPU -DHWXDP_MUTANT_REDIRECT_NO_EXCLUDE -c $< -o $@
 
-$(BUILD)/mutants/hwxdp_clock: $(BUILD)/mutants/translate_clock.o $(CMD_OBJS) $(DAEMON_LIB) $(FWDLAB_LIB) $(LIB)
+$(BUILD)/mutants/hwxdp_units: $(BUILD)/mutants/translate_units.o $(CMD_OBJS) $(DAEMON_LIB) $(FWDLAB_LIB) $(LIB)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(LDFLAGS) $^ $(LDLIBS) -o $@
 

@@ -794,6 +794,12 @@ static int table_op(struct translator *t, uint32_t i, const struct bpf_insn *in,
 			return emit(t, i,
 				    mk(HXU_OP_REDIR, 0, 2, 3, 0, (uint8_t)map, HXU_REDIR_FLAGS_RT),
 				    -1);
+#ifdef HWXDP_MUTANT_REDIRECT_NO_EXCLUDE
+		/* A test build drops BPF_F_EXCLUDE_INGRESS from constant flags,
+		 * so that the prover's command can be shown to refute a
+		 * broadcast's egress through its replay. */
+		flags &= ~(uint64_t)BPF_F_EXCLUDE_INGRESS;
+#endif
 		return emit(t, i, mk(HXU_OP_REDIR, 0, 2, 0, 0, (uint8_t)map, (int32_t)flags), -1);
 	case BPF_FUNC_tail_call:
 		return emit(t, i, mk(HXU_OP_TCALL, 0, 3, 0, 0, (uint8_t)map, 0), -1);

@@ -232,7 +232,7 @@ Test(prove_cmd, tail_call_targets_proven)
 /*
  * A clock counterexample through the command's replay: on the translator
  * that reads the CPU's number for a program's first clock reading
- * (build/mutants/hwxdp_clock), unit_clock's frame always takes the whole
+ * (build/mutants/hwxdp_units), unit_clock's frame always takes the whole
  * clock to be handled, past its budget. The model leaves the clock's
  * values free, so the counterexample is loose: the command runs it on the
  * reference interpreter, whose clock stands at 0 (it passes the frame),
@@ -251,12 +251,50 @@ Test(prove_cmd, clock_counterexample_replayed)
 	cr_expect_eq(status, 0, "%s", out);
 	cr_expect(strstr(out, "proven: unit_clock,"), "%s", out);
 	free(out);
-	out = run("mutants/hwxdp_clock", args, &status);
+	out = run("mutants/hwxdp_units", args, &status);
 	cr_assert_eq(status, 1, "%s", out);
 	cr_assert(!strncmp(out, "counterexample: ", strlen("counterexample: ")), "%s", out);
 	cr_assert(strstr(out, "replayed, with the clock's own output (the model leaves it free): "
 			      "the reference interpreter ends with verdict 2, "),
 		  "%s", out);
 	cr_assert(strstr(out, "; the device with verdict 1, "), "%s", out);
+	free(out);
+}
+
+/*
+ * A broadcast counterexample through the command's replay: on the same
+ * translator, BPF_F_EXCLUDE_INGRESS is dropped from unit_bcast_excl's
+ * flooding, so the two differ only in where the frame goes. The command
+ * replays the frame and prints it only because the reference interpreter
+ * broadcasts leaving the ingress port out and the device broadcasts to
+ * every port, as the model says each side does (-j: the same outcome,
+ * verdict 4, on both sides).
+ */
+Test(prove_cmd, broadcast_counterexample_replayed)
+{
+	char args[4200];
+	int status;
+	char *out;
+
+	snprintf(args, sizeof(args), "%s/tests/prove/bpf/unit_bcast_excl.bpf.o", hx_build_dir());
+	out = run("hwxdp", args, &status);
+	cr_expect_eq(status, 0, "%s", out);
+	cr_expect(strstr(out, "proven: unit_bcast_excl,"), "%s", out);
+	free(out);
+	out = run("mutants/hwxdp_units", args, &status);
+	cr_assert_eq(status, 1, "%s", out);
+	cr_assert(strstr(out, "counterexample: redirect target: BPF to every port of map "
+			      "bridge_ports but the ingress one (exit at insn "),
+		  "%s", out);
+	cr_assert(strstr(out, "the microcode to every port of map bridge_ports (op "), "%s", out);
+	cr_assert(strstr(out, "replayed"), "%s", out);
+	free(out);
+	snprintf(args, sizeof(args), "%s/tests/prove/bpf/unit_bcast_excl.bpf.o -j", hx_build_dir());
+	out = run("mutants/hwxdp_units", args, &status);
+	cr_assert_eq(status, 1, "%s", out);
+	cr_assert(strstr(out, "\"bpf\":{\"end\":\"exit\",\"verdict\":4,") &&
+			  strstr(out, "\"hxu\":{\"end\":\"exit\",\"verdict\":4,") &&
+			  strstr(out, "\"replayed\":true"),
+		  "%s", out);
 	free(out);
 }
