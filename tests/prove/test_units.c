@@ -1116,6 +1116,30 @@ Test(prove_units, flags_register_made_a_broadcast)
 	unit_close(&u);
 }
 
+/* The redirect's key read from the byte before (destination byte 4 for
+ * 5): the verdict is XDP_REDIRECT either way, and only the egress, the
+ * entry's port or none, tells the two apart. */
+Test(prove_units, redirect_key_from_another_byte)
+{
+	static struct hx_result rr, dr;
+	struct hwxdp_prove_result res;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	unit_open(&u, "redir_entry");
+	find_redir(&u, 0, &o, 0);
+	at = find_op(&u, HXU_OP_LD + HXU_SPACE_PKT, 0, &o);
+	cr_assert_eq(o.imm, 5);
+	prove_then_refute_only(&u, at, with_imm(&u, at, 4), &res);
+	cr_assert(strstr(res.reason, "redirect target"), "%s", res.reason);
+	replay_redirect(&u, &res, &rr, &dr);
+	cr_assert_eq(rr.action, XDP_REDIRECT);
+	cr_assert_eq(dr.action, XDP_REDIRECT);
+	cr_assert_neq(rr.egress, dr.egress);
+	unit_close(&u);
+}
+
 /* Flags from the frame made each constant in turn, the action bits, each
  * flag the devmap takes, both, and one it refuses: the counterexamples
  * land on frames whose flags do otherwise, and each replays, on the
