@@ -1023,6 +1023,12 @@ static Z3_ast lookup_term(struct prover *p, uint32_t m, uint32_t ver, Z3_ast key
 		return NULL;
 	}
 	*addr = Z3_mk_bvadd(z, base, off);
+	/* a port map's entry of ifindex 0 is none: the kernel stores it as
+	 * NULL, the device's redirect finds no port (programs do not write
+	 * port maps: their values are the initial table memory's) */
+	if (d->type == BPF_MAP_TYPE_DEVMAP || d->type == BPF_MAP_TYPE_DEVMAP_HASH)
+		*hit = and2(p, *hit,
+			    ne(p, read_bytes(p, p->tm0, *addr, 4, false), num(p, 0, p->bv32)));
 	return Z3_mk_ite(z, *hit, *addr, u64(p, 0));
 }
 
@@ -1649,8 +1655,8 @@ static Z3_ast rand_read(struct prover *p, struct sym *st)
  * BPF_F_BROADCAST the result is XDP_REDIRECT whatever the key and the map
  * hold, and the egress the map, with BPF_F_EXCLUDE_INGRESS or not; else
  * XDP_REDIRECT when the key has an entry (the same free choice as a
- * lookup's) whose ifindex is not 0, the target the entry, named by map
- * and key, and the low 2 bits of flags otherwise. Flags known on the path
+ * lookup's: one whose ifindex is not 0), the target the entry, named by
+ * map and key, and the low 2 bits of flags otherwise. Flags known on the path
  * split on the entry; flags known only at run time give the outcome as an
  * ite over their bits. NULL for a map not modelled.
  */
@@ -1665,9 +1671,6 @@ static Z3_ast redirect(struct prover *p, struct sym *st, uint32_t m, Z3_ast key,
 		return NULL;
 	if (!lookup_term(p, m, st->ver[m], key, &hit, &addr))
 		return NULL;
-	/* an entry of ifindex 0 is none: the kernel stores it as NULL, the
-	 * device finds no port */
-	hit = and2(p, hit, ne(p, read_bytes(p, st->tm, addr, 4, false), num(p, 0, p->bv32)));
 	target = Z3_mk_concat(z, num(p, m, p->bv32), key);
 	if (const_of(p, flags, &k)) {
 		if (k & ~REDIRECT_FLAGS)
