@@ -969,11 +969,25 @@ static int reference_run(const struct unit *u, const struct hwxdp_prove_result *
 	return err;
 }
 
+/* Whether a counterexample's two sides differ only in the key of the port
+ * map entry they redirect to, the two entries naming one port: the model
+ * may give two keys one value (docs/prove.md), and then no target shows the
+ * difference. */
+static bool only_the_key_differs(const struct hwxdp_prove_result *res)
+{
+	const struct hwxdp_prove_outcome *b = &res->bpf, *h = &res->hxu;
+
+	return b->egress == HWXDP_PROVE_EGRESS_ENTRY && h->egress == HWXDP_PROVE_EGRESS_ENTRY &&
+	       b->egress_key != h->egress_key && b->egress_ifindex == h->egress_ifindex &&
+	       b->value == h->value && b->len == h->len && !memcmp(b->frame, h->frame, b->len);
+}
+
 /*
  * A redirect's counterexample, replayed: the reference interpreter and the
  * device each do what the model says their side does, where the frame goes
  * included (their egress, as the device names it), and the two differ, in
- * the verdict, the frame or the egress; the kernel, whose test run does
+ * the verdict, the frame or the egress (but where only the key differs of
+ * two entries the model gave one port); the kernel, whose test run does
  * not say where a frame goes, does what the model says BPF does.
  */
 static void replay_redirect(const struct unit *u, const struct hwxdp_prove_result *res,
@@ -990,9 +1004,13 @@ static void replay_redirect(const struct unit *u, const struct hwxdp_prove_resul
 		  "the device does not do what the model says the microcode does (%s): verdict "
 		  "%u, egress 0x%x",
 		  res->reason, dr->action, dr->egress);
-	cr_assert(rr->action != dr->action || rr->len != dr->len ||
-			  memcmp(rr->frame, dr->frame, rr->len) || rr->egress != dr->egress,
-		  "the counterexample does not tell the reference and the device apart");
+	if (only_the_key_differs(res))
+		cr_log_warn("%s: the two entries name one port: no target tells them apart",
+			    res->reason);
+	else
+		cr_assert(rr->action != dr->action || rr->len != dr->len ||
+				  memcmp(rr->frame, dr->frame, rr->len) || rr->egress != dr->egress,
+			  "the counterexample does not tell the reference and the device apart");
 	if (geteuid() != 0) {
 		cr_log_warn("not replayed on the kernel: it needs root");
 		return;
@@ -1136,7 +1154,7 @@ Test(prove_units, redirect_key_from_another_byte)
 	replay_redirect(&u, &res, &rr, &dr);
 	cr_assert_eq(rr.action, XDP_REDIRECT);
 	cr_assert_eq(dr.action, XDP_REDIRECT);
-	cr_assert_neq(rr.egress, dr.egress);
+	cr_assert(rr.egress != dr.egress || only_the_key_differs(&res));
 	unit_close(&u);
 }
 
@@ -1264,7 +1282,7 @@ Test(prove_units, translate_requires_a_proof)
 	cr_assert_eq(hwxdp_image__translate(path, &opts, &img), 0);
 	cr_assert_not_null(img);
 	hwxdp_image__free(img);
-	/* a helper the prover does not model: not proven, so refused */
+	/* a map write the prover does not model: not proven, so refused */
 	snprintf(path, sizeof(path), "%s/tests/prove/bpf/not_modelled.bpf.o", hx_build_dir());
 	cr_assert_eq(hwxdp_image__translate(path, &opts, &img), -HWXDP_ERR_NOT_PROVEN);
 	cr_assert_null(img);
