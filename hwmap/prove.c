@@ -2466,6 +2466,13 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 				v = csum_diff(p, fm, st->r[1], (uint32_t)fs, tmem, st->r[3],
 					      (uint32_t)ts, st->r[5]);
 			} else if (in->imm == BPF_FUNC_redirect_map) {
+				/* a host CPU's queue or a socket on this path: the
+				 * device punts, and the host copy redirects */
+				if (f->punt_host_maps && call_map(p, st, f, &map) &&
+				    (p->maps[map].type == BPF_MAP_TYPE_CPUMAP ||
+				     p->maps[map].type == BPF_MAP_TYPE_XSKMAP))
+					return add_leaf(p, st, st->cond, HWXDP_PROVE_END_PUNT,
+							num(p, HWXDP_PUNT_HOST_ONLY, p->bv32), pc);
 				if (!call_map(p, st, f, &map) ||
 				    !(v = redirect(p, st, map, lo32(p, st->r[2]), st->r[3])))
 					return not_proven(

@@ -1542,3 +1542,29 @@ Test(prove_units, tdeleter_handle_from_the_wrong_register)
 	cr_assert_eq(res.hxu.last, at, "%s", res.reason);
 	unit_close(&u);
 }
+
+/*
+ * A redirect given a cpumap on some paths and a devmap on others: the device
+ * punts where the map is the cpumap (the host copy redirects to the CPU's
+ * queue) and redirects through the devmap on the others; proven so. The
+ * dispatch's map id made the cpumap's: the device redirects the cpumap's
+ * frames through the devmap and punts the devmap's.
+ */
+Test(prove_units, host_map_dispatch_on_the_wrong_map)
+{
+	struct hwxdp_prove_result res;
+	char path[4096];
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	snprintf(path, sizeof(path), "%s/tests/devdiff/bpf/redirect_cpu_or_port.bpf.o",
+		 hx_build_dir());
+	image_open(&u, path);
+	at = find_op(&u, HXU_OP_BRI, 1, &o);
+	cr_assert_eq(o.ext, 1, "the dispatch tests the devmap's id");
+	prove_then_refute(&u, at + 1, u.img->ops[at + 1] & ~0xffffffffull, &res);
+	cr_assert(res.bpf.end == HWXDP_PROVE_END_PUNT || res.hxu.end == HWXDP_PROVE_END_PUNT,
+		  "%s", res.reason);
+	unit_close(&u);
+}
