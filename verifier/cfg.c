@@ -473,6 +473,11 @@ int check_stack_depths(struct verifier_env *env)
 {
 	int err = chain_depth(env, 0, 1, 0);
 
+	/* a timer's callback starts a chain of its own, as the kernel counts it */
+	for (uint32_t s = 1; !err && s < env->subprog_cnt; s++)
+		if (env->subprogs[s].async_cb)
+			err = chain_depth(env, s, 1, 0);
+
 	if (!err && env->device)
 		err = device_check_reached(env);
 	return err;

@@ -693,7 +693,7 @@ static int check_mem_access(struct verifier_env *env, uint32_t regno, int32_t in
 		}
 		err = check_mem_bounds(env, regno, reg, off, size, map->value_size, false);
 		if (!err)
-			err = check_lock_access(env, regno, reg, off, size);
+			err = check_map_field_access(env, regno, reg, off, size);
 		if (!err && write)
 			note_side_effect(env);
 		if (err || !dst)
@@ -831,7 +831,7 @@ int check_mem_region(struct verifier_env *env, uint32_t regno, int32_t off, int 
 			note_side_effect(env);
 		err = check_mem_bounds(env, regno, reg, reg->off + off, size,
 				       env->maps[reg->map].value_size, zero_ok);
-		return err ? err : check_lock_access(env, regno, reg, reg->off + off, size);
+		return err ? err : check_map_field_access(env, regno, reg, reg->off + off, size);
 	case PTR_TO_PACKET:
 	case PTR_TO_PACKET_META:
 		if (write)
@@ -1935,6 +1935,30 @@ static int check_exit(struct verifier_env *env, const struct bpf_insn *insn, boo
 		verbose(env, "Unreleased reference id=%u alloc_insn=%u\n", callee->ref_id[0],
 			callee->ref_insn[0]);
 		return REJECT;
+	}
+	/* a timer's callback returns 0, as the kernel enforces it */
+	if (callee->async_callback) {
+		if (r0->type != SCALAR_VALUE) {
+			verbose(env,
+				"At async callback return the register R0 is not a known value "
+				"(%s)\n",
+				reg_type_str(r0->type));
+			return -EINVAL;
+		}
+		precise_mark_regs(env, 1u << BPF_REG_0);
+		if (r0->smin != 0 || r0->smax != 0) {
+			verbose(env, "At async callback return the register R0 has");
+			if (r0->smin > INT64_MIN)
+				verbose(env, " smin=%lld", (long long)r0->smin);
+			if (r0->smax < INT64_MAX)
+				verbose(env, " smax=%lld", (long long)r0->smax);
+			if (r0->smin == INT64_MIN && r0->smax == INT64_MAX)
+				verbose(env, " unknown scalar value");
+			verbose(env, " should have been in [0, 0]\n");
+			return -EINVAL;
+		}
+		*path_end = true;
+		return 0;
 	}
 	if (env->subprogs[callee->subprog].global) {
 		if (r0->type != SCALAR_VALUE) {

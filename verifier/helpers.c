@@ -45,6 +45,7 @@ enum arg_type {
 	ARG_PTR_TO_SOCK_RELEASE,      /* a socket a lookup took, given back */
 	ARG_PTR_TO_FIXED_MEM,	      /* mem_size[arg] initialised bytes, read */
 	ARG_PTR_TO_CONST_STR,	      /* a string in a frozen map, ended in it */
+	ARG_PTR_TO_TIMER,	      /* a map value's bpf_timer */
 };
 
 enum ret_type {
@@ -69,6 +70,8 @@ struct helper_proto {
 	/* the coprocessor's operation for it; NULL: host-only */
 	const char *device_op;
 	bool calls_back; /* calls its ARG_PTR_TO_FUNC (push_callback) */
+	/* calls its ARG_PTR_TO_FUNC later, from a timer (push_async_callback) */
+	bool async_cb;
 	/* the kernel's helper takes no packet pointer (it lacks pkt_access) */
 	bool no_pkt;
 	uint8_t mem_size[5]; /* ARG_PTR_TO_FIXED_MEM: the bytes it reads */
@@ -87,6 +90,7 @@ struct helper_proto {
 #define NO_SOCKETS     "the coprocessor has no socket table"
 #define NO_COOKIES     "the coprocessor has no SYN cookie secret (the host's TCP keeps it)"
 #define NO_KERNEL_MEM  "the coprocessor has no kernel memory to read"
+#define NO_TIMERS      "the coprocessor has no timers: it cannot run a callback later, outside a frame"
 /* struct iphdr, ipv6hdr and tcphdr without options */
 #define IPV4_HDR 20
 #define IPV6_HDR 40
@@ -331,6 +335,36 @@ static const struct helper_proto protos[] = {
 	  .perfmon = true,
 	  .no_pkt = true,
 	  .host_why = "the coprocessor has no unit that formats strings" },
+	/* A timer in a map value (BTF): init with the value's own map and the
+	 * clock in the flags, a static callback(map, key, value) the kernel
+	 * calls later, started for nsecs with flags, cancelled. The flags
+	 * are checked when the helper runs. */
+	{ BPF_FUNC_timer_init,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_TIMER, ARG_CONST_MAP_PTR, ARG_ANYTHING },
+	  .side_effect = true,
+	  .gpl_only = true,
+	  .map_types = ~0ULL,
+	  .host_why = NO_TIMERS },
+	{ BPF_FUNC_timer_set_callback,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_TIMER, ARG_PTR_TO_FUNC },
+	  .side_effect = true,
+	  .gpl_only = true,
+	  .async_cb = true,
+	  .host_why = NO_TIMERS },
+	{ BPF_FUNC_timer_start,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_TIMER, ARG_ANYTHING, ARG_ANYTHING },
+	  .side_effect = true,
+	  .gpl_only = true,
+	  .host_why = NO_TIMERS },
+	{ BPF_FUNC_timer_cancel,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_TIMER },
+	  .side_effect = true,
+	  .gpl_only = true,
+	  .host_why = NO_TIMERS },
 };
 
 static const struct helper_proto *find_proto(int id)
@@ -561,10 +595,11 @@ static int check_mem_arg(struct verifier_env *env, uint32_t regno, uint8_t type,
 }
 
 /*
- * The offset of the bpf_spin_lock in a value of BTF type id, searched in
- * nested structs as the kernel does; -1 for none.
+ * The offset of the struct called name (bpf_spin_lock, bpf_timer) in a
+ * value of BTF type id, searched in nested structs as the kernel does; -1
+ * for none.
  */
-static int64_t btf_lock_off(const struct btf *btf, uint32_t id, int depth)
+static int64_t btf_field_off(const struct btf *btf, uint32_t id, const char *name, int depth)
 {
 	const struct btf_type *t = btf__type_by_id(btf, id);
 	const struct btf_member *m;
@@ -575,11 +610,11 @@ static int64_t btf_lock_off(const struct btf *btf, uint32_t id, int depth)
 	}
 	if (!t || !btf_is_struct(t) || depth > 8)
 		return -1;
-	if (!strcmp(btf__name_by_offset(btf, t->name_off), "bpf_spin_lock"))
+	if (!strcmp(btf__name_by_offset(btf, t->name_off), name))
 		return 0;
 	m = btf_members(t);
 	for (uint16_t i = 0; i < btf_vlen(t); i++, m++) {
-		int64_t off = btf_lock_off(btf, m->type, depth + 1);
+		int64_t off = btf_field_off(btf, m->type, name, depth + 1);
 
 		if (off >= 0)
 			return off + btf_member_bit_offset(t, i) / 8;
@@ -591,7 +626,14 @@ static int64_t map_lock_off(const struct verifier_env *env, const struct hwxdp_m
 {
 	if (!env->btf || !map->btf_value_type_id)
 		return -1;
-	return btf_lock_off(env->btf, map->btf_value_type_id, 0);
+	return btf_field_off(env->btf, map->btf_value_type_id, "bpf_spin_lock", 0);
+}
+
+static int64_t map_timer_off(const struct verifier_env *env, const struct hwxdp_map_desc *map)
+{
+	if (!env->btf || !map->btf_value_type_id)
+		return -1;
+	return btf_field_off(env->btf, map->btf_value_type_id, "bpf_timer", 0);
 }
 
 bool map_has_lock(const struct verifier_env *env, const struct hwxdp_map_desc *map)
@@ -604,19 +646,76 @@ uint32_t lock_held(const struct verifier_env *env)
 	return env->cur->frame[0]->lock_insn;
 }
 
-int check_lock_access(struct verifier_env *env, uint32_t regno, const struct reg_state *reg,
-		      int32_t off, int size)
+int check_map_field_access(struct verifier_env *env, uint32_t regno, const struct reg_state *reg,
+			   int32_t off, int size)
 {
-	int64_t lock = map_lock_off(env, &env->maps[reg->map]);
+	const struct hwxdp_map_desc *map = &env->maps[reg->map];
+	int64_t lock = map_lock_off(env, map), timer = map_timer_off(env, map);
 
 	(void)regno;
-	if (lock < 0)
-		return 0;
 	/* [smin + off, umax + off + size) against the lock's 4 bytes */
-	if (reg->smin + off < lock + 4 && lock < (int64_t)reg->umax + off + size) {
+	if (lock >= 0 && reg->smin + off < lock + 4 && lock < (int64_t)reg->umax + off + size) {
 		verbose(env, "bpf_spin_lock cannot be accessed directly by load/store\n");
 		return -EACCES;
 	}
+	if (timer >= 0 && reg->smin + off < timer + (int64_t)sizeof(struct bpf_timer) &&
+	    timer < (int64_t)reg->umax + off + size) {
+		verbose(env, "bpf_timer cannot be accessed directly by load/store\n");
+		return -EACCES;
+	}
+	return 0;
+}
+
+/*
+ * A struct bpf_timer argument, as the kernel's check_map_field_pointer: a
+ * map value pointer at the constant offset of the timer its BTF declares.
+ * *map becomes the value's map, which bpf_timer_init's map argument must
+ * name again and a callback is called with.
+ */
+static int check_timer_arg(struct verifier_env *env, uint32_t regno,
+			   const struct hwxdp_map_desc **map)
+{
+	const struct reg_state *reg = &cur_frame(env)->regs[regno];
+	const struct hwxdp_map_desc *m;
+	int64_t timer, off;
+
+	if (reg->type != PTR_TO_MAP_VALUE)
+		return arg_type_error(env, regno, "map_value");
+	if (!tnum_is_const(reg->var_off)) {
+		verbose(env,
+			"R%u doesn't have constant offset. bpf_timer has to be at the constant "
+			"offset\n",
+			regno);
+		return -EINVAL;
+	}
+	m = &env->maps[reg->map];
+	if (!env->btf || !m->btf_value_type_id) {
+		verbose(env, "map '%s' has to have BTF in order to use bpf_timer\n", m->name);
+		return -EINVAL;
+	}
+	timer = map_timer_off(env, m);
+	if (timer < 0) {
+		verbose(env, "map '%s' has no valid bpf_timer\n", m->name);
+		return -EINVAL;
+	}
+	off = (int64_t)reg->var_off.value + reg->off;
+	if (off != timer) {
+		verbose(env, "off %lld doesn't point to 'struct bpf_timer' that is at %lld\n",
+			(long long)off, (long long)timer);
+		return -EINVAL;
+	}
+	/* the kernel tells an inner map's values apart by the lookup that
+	 * found the map, which hwxdp does not track */
+	for (uint32_t i = 0; i < env->map_cnt; i++) {
+		if (map_of_maps(&env->maps[i]) && env->maps[i].inner_map == reg->map) {
+			verbose(env,
+				"map '%s': a bpf_timer in a map of maps' inner map is not "
+				"supported\n",
+				m->name);
+			return -EINVAL;
+		}
+	}
+	*map = m;
 	return 0;
 }
 
@@ -880,6 +979,14 @@ static int check_arg(struct verifier_env *env, const struct helper_proto *proto,
 	case ARG_CONST_MAP_PTR:
 		if (reg->type != CONST_PTR_TO_MAP)
 			return arg_type_error(env, regno, "map_ptr");
+		/* bpf_timer_init: the map the timer's value came from */
+		if (*map && proto->args[0] == ARG_PTR_TO_TIMER && *map != &env->maps[reg->map]) {
+			verbose(env,
+				"timer pointer in R1 map '%s' doesn't match map pointer in R2 map "
+				"'%s'\n",
+				(*map)->name, env->maps[reg->map].name);
+			return -EINVAL;
+		}
 		*map = &env->maps[reg->map];
 		if ((*map)->type >= 64 || !(proto->map_types & (1ULL << (*map)->type))) {
 			if (proto->id == BPF_FUNC_tail_call) {
@@ -1000,6 +1107,8 @@ static int check_arg(struct verifier_env *env, const struct helper_proto *proto,
 		return check_mem_region(env, regno, 0, proto->mem_size[arg], false, false);
 	case ARG_PTR_TO_CONST_STR:
 		return check_const_str(env, regno);
+	case ARG_PTR_TO_TIMER:
+		return check_timer_arg(env, regno, map);
 	case ARG_PTR_TO_FUNC:
 		if (reg->type != PTR_TO_FUNC)
 			return arg_type_error(env, regno, "func");
@@ -1110,6 +1219,66 @@ static int push_callback(struct verifier_env *env, uint32_t idx)
 	return 0;
 }
 
+/*
+ * bpf_timer_set_callback, as the kernel verifies it: the callback runs
+ * later, from the timer, not within the call. The path goes on past the
+ * call, and a path of its own starts at the callback, in frame 0 of a
+ * state with nothing of the program's: R1 the timer's map, R2 a key and
+ * R3 the value of one of its elements, no references, no lock. Its exit
+ * must return 0 (check.c).
+ */
+static int push_async_callback(struct verifier_env *env, const struct hwxdp_map_desc *map,
+			       uint32_t idx)
+{
+	uint32_t subprog = cur_frame(env)->regs[BPF_REG_2].map, i;
+	struct func_state *callee;
+	struct vstate *cb;
+	int err;
+
+	for (i = env->subprogs[subprog].start; i < env->subprogs[subprog + 1].start; i++) {
+		if (env->insns[i].code == (BPF_JMP | BPF_CALL) && !env->insns[i].src_reg &&
+		    env->insns[i].imm == BPF_FUNC_tail_call) {
+			verbose(env, "callback at insn %u makes a tail call (insn %u)\n",
+				env->subprogs[subprog].start, i);
+			return -EINVAL;
+		}
+	}
+	env->subprogs[subprog].async_cb = true;
+	callee = frame_new(0, idx, subprog);
+	if (!callee)
+		return -ENOMEM;
+	err = state_push(env, env->subprogs[subprog].start, idx, &cb);
+	if (err) {
+		free(callee);
+		return err;
+	}
+	/* a root of its own: no checkpoint of the program's waits for it */
+	if (cb->parent)
+		cb->parent->branches--;
+	cb->parent = NULL;
+	cb->hist_cnt = 0;
+	cb->hist_lost = false;
+	cb->side_effect = 0;
+	for (i = 0; i <= cb->curframe; i++) {
+		free(cb->frame[i]->stack);
+		free(cb->frame[i]);
+		cb->frame[i] = NULL;
+	}
+	callee->async_callback = true;
+	reg_mark_known(&callee->regs[BPF_REG_1], 0);
+	callee->regs[BPF_REG_1].type = CONST_PTR_TO_MAP;
+	callee->regs[BPF_REG_1].map = (uint16_t)(map - env->maps);
+	reg_mark_known(&callee->regs[BPF_REG_2], 0);
+	callee->regs[BPF_REG_2].type = PTR_TO_MAP_KEY;
+	callee->regs[BPF_REG_2].map = (uint16_t)(map - env->maps);
+	reg_mark_known(&callee->regs[BPF_REG_3], 0);
+	callee->regs[BPF_REG_3].type = PTR_TO_MAP_VALUE;
+	callee->regs[BPF_REG_3].map = (uint16_t)(map - env->maps);
+	cb->frame[0] = callee;
+	cb->curframe = 0;
+	return 0;
+}
+
 static void clobber_caller_saved(struct verifier_env *env)
 {
 	struct reg_state *regs = cur_frame(env)->regs;
@@ -1203,6 +1372,11 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 		release_reference(env, cur_frame(env)->regs[BPF_REG_1].ref_obj_id);
 	if (proto->calls_back) {
 		err = push_callback(env, idx);
+		if (err)
+			return err;
+	}
+	if (proto->async_cb) {
+		err = push_async_callback(env, map, idx);
 		if (err)
 			return err;
 	}

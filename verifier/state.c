@@ -506,7 +506,7 @@ static bool states_equal(struct verifier_env *env, const struct vstate *old,
 		const struct func_state *of = old->frame[i], *cf = cur->frame[i];
 		uint16_t live = frame_live(env, cur, i, insn);
 
-		if (of->callsite != cf->callsite)
+		if (of->callsite != cf->callsite || of->async_callback != cf->async_callback)
 			return false;
 		/* a caller that has called its callback more often has fewer
 		 * calls left to explore */

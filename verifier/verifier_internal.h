@@ -139,6 +139,10 @@ struct func_state {
 	/* A callback's frame: called by the helper at callsite, which the
 	 * path goes back to at its exit (helpers.c). */
 	bool in_callback;
+	/* A timer's callback (bpf_timer_set_callback): frame 0 of a path of
+	 * its own, which the kernel runs later, not at the call; its exit
+	 * returns 0 (helpers.c, check.c). */
+	bool async_callback;
 	/* Of a caller: how often this path has called the callback of the
 	 * helper call it is at, which bounds the calls by the helper's count
 	 * (the kernel's callback_depth). */
@@ -206,6 +210,8 @@ struct subprog_info {
 	uint32_t stack_depth; /* deepest byte touched, rounded up to 8 */
 	/* host, BTF-typed global functions: verified once, on their own */
 	bool global, called, verified;
+	/* a timer's callback: the root of a call chain of its own */
+	bool async_cb;
 	uint8_t arg_cnt;
 	uint8_t arg[5];	      /* enum global_arg */
 	uint32_t arg_size[5]; /* GARG_MEM: the size of what it points to */
@@ -365,9 +371,10 @@ uint32_t lock_held(const struct verifier_env *env);
 /* Whether map's values have a bpf_spin_lock (BTF), kept by a NULL check. */
 bool map_has_lock(const struct verifier_env *env, const struct hwxdp_map_desc *map);
 /* A load, store or helper access of size bytes at off of a map value
- * pointer: refused where it touches the value's bpf_spin_lock. */
-int check_lock_access(struct verifier_env *env, uint32_t regno, const struct reg_state *reg,
-		      int32_t off, int size);
+ * pointer: refused where it touches the value's bpf_spin_lock or
+ * bpf_timer. */
+int check_map_field_access(struct verifier_env *env, uint32_t regno, const struct reg_state *reg,
+			   int32_t off, int size);
 int check_kfunc_call(struct verifier_env *env, const struct bpf_insn *insn, uint32_t idx);
 /* Every packet pointer of the state becomes unusable. */
 void invalidate_packet_pointers(struct vstate *st);

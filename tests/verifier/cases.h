@@ -73,6 +73,16 @@ extern const unsigned int reject_case_cnt;
 	ST_MEM(BPF_DW, 10, -16, 0), ST_MEM(BPF_W, 10, -8, 0), MOV64_REG(2, 10),                    \
 		ALU64_IMM(BPF_ADD, 2, -16), MOV64_IMM(3, 12), MOV64_IMM(4, -1), MOV64_IMM(5, 0),   \
 		CALL_HELPER(fn)
+/* bpf_timer_init(the timer of the struct timed at r, map, CLOCK_MONOTONIC);
+ * 6 instructions */
+#define TIMER_INIT(r, map)                                                                         \
+	MOV64_REG(1, r), ALU64_IMM(BPF_ADD, 1, TIMED_TIMER_OFF), LD_MAP_FD(2, map),                \
+		MOV64_IMM(3, 1), CALL_HELPER(BPF_FUNC_timer_init)
+/* bpf_timer_set_callback(that timer, the function rel instructions after
+ * the ld_imm64's first half + 1, as BPF_LOOP's); 5 instructions */
+#define TIMER_SET_CB(r, rel)                                                                       \
+	MOV64_REG(1, r), ALU64_IMM(BPF_ADD, 1, TIMED_TIMER_OFF),                                   \
+		LD_IMM64_RAW(2, BPF_PSEUDO_FUNC, rel), CALL_HELPER(BPF_FUNC_timer_set_callback)
 /* bpf_sk_release(r); 2 instructions */
 #define SK_RELEASE(r) MOV64_REG(1, r), CALL_HELPER(BPF_FUNC_sk_release)
 #endif /* HWXDP_TESTS_VERIFIER_CASES_H */

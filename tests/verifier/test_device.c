@@ -16,6 +16,7 @@
 #include "hwxdp/fwd.h"
 #include "loader/object.h"
 #include "tests/verifier/insn.h"
+#include "tests/verifier/kernel.h"
 #include "verifier/verifier.h"
 
 #define CNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -592,6 +593,58 @@ Test(device_helpers, ringbuf_reserve_punts)
 	cr_expect(!res->facts[5].reachable && !res->facts[8].reachable);
 	hwxdp_verify_result__free(res);
 	both_accept(insns, CNT(insns));
+}
+
+/* A timer is the host's: its callback runs later, apart from any frame.
+ * The device punts at bpf_timer_init, naming it and why; after a map
+ * write it cannot, and the program is not the device's. */
+Test(device_helpers, timers_punt)
+{
+	const struct bpf_insn insns[] = {
+		ST_MEM(BPF_DW, 10, -8, 0),
+		MOV64_REG(2, 10),
+		ALU64_IMM(BPF_ADD, 2, -8),
+		LD_MAP_FD(1, MAP_TIMED),
+		CALL_HELPER(BPF_FUNC_map_lookup_elem),
+		JMP_IMM(BPF_JEQ, 0, 0, 8),
+		MOV64_REG(6, 0),
+		ST_MEM(BPF_W, 6, 0, 1), /* 8: the write of the second program */
+		MOV64_REG(1, 6),
+		ALU64_IMM(BPF_ADD, 1, TIMED_TIMER_OFF),
+		LD_MAP_FD(2, MAP_TIMED),
+		MOV64_IMM(3, 1),
+		CALL_HELPER(BPF_FUNC_timer_init), /* 14 */
+		MOV64_IMM(0, XDP_PASS),
+		EXIT_INSN(),
+	};
+	struct bpf_insn no_write[CNT(insns)];
+	struct hwxdp_verify_opts opts = {
+		.sz = sizeof(opts), .log_level = 2, .device = true, .btf = test_btf()
+	};
+	struct hwxdp_verify_result *res = NULL;
+
+	memcpy(no_write, insns, sizeof(insns));
+	no_write[8] = MOV64_IMM(1, 0);
+	cr_assert_eq(hwxdp_verify_insns(no_write, CNT(insns), test_maps, MAP_CNT, &opts, &res), 0);
+	cr_expect(res->accepted, "%s", res->log);
+	cr_expect(res->facts[14].punt_point);
+	cr_expect(strstr(res->log, "14: punt to the host: bpf_timer_init#169 is host-only: the "
+				   "coprocessor has no timers"),
+		  "%s", res->log);
+	hwxdp_verify_result__free(res);
+
+	cr_assert_eq(hwxdp_verify_insns(insns, CNT(insns), test_maps, MAP_CNT, &opts, &res), 0);
+	cr_expect(!res->accepted, "%s", res->log);
+	cr_expect(strstr(res->log, "host-only helper bpf_timer_init#169 (the coprocessor has no "
+				   "timers: it cannot run a callback later, outside a frame) after "
+				   "the side effect of insn 8"),
+		  "%s", res->log);
+	hwxdp_verify_result__free(res);
+
+	opts.device = false;
+	cr_assert_eq(hwxdp_verify_insns(insns, CNT(insns), test_maps, MAP_CNT, &opts, &res), 0);
+	cr_expect(res->accepted, "the host: %s", res->log);
+	hwxdp_verify_result__free(res);
 }
 
 /* A socket lookup is the host's: the device punts at it, saying why, and
