@@ -205,6 +205,14 @@ static int check_jumps(struct verifier_env *env)
 
 				if (err)
 					return err;
+			} else if (kfunc_is_dynptr(insn)) {
+				/* the kernel's add_kfunc_call */
+				if (!env->gpl_compatible) {
+					env->error_insn = i;
+					verbose(env, "cannot call kernel function from non-GPL "
+						     "compatible program\n");
+					return -EINVAL;
+				}
 			} else if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL &&
 				   (insn->imm || insn->off) &&
 				   (insn->imm != KFUNC_ESP_ENCAP || insn->off || !env->device)) {

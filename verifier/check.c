@@ -112,25 +112,6 @@ static int check_reg_writable(struct verifier_env *env, uint32_t regno)
 	return 0;
 }
 
-/* Runs body for every register and spilled register of the state. */
-#define for_each_reg(st, reg, body)                                                                \
-	do {                                                                                       \
-		uint32_t f_, i_;                                                                   \
-		for (f_ = 0; f_ <= (st)->curframe; f_++) {                                         \
-			struct func_state *fr_ = (st)->frame[f_];                                  \
-			for (i_ = 0; i_ < MAX_BPF_REG; i_++) {                                     \
-				struct reg_state *reg = &fr_->regs[i_];                            \
-				body;                                                              \
-			}                                                                          \
-			for (i_ = 0; i_ < fr_->slot_cnt; i_++) {                                   \
-				struct reg_state *reg = &fr_->stack[i_].spill;                     \
-				if (!fr_->stack[i_].spill_size)                                    \
-					continue;                                                  \
-				body;                                                              \
-			}                                                                          \
-		}                                                                                  \
-	} while (0)
-
 uint32_t acquire_reference(struct verifier_env *env, uint32_t idx)
 {
 	struct func_state *frame = cur_frame(env);
@@ -177,7 +158,8 @@ void invalidate_packet_pointers(struct vstate *st)
 {
 	/* Not scalars: an old packet address must not become data. */
 	for_each_reg(st, reg, {
-		if (type_is_pkt(reg->type) || reg->type == PTR_TO_PACKET_END)
+		if (type_is_pkt(reg->type) || reg->type == PTR_TO_PACKET_END ||
+		    (type_is_mem(reg->type) && (reg->mem_flags & MEM_XDP_SLICE)))
 			reg_mark_not_init(reg);
 	});
 }
@@ -330,6 +312,8 @@ static int stack_write(struct verifier_env *env, struct func_state *frame, int32
 	int byte, i, err;
 
 	err = stack_locate(env, frame, off, size == 8 && !(off & 7), &s, &byte);
+	if (!err)
+		err = dynptr_stack_write(env, frame, off, off + size);
 	if (err)
 		return err;
 	if (value->type == PTR_TO_STACK && value->frameno > frame->frameno) {
@@ -393,6 +377,8 @@ static int stack_read(struct verifier_env *env, struct func_state *frame, int32_
 	bool zero = true;
 
 	err = stack_locate(env, frame, off, false, &s, &byte);
+	if (!err)
+		err = dynptr_stack_touch(env, frame, off, off + size, false);
 	if (err)
 		return err;
 	if (slot_has_spill(s)) {
@@ -503,6 +489,10 @@ static int stack_var_access(struct verifier_env *env, struct func_state *frame, 
 	char tn[48];
 
 	tnum_print(tn, sizeof(tn), reg->var_off);
+	err = value ? dynptr_stack_write(env, frame, lo, hi)
+		    : dynptr_stack_touch(env, frame, lo, hi, false);
+	if (err)
+		return err;
 	for (at = lo; at < hi; at++) {
 		err = stack_locate(env, frame, at, false, &s, &byte);
 		if (err)
@@ -710,6 +700,10 @@ static int check_mem_access(struct verifier_env *env, uint32_t regno, int32_t in
 	case PTR_TO_MEM: {
 		bool mem = reg->type == PTR_TO_MEM;
 
+		if (write && mem && (reg->mem_flags & MEM_RDONLY)) {
+			verbose(env, "R%u cannot write into rdonly_mem\n", regno);
+			return REJECT;
+		}
 		if (write && value && type_is_ptr(value->type) && !env->allow_ptr_leaks) {
 			verbose(env, "R%d leaks addr into %s\n", value_regno,
 				mem ? "mem" : "packet");
@@ -783,6 +777,9 @@ int check_mem_region(struct verifier_env *env, uint32_t regno, int32_t off, int 
 		if (err)
 			return err;
 		frame = env->cur->frame[reg->frameno];
+		err = dynptr_stack_touch(env, frame, lo, hi, write);
+		if (err)
+			return err;
 		if (hi - lo != size) {
 			reg_mark_unknown(&unknown);
 			return stack_var_access(env, frame, regno, lo, hi, size,
@@ -838,6 +835,10 @@ int check_mem_region(struct verifier_env *env, uint32_t regno, int32_t off, int 
 			note_side_effect(env);
 		return check_packet_bounds(env, regno, reg, reg->off + off, size, zero_ok);
 	case PTR_TO_MEM:
+		if (write && (reg->mem_flags & MEM_RDONLY)) {
+			verbose(env, "R%u cannot write into rdonly_mem\n", regno);
+			return REJECT;
+		}
 		if (write)
 			note_side_effect(env);
 		return check_mem_bounds(env, regno, reg, reg->off + off, size, reg->mem_size,
@@ -1515,8 +1516,9 @@ static void mark_ptr_or_null(const struct verifier_env *env, struct vstate *st, 
 		if (!type_is_or_null(reg->type) || reg->id != id)
 			continue;
 		if (is_null) {
-			/* a reservation or lookup that failed holds nothing */
-			if (reg->ref_obj_id)
+			/* a reservation or lookup that failed holds nothing;
+			 * a slice of a dynptr leaves the dynptr's reference */
+			if (reg->ref_obj_id && reg->ref_obj_id == reg->id)
 				drop_reference(st->frame[st->curframe], reg->ref_obj_id);
 			reg_mark_known(reg, 0);
 		} else {

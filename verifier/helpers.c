@@ -35,17 +35,21 @@ enum arg_type {
 				   assumes: the device must zero it on failure) */
 	ARG_CONST_SIZE,
 	ARG_CONST_SIZE_OR_ZERO,
-	ARG_CONST_ALLOC_SIZE_OR_ZERO, /* a known constant: the size of what is returned */
-	ARG_PTR_TO_RINGBUF_MEM,	      /* a reservation, given back (released) */
-	ARG_PTR_TO_ALIGNED_U32,	      /* 4 initialised bytes, aligned, read and written */
-	ARG_PTR_TO_FUNC,	      /* a callback (ld_imm64 of a function) */
-	ARG_PTR_TO_STACK_OR_NULL,     /* a callback's context: the stack, or NULL */
-	ARG_PTR_TO_SPIN_LOCK,	      /* a map value's bpf_spin_lock */
-	ARG_PTR_TO_SOCK_COMMON,	      /* a socket, NULL-checked */
-	ARG_PTR_TO_SOCK_RELEASE,      /* a socket a lookup took, given back */
-	ARG_PTR_TO_FIXED_MEM,	      /* mem_size[arg] initialised bytes, read */
-	ARG_PTR_TO_CONST_STR,	      /* a string in a frozen map, ended in it */
-	ARG_PTR_TO_TIMER,	      /* a map value's bpf_timer */
+	ARG_CONST_ALLOC_SIZE_OR_ZERO,	   /* a known constant: the size of what is returned */
+	ARG_PTR_TO_RINGBUF_MEM,		   /* a reservation, given back (released) */
+	ARG_PTR_TO_ALIGNED_U32,		   /* 4 initialised bytes, aligned, read and written */
+	ARG_PTR_TO_FUNC,		   /* a callback (ld_imm64 of a function) */
+	ARG_PTR_TO_STACK_OR_NULL,	   /* a callback's context: the stack, or NULL */
+	ARG_PTR_TO_SPIN_LOCK,		   /* a map value's bpf_spin_lock */
+	ARG_PTR_TO_SOCK_COMMON,		   /* a socket, NULL-checked */
+	ARG_PTR_TO_SOCK_RELEASE,	   /* a socket a lookup took, given back */
+	ARG_PTR_TO_FIXED_MEM,		   /* mem_size[arg] initialised bytes, read */
+	ARG_PTR_TO_CONST_STR,		   /* a string in a frozen map, ended in it */
+	ARG_PTR_TO_TIMER,		   /* a map value's bpf_timer */
+	ARG_PTR_TO_DYNPTR_LOCAL_UNINIT,	   /* a dynptr it makes of memory (dynptr.c) */
+	ARG_PTR_TO_DYNPTR_RINGBUF_UNINIT,  /* of a ring buffer record: a reference */
+	ARG_PTR_TO_DYNPTR,		   /* a dynptr made before, any kind */
+	ARG_PTR_TO_DYNPTR_RINGBUF_RELEASE, /* a ring buffer dynptr, given back */
 };
 
 enum ret_type {
@@ -56,6 +60,7 @@ enum ret_type {
 	RET_RINGBUF_MEM_OR_NULL, /* a reservation of R2's bytes, a reference */
 	RET_SOCKET_OR_NULL,	 /* a socket a lookup found, a reference */
 	RET_SOCK_COMMON_OR_NULL, /* the same, of any state (request, time-wait) */
+	RET_DYNPTR_DATA_OR_NULL, /* R3's bytes of the dynptr in R1, or NULL */
 };
 
 struct helper_proto {
@@ -90,6 +95,7 @@ struct helper_proto {
 #define NO_SOCKETS     "the coprocessor has no socket table"
 #define NO_COOKIES     "the coprocessor has no SYN cookie secret (the host's TCP keeps it)"
 #define NO_KERNEL_MEM  "the coprocessor has no kernel memory to read"
+#define NO_DYNPTRS     "the coprocessor has no dynptrs"
 #define NO_TIMERS      "the coprocessor has no timers: it cannot run a callback later, outside a frame"
 /* struct iphdr, ipv6hdr and tcphdr without options */
 #define IPV4_HDR 20
@@ -365,6 +371,49 @@ static const struct helper_proto protos[] = {
 	  .side_effect = true,
 	  .gpl_only = true,
 	  .host_why = NO_TIMERS },
+	/* Dynptrs (dynptr.c): one of memory (data, size, flags, the dynptr),
+	 * read out of (dst, len, the dynptr, offset, flags), written into
+	 * (the dynptr, offset, src, len, flags), a slice of its data (the
+	 * dynptr, offset, a constant len); a ring buffer record as one
+	 * (map, size, flags, the dynptr: a reference even when the
+	 * reservation fails), submitted or discarded (the dynptr, flags).
+	 * Sizes, offsets and flags beyond the constant lengths are checked
+	 * when the helper runs. */
+	{ BPF_FUNC_dynptr_from_mem,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE_OR_ZERO, ARG_ANYTHING,
+	    ARG_PTR_TO_DYNPTR_LOCAL_UNINIT },
+	  .no_pkt = true,
+	  .host_why = NO_DYNPTRS },
+	{ BPF_FUNC_dynptr_read,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE_OR_ZERO, ARG_PTR_TO_DYNPTR, ARG_ANYTHING,
+	    ARG_ANYTHING },
+	  .no_pkt = true,
+	  .host_why = NO_DYNPTRS },
+	{ BPF_FUNC_dynptr_write,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_DYNPTR, ARG_ANYTHING, ARG_PTR_TO_MEM, ARG_CONST_SIZE_OR_ZERO, ARG_ANYTHING },
+	  .side_effect = true,
+	  .no_pkt = true,
+	  .host_why = NO_DYNPTRS },
+	{ BPF_FUNC_dynptr_data,
+	  RET_DYNPTR_DATA_OR_NULL,
+	  { ARG_PTR_TO_DYNPTR, ARG_ANYTHING, ARG_CONST_ALLOC_SIZE_OR_ZERO },
+	  .host_why = NO_DYNPTRS },
+	{ BPF_FUNC_ringbuf_reserve_dynptr,
+	  RET_INTEGER,
+	  { ARG_CONST_MAP_PTR, ARG_ANYTHING, ARG_ANYTHING, ARG_PTR_TO_DYNPTR_RINGBUF_UNINIT },
+	  .map_types = MAP(RINGBUF),
+	  .host_why = "the ring buffer is the host's" },
+	{ BPF_FUNC_ringbuf_submit_dynptr,
+	  RET_VOID,
+	  { ARG_PTR_TO_DYNPTR_RINGBUF_RELEASE, ARG_ANYTHING },
+	  .host_why = "the ring buffer is the host's" },
+	{ BPF_FUNC_ringbuf_discard_dynptr,
+	  RET_VOID,
+	  { ARG_PTR_TO_DYNPTR_RINGBUF_RELEASE, ARG_ANYTHING },
+	  .host_why = "the ring buffer is the host's" },
 };
 
 static const struct helper_proto *find_proto(int id)
@@ -1109,6 +1158,25 @@ static int check_arg(struct verifier_env *env, const struct helper_proto *proto,
 		return check_const_str(env, regno);
 	case ARG_PTR_TO_TIMER:
 		return check_timer_arg(env, regno, map);
+	case ARG_PTR_TO_DYNPTR_LOCAL_UNINIT:
+	case ARG_PTR_TO_DYNPTR_RINGBUF_UNINIT:
+		return dynptr_arg_init(env, regno,
+				       type == ARG_PTR_TO_DYNPTR_LOCAL_UNINIT ? DYNPTR_LOCAL
+									      : DYNPTR_RINGBUF,
+				       idx);
+	case ARG_PTR_TO_DYNPTR:
+		return dynptr_arg_made(env, regno, DYNPTR_NONE, &env->call_dynptr_id,
+				       &env->call_dynptr_kind, &env->call_dynptr_ref);
+	case ARG_PTR_TO_DYNPTR_RINGBUF_RELEASE:
+		err = dynptr_arg_made(env, regno, DYNPTR_NONE, &env->call_dynptr_id,
+				      &env->call_dynptr_kind, &env->call_dynptr_ref);
+		if (!err && !env->call_dynptr_ref) {
+			verbose(env, "arg %u is an unacquired reference\n", regno);
+			return -EINVAL;
+		}
+		return err ? err
+			   : dynptr_arg_made(env, regno, DYNPTR_RINGBUF, &env->call_dynptr_id,
+					     &env->call_dynptr_kind, &env->call_dynptr_ref);
 	case ARG_PTR_TO_FUNC:
 		if (reg->type != PTR_TO_FUNC)
 			return arg_type_error(env, regno, "func");
@@ -1335,6 +1403,13 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 			return err;
 	}
 	mark_args_precise(env, proto);
+	/* the kernel's check_helper_call: a local dynptr of a map value only */
+	if (proto->id == BPF_FUNC_dynptr_from_mem &&
+	    cur_frame(env)->regs[BPF_REG_1].type != PTR_TO_MAP_VALUE) {
+		verbose(env, "Unsupported reg type %s for bpf_dynptr_from_mem data\n",
+			reg_type_str(cur_frame(env)->regs[BPF_REG_1].type));
+		return -EACCES;
+	}
 	if (proto->id == BPF_FUNC_snprintf) {
 		err = check_snprintf(env);
 		if (err)
@@ -1368,8 +1443,12 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 	/* the kernel keeps the size as the 32 bits of its mem_size */
 	if (proto->ret == RET_RINGBUF_MEM_OR_NULL)
 		alloc_size = (uint32_t)cur_frame(env)->regs[BPF_REG_2].var_off.value;
+	if (proto->ret == RET_DYNPTR_DATA_OR_NULL)
+		alloc_size = (uint32_t)cur_frame(env)->regs[BPF_REG_3].var_off.value;
 	if (proto->args[0] == ARG_PTR_TO_RINGBUF_MEM || proto->args[0] == ARG_PTR_TO_SOCK_RELEASE)
 		release_reference(env, cur_frame(env)->regs[BPF_REG_1].ref_obj_id);
+	if (proto->args[0] == ARG_PTR_TO_DYNPTR_RINGBUF_RELEASE)
+		dynptr_release(env, env->call_dynptr_ref);
 	if (proto->calls_back) {
 		err = push_callback(env, idx);
 		if (err)
@@ -1424,6 +1503,16 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 		r0->id = ref;
 		r0->ref_obj_id = ref;
 		break;
+	case RET_DYNPTR_DATA_OR_NULL:
+		/* gone with the dynptr: overwritten, or its reference given back */
+		reg_mark_known(r0, 0);
+		r0->type = PTR_TO_MEM_OR_NULL;
+		r0->mem_size = alloc_size;
+		r0->id = new_id(env);
+		r0->ref_obj_id = env->call_dynptr_ref;
+		r0->dynptr_id = env->call_dynptr_id;
+		r0->mem_flags = MEM_DYNPTR_DATA;
+		break;
 	case RET_VERDICT:
 		/* Both return XDP_REDIRECT, or XDP_ABORTED, or for a map
 		 * miss the action in the low bits of the flags. Only the
@@ -1465,6 +1554,8 @@ int check_kfunc_call(struct verifier_env *env, const struct bpf_insn *insn, uint
 	}
 	if (kfunc_is_xdp_metadata(insn))
 		return check_xdp_metadata_call(env, insn);
+	if (kfunc_is_dynptr(insn))
+		return check_dynptr_kfunc(env, insn, idx);
 	/* device kfuncs exist on the device only */
 	if (insn->imm != KFUNC_ESP_ENCAP || insn->off || !env->device) {
 		verbose(env, "kernel btf_id %d is not a function\n", insn->imm);

@@ -321,6 +321,10 @@ static bool regsafe(const struct reg_state *old, const struct reg_state *cur, st
 	case PTR_TO_MEM:
 	case PTR_TO_MEM_OR_NULL:
 		return old->off == cur->off && old->mem_size == cur->mem_size &&
+		       old->mem_flags == cur->mem_flags &&
+		       (old->dynptr_id ? cur->dynptr_id && check_ids(idmap, old->dynptr_id,
+								     cur->dynptr_id, exact)
+				       : !cur->dynptr_id) &&
 		       check_ids(idmap, old->id, cur->id, exact);
 	case PTR_TO_SOCKET_OR_NULL:
 	case PTR_TO_SOCK_COMMON_OR_NULL:
@@ -376,6 +380,16 @@ static bool slot_safe(const struct stack_slot *os, const struct stack_slot *cs, 
 			return false;
 		}
 	}
+	/* a dynptr: the same kind and slot, made by the same call as far as
+	 * the ids tell, holding the same reference */
+	if (os->byte[0] == STACK_DYNPTR)
+		return cs->byte[0] == STACK_DYNPTR && os->dynptr == cs->dynptr &&
+		       os->dynptr_first == cs->dynptr_first &&
+		       check_ids(idmap, os->spill.id, cs->spill.id, exact) &&
+		       (os->spill.ref_obj_id
+				? cs->spill.ref_obj_id && check_ids(idmap, os->spill.ref_obj_id,
+								    cs->spill.ref_obj_id, exact)
+				: !cs->spill.ref_obj_id);
 	return !os->spill_size || os->byte[0] != STACK_SPILL ||
 	       (cs->spill_size == os->spill_size && regsafe(&os->spill, &cs->spill, idmap, mode));
 }
@@ -412,7 +426,8 @@ static bool stacksafe(const struct func_state *old, const struct func_state *cur
 		/* the common case, the same bytes and no spill, without a call */
 		memcpy(&ob, os->byte, 8);
 		memcpy(&cb, cs->byte, 8);
-		if ((ob == cb || (!exact && !ob)) && os->byte[0] != STACK_SPILL)
+		if ((ob == cb || (!exact && !ob)) && os->byte[0] != STACK_SPILL &&
+		    os->byte[0] != STACK_DYNPTR)
 			continue;
 		if (!slot_safe(os, cs, idmap, mode, uninit_ok)) {
 			*bad = i;
