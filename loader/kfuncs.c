@@ -15,6 +15,9 @@ const struct hwxdp_kfunc hwxdp_device_kfuncs[] = {
 	{ "bpf_dynptr_from_xdp", HWXDP_KFUNC_DYNPTR_FROM_XDP },
 	{ "bpf_dynptr_slice", HWXDP_KFUNC_DYNPTR_SLICE },
 	{ "bpf_dynptr_slice_rdwr", HWXDP_KFUNC_DYNPTR_SLICE_RDWR },
+	{ "bpf_iter_num_new", HWXDP_KFUNC_ITER_NUM_NEW },
+	{ "bpf_iter_num_next", HWXDP_KFUNC_ITER_NUM_NEXT },
+	{ "bpf_iter_num_destroy", HWXDP_KFUNC_ITER_NUM_DESTROY },
 	{ NULL, 0 },
 };
 
@@ -26,6 +29,9 @@ const struct hwxdp_kfunc hwxdp_kernel_kfuncs[] = {
 	{ "bpf_dynptr_from_xdp", HWXDP_KFUNC_DYNPTR_FROM_XDP },
 	{ "bpf_dynptr_slice", HWXDP_KFUNC_DYNPTR_SLICE },
 	{ "bpf_dynptr_slice_rdwr", HWXDP_KFUNC_DYNPTR_SLICE_RDWR },
+	{ "bpf_iter_num_new", HWXDP_KFUNC_ITER_NUM_NEW },
+	{ "bpf_iter_num_next", HWXDP_KFUNC_ITER_NUM_NEXT },
+	{ "bpf_iter_num_destroy", HWXDP_KFUNC_ITER_NUM_DESTROY },
 	{ NULL, 0 },
 };
 

@@ -205,7 +205,7 @@ static int check_jumps(struct verifier_env *env)
 
 				if (err)
 					return err;
-			} else if (kfunc_is_dynptr(insn)) {
+			} else if (kfunc_is_dynptr(insn) || kfunc_is_iter(insn)) {
 				/* the kernel's add_kfunc_call */
 				if (!env->gpl_compatible) {
 					env->error_insn = i;
@@ -223,6 +223,10 @@ static int check_jumps(struct verifier_env *env)
 				env->aux[i + 1].prune_point = true;
 			/* a callback's exit comes back to its helper call */
 			if (!insn->src_reg && helper_calls_back(insn->imm))
+				env->aux[i].prune_point = env->aux[i].callback_call = true;
+			/* an iterator's loop comes back to its next, where the
+			 * states of its iterations converge as a callback's */
+			if (kfunc_is_iter_next(insn))
 				env->aux[i].prune_point = env->aux[i].callback_call = true;
 			continue;
 		}

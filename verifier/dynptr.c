@@ -77,6 +77,13 @@ static int destroy(struct verifier_env *env, struct func_state *frame, uint32_t 
 {
 	struct stack_slot *s = slot_of(frame, index), *lo, *hi;
 
+	/* a store into an iterator's slot leaves bytes, its reference held */
+	if (s && s->byte[0] == STACK_ITER) {
+		memset(s->byte, STACK_MISC, sizeof(s->byte));
+		s->iter = 0;
+		reg_mark_not_init(&s->spill);
+		return 0;
+	}
 	if (!s || s->byte[0] != STACK_DYNPTR)
 		return 0;
 	/* the lower slot (larger index) is the first */
@@ -115,9 +122,13 @@ int dynptr_stack_touch(struct verifier_env *env, const struct func_state *frame,
 		uint32_t index = (uint32_t)(-at - 1) / 8;
 		const struct stack_slot *s = index < frame->slot_cnt ? &frame->stack[index] : NULL;
 
-		if (!s || s->byte[(at + 8 * (index + 1))] != STACK_DYNPTR)
+		if (!s || (s->byte[(at + 8 * (index + 1))] != STACK_DYNPTR &&
+			   s->byte[(at + 8 * (index + 1))] != STACK_ITER))
 			continue;
-		if (helper_write)
+		if (helper_write && s->byte[0] == STACK_ITER)
+			verbose(env, "potential write to iter at off=%lld disallowed\n",
+				(long long)at);
+		else if (helper_write)
 			verbose(env, "potential write to dynptr at off=%lld disallowed\n",
 				(long long)at);
 		else

@@ -1556,6 +1556,8 @@ int check_kfunc_call(struct verifier_env *env, const struct bpf_insn *insn, uint
 		return check_xdp_metadata_call(env, insn);
 	if (kfunc_is_dynptr(insn))
 		return check_dynptr_kfunc(env, insn, idx);
+	if (kfunc_is_iter(insn))
+		return check_iter_kfunc(env, insn, idx);
 	/* device kfuncs exist on the device only */
 	if (insn->imm != KFUNC_ESP_ENCAP || insn->off || !env->device) {
 		verbose(env, "kernel btf_id %d is not a function\n", insn->imm);

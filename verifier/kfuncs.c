@@ -62,6 +62,12 @@ const char *kfunc_name(int32_t id)
 		return "bpf_dynptr_slice";
 	case KFUNC_DYNPTR_SLICE_RDWR:
 		return "bpf_dynptr_slice_rdwr";
+	case KFUNC_ITER_NUM_NEW:
+		return "bpf_iter_num_new";
+	case KFUNC_ITER_NUM_NEXT:
+		return "bpf_iter_num_next";
+	case KFUNC_ITER_NUM_DESTROY:
+		return "bpf_iter_num_destroy";
 	default:
 		return NULL;
 	}

@@ -259,7 +259,7 @@ static void print_reg(char *buf, size_t len, const struct reg_state *reg,
 
 static void log_frame(struct verifier_env *env, const struct func_state *frame, uint32_t frameno)
 {
-	static const char kinds[] = { '?', 'm', '0', 'r', 'd' };
+	static const char kinds[] = { '?', 'm', '0', 'r', 'd', 'i' };
 	char buf[512];
 	uint32_t r, i;
 	int b;

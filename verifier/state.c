@@ -382,6 +382,9 @@ static bool slot_safe(const struct stack_slot *os, const struct stack_slot *cs, 
 	}
 	/* a dynptr: the same kind and slot, made by the same call as far as
 	 * the ids tell, holding the same reference */
+	if (os->byte[0] == STACK_ITER)
+		return cs->byte[0] == STACK_ITER && os->iter == cs->iter &&
+		       check_ids(idmap, os->spill.ref_obj_id, cs->spill.ref_obj_id, exact);
 	if (os->byte[0] == STACK_DYNPTR)
 		return cs->byte[0] == STACK_DYNPTR && os->dynptr == cs->dynptr &&
 		       os->dynptr_first == cs->dynptr_first &&
@@ -427,7 +430,7 @@ static bool stacksafe(const struct func_state *old, const struct func_state *cur
 		memcpy(&ob, os->byte, 8);
 		memcpy(&cb, cs->byte, 8);
 		if ((ob == cb || (!exact && !ob)) && os->byte[0] != STACK_SPILL &&
-		    os->byte[0] != STACK_DYNPTR)
+		    os->byte[0] != STACK_DYNPTR && os->byte[0] != STACK_ITER)
 			continue;
 		if (!slot_safe(os, cs, idmap, mode, uninit_ok)) {
 			*bad = i;
@@ -611,6 +614,26 @@ static void covering_loop_reads(struct verifier_env *env, const struct vstate *o
 	propagate_stack_reads(env, old);
 }
 
+/*
+ * An active iterator of old is at another iteration in cur: the loop has
+ * made progress, however equal the states (the kernel's
+ * iter_active_depths_differ).
+ */
+static bool iter_depths_differ(const struct vstate *old, const struct vstate *cur)
+{
+	for (uint32_t f = 0; f <= old->curframe && f <= cur->curframe; f++) {
+		const struct func_state *of = old->frame[f], *cf = cur->frame[f];
+
+		for (uint32_t i = 0; i < of->slot_cnt && i < cf->slot_cnt; i++)
+			if (of->stack[i].byte[0] == STACK_ITER &&
+			    of->stack[i].iter == ITER_ACTIVE &&
+			    cf->stack[i].byte[0] == STACK_ITER &&
+			    of->stack[i].iter_depth != cf->stack[i].iter_depth)
+				return true;
+	}
+	return false;
+}
+
 static bool is_ancestor(const struct vstate *old, const struct vstate *cur)
 {
 	const struct vstate *p;
@@ -760,7 +783,7 @@ int state_visit(struct verifier_env *env, uint32_t insn)
 			}
 			if (maybe_looping(e, hash, cur) &&
 			    states_equal(env, &e->st, cur, insn, CMP_EXACT) &&
-			    is_ancestor(&e->st, cur)) {
+			    is_ancestor(&e->st, cur) && !iter_depths_differ(&e->st, cur)) {
 				verbose(env, "infinite loop detected at insn %u\n", insn);
 				return REJECT;
 			}

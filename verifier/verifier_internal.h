@@ -62,6 +62,10 @@ enum reg_type {
 #define KFUNC_DYNPTR_FROM_XDP	5
 #define KFUNC_DYNPTR_SLICE	6
 #define KFUNC_DYNPTR_SLICE_RDWR 7
+/* The kernel's numeric iterator (iter.c). */
+#define KFUNC_ITER_NUM_NEW     8
+#define KFUNC_ITER_NUM_NEXT    9
+#define KFUNC_ITER_NUM_DESTROY 10
 
 /* Packet pointer ranges below zero: what a failed comparison taught. */
 enum {
@@ -105,7 +109,11 @@ enum stack_byte {
 	STACK_ZERO,    /* written with zero */
 	STACK_SPILL,   /* part of a spilled register */
 	STACK_DYNPTR,  /* part of a struct bpf_dynptr (dynptr.c) */
+	STACK_ITER,    /* a struct bpf_iter_num (iter.c) */
 };
+
+/* An open-coded iterator's state, as the kernel's enum bpf_iter_state. */
+enum { ITER_ACTIVE = 1, ITER_DRAINED };
 
 /* The kinds of dynptr, as the kernel's enum bpf_dynptr_type names them. */
 enum dynptr_kind { DYNPTR_NONE, DYNPTR_LOCAL, DYNPTR_RINGBUF, DYNPTR_XDP };
@@ -125,6 +133,8 @@ struct stack_slot {
 	uint8_t spill_size;
 	uint8_t dynptr;	   /* STACK_DYNPTR: enum dynptr_kind */
 	bool dynptr_first; /* STACK_DYNPTR: the lower of its two slots */
+	uint8_t iter;	   /* STACK_ITER: ITER_ACTIVE or ITER_DRAINED */
+	uint32_t iter_depth; /* STACK_ITER: iterations begun on the path */
 };
 
 /* One call frame. Slot i holds fp-8*(i+1) .. fp-8*i-1. */
@@ -440,6 +450,11 @@ void dynptr_release(struct verifier_env *env, uint32_t ref);
 /* The kernel's dynptr kfuncs: bpf_dynptr_from_xdp, _slice, _slice_rdwr */
 bool kfunc_is_dynptr(const struct bpf_insn *insn);
 int check_dynptr_kfunc(struct verifier_env *env, const struct bpf_insn *insn, uint32_t idx);
+
+/* iter.c: bpf_iter_num_new, _next and _destroy */
+bool kfunc_is_iter(const struct bpf_insn *insn);
+bool kfunc_is_iter_next(const struct bpf_insn *insn);
+int check_iter_kfunc(struct verifier_env *env, const struct bpf_insn *insn, uint32_t idx);
 
 /* kfuncs.c: the kernel's XDP metadata kfuncs */
 bool kfunc_is_xdp_metadata(const struct bpf_insn *insn);

@@ -122,6 +122,14 @@ extern const unsigned int reject_case_cnt;
 #define DYNPTR_SLICE(fn, n)                                                                        \
 	MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -32), MOV64_IMM(2, 0), MOV64_REG(3, 10),           \
 		ALU64_IMM(BPF_ADD, 3, -48), MOV64_IMM(4, n), CALL_KFUNC(fn)
+/* An iterator at fp-8: bpf_iter_num_new(fp-8, start, end); 5 instructions */
+#define ITER_NEW(start, end)                                                                       \
+	MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -8), MOV64_IMM(2, start), MOV64_IMM(3, end),       \
+		CALL_KFUNC(HWXDP_KFUNC_ITER_NUM_NEW)
+/* r0 = bpf_iter_num_next(fp-8), or bpf_iter_num_destroy(fp-8); 3 instructions */
+#define ITER_NEXT MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -8), CALL_KFUNC(HWXDP_KFUNC_ITER_NUM_NEXT)
+#define ITER_DESTROY                                                                               \
+	MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -8), CALL_KFUNC(HWXDP_KFUNC_ITER_NUM_DESTROY)
 /* bpf_sk_release(r); 2 instructions */
 #define SK_RELEASE(r) MOV64_REG(1, r), CALL_HELPER(BPF_FUNC_sk_release)
 #endif /* HWXDP_TESTS_VERIFIER_CASES_H */

@@ -325,6 +325,16 @@ const struct verifier_case accept_cases[] = {
 	  { DYNPTR_OF_VALUE, ST_MEM(BPF_DW, 10, -24, 0), DYNPTR_FROM_MEM, DYNPTR_FROM_MEM,
 	    DYNPTR_READ, RET(XDP_PASS) },
 	  .accept = true },
+	/* while ((p = next(&it))) sum += *p; the iterations converge at the
+	 * next, the sum unknown */
+	{ "iter: the numbers summed",
+	  { MOV64_IMM(6, 0), ITER_NEW(0, 10), ITER_NEXT, JMP_IMM(BPF_JEQ, 0, 0, 3),
+	    LDX_MEM(BPF_W, 1, 0, 0), ALU64_REG(BPF_ADD, 6, 1), JMP_IMM(BPF_JA, 0, 0, -7),
+	    ITER_DESTROY, RET(XDP_PASS) },
+	  .accept = true },
+	{ "iter: destroyed without a next",
+	  { ITER_NEW(0, 3), ITER_DESTROY, RET(XDP_PASS) },
+	  .accept = true },
 	{ "lock: lock, write the value, unlock",
 	  { LOOKUP(MAP_LOCKED), JMP_IMM(BPF_JEQ, 0, 0, 8), MOV64_REG(6, 0), LOCK(6),
 	    ST_MEM(BPF_DW, 6, 8, 1), UNLOCK(6), RET(XDP_PASS) },
