@@ -11,6 +11,13 @@ const struct hwxdp_kfunc hwxdp_device_kfuncs[] = {
 	{ "bpf_xdp_metadata_rx_timestamp", HWXDP_KFUNC_XDP_RX_TIMESTAMP },
 	{ "bpf_xdp_metadata_rx_hash", HWXDP_KFUNC_XDP_RX_HASH },
 	{ "bpf_xdp_metadata_rx_vlan_tag", HWXDP_KFUNC_XDP_RX_VLAN_TAG },
+	/* known, so that the device verifier can say why it refuses them */
+	{ "bpf_dynptr_from_xdp", HWXDP_KFUNC_DYNPTR_FROM_XDP },
+	{ "bpf_dynptr_slice", HWXDP_KFUNC_DYNPTR_SLICE },
+	{ "bpf_dynptr_slice_rdwr", HWXDP_KFUNC_DYNPTR_SLICE_RDWR },
+	{ "bpf_iter_num_new", HWXDP_KFUNC_ITER_NUM_NEW },
+	{ "bpf_iter_num_next", HWXDP_KFUNC_ITER_NUM_NEXT },
+	{ "bpf_iter_num_destroy", HWXDP_KFUNC_ITER_NUM_DESTROY },
 	{ NULL, 0 },
 };
 
@@ -19,6 +26,12 @@ const struct hwxdp_kfunc hwxdp_kernel_kfuncs[] = {
 	{ "bpf_xdp_metadata_rx_timestamp", HWXDP_KFUNC_XDP_RX_TIMESTAMP },
 	{ "bpf_xdp_metadata_rx_hash", HWXDP_KFUNC_XDP_RX_HASH },
 	{ "bpf_xdp_metadata_rx_vlan_tag", HWXDP_KFUNC_XDP_RX_VLAN_TAG },
+	{ "bpf_dynptr_from_xdp", HWXDP_KFUNC_DYNPTR_FROM_XDP },
+	{ "bpf_dynptr_slice", HWXDP_KFUNC_DYNPTR_SLICE },
+	{ "bpf_dynptr_slice_rdwr", HWXDP_KFUNC_DYNPTR_SLICE_RDWR },
+	{ "bpf_iter_num_new", HWXDP_KFUNC_ITER_NUM_NEW },
+	{ "bpf_iter_num_next", HWXDP_KFUNC_ITER_NUM_NEXT },
+	{ "bpf_iter_num_destroy", HWXDP_KFUNC_ITER_NUM_DESTROY },
 	{ NULL, 0 },
 };
 

@@ -18,6 +18,14 @@ enum {
 	HWXDP_KFUNC_XDP_RX_TIMESTAMP = 2, /* bpf_xdp_metadata_rx_timestamp(ctx, u64 *) */
 	HWXDP_KFUNC_XDP_RX_HASH = 3,	  /* bpf_xdp_metadata_rx_hash(ctx, u32 *, u32 *) */
 	HWXDP_KFUNC_XDP_RX_VLAN_TAG = 4,  /* bpf_xdp_metadata_rx_vlan_tag(ctx, be16 *, u16 *) */
+	/* the kernel's dynptr kfuncs an XDP program may call */
+	HWXDP_KFUNC_DYNPTR_FROM_XDP = 5,   /* bpf_dynptr_from_xdp(ctx, flags, dynptr) */
+	HWXDP_KFUNC_DYNPTR_SLICE = 6,	   /* bpf_dynptr_slice(dynptr, off, buf, size) */
+	HWXDP_KFUNC_DYNPTR_SLICE_RDWR = 7, /* bpf_dynptr_slice_rdwr(the same) */
+	/* the numeric open-coded iterator (bpf_for, bpf_repeat) */
+	HWXDP_KFUNC_ITER_NUM_NEW = 8,	   /* bpf_iter_num_new(it, start, end) */
+	HWXDP_KFUNC_ITER_NUM_NEXT = 9,	   /* bpf_iter_num_next(it) */
+	HWXDP_KFUNC_ITER_NUM_DESTROY = 10, /* bpf_iter_num_destroy(it) */
 };
 
 /*

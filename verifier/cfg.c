@@ -205,6 +205,14 @@ static int check_jumps(struct verifier_env *env)
 
 				if (err)
 					return err;
+			} else if (kfunc_is_dynptr(insn) || kfunc_is_iter(insn)) {
+				/* the kernel's add_kfunc_call */
+				if (!env->gpl_compatible) {
+					env->error_insn = i;
+					verbose(env, "cannot call kernel function from non-GPL "
+						     "compatible program\n");
+					return -EINVAL;
+				}
 			} else if (insn->src_reg == BPF_PSEUDO_KFUNC_CALL &&
 				   (insn->imm || insn->off) &&
 				   (insn->imm != KFUNC_ESP_ENCAP || insn->off || !env->device)) {
@@ -215,6 +223,10 @@ static int check_jumps(struct verifier_env *env)
 				env->aux[i + 1].prune_point = true;
 			/* a callback's exit comes back to its helper call */
 			if (!insn->src_reg && helper_calls_back(insn->imm))
+				env->aux[i].prune_point = env->aux[i].callback_call = true;
+			/* an iterator's loop comes back to its next, where the
+			 * states of its iterations converge as a callback's */
+			if (kfunc_is_iter_next(insn))
 				env->aux[i].prune_point = env->aux[i].callback_call = true;
 			continue;
 		}
@@ -472,6 +484,11 @@ static int chain_depth(struct verifier_env *env, uint32_t s, uint32_t frames, ui
 int check_stack_depths(struct verifier_env *env)
 {
 	int err = chain_depth(env, 0, 1, 0);
+
+	/* a timer's callback starts a chain of its own, as the kernel counts it */
+	for (uint32_t s = 1; !err && s < env->subprog_cnt; s++)
+		if (env->subprogs[s].async_cb)
+			err = chain_depth(env, s, 1, 0);
 
 	if (!err && env->device)
 		err = device_check_reached(env);

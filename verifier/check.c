@@ -112,25 +112,6 @@ static int check_reg_writable(struct verifier_env *env, uint32_t regno)
 	return 0;
 }
 
-/* Runs body for every register and spilled register of the state. */
-#define for_each_reg(st, reg, body)                                                                \
-	do {                                                                                       \
-		uint32_t f_, i_;                                                                   \
-		for (f_ = 0; f_ <= (st)->curframe; f_++) {                                         \
-			struct func_state *fr_ = (st)->frame[f_];                                  \
-			for (i_ = 0; i_ < MAX_BPF_REG; i_++) {                                     \
-				struct reg_state *reg = &fr_->regs[i_];                            \
-				body;                                                              \
-			}                                                                          \
-			for (i_ = 0; i_ < fr_->slot_cnt; i_++) {                                   \
-				struct reg_state *reg = &fr_->stack[i_].spill;                     \
-				if (!fr_->stack[i_].spill_size)                                    \
-					continue;                                                  \
-				body;                                                              \
-			}                                                                          \
-		}                                                                                  \
-	} while (0)
-
 uint32_t acquire_reference(struct verifier_env *env, uint32_t idx)
 {
 	struct func_state *frame = cur_frame(env);
@@ -177,7 +158,8 @@ void invalidate_packet_pointers(struct vstate *st)
 {
 	/* Not scalars: an old packet address must not become data. */
 	for_each_reg(st, reg, {
-		if (type_is_pkt(reg->type) || reg->type == PTR_TO_PACKET_END)
+		if (type_is_pkt(reg->type) || reg->type == PTR_TO_PACKET_END ||
+		    (type_is_mem(reg->type) && (reg->mem_flags & MEM_XDP_SLICE)))
 			reg_mark_not_init(reg);
 	});
 }
@@ -330,6 +312,8 @@ static int stack_write(struct verifier_env *env, struct func_state *frame, int32
 	int byte, i, err;
 
 	err = stack_locate(env, frame, off, size == 8 && !(off & 7), &s, &byte);
+	if (!err)
+		err = dynptr_stack_write(env, frame, off, off + size);
 	if (err)
 		return err;
 	if (value->type == PTR_TO_STACK && value->frameno > frame->frameno) {
@@ -393,6 +377,8 @@ static int stack_read(struct verifier_env *env, struct func_state *frame, int32_
 	bool zero = true;
 
 	err = stack_locate(env, frame, off, false, &s, &byte);
+	if (!err)
+		err = dynptr_stack_touch(env, frame, off, off + size, false);
 	if (err)
 		return err;
 	if (slot_has_spill(s)) {
@@ -505,6 +491,10 @@ static int stack_var_access(struct verifier_env *env, struct func_state *frame, 
 	char tn[48];
 
 	tnum_print(tn, sizeof(tn), reg->var_off);
+	err = value ? dynptr_stack_write(env, frame, lo, hi)
+		    : dynptr_stack_touch(env, frame, lo, hi, false);
+	if (err)
+		return err;
 	for (at = lo; at < hi; at++) {
 		err = stack_locate(env, frame, at, false, &s, &byte);
 		if (err)
@@ -695,7 +685,7 @@ static int check_mem_access(struct verifier_env *env, uint32_t regno, int32_t in
 		}
 		err = check_mem_bounds(env, regno, reg, off, size, map->value_size, false);
 		if (!err)
-			err = check_lock_access(env, regno, reg, off, size);
+			err = check_map_field_access(env, regno, reg, off, size);
 		if (!err && write)
 			note_side_effect(env);
 		if (err || !dst)
@@ -712,6 +702,10 @@ static int check_mem_access(struct verifier_env *env, uint32_t regno, int32_t in
 	case PTR_TO_MEM: {
 		bool mem = reg->type == PTR_TO_MEM;
 
+		if (write && mem && (reg->mem_flags & MEM_RDONLY)) {
+			verbose(env, "R%u cannot write into rdonly_mem\n", regno);
+			return REJECT;
+		}
 		if (write && value && type_is_ptr(value->type) && !env->allow_ptr_leaks) {
 			verbose(env, "R%d leaks addr into %s\n", value_regno,
 				mem ? "mem" : "packet");
@@ -785,6 +779,9 @@ int check_mem_region(struct verifier_env *env, uint32_t regno, int32_t off, int 
 		if (err)
 			return err;
 		frame = env->cur->frame[reg->frameno];
+		err = dynptr_stack_touch(env, frame, lo, hi, write);
+		if (err)
+			return err;
 		if (hi - lo != size) {
 			reg_mark_unknown(&unknown);
 			return stack_var_access(env, frame, regno, lo, hi, size,
@@ -833,13 +830,17 @@ int check_mem_region(struct verifier_env *env, uint32_t regno, int32_t off, int 
 			note_side_effect(env);
 		err = check_mem_bounds(env, regno, reg, reg->off + off, size,
 				       env->maps[reg->map].value_size, zero_ok);
-		return err ? err : check_lock_access(env, regno, reg, reg->off + off, size);
+		return err ? err : check_map_field_access(env, regno, reg, reg->off + off, size);
 	case PTR_TO_PACKET:
 	case PTR_TO_PACKET_META:
 		if (write)
 			note_side_effect(env);
 		return check_packet_bounds(env, regno, reg, reg->off + off, size, zero_ok);
 	case PTR_TO_MEM:
+		if (write && (reg->mem_flags & MEM_RDONLY)) {
+			verbose(env, "R%u cannot write into rdonly_mem\n", regno);
+			return REJECT;
+		}
 		if (write)
 			note_side_effect(env);
 		return check_mem_bounds(env, regno, reg, reg->off + off, size, reg->mem_size,
@@ -1517,8 +1518,9 @@ static void mark_ptr_or_null(const struct verifier_env *env, struct vstate *st, 
 		if (!type_is_or_null(reg->type) || reg->id != id)
 			continue;
 		if (is_null) {
-			/* a reservation or lookup that failed holds nothing */
-			if (reg->ref_obj_id)
+			/* a reservation or lookup that failed holds nothing;
+			 * a slice of a dynptr leaves the dynptr's reference */
+			if (reg->ref_obj_id && reg->ref_obj_id == reg->id)
 				drop_reference(st->frame[st->curframe], reg->ref_obj_id);
 			reg_mark_known(reg, 0);
 		} else {
@@ -1937,6 +1939,30 @@ static int check_exit(struct verifier_env *env, const struct bpf_insn *insn, boo
 		verbose(env, "Unreleased reference id=%u alloc_insn=%u\n", callee->ref_id[0],
 			callee->ref_insn[0]);
 		return REJECT;
+	}
+	/* a timer's callback returns 0, as the kernel enforces it */
+	if (callee->async_callback) {
+		if (r0->type != SCALAR_VALUE) {
+			verbose(env,
+				"At async callback return the register R0 is not a known value "
+				"(%s)\n",
+				reg_type_str(r0->type));
+			return -EINVAL;
+		}
+		precise_mark_regs(env, 1u << BPF_REG_0);
+		if (r0->smin != 0 || r0->smax != 0) {
+			verbose(env, "At async callback return the register R0 has");
+			if (r0->smin > INT64_MIN)
+				verbose(env, " smin=%lld", (long long)r0->smin);
+			if (r0->smax < INT64_MAX)
+				verbose(env, " smax=%lld", (long long)r0->smax);
+			if (r0->smin == INT64_MIN && r0->smax == INT64_MAX)
+				verbose(env, " unknown scalar value");
+			verbose(env, " should have been in [0, 0]\n");
+			return -EINVAL;
+		}
+		*path_end = true;
+		return 0;
 	}
 	if (env->subprogs[callee->subprog].global) {
 		if (r0->type != SCALAR_VALUE) {

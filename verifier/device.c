@@ -227,8 +227,12 @@ static int device_punt_call(struct verifier_env *env, const char *what, const ch
 	 * A punt hands the frame to the host, which runs the program again
 	 * from the start: right only while nothing this run did is visible,
 	 * neither a map write (the host would repeat it) nor a change to the
-	 * frame (the host must see it as it arrived).
+	 * frame (the host must see it as it arrived). The write of a
+	 * helper's own memory argument, noted as its arguments were checked,
+	 * is not one: the device punts before the call.
 	 */
+	if (side_effect == idx + 1)
+		side_effect = 0;
 	if (side_effect) {
 		verbose(env,
 			"%s after the side effect of insn %u%s: the device cannot punt at insn "

@@ -35,16 +35,21 @@ enum arg_type {
 				   assumes: the device must zero it on failure) */
 	ARG_CONST_SIZE,
 	ARG_CONST_SIZE_OR_ZERO,
-	ARG_CONST_ALLOC_SIZE_OR_ZERO, /* a known constant: the size of what is returned */
-	ARG_PTR_TO_RINGBUF_MEM,	      /* a reservation, given back (released) */
-	ARG_PTR_TO_ALIGNED_U32,	      /* 4 initialised bytes, aligned, read and written */
-	ARG_PTR_TO_FUNC,	      /* a callback (ld_imm64 of a function) */
-	ARG_PTR_TO_STACK_OR_NULL,     /* a callback's context: the stack, or NULL */
-	ARG_PTR_TO_SPIN_LOCK,	      /* a map value's bpf_spin_lock */
-	ARG_PTR_TO_SOCK_COMMON,	      /* a socket, NULL-checked */
-	ARG_PTR_TO_SOCK_RELEASE,      /* a socket a lookup took, given back */
-	ARG_PTR_TO_FIXED_MEM,	      /* mem_size[arg] initialised bytes, read */
-	ARG_PTR_TO_CONST_STR,	      /* a string in a frozen map, ended in it */
+	ARG_CONST_ALLOC_SIZE_OR_ZERO,	   /* a known constant: the size of what is returned */
+	ARG_PTR_TO_RINGBUF_MEM,		   /* a reservation, given back (released) */
+	ARG_PTR_TO_ALIGNED_U32,		   /* 4 initialised bytes, aligned, read and written */
+	ARG_PTR_TO_FUNC,		   /* a callback (ld_imm64 of a function) */
+	ARG_PTR_TO_STACK_OR_NULL,	   /* a callback's context: the stack, or NULL */
+	ARG_PTR_TO_SPIN_LOCK,		   /* a map value's bpf_spin_lock */
+	ARG_PTR_TO_SOCK_COMMON,		   /* a socket, NULL-checked */
+	ARG_PTR_TO_SOCK_RELEASE,	   /* a socket a lookup took, given back */
+	ARG_PTR_TO_FIXED_MEM,		   /* mem_size[arg] initialised bytes, read */
+	ARG_PTR_TO_CONST_STR,		   /* a string in a frozen map, ended in it */
+	ARG_PTR_TO_TIMER,		   /* a map value's bpf_timer */
+	ARG_PTR_TO_DYNPTR_LOCAL_UNINIT,	   /* a dynptr it makes of memory (dynptr.c) */
+	ARG_PTR_TO_DYNPTR_RINGBUF_UNINIT,  /* of a ring buffer record: a reference */
+	ARG_PTR_TO_DYNPTR,		   /* a dynptr made before, any kind */
+	ARG_PTR_TO_DYNPTR_RINGBUF_RELEASE, /* a ring buffer dynptr, given back */
 };
 
 enum ret_type {
@@ -55,6 +60,7 @@ enum ret_type {
 	RET_RINGBUF_MEM_OR_NULL, /* a reservation of R2's bytes, a reference */
 	RET_SOCKET_OR_NULL,	 /* a socket a lookup found, a reference */
 	RET_SOCK_COMMON_OR_NULL, /* the same, of any state (request, time-wait) */
+	RET_DYNPTR_DATA_OR_NULL, /* R3's bytes of the dynptr in R1, or NULL */
 };
 
 struct helper_proto {
@@ -69,6 +75,8 @@ struct helper_proto {
 	/* the coprocessor's operation for it; NULL: host-only */
 	const char *device_op;
 	bool calls_back; /* calls its ARG_PTR_TO_FUNC (push_callback) */
+	/* calls its ARG_PTR_TO_FUNC later, from a timer (push_async_callback) */
+	bool async_cb;
 	/* the kernel's helper takes no packet pointer (it lacks pkt_access) */
 	bool no_pkt;
 	uint8_t mem_size[5]; /* ARG_PTR_TO_FIXED_MEM: the bytes it reads */
@@ -87,6 +95,8 @@ struct helper_proto {
 #define NO_SOCKETS     "the coprocessor has no socket table"
 #define NO_COOKIES     "the coprocessor has no SYN cookie secret (the host's TCP keeps it)"
 #define NO_KERNEL_MEM  "the coprocessor has no kernel memory to read"
+#define NO_DYNPTRS     "the coprocessor has no dynptrs"
+#define NO_TIMERS      "the coprocessor has no timers: it cannot run a callback later, outside a frame"
 /* struct iphdr, ipv6hdr and tcphdr without options */
 #define IPV4_HDR 20
 #define IPV6_HDR 40
@@ -331,6 +341,79 @@ static const struct helper_proto protos[] = {
 	  .perfmon = true,
 	  .no_pkt = true,
 	  .host_why = "the coprocessor has no unit that formats strings" },
+	/* A timer in a map value (BTF): init with the value's own map and the
+	 * clock in the flags, a static callback(map, key, value) the kernel
+	 * calls later, started for nsecs with flags, cancelled. The flags
+	 * are checked when the helper runs. */
+	{ BPF_FUNC_timer_init,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_TIMER, ARG_CONST_MAP_PTR, ARG_ANYTHING },
+	  .side_effect = true,
+	  .gpl_only = true,
+	  .map_types = ~0ULL,
+	  .host_why = NO_TIMERS },
+	{ BPF_FUNC_timer_set_callback,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_TIMER, ARG_PTR_TO_FUNC },
+	  .side_effect = true,
+	  .gpl_only = true,
+	  .async_cb = true,
+	  .host_why = NO_TIMERS },
+	{ BPF_FUNC_timer_start,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_TIMER, ARG_ANYTHING, ARG_ANYTHING },
+	  .side_effect = true,
+	  .gpl_only = true,
+	  .host_why = NO_TIMERS },
+	{ BPF_FUNC_timer_cancel,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_TIMER },
+	  .side_effect = true,
+	  .gpl_only = true,
+	  .host_why = NO_TIMERS },
+	/* Dynptrs (dynptr.c): one of memory (data, size, flags, the dynptr),
+	 * read out of (dst, len, the dynptr, offset, flags), written into
+	 * (the dynptr, offset, src, len, flags), a slice of its data (the
+	 * dynptr, offset, a constant len); a ring buffer record as one
+	 * (map, size, flags, the dynptr: a reference even when the
+	 * reservation fails), submitted or discarded (the dynptr, flags).
+	 * Sizes, offsets and flags beyond the constant lengths are checked
+	 * when the helper runs. */
+	{ BPF_FUNC_dynptr_from_mem,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE_OR_ZERO, ARG_ANYTHING,
+	    ARG_PTR_TO_DYNPTR_LOCAL_UNINIT },
+	  .no_pkt = true,
+	  .host_why = NO_DYNPTRS },
+	{ BPF_FUNC_dynptr_read,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE_OR_ZERO, ARG_PTR_TO_DYNPTR, ARG_ANYTHING,
+	    ARG_ANYTHING },
+	  .no_pkt = true,
+	  .host_why = NO_DYNPTRS },
+	{ BPF_FUNC_dynptr_write,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_DYNPTR, ARG_ANYTHING, ARG_PTR_TO_MEM, ARG_CONST_SIZE_OR_ZERO, ARG_ANYTHING },
+	  .side_effect = true,
+	  .no_pkt = true,
+	  .host_why = NO_DYNPTRS },
+	{ BPF_FUNC_dynptr_data,
+	  RET_DYNPTR_DATA_OR_NULL,
+	  { ARG_PTR_TO_DYNPTR, ARG_ANYTHING, ARG_CONST_ALLOC_SIZE_OR_ZERO },
+	  .host_why = NO_DYNPTRS },
+	{ BPF_FUNC_ringbuf_reserve_dynptr,
+	  RET_INTEGER,
+	  { ARG_CONST_MAP_PTR, ARG_ANYTHING, ARG_ANYTHING, ARG_PTR_TO_DYNPTR_RINGBUF_UNINIT },
+	  .map_types = MAP(RINGBUF),
+	  .host_why = "the ring buffer is the host's" },
+	{ BPF_FUNC_ringbuf_submit_dynptr,
+	  RET_VOID,
+	  { ARG_PTR_TO_DYNPTR_RINGBUF_RELEASE, ARG_ANYTHING },
+	  .host_why = "the ring buffer is the host's" },
+	{ BPF_FUNC_ringbuf_discard_dynptr,
+	  RET_VOID,
+	  { ARG_PTR_TO_DYNPTR_RINGBUF_RELEASE, ARG_ANYTHING },
+	  .host_why = "the ring buffer is the host's" },
 };
 
 static const struct helper_proto *find_proto(int id)
@@ -571,10 +654,11 @@ static int check_mem_arg(struct verifier_env *env, uint32_t regno, uint8_t type,
 }
 
 /*
- * The offset of the bpf_spin_lock in a value of BTF type id, searched in
- * nested structs as the kernel does; -1 for none.
+ * The offset of the struct called name (bpf_spin_lock, bpf_timer) in a
+ * value of BTF type id, searched in nested structs as the kernel does; -1
+ * for none.
  */
-static int64_t btf_lock_off(const struct btf *btf, uint32_t id, int depth)
+static int64_t btf_field_off(const struct btf *btf, uint32_t id, const char *name, int depth)
 {
 	const struct btf_type *t = btf__type_by_id(btf, id);
 	const struct btf_member *m;
@@ -585,11 +669,11 @@ static int64_t btf_lock_off(const struct btf *btf, uint32_t id, int depth)
 	}
 	if (!t || !btf_is_struct(t) || depth > 8)
 		return -1;
-	if (!strcmp(btf__name_by_offset(btf, t->name_off), "bpf_spin_lock"))
+	if (!strcmp(btf__name_by_offset(btf, t->name_off), name))
 		return 0;
 	m = btf_members(t);
 	for (uint16_t i = 0; i < btf_vlen(t); i++, m++) {
-		int64_t off = btf_lock_off(btf, m->type, depth + 1);
+		int64_t off = btf_field_off(btf, m->type, name, depth + 1);
 
 		if (off >= 0)
 			return off + btf_member_bit_offset(t, i) / 8;
@@ -601,7 +685,14 @@ static int64_t map_lock_off(const struct verifier_env *env, const struct hwxdp_m
 {
 	if (!env->btf || !map->btf_value_type_id)
 		return -1;
-	return btf_lock_off(env->btf, map->btf_value_type_id, 0);
+	return btf_field_off(env->btf, map->btf_value_type_id, "bpf_spin_lock", 0);
+}
+
+static int64_t map_timer_off(const struct verifier_env *env, const struct hwxdp_map_desc *map)
+{
+	if (!env->btf || !map->btf_value_type_id)
+		return -1;
+	return btf_field_off(env->btf, map->btf_value_type_id, "bpf_timer", 0);
 }
 
 bool map_has_lock(const struct verifier_env *env, const struct hwxdp_map_desc *map)
@@ -614,19 +705,76 @@ uint32_t lock_held(const struct verifier_env *env)
 	return env->cur->frame[0]->lock_insn;
 }
 
-int check_lock_access(struct verifier_env *env, uint32_t regno, const struct reg_state *reg,
-		      int32_t off, int size)
+int check_map_field_access(struct verifier_env *env, uint32_t regno, const struct reg_state *reg,
+			   int32_t off, int size)
 {
-	int64_t lock = map_lock_off(env, &env->maps[reg->map]);
+	const struct hwxdp_map_desc *map = &env->maps[reg->map];
+	int64_t lock = map_lock_off(env, map), timer = map_timer_off(env, map);
 
 	(void)regno;
-	if (lock < 0)
-		return 0;
 	/* [smin + off, umax + off + size) against the lock's 4 bytes */
-	if (reg->smin + off < lock + 4 && lock < (int64_t)reg->umax + off + size) {
+	if (lock >= 0 && reg->smin + off < lock + 4 && lock < (int64_t)reg->umax + off + size) {
 		verbose(env, "bpf_spin_lock cannot be accessed directly by load/store\n");
 		return -EACCES;
 	}
+	if (timer >= 0 && reg->smin + off < timer + (int64_t)sizeof(struct bpf_timer) &&
+	    timer < (int64_t)reg->umax + off + size) {
+		verbose(env, "bpf_timer cannot be accessed directly by load/store\n");
+		return -EACCES;
+	}
+	return 0;
+}
+
+/*
+ * A struct bpf_timer argument, as the kernel's check_map_field_pointer: a
+ * map value pointer at the constant offset of the timer its BTF declares.
+ * *map becomes the value's map, which bpf_timer_init's map argument must
+ * name again and a callback is called with.
+ */
+static int check_timer_arg(struct verifier_env *env, uint32_t regno,
+			   const struct hwxdp_map_desc **map)
+{
+	const struct reg_state *reg = &cur_frame(env)->regs[regno];
+	const struct hwxdp_map_desc *m;
+	int64_t timer, off;
+
+	if (reg->type != PTR_TO_MAP_VALUE)
+		return arg_type_error(env, regno, "map_value");
+	if (!tnum_is_const(reg->var_off)) {
+		verbose(env,
+			"R%u doesn't have constant offset. bpf_timer has to be at the constant "
+			"offset\n",
+			regno);
+		return -EINVAL;
+	}
+	m = &env->maps[reg->map];
+	if (!env->btf || !m->btf_value_type_id) {
+		verbose(env, "map '%s' has to have BTF in order to use bpf_timer\n", m->name);
+		return -EINVAL;
+	}
+	timer = map_timer_off(env, m);
+	if (timer < 0) {
+		verbose(env, "map '%s' has no valid bpf_timer\n", m->name);
+		return -EINVAL;
+	}
+	off = (int64_t)reg->var_off.value + reg->off;
+	if (off != timer) {
+		verbose(env, "off %lld doesn't point to 'struct bpf_timer' that is at %lld\n",
+			(long long)off, (long long)timer);
+		return -EINVAL;
+	}
+	/* the kernel tells an inner map's values apart by the lookup that
+	 * found the map, which hwxdp does not track */
+	for (uint32_t i = 0; i < env->map_cnt; i++) {
+		if (map_of_maps(&env->maps[i]) && env->maps[i].inner_map == reg->map) {
+			verbose(env,
+				"map '%s': a bpf_timer in a map of maps' inner map is not "
+				"supported\n",
+				m->name);
+			return -EINVAL;
+		}
+	}
+	*map = m;
 	return 0;
 }
 
@@ -890,6 +1038,14 @@ static int check_arg(struct verifier_env *env, const struct helper_proto *proto,
 	case ARG_CONST_MAP_PTR:
 		if (reg->type != CONST_PTR_TO_MAP)
 			return arg_type_error(env, regno, "map_ptr");
+		/* bpf_timer_init: the map the timer's value came from */
+		if (*map && proto->args[0] == ARG_PTR_TO_TIMER && *map != &env->maps[reg->map]) {
+			verbose(env,
+				"timer pointer in R1 map '%s' doesn't match map pointer in R2 map "
+				"'%s'\n",
+				(*map)->name, env->maps[reg->map].name);
+			return -EINVAL;
+		}
 		*map = &env->maps[reg->map];
 		if ((*map)->type >= 64 || !(proto->map_types & (1ULL << (*map)->type))) {
 			if (proto->id == BPF_FUNC_tail_call) {
@@ -1010,6 +1166,27 @@ static int check_arg(struct verifier_env *env, const struct helper_proto *proto,
 		return check_mem_region(env, regno, 0, proto->mem_size[arg], false, false);
 	case ARG_PTR_TO_CONST_STR:
 		return check_const_str(env, regno);
+	case ARG_PTR_TO_TIMER:
+		return check_timer_arg(env, regno, map);
+	case ARG_PTR_TO_DYNPTR_LOCAL_UNINIT:
+	case ARG_PTR_TO_DYNPTR_RINGBUF_UNINIT:
+		return dynptr_arg_init(env, regno,
+				       type == ARG_PTR_TO_DYNPTR_LOCAL_UNINIT ? DYNPTR_LOCAL
+									      : DYNPTR_RINGBUF,
+				       idx);
+	case ARG_PTR_TO_DYNPTR:
+		return dynptr_arg_made(env, regno, DYNPTR_NONE, &env->call_dynptr_id,
+				       &env->call_dynptr_kind, &env->call_dynptr_ref);
+	case ARG_PTR_TO_DYNPTR_RINGBUF_RELEASE:
+		err = dynptr_arg_made(env, regno, DYNPTR_NONE, &env->call_dynptr_id,
+				      &env->call_dynptr_kind, &env->call_dynptr_ref);
+		if (!err && !env->call_dynptr_ref) {
+			verbose(env, "arg %u is an unacquired reference\n", regno);
+			return -EINVAL;
+		}
+		return err ? err
+			   : dynptr_arg_made(env, regno, DYNPTR_RINGBUF, &env->call_dynptr_id,
+					     &env->call_dynptr_kind, &env->call_dynptr_ref);
 	case ARG_PTR_TO_FUNC:
 		if (reg->type != PTR_TO_FUNC)
 			return arg_type_error(env, regno, "func");
@@ -1120,6 +1297,66 @@ static int push_callback(struct verifier_env *env, uint32_t idx)
 	return 0;
 }
 
+/*
+ * bpf_timer_set_callback, as the kernel verifies it: the callback runs
+ * later, from the timer, not within the call. The path goes on past the
+ * call, and a path of its own starts at the callback, in frame 0 of a
+ * state with nothing of the program's: R1 the timer's map, R2 a key and
+ * R3 the value of one of its elements, no references, no lock. Its exit
+ * must return 0 (check.c).
+ */
+static int push_async_callback(struct verifier_env *env, const struct hwxdp_map_desc *map,
+			       uint32_t idx)
+{
+	uint32_t subprog = cur_frame(env)->regs[BPF_REG_2].map, i;
+	struct func_state *callee;
+	struct vstate *cb;
+	int err;
+
+	for (i = env->subprogs[subprog].start; i < env->subprogs[subprog + 1].start; i++) {
+		if (env->insns[i].code == (BPF_JMP | BPF_CALL) && !env->insns[i].src_reg &&
+		    env->insns[i].imm == BPF_FUNC_tail_call) {
+			verbose(env, "callback at insn %u makes a tail call (insn %u)\n",
+				env->subprogs[subprog].start, i);
+			return -EINVAL;
+		}
+	}
+	env->subprogs[subprog].async_cb = true;
+	callee = frame_new(0, idx, subprog);
+	if (!callee)
+		return -ENOMEM;
+	err = state_push(env, env->subprogs[subprog].start, idx, &cb);
+	if (err) {
+		free(callee);
+		return err;
+	}
+	/* a root of its own: no checkpoint of the program's waits for it */
+	if (cb->parent)
+		cb->parent->branches--;
+	cb->parent = NULL;
+	cb->hist_cnt = 0;
+	cb->hist_lost = false;
+	cb->side_effect = 0;
+	for (i = 0; i <= cb->curframe; i++) {
+		free(cb->frame[i]->stack);
+		free(cb->frame[i]);
+		cb->frame[i] = NULL;
+	}
+	callee->async_callback = true;
+	reg_mark_known(&callee->regs[BPF_REG_1], 0);
+	callee->regs[BPF_REG_1].type = CONST_PTR_TO_MAP;
+	callee->regs[BPF_REG_1].map = (uint16_t)(map - env->maps);
+	reg_mark_known(&callee->regs[BPF_REG_2], 0);
+	callee->regs[BPF_REG_2].type = PTR_TO_MAP_KEY;
+	callee->regs[BPF_REG_2].map = (uint16_t)(map - env->maps);
+	reg_mark_known(&callee->regs[BPF_REG_3], 0);
+	callee->regs[BPF_REG_3].type = PTR_TO_MAP_VALUE;
+	callee->regs[BPF_REG_3].map = (uint16_t)(map - env->maps);
+	cb->frame[0] = callee;
+	cb->curframe = 0;
+	return 0;
+}
+
 static void clobber_caller_saved(struct verifier_env *env)
 {
 	struct reg_state *regs = cur_frame(env)->regs;
@@ -1176,6 +1413,13 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 			return err;
 	}
 	mark_args_precise(env, proto);
+	/* the kernel's check_helper_call: a local dynptr of a map value only */
+	if (proto->id == BPF_FUNC_dynptr_from_mem &&
+	    cur_frame(env)->regs[BPF_REG_1].type != PTR_TO_MAP_VALUE) {
+		verbose(env, "Unsupported reg type %s for bpf_dynptr_from_mem data\n",
+			reg_type_str(cur_frame(env)->regs[BPF_REG_1].type));
+		return -EACCES;
+	}
 	if (proto->id == BPF_FUNC_snprintf) {
 		err = check_snprintf(env);
 		if (err)
@@ -1209,10 +1453,19 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 	/* the kernel keeps the size as the 32 bits of its mem_size */
 	if (proto->ret == RET_RINGBUF_MEM_OR_NULL)
 		alloc_size = (uint32_t)cur_frame(env)->regs[BPF_REG_2].var_off.value;
+	if (proto->ret == RET_DYNPTR_DATA_OR_NULL)
+		alloc_size = (uint32_t)cur_frame(env)->regs[BPF_REG_3].var_off.value;
 	if (proto->args[0] == ARG_PTR_TO_RINGBUF_MEM || proto->args[0] == ARG_PTR_TO_SOCK_RELEASE)
 		release_reference(env, cur_frame(env)->regs[BPF_REG_1].ref_obj_id);
+	if (proto->args[0] == ARG_PTR_TO_DYNPTR_RINGBUF_RELEASE)
+		dynptr_release(env, env->call_dynptr_ref);
 	if (proto->calls_back) {
 		err = push_callback(env, idx);
+		if (err)
+			return err;
+	}
+	if (proto->async_cb) {
+		err = push_async_callback(env, map, idx);
 		if (err)
 			return err;
 	}
@@ -1260,6 +1513,16 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 		r0->id = ref;
 		r0->ref_obj_id = ref;
 		break;
+	case RET_DYNPTR_DATA_OR_NULL:
+		/* gone with the dynptr: overwritten, or its reference given back */
+		reg_mark_known(r0, 0);
+		r0->type = PTR_TO_MEM_OR_NULL;
+		r0->mem_size = alloc_size;
+		r0->id = new_id(env);
+		r0->ref_obj_id = env->call_dynptr_ref;
+		r0->dynptr_id = env->call_dynptr_id;
+		r0->mem_flags = MEM_DYNPTR_DATA;
+		break;
 	case RET_VERDICT:
 		/* Both return XDP_REDIRECT, or XDP_ABORTED, or for a map
 		 * miss the action in the low bits of the flags. Only the
@@ -1301,6 +1564,10 @@ int check_kfunc_call(struct verifier_env *env, const struct bpf_insn *insn, uint
 	}
 	if (kfunc_is_xdp_metadata(insn))
 		return check_xdp_metadata_call(env, insn);
+	if (kfunc_is_dynptr(insn))
+		return check_dynptr_kfunc(env, insn, idx);
+	if (kfunc_is_iter(insn))
+		return check_iter_kfunc(env, insn, idx);
 	/* device kfuncs exist on the device only */
 	if (insn->imm != KFUNC_ESP_ENCAP || insn->off || !env->device) {
 		verbose(env, "kernel btf_id %d is not a function\n", insn->imm);

@@ -53,7 +53,24 @@ const char *kfunc_name(int32_t id)
 
 	if (k)
 		return k->name;
-	return id == KFUNC_ESP_ENCAP ? "bpf_hwxdp_esp_encap" : NULL;
+	switch (id) {
+	case KFUNC_ESP_ENCAP:
+		return "bpf_hwxdp_esp_encap";
+	case KFUNC_DYNPTR_FROM_XDP:
+		return "bpf_dynptr_from_xdp";
+	case KFUNC_DYNPTR_SLICE:
+		return "bpf_dynptr_slice";
+	case KFUNC_DYNPTR_SLICE_RDWR:
+		return "bpf_dynptr_slice_rdwr";
+	case KFUNC_ITER_NUM_NEW:
+		return "bpf_iter_num_new";
+	case KFUNC_ITER_NUM_NEXT:
+		return "bpf_iter_num_next";
+	case KFUNC_ITER_NUM_DESTROY:
+		return "bpf_iter_num_destroy";
+	default:
+		return NULL;
+	}
 }
 
 int check_kfunc_binding(struct verifier_env *env, const struct bpf_insn *insn, uint32_t idx)

@@ -259,7 +259,7 @@ static void print_reg(char *buf, size_t len, const struct reg_state *reg,
 
 static void log_frame(struct verifier_env *env, const struct func_state *frame, uint32_t frameno)
 {
-	static const char kinds[] = { '?', 'm', '0', 'r' };
+	static const char kinds[] = { '?', 'm', '0', 'r', 'd', 'i' };
 	char buf[512];
 	uint32_t r, i;
 	int b;
@@ -282,7 +282,7 @@ static void log_frame(struct verifier_env *env, const struct func_state *frame, 
 			continue;
 		}
 		for (b = 0; b < 8; b++)
-			bytes[b] = kinds[s->byte[7 - b] & 3];
+			bytes[b] = s->byte[7 - b] < sizeof(kinds) ? kinds[s->byte[7 - b]] : '?';
 		bytes[8] = '\0';
 		if (strcmp(bytes, "????????"))
 			verbose(env, "fp%d=%s ", -8 * (int)(i + 1), bytes);

@@ -321,6 +321,10 @@ static bool regsafe(const struct reg_state *old, const struct reg_state *cur, st
 	case PTR_TO_MEM:
 	case PTR_TO_MEM_OR_NULL:
 		return old->off == cur->off && old->mem_size == cur->mem_size &&
+		       old->mem_flags == cur->mem_flags &&
+		       (old->dynptr_id ? cur->dynptr_id && check_ids(idmap, old->dynptr_id,
+								     cur->dynptr_id, exact)
+				       : !cur->dynptr_id) &&
 		       check_ids(idmap, old->id, cur->id, exact);
 	case PTR_TO_SOCKET_OR_NULL:
 	case PTR_TO_SOCK_COMMON_OR_NULL:
@@ -376,6 +380,19 @@ static bool slot_safe(const struct stack_slot *os, const struct stack_slot *cs, 
 			return false;
 		}
 	}
+	/* a dynptr: the same kind and slot, made by the same call as far as
+	 * the ids tell, holding the same reference */
+	if (os->byte[0] == STACK_ITER)
+		return cs->byte[0] == STACK_ITER && os->iter == cs->iter &&
+		       check_ids(idmap, os->spill.ref_obj_id, cs->spill.ref_obj_id, exact);
+	if (os->byte[0] == STACK_DYNPTR)
+		return cs->byte[0] == STACK_DYNPTR && os->dynptr == cs->dynptr &&
+		       os->dynptr_first == cs->dynptr_first &&
+		       check_ids(idmap, os->spill.id, cs->spill.id, exact) &&
+		       (os->spill.ref_obj_id
+				? cs->spill.ref_obj_id && check_ids(idmap, os->spill.ref_obj_id,
+								    cs->spill.ref_obj_id, exact)
+				: !cs->spill.ref_obj_id);
 	return !os->spill_size || os->byte[0] != STACK_SPILL ||
 	       (cs->spill_size == os->spill_size && regsafe(&os->spill, &cs->spill, idmap, mode));
 }
@@ -412,7 +429,8 @@ static bool stacksafe(const struct func_state *old, const struct func_state *cur
 		/* the common case, the same bytes and no spill, without a call */
 		memcpy(&ob, os->byte, 8);
 		memcpy(&cb, cs->byte, 8);
-		if ((ob == cb || (!exact && !ob)) && os->byte[0] != STACK_SPILL)
+		if ((ob == cb || (!exact && !ob)) && os->byte[0] != STACK_SPILL &&
+		    os->byte[0] != STACK_DYNPTR && os->byte[0] != STACK_ITER)
 			continue;
 		if (!slot_safe(os, cs, idmap, mode, uninit_ok)) {
 			*bad = i;
@@ -506,7 +524,7 @@ static bool states_equal(struct verifier_env *env, const struct vstate *old,
 		const struct func_state *of = old->frame[i], *cf = cur->frame[i];
 		uint16_t live = frame_live(env, cur, i, insn);
 
-		if (of->callsite != cf->callsite)
+		if (of->callsite != cf->callsite || of->async_callback != cf->async_callback)
 			return false;
 		/* a caller that has called its callback more often has fewer
 		 * calls left to explore */
@@ -594,6 +612,26 @@ static void covering_loop_reads(struct verifier_env *env, const struct vstate *o
 	for (struct vstate *st = env->cur->parent; st && st != old; st = st->parent)
 		st->reads_all = true;
 	propagate_stack_reads(env, old);
+}
+
+/*
+ * An active iterator of old is at another iteration in cur: the loop has
+ * made progress, however equal the states (the kernel's
+ * iter_active_depths_differ).
+ */
+static bool iter_depths_differ(const struct vstate *old, const struct vstate *cur)
+{
+	for (uint32_t f = 0; f <= old->curframe && f <= cur->curframe; f++) {
+		const struct func_state *of = old->frame[f], *cf = cur->frame[f];
+
+		for (uint32_t i = 0; i < of->slot_cnt && i < cf->slot_cnt; i++)
+			if (of->stack[i].byte[0] == STACK_ITER &&
+			    of->stack[i].iter == ITER_ACTIVE &&
+			    cf->stack[i].byte[0] == STACK_ITER &&
+			    of->stack[i].iter_depth != cf->stack[i].iter_depth)
+				return true;
+	}
+	return false;
 }
 
 static bool is_ancestor(const struct vstate *old, const struct vstate *cur)
@@ -745,7 +783,7 @@ int state_visit(struct verifier_env *env, uint32_t insn)
 			}
 			if (maybe_looping(e, hash, cur) &&
 			    states_equal(env, &e->st, cur, insn, CMP_EXACT) &&
-			    is_ancestor(&e->st, cur)) {
+			    is_ancestor(&e->st, cur) && !iter_depths_differ(&e->st, cur)) {
 				verbose(env, "infinite loop detected at insn %u\n", insn);
 				return REJECT;
 			}

@@ -58,6 +58,14 @@ enum reg_type {
 #define KFUNC_XDP_RX_TIMESTAMP 2
 #define KFUNC_XDP_RX_HASH      3
 #define KFUNC_XDP_RX_VLAN_TAG  4
+/* The kernel's dynptr kfuncs (dynptr.c). */
+#define KFUNC_DYNPTR_FROM_XDP	5
+#define KFUNC_DYNPTR_SLICE	6
+#define KFUNC_DYNPTR_SLICE_RDWR 7
+/* The kernel's numeric iterator (iter.c). */
+#define KFUNC_ITER_NUM_NEW     8
+#define KFUNC_ITER_NUM_NEXT    9
+#define KFUNC_ITER_NUM_DESTROY 10
 
 /* Packet pointer ranges below zero: what a failed comparison taught. */
 enum {
@@ -84,6 +92,7 @@ struct reg_state {
 	uint32_t ref_obj_id; /* a socket or ring buffer memory: the reference it is, else 0 */
 	int32_t range;	     /* packet: bytes from off 0 known to be in the frame */
 	uint32_t mem_size;   /* PTR_TO_MEM: the bytes it points to */
+	uint32_t dynptr_id;  /* PTR_TO_MEM: the dynptr it is a slice of, else 0 */
 	uint16_t map;	     /* map pointers and values: index into env->maps;
 				PTR_TO_FUNC: the subprogram */
 	uint8_t type;
@@ -91,6 +100,7 @@ struct reg_state {
 	/* a scalar of a stored state some path from it depended on
 	 * (precision.c); only these are compared by their bounds */
 	uint8_t precise;
+	uint8_t mem_flags; /* PTR_TO_MEM(_OR_NULL): MEM_* */
 };
 
 enum stack_byte {
@@ -98,13 +108,33 @@ enum stack_byte {
 	STACK_MISC,    /* written, value unknown */
 	STACK_ZERO,    /* written with zero */
 	STACK_SPILL,   /* part of a spilled register */
+	STACK_DYNPTR,  /* part of a struct bpf_dynptr (dynptr.c) */
+	STACK_ITER,    /* a struct bpf_iter_num (iter.c) */
+};
+
+/* An open-coded iterator's state, as the kernel's enum bpf_iter_state. */
+enum { ITER_ACTIVE = 1, ITER_DRAINED };
+
+/* The kinds of dynptr, as the kernel's enum bpf_dynptr_type names them. */
+enum dynptr_kind { DYNPTR_NONE, DYNPTR_LOCAL, DYNPTR_RINGBUF, DYNPTR_XDP };
+
+/* PTR_TO_MEM(_OR_NULL): what else the memory is */
+enum {
+	MEM_RDONLY = 1,	     /* bpf_dynptr_slice's: read only */
+	MEM_XDP_SLICE = 2,   /* a slice of an xdp dynptr: gone when the packet moves */
+	MEM_DYNPTR_DATA = 4, /* bpf_dynptr_data's: gone with its dynptr */
 };
 
 /* 8 bytes of stack; byte[0] is the lowest address. */
 struct stack_slot {
-	struct reg_state spill; /* when spill_size: the register stored at byte 0 */
+	struct reg_state spill; /* when spill_size: the register stored at byte 0;
+				   a dynptr's slots: its id and ref_obj_id */
 	uint8_t byte[8];	/* enum stack_byte */
 	uint8_t spill_size;
+	uint8_t dynptr;	   /* STACK_DYNPTR: enum dynptr_kind */
+	bool dynptr_first; /* STACK_DYNPTR: the lower of its two slots */
+	uint8_t iter;	   /* STACK_ITER: ITER_ACTIVE or ITER_DRAINED */
+	uint32_t iter_depth; /* STACK_ITER: iterations begun on the path */
 };
 
 /* One call frame. Slot i holds fp-8*(i+1) .. fp-8*i-1. */
@@ -139,6 +169,10 @@ struct func_state {
 	/* A callback's frame: called by the helper at callsite, which the
 	 * path goes back to at its exit (helpers.c). */
 	bool in_callback;
+	/* A timer's callback (bpf_timer_set_callback): frame 0 of a path of
+	 * its own, which the kernel runs later, not at the call; its exit
+	 * returns 0 (helpers.c, check.c). */
+	bool async_callback;
 	/* Of a caller: how often this path has called the callback of the
 	 * helper call it is at, which bounds the calls by the helper's count
 	 * (the kernel's callback_depth). */
@@ -206,6 +240,8 @@ struct subprog_info {
 	uint32_t stack_depth; /* deepest byte touched, rounded up to 8 */
 	/* host, BTF-typed global functions: verified once, on their own */
 	bool global, called, verified;
+	/* a timer's callback: the root of a call chain of its own */
+	bool async_cb;
 	uint8_t arg_cnt;
 	uint8_t arg[5];	      /* enum global_arg */
 	uint32_t arg_size[5]; /* GARG_MEM: the size of what it points to */
@@ -281,7 +317,29 @@ struct verifier_env {
 
 	/* device: the call just checked punts; the path ends there */
 	bool punted;
+	/* the dynptr the call just checked reads (helpers.c, dynptr.c) */
+	uint32_t call_dynptr_id, call_dynptr_ref;
+	uint8_t call_dynptr_kind;
 };
+
+/* Runs body for every register and spilled register of the state. */
+#define for_each_reg(st, reg, body)                                                                \
+	do {                                                                                       \
+		uint32_t f_, i_;                                                                   \
+		for (f_ = 0; f_ <= (st)->curframe; f_++) {                                         \
+			struct func_state *fr_ = (st)->frame[f_];                                  \
+			for (i_ = 0; i_ < MAX_BPF_REG; i_++) {                                     \
+				struct reg_state *reg = &fr_->regs[i_];                            \
+				body;                                                              \
+			}                                                                          \
+			for (i_ = 0; i_ < fr_->slot_cnt; i_++) {                                   \
+				struct reg_state *reg = &fr_->stack[i_].spill;                     \
+				if (!fr_->stack[i_].spill_size)                                    \
+					continue;                                                  \
+				body;                                                              \
+			}                                                                          \
+		}                                                                                  \
+	} while (0)
 
 /* log.c */
 __attribute__((format(printf, 2, 3))) void verbose(struct verifier_env *env, const char *fmt, ...);
@@ -368,12 +426,38 @@ uint32_t lock_held(const struct verifier_env *env);
 /* Whether map's values have a bpf_spin_lock (BTF), kept by a NULL check. */
 bool map_has_lock(const struct verifier_env *env, const struct hwxdp_map_desc *map);
 /* A load, store or helper access of size bytes at off of a map value
- * pointer: refused where it touches the value's bpf_spin_lock. */
-int check_lock_access(struct verifier_env *env, uint32_t regno, const struct reg_state *reg,
-		      int32_t off, int size);
+ * pointer: refused where it touches the value's bpf_spin_lock or
+ * bpf_timer. */
+int check_map_field_access(struct verifier_env *env, uint32_t regno, const struct reg_state *reg,
+			   int32_t off, int size);
 int check_kfunc_call(struct verifier_env *env, const struct bpf_insn *insn, uint32_t idx);
 /* Every packet pointer of the state becomes unusable. */
 void invalidate_packet_pointers(struct vstate *st);
+
+/* dynptr.c: struct bpf_dynptr on the stack */
+/* A write of [lo, hi) into frame's stack ends the dynptrs it touches, or is
+ * refused for one that holds a reference. */
+int dynptr_stack_write(struct verifier_env *env, struct func_state *frame, int64_t lo, int64_t hi);
+/* A read of [lo, hi) by a load or a helper, or a helper's write there,
+ * touches no dynptr. */
+int dynptr_stack_touch(struct verifier_env *env, const struct func_state *frame, int64_t lo,
+		       int64_t hi, bool helper_write);
+/* A dynptr argument in regno: made there (kind, ref for a ring buffer's:
+ * acquires one), or one made before, of kind (DYNPTR_NONE: any), whose id,
+ * kind and ref_obj_id come out. */
+int dynptr_arg_init(struct verifier_env *env, uint32_t regno, uint8_t kind, uint32_t idx);
+int dynptr_arg_made(struct verifier_env *env, uint32_t regno, uint8_t kind, uint32_t *id,
+		    uint8_t *made_kind, uint32_t *ref);
+/* Gives back a ring buffer dynptr's reference: its slots and slices go. */
+void dynptr_release(struct verifier_env *env, uint32_t ref);
+/* The kernel's dynptr kfuncs: bpf_dynptr_from_xdp, _slice, _slice_rdwr */
+bool kfunc_is_dynptr(const struct bpf_insn *insn);
+int check_dynptr_kfunc(struct verifier_env *env, const struct bpf_insn *insn, uint32_t idx);
+
+/* iter.c: bpf_iter_num_new, _next and _destroy */
+bool kfunc_is_iter(const struct bpf_insn *insn);
+bool kfunc_is_iter_next(const struct bpf_insn *insn);
+int check_iter_kfunc(struct verifier_env *env, const struct bpf_insn *insn, uint32_t idx);
 
 /* kfuncs.c: the kernel's XDP metadata kfuncs */
 bool kfunc_is_xdp_metadata(const struct bpf_insn *insn);
@@ -427,6 +511,11 @@ static inline bool type_is_pkt(uint8_t type)
 }
 
 /* A socket pointer, NULL-checked or not. */
+static inline bool type_is_mem(uint8_t type)
+{
+	return type == PTR_TO_MEM || type == PTR_TO_MEM_OR_NULL;
+}
+
 static inline bool type_is_sock(uint8_t type)
 {
 	return type == PTR_TO_SOCKET || type == PTR_TO_SOCKET_OR_NULL ||

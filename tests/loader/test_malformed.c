@@ -254,8 +254,8 @@ Test(loader_malformed, kfuncs_hwxdp_does_not_know)
 		const char *name, *why;
 		bool weak;
 	} cases[] = {
-		{ "bpf_dynptr_from_xdp", "kfunc 'bpf_dynptr_from_xdp' is not supported by hwxdp" },
-		{ "bpf_dynptr_from_xdp", "kfunc 'bpf_dynptr_from_xdp' is not supported by hwxdp",
+		{ "bpf_dynptr_adjust", "kfunc 'bpf_dynptr_adjust' is not supported by hwxdp" },
+		{ "bpf_dynptr_adjust", "kfunc 'bpf_dynptr_adjust' is not supported by hwxdp",
 		  true },
 		{ "bpf_no_such_kfunc", "extern 'bpf_no_such_kfunc' is not a kfunc of the target" },
 	};

@@ -11,6 +11,7 @@
 
 #include "tests/verifier/insn.h"
 #include "tests/verifier/kernel.h"
+#include "loader/kfuncs.h"
 
 #define MAX_TEST_INSNS 64
 
@@ -73,6 +74,62 @@ extern const unsigned int reject_case_cnt;
 	ST_MEM(BPF_DW, 10, -16, 0), ST_MEM(BPF_W, 10, -8, 0), MOV64_REG(2, 10),                    \
 		ALU64_IMM(BPF_ADD, 2, -16), MOV64_IMM(3, 12), MOV64_IMM(4, -1), MOV64_IMM(5, 0),   \
 		CALL_HELPER(fn)
+/* bpf_timer_init(the timer of the struct timed at r, map, CLOCK_MONOTONIC);
+ * 6 instructions */
+#define TIMER_INIT(r, map)                                                                         \
+	MOV64_REG(1, r), ALU64_IMM(BPF_ADD, 1, TIMED_TIMER_OFF), LD_MAP_FD(2, map),                \
+		MOV64_IMM(3, 1), CALL_HELPER(BPF_FUNC_timer_init)
+/* bpf_timer_set_callback(that timer, the function rel instructions after
+ * the ld_imm64's first half + 1, as BPF_LOOP's); 5 instructions */
+#define TIMER_SET_CB(r, rel)                                                                       \
+	MOV64_REG(1, r), ALU64_IMM(BPF_ADD, 1, TIMED_TIMER_OFF),                                   \
+		LD_IMM64_RAW(2, BPF_PSEUDO_FUNC, rel), CALL_HELPER(BPF_FUNC_timer_set_callback)
+/* Dynptrs at fp-32 (above LOOKUP's key). bpf_dynptr_from_mem(the map
+ * value in r7, 16, 0, fp-32); 6 instructions */
+#define DYNPTR_FROM_MEM                                                                            \
+	MOV64_REG(1, 7), MOV64_IMM(2, 16), MOV64_IMM(3, 0), MOV64_REG(4, 10),                      \
+		ALU64_IMM(BPF_ADD, 4, -32), CALL_HELPER(BPF_FUNC_dynptr_from_mem)
+/* r7 = MAP_ARRAY's value 0, NULL checked (an exit), and a dynptr of it;
+ * 16 instructions */
+#define DYNPTR_OF_VALUE                                                                            \
+	LOOKUP(MAP_ARRAY), JMP_IMM(BPF_JNE, 0, 0, 2), RET(XDP_PASS), MOV64_REG(7, 0),              \
+		DYNPTR_FROM_MEM
+/* bpf_dynptr_read(8 bytes into fp-40, 8, fp-32, 0, 0); 8 instructions */
+#define DYNPTR_READ                                                                                \
+	MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -40), MOV64_IMM(2, 8), MOV64_REG(3, 10),           \
+		ALU64_IMM(BPF_ADD, 3, -32), MOV64_IMM(4, 0), MOV64_IMM(5, 0),                      \
+		CALL_HELPER(BPF_FUNC_dynptr_read)
+/* r0 = bpf_dynptr_data(fp-32, 0, n); 5 instructions */
+#define DYNPTR_DATA(n)                                                                             \
+	MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -32), MOV64_IMM(2, 0), MOV64_IMM(3, n),            \
+		CALL_HELPER(BPF_FUNC_dynptr_data)
+/* bpf_ringbuf_reserve_dynptr(ringbuf, 8, 0, fp-32); 6 instructions */
+#define RB_RESERVE_DYNPTR                                                                          \
+	LD_MAP_FD(1, MAP_RINGBUF), MOV64_IMM(2, 8), MOV64_IMM(3, 0), MOV64_REG(4, 10),             \
+		ALU64_IMM(BPF_ADD, 4, -32), CALL_HELPER(BPF_FUNC_ringbuf_reserve_dynptr)
+/* bpf_ringbuf_submit_dynptr(fp-32, 0) or _discard_dynptr; 4 instructions */
+#define RB_SUBMIT_DYNPTR                                                                           \
+	MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -32), MOV64_IMM(2, 0),                             \
+		CALL_HELPER(BPF_FUNC_ringbuf_submit_dynptr)
+#define RB_DISCARD_DYNPTR                                                                          \
+	MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -32), MOV64_IMM(2, 0),                             \
+		CALL_HELPER(BPF_FUNC_ringbuf_discard_dynptr)
+/* bpf_dynptr_from_xdp(the context in r6, 0, fp-32); 5 instructions */
+#define DYNPTR_FROM_XDP                                                                            \
+	MOV64_REG(1, 6), MOV64_IMM(2, 0), MOV64_REG(3, 10), ALU64_IMM(BPF_ADD, 3, -32),            \
+		CALL_KFUNC(HWXDP_KFUNC_DYNPTR_FROM_XDP)
+/* r0 = FN(fp-32, 0, the buffer at fp-48, n <= 16); 7 instructions */
+#define DYNPTR_SLICE(fn, n)                                                                        \
+	MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -32), MOV64_IMM(2, 0), MOV64_REG(3, 10),           \
+		ALU64_IMM(BPF_ADD, 3, -48), MOV64_IMM(4, n), CALL_KFUNC(fn)
+/* An iterator at fp-8: bpf_iter_num_new(fp-8, start, end); 5 instructions */
+#define ITER_NEW(start, end)                                                                       \
+	MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -8), MOV64_IMM(2, start), MOV64_IMM(3, end),       \
+		CALL_KFUNC(HWXDP_KFUNC_ITER_NUM_NEW)
+/* r0 = bpf_iter_num_next(fp-8), or bpf_iter_num_destroy(fp-8); 3 instructions */
+#define ITER_NEXT MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -8), CALL_KFUNC(HWXDP_KFUNC_ITER_NUM_NEXT)
+#define ITER_DESTROY                                                                               \
+	MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -8), CALL_KFUNC(HWXDP_KFUNC_ITER_NUM_DESTROY)
 /* bpf_sk_release(r); 2 instructions */
 #define SK_RELEASE(r) MOV64_REG(1, r), CALL_HELPER(BPF_FUNC_sk_release)
 #endif /* HWXDP_TESTS_VERIFIER_CASES_H */

@@ -77,6 +77,20 @@ const struct hwxdp_map_desc test_maps[MAP_CNT] = {
 			 .max_entries = 4,
 			 .btf_key_type_id = 1,
 			 .btf_value_type_id = 3 },
+	[MAP_TIMED] = { .name = "timed",
+			.type = BPF_MAP_TYPE_HASH,
+			.key_size = 4,
+			.value_size = 24,
+			.max_entries = 4,
+			.btf_key_type_id = 1,
+			.btf_value_type_id = 5 },
+	[MAP_TIMED_ARRAY] = { .name = "timed_array",
+			      .type = BPF_MAP_TYPE_ARRAY,
+			      .key_size = 4,
+			      .value_size = 24,
+			      .max_entries = 2,
+			      .btf_key_type_id = 1,
+			      .btf_value_type_id = 5 },
 	[MAP_BLOOM] = { .name = "bloom",
 			.type = BPF_MAP_TYPE_BLOOM_FILTER,
 			.value_size = 8,
@@ -88,7 +102,7 @@ static int map_fds[MAP_CNT];
 const struct btf *test_btf(void)
 {
 	static struct btf *btf;
-	int lock, locked;
+	int lock, locked, timer, timed;
 
 	if (btf)
 		return btf;
@@ -104,6 +118,13 @@ const struct btf *test_btf(void)
 	if (locked != 3 || btf__add_field(btf, "a", 1, 0, 0) ||
 	    btf__add_field(btf, "lock", lock, LOCKED_LOCK_OFF * 8, 0) ||
 	    btf__add_field(btf, "b", 1, 64, 0))
+		goto fail;
+	timer = btf__add_struct(btf, "bpf_timer", 16);
+	if (timer != 4 || btf__add_field(btf, "lo", 1, 0, 0) || btf__add_field(btf, "hi", 1, 64, 0))
+		goto fail;
+	timed = btf__add_struct(btf, "timed", 24);
+	if (timed != 5 || btf__add_field(btf, "a", 1, 0, 0) ||
+	    btf__add_field(btf, "timer", timer, TIMED_TIMER_OFF * 8, 0))
 		goto fail;
 	return btf;
 fail:

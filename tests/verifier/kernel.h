@@ -27,6 +27,8 @@ enum {
 	MAP_QUEUE,	    /* queue, no key, value 8, 4 entries */
 	MAP_BLOOM,	    /* bloom filter, no key, value 8, 4 entries */
 	MAP_LOCKED,	    /* hash, key 4, value struct locked (test_btf) */
+	MAP_TIMED,	    /* hash, key 4, value struct timed (test_btf) */
+	MAP_TIMED_ARRAY,    /* array of 2, value struct timed */
 	MAP_CNT,
 };
 
@@ -47,9 +49,12 @@ enum kernel_mode {
 /*
  * The BTF of the test maps' types: [1] int, [2] struct bpf_spin_lock,
  * [3] struct locked { int a; struct bpf_spin_lock lock; long long b; },
- * its lock at 4. NULL when it cannot be made.
+ * its lock at 4, [4] struct bpf_timer (16 bytes), [5] struct timed
+ * { int a; struct bpf_timer timer; }, its timer at 8. NULL when it cannot
+ * be made.
  */
 #define LOCKED_LOCK_OFF 4
+#define TIMED_TIMER_OFF 8
 const struct btf *test_btf(void);
 
 bool kernel_available(void);

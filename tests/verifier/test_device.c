@@ -14,8 +14,10 @@
 #include <criterion/criterion.h>
 
 #include "hwxdp/fwd.h"
+#include "loader/kfuncs.h"
 #include "loader/object.h"
 #include "tests/verifier/insn.h"
+#include "tests/verifier/kernel.h"
 #include "verifier/verifier.h"
 
 #define CNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -617,6 +619,117 @@ Test(device_helpers, ringbuf_reserve_punts)
 	cr_expect(!res->facts[5].reachable && !res->facts[8].reachable);
 	hwxdp_verify_result__free(res);
 	both_accept(insns, CNT(insns));
+}
+
+/* A timer is the host's: its callback runs later, apart from any frame.
+ * The device punts at bpf_timer_init, naming it and why; after a map
+ * write it cannot, and the program is not the device's. */
+Test(device_helpers, timers_punt)
+{
+	const struct bpf_insn insns[] = {
+		ST_MEM(BPF_DW, 10, -8, 0),
+		MOV64_REG(2, 10),
+		ALU64_IMM(BPF_ADD, 2, -8),
+		LD_MAP_FD(1, MAP_TIMED),
+		CALL_HELPER(BPF_FUNC_map_lookup_elem),
+		JMP_IMM(BPF_JEQ, 0, 0, 8),
+		MOV64_REG(6, 0),
+		ST_MEM(BPF_W, 6, 0, 1), /* 8: the write of the second program */
+		MOV64_REG(1, 6),
+		ALU64_IMM(BPF_ADD, 1, TIMED_TIMER_OFF),
+		LD_MAP_FD(2, MAP_TIMED),
+		MOV64_IMM(3, 1),
+		CALL_HELPER(BPF_FUNC_timer_init), /* 14 */
+		MOV64_IMM(0, XDP_PASS),
+		EXIT_INSN(),
+	};
+	struct bpf_insn no_write[CNT(insns)];
+	struct hwxdp_verify_opts opts = {
+		.sz = sizeof(opts), .log_level = 2, .device = true, .btf = test_btf()
+	};
+	struct hwxdp_verify_result *res = NULL;
+
+	memcpy(no_write, insns, sizeof(insns));
+	no_write[8] = MOV64_IMM(1, 0);
+	cr_assert_eq(hwxdp_verify_insns(no_write, CNT(insns), test_maps, MAP_CNT, &opts, &res), 0);
+	cr_expect(res->accepted, "%s", res->log);
+	cr_expect(res->facts[14].punt_point);
+	cr_expect(strstr(res->log, "14: punt to the host: bpf_timer_init#169 is host-only: the "
+				   "coprocessor has no timers"),
+		  "%s", res->log);
+	hwxdp_verify_result__free(res);
+
+	cr_assert_eq(hwxdp_verify_insns(insns, CNT(insns), test_maps, MAP_CNT, &opts, &res), 0);
+	cr_expect(!res->accepted, "%s", res->log);
+	cr_expect(strstr(res->log, "host-only helper bpf_timer_init#169 (the coprocessor has no "
+				   "timers: it cannot run a callback later, outside a frame) after "
+				   "the side effect of insn 8"),
+		  "%s", res->log);
+	hwxdp_verify_result__free(res);
+
+	opts.device = false;
+	cr_assert_eq(hwxdp_verify_insns(insns, CNT(insns), test_maps, MAP_CNT, &opts, &res), 0);
+	cr_expect(res->accepted, "the host: %s", res->log);
+	hwxdp_verify_result__free(res);
+}
+
+/* Dynptrs are the host's: a helper that makes one punts, naming it and
+ * why; a dynptr of the frame, whose slices would be windows of the
+ * device's packet memory, is not translated: the program is refused for
+ * the device, in words, and the host takes it. */
+Test(device_helpers, dynptrs_punt_or_are_refused)
+{
+	const struct bpf_insn from_mem[] = {
+		ST_MEM(BPF_DW, 10, -8, 0),
+		MOV64_REG(2, 10),
+		ALU64_IMM(BPF_ADD, 2, -8),
+		LD_MAP_FD(1, MAP_ARRAY),
+		CALL_HELPER(BPF_FUNC_map_lookup_elem),
+		JMP_IMM(BPF_JEQ, 0, 0, 6),
+		MOV64_REG(1, 0),
+		MOV64_IMM(2, 8),
+		MOV64_IMM(3, 0),
+		MOV64_REG(4, 10),
+		ALU64_IMM(BPF_ADD, 4, -32),
+		CALL_HELPER(BPF_FUNC_dynptr_from_mem), /* 12 */
+		MOV64_IMM(0, XDP_PASS),
+		EXIT_INSN(),
+	};
+	const struct bpf_insn from_xdp[] = {
+		MOV64_IMM(2, 0),
+		MOV64_REG(3, 10),
+		ALU64_IMM(BPF_ADD, 3, -16),
+		CALL_KFUNC(HWXDP_KFUNC_DYNPTR_FROM_XDP), /* 3 */
+		MOV64_IMM(0, XDP_PASS),
+		EXIT_INSN(),
+	};
+	struct hwxdp_verify_opts opts = {
+		.sz = sizeof(opts), .log_level = 2, .device = true, .btf = test_btf()
+	};
+	struct hwxdp_verify_result *res = NULL;
+
+	cr_assert_eq(hwxdp_verify_insns(from_mem, CNT(from_mem), test_maps, MAP_CNT, &opts, &res),
+		     0);
+	cr_expect(res->accepted, "%s", res->log);
+	cr_expect(res->facts[12].punt_point);
+	cr_expect(strstr(res->log, "12: punt to the host: bpf_dynptr_from_mem#197 is host-only: "
+				   "the coprocessor has no dynptrs"),
+		  "%s", res->log);
+	hwxdp_verify_result__free(res);
+
+	cr_assert_eq(hwxdp_verify_insns(from_xdp, CNT(from_xdp), test_maps, MAP_CNT, &opts, &res),
+		     0);
+	cr_expect(!res->accepted, "%s", res->log);
+	cr_expect_eq(res->error_insn, 3);
+	cr_expect(strstr(res->log, "bpf_dynptr_from_xdp: the coprocessor has no dynptrs"), "%s",
+		  res->log);
+	hwxdp_verify_result__free(res);
+
+	opts.device = false;
+	cr_assert_eq(hwxdp_verify_insns(from_xdp, CNT(from_xdp), test_maps, MAP_CNT, &opts, &res),
+		     0);
+	cr_expect(res->accepted, "the host: %s", res->log);
+	hwxdp_verify_result__free(res);
 }
 
 /* A socket lookup is the host's: the device punts at it, saying why, and

@@ -65,7 +65,7 @@ static int run_kernel(const struct verifier_case *c)
  * Criterion runs each parameter in a fresh process where the table's
  * pointers mean nothing, so the parameter is an index into the table.
  */
-static unsigned int case_index[256];
+static unsigned int case_index[512];
 
 static struct criterion_test_params indexes(unsigned int cnt)
 {
