@@ -53,6 +53,7 @@
 #define STORE_SORT_DEPTH 64   /* stores a store is put beneath, at most */
 #define DISJUNCTS_MAX	 1024 /* ways two paths can differ, asked one by one */
 #define DIV_LAWS	 2    /* divisions in one step (div_law) */
+#define SPREAD_MAX	 32   /* values of a local memory index taken one by one */
 
 /* the bytes a pair of paths compares at known offsets: a frame's, past the
  * longest frame in, and the metadata's (at most 32 bytes in the kernel) */
@@ -1011,9 +1012,61 @@ static Z3_ast select_in(struct prover *p, Z3_ast mem, Z3_ast idx, unsigned int d
 	return Z3_mk_select(z, mem, idx);
 }
 
+/*
+ * The values a local memory index can take, where they are few: it is a
+ * constant plus atoms of few bits times coefficients (a table on the
+ * stack indexed by a nibble of the frame), so that it takes at most
+ * SPREAD_MAX values c, c + g, ... up to its largest (g the gcd of the
+ * coefficients; some of them perhaps never). Their count, 0 where there
+ * are more or the index is a constant or may wrap. The values are a
+ * superset of the index's: accesses taken one by one over them are the
+ * access.
+ */
+static uint32_t spread(struct prover *p, Z3_ast mem, Z3_ast idx, uint64_t *v)
+{
+	Z3_context z = p->z;
+	struct lin l = { .ok = true };
+	unsigned __int128 g = 0;
+	uint64_t cnt;
+
+	if (Z3_is_numeral_ast(z, idx))
+		return 0;
+	lin_of(p, &l, idx, 1);
+	if (!l.ok || !l.n || l.hi > UINT32_MAX)
+		return 0;
+	for (uint32_t i = 0; i < l.n; i++)
+		g = gcd128(l.t[i].coef, g);
+	if (!g || (l.hi - l.c) / g >= SPREAD_MAX)
+		return 0;
+	/* local memory's chain of stores, down to its start */
+	while (Z3_get_ast_kind(z, mem) == Z3_APP_AST &&
+	       Z3_get_decl_kind(z, Z3_get_app_decl(z, Z3_to_app(z, mem))) == Z3_OP_STORE)
+		mem = Z3_get_app_arg(z, Z3_to_app(z, mem), 0);
+	if (!Z3_is_eq_ast(z, mem, p->lm0))
+		return 0;
+	cnt = (uint64_t)((l.hi - l.c) / g) + 1;
+	for (uint64_t j = 0; j < cnt; j++)
+		v[j] = (uint64_t)(l.c + j * g);
+	return (uint32_t)cnt;
+}
+
+/* Byte idx of mem; at an index of few values (spread), the byte at each
+ * value, chosen by an ite: a table on the stack read at a nibble is then
+ * bytes the stores before wrote, not a select through them. */
 static Z3_ast select_cell(struct prover *p, Z3_ast mem, Z3_ast idx)
 {
-	return select_in(p, mem, idx, 6);
+	uint64_t v[SPREAD_MAX];
+	uint32_t k = spread(p, mem, idx, v);
+	Z3_sort s = Z3_get_sort(p->z, idx);
+	Z3_ast r;
+
+	if (!k)
+		return select_in(p, mem, idx, 6);
+	r = select_in(p, mem, num(p, v[k - 1], s), 6);
+	for (uint32_t j = k - 1; j-- > 0;)
+		r = Z3_mk_ite(p->z, Z3_mk_eq(p->z, idx, num(p, v[j], s)),
+			      select_in(p, mem, num(p, v[j], s), 6), r);
+	return r;
 }
 
 /* Whether b is byte `at` of a value of n bytes, the one whole names (any
@@ -1096,8 +1149,25 @@ static Z3_ast store(struct prover *p, Z3_ast mem, Z3_ast addr, unsigned int n, Z
 	for (unsigned int i = 0; i < n; i++) {
 		unsigned int at = be ? n - 1 - i : i;
 		Z3_ast b = Z3_mk_extract(p->z, 8 * i + 7, 8 * i, val);
+		Z3_ast idx = cell(p, mem, addr, at);
+		uint64_t v[SPREAD_MAX];
+		uint32_t k = spread(p, mem, idx, v);
+		Z3_sort s = Z3_get_sort(p->z, idx);
 
-		mem = store_byte(p, mem, cell(p, mem, addr, at), b, STORE_SORT_DEPTH);
+		/* at an index of few values, a store at each of them of b or
+		 * of what is there: every store then at a known offset */
+		for (uint32_t j = 0; j < k; j++) {
+			Z3_ast at_j = num(p, v[j], s);
+			Z3_ast old = select_in(p, mem, at_j, 6);
+
+			mem = store_byte(
+				p, mem, at_j,
+				Z3_simplify(p->z,
+					    Z3_mk_ite(p->z, Z3_mk_eq(p->z, idx, at_j), b, old)),
+				STORE_SORT_DEPTH);
+		}
+		if (!k)
+			mem = store_byte(p, mem, idx, b, STORE_SORT_DEPTH);
 	}
 	return mem;
 }
