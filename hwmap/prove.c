@@ -50,6 +50,7 @@
 
 /* the exploring solver's limit per query (ms): past it, a fresh solver */
 #define PROBE_MS	 200
+#define FRESH_MS	 1000 /* the fresh solver's first way (check_fresh) */
 #define STORE_SORT_DEPTH 64   /* stores a store is put beneath, at most */
 #define DISJUNCTS_MAX	 1024 /* ways two paths can differ, asked one by one */
 #define DIV_LAWS	 2    /* divisions in one step (div_law) */
@@ -218,7 +219,7 @@ struct prover {
 	int32_t *law_node; /* the fork each law's path ends below (-1: every path) */
 	uint32_t law_cnt, law_cap;
 	bool z3_error;
-	Z3_tactic tactic; /* the fresh solver's (fresh_tactic) */
+	Z3_tactic tactic[2]; /* the fresh solver's ways (fresh_tactic) */
 	/* theorems on the divisions of the step being made (div_law) */
 	Z3_ast div_laws[DIV_LAWS];
 	uint32_t div_law_cnt;
@@ -349,47 +350,51 @@ static bool is_false(struct prover *p, Z3_ast a)
 static uint64_t now_ms(void);
 
 /*
- * The fresh solver's way, made once: equalities solved and the values they
- * give put in, then the terms only one constraint holds (a hash of free
- * bytes a path only tests for 0, a checksum) taken away as unconstrained,
- * before the SMT core sees the rest. Without the last, a bit-blasted
- * multiplier of a hash no answer depends on takes seconds (bypass_cpu:
- * 3 s and timeouts of 10 s for queries this answers in 0.2 s).
+ * The fresh solver's ways, made once. Both solve equalities, put in the
+ * values they give and take away the terms only one constraint holds (a
+ * hash of free bytes a path only tests for 0, a checksum) as
+ * unconstrained; the first then bit-blasts what is left with the
+ * uninterpreted functions and arrays ackermannized where it can (QF_AUFBV:
+ * fwd's queries in milliseconds, which the SMT core does not answer in
+ * 8 s), the second hands it to the SMT core (a hash's or a checksum's
+ * queries the first takes seconds on, in 0.2-0.8 s). Without taking the
+ * unconstrained terms away, a bit-blasted multiplier of a hash no answer
+ * depends on takes seconds (bypass_cpu: 3 s, and timeouts of 10 s).
  */
-static Z3_tactic fresh_tactic(struct prover *p)
+static Z3_tactic fresh_tactic(struct prover *p, int way)
 {
-	static const char *const steps[] = { "simplify",     "propagate-values", "solve-eqs",
-					     "elim-uncnstr", "simplify",	 "smt" };
+	static const char *const steps[] = { "simplify", "propagate-values", "solve-eqs",
+					     "elim-uncnstr", "simplify" };
+	static const char *const last[] = { "qfaufbv", "smt" };
 	Z3_context z = p->z;
+	Z3_tactic t;
 
-	if (p->tactic)
-		return p->tactic;
-	p->tactic = Z3_mk_tactic(z, steps[0]);
-	Z3_tactic_inc_ref(z, p->tactic);
-	for (size_t i = 1; i < sizeof(steps) / sizeof(steps[0]); i++) {
-		Z3_tactic next = Z3_mk_tactic(z, steps[i]), both;
+	if (p->tactic[way])
+		return p->tactic[way];
+	t = Z3_mk_tactic(z, steps[0]);
+	Z3_tactic_inc_ref(z, t);
+	for (size_t i = 1; i <= sizeof(steps) / sizeof(steps[0]); i++) {
+		Z3_tactic next = Z3_mk_tactic(z, i < sizeof(steps) / sizeof(steps[0]) ? steps[i]
+										      : last[way]);
+		Z3_tactic both;
 
 		Z3_tactic_inc_ref(z, next);
-		both = Z3_tactic_and_then(z, p->tactic, next);
+		both = Z3_tactic_and_then(z, t, next);
 		Z3_tactic_inc_ref(z, both);
 		Z3_tactic_dec_ref(z, next);
-		Z3_tactic_dec_ref(z, p->tactic);
-		p->tactic = both;
+		Z3_tactic_dec_ref(z, t);
+		t = both;
 	}
-	return p->tactic;
+	p->tactic[way] = t;
+	return t;
 }
 
-/*
- * The path the solver holds, and cond, checked by a solver of its own
- * with the full time limit: one made for a single query preprocesses
- * the whole condition (equalities solved, unconstrained terms taken away,
- * bit-blasted), where the incremental one cannot, and answers in
- * milliseconds the long paths' queries the incremental one gives up on.
- */
-static Z3_lbool check_fresh(struct prover *p, Z3_ast cond, Z3_model *model)
+/* One of the fresh solver's ways, with a time limit. */
+static Z3_lbool check_fresh_way(struct prover *p, int way, uint32_t ms, Z3_ast cond,
+				Z3_model *model)
 {
 	Z3_context z = p->z;
-	Z3_solver s = Z3_mk_solver_from_tactic(z, fresh_tactic(p));
+	Z3_solver s = Z3_mk_solver_from_tactic(z, fresh_tactic(p, way));
 	Z3_ast_vector held;
 	Z3_params params;
 	Z3_lbool r;
@@ -397,7 +402,7 @@ static Z3_lbool check_fresh(struct prover *p, Z3_ast cond, Z3_model *model)
 	Z3_solver_inc_ref(z, s);
 	params = Z3_mk_params(z);
 	Z3_params_inc_ref(z, params);
-	Z3_params_set_uint(z, params, Z3_mk_string_symbol(z, "timeout"), p->timeout);
+	Z3_params_set_uint(z, params, Z3_mk_string_symbol(z, "timeout"), ms);
 	Z3_solver_set_params(z, s, params);
 	Z3_params_dec_ref(z, params);
 	held = Z3_solver_get_assertions(z, p->s);
@@ -414,6 +419,21 @@ static Z3_lbool check_fresh(struct prover *p, Z3_ast cond, Z3_model *model)
 	}
 	Z3_solver_dec_ref(z, s);
 	return r;
+}
+
+/*
+ * The path the solver holds, and cond, checked by a solver of its own: one
+ * made for a single query preprocesses the whole condition at once, where
+ * the incremental one cannot, and answers in milliseconds the long paths'
+ * queries the incremental one gives up on. The first way (fresh_tactic)
+ * for a second, the second with the full time limit.
+ */
+static Z3_lbool check_fresh(struct prover *p, Z3_ast cond, Z3_model *model)
+{
+	Z3_lbool r =
+		check_fresh_way(p, 0, p->timeout < FRESH_MS ? p->timeout : FRESH_MS, cond, model);
+
+	return r != Z3_L_UNDEF ? r : check_fresh_way(p, 1, p->timeout, cond, model);
 }
 
 /* One query: the solver's state and cond; undecided by the incremental
@@ -4070,8 +4090,9 @@ out:
 	res->solver_checks = p.checks;
 	res->solver_bytes = Z3_get_estimated_alloc_size();
 	Z3_solver_dec_ref(p.z, p.s);
-	if (p.tactic)
-		Z3_tactic_dec_ref(p.z, p.tactic);
+	for (int i = 0; i < 2; i++)
+		if (p.tactic[i])
+			Z3_tactic_dec_ref(p.z, p.tactic[i]);
 	Z3_del_context(p.z);
 	error_prover = NULL;
 out_free:
