@@ -50,7 +50,7 @@
 
 /* the exploring solver's limit per query (ms): past it, a fresh solver */
 #define PROBE_MS	 200
-#define FRESH_MS	 1000 /* the fresh solver's first way (check_fresh) */
+#define FRESH_MS	 300  /* the fresh solver's first way (check_fresh) */
 #define STORE_SORT_DEPTH 64   /* stores a store is put beneath, at most */
 #define DISJUNCTS_MAX	 1024 /* ways two paths can differ, asked one by one */
 #define DIV_LAWS	 2    /* divisions in one step (div_law) */
@@ -426,7 +426,7 @@ static Z3_lbool check_fresh_way(struct prover *p, int way, uint32_t ms, Z3_ast c
  * made for a single query preprocesses the whole condition at once, where
  * the incremental one cannot, and answers in milliseconds the long paths'
  * queries the incremental one gives up on. The first way (fresh_tactic)
- * for a second, the second with the full time limit.
+ * for FRESH_MS, the second with the full time limit.
  */
 static Z3_lbool check_fresh(struct prover *p, Z3_ast cond, Z3_model *model)
 {
