@@ -50,8 +50,11 @@
 
 /* the exploring solver's limit per query (ms): past it, a fresh solver */
 #define PROBE_MS	 200
+#define FRESH_MS	 300  /* the fresh solver's first way (check_fresh) */
 #define STORE_SORT_DEPTH 64   /* stores a store is put beneath, at most */
 #define DISJUNCTS_MAX	 1024 /* ways two paths can differ, asked one by one */
+#define DIV_LAWS	 2    /* divisions in one step (div_law) */
+#define SPREAD_MAX	 32   /* values of a local memory index taken one by one */
 
 /* the bytes a pair of paths compares at known offsets: a frame's, past the
  * longest frame in, and the metadata's (at most 32 bytes in the kernel) */
@@ -165,6 +168,7 @@ struct sym {
 	uint32_t level;
 	Z3_ast pending;
 	int32_t node; /* the last fork's, in struct prover's nodes */
+	Z3_model model; /* a waiting path's input, or NULL (prover.model) */
 };
 
 struct side {
@@ -227,6 +231,9 @@ struct prover {
 	struct hwxdp_prove_result *res;
 	uint64_t checks;
 	uint32_t level;	  /* the solver's stack above the assumptions */
+	/* an input on which everything the solver holds is true (the explored
+	 * path so far), or NULL: a way of a fork it takes needs no query */
+	Z3_model model;
 	uint32_t timeout; /* ms per query */
 	uint32_t max_len; /* the longest frame in */
 	/* facts on the contents a path's map writes leave (under its
@@ -235,6 +242,10 @@ struct prover {
 	int32_t *law_node; /* the fork each law's path ends below (-1: every path) */
 	uint32_t law_cnt, law_cap;
 	bool z3_error;
+	Z3_tactic tactic[2]; /* the fresh solver's ways (fresh_tactic) */
+	/* theorems on the divisions of the step being made (div_law) */
+	Z3_ast div_laws[DIV_LAWS];
+	uint32_t div_law_cnt;
 	/* the BPF side */
 	const struct bpf_insn *insns;
 	size_t cnt;
@@ -368,16 +379,51 @@ static bool is_false(struct prover *p, Z3_ast a)
 static uint64_t now_ms(void);
 
 /*
- * The path the solver holds, and cond, checked by a solver of its own
- * with the full time limit: one made for a single query preprocesses
- * the whole condition (equalities solved, unconstrained terms taken away,
- * bit-blasted), where the incremental one cannot, and answers in
- * milliseconds the long paths' queries the incremental one gives up on.
+ * The fresh solver's ways, made once. Both solve equalities, put in the
+ * values they give and take away the terms only one constraint holds (a
+ * hash of free bytes a path only tests for 0, a checksum) as
+ * unconstrained; the first then bit-blasts what is left with the
+ * uninterpreted functions and arrays ackermannized where it can (QF_AUFBV:
+ * fwd's queries in milliseconds, which the SMT core does not answer in
+ * 8 s), the second hands it to the SMT core (a hash's or a checksum's
+ * queries the first takes seconds on, in 0.2-0.8 s). Without taking the
+ * unconstrained terms away, a bit-blasted multiplier of a hash no answer
+ * depends on takes seconds (bypass_cpu: 3 s, and timeouts of 10 s).
  */
-static Z3_lbool check_fresh(struct prover *p, Z3_ast cond, Z3_model *model)
+static Z3_tactic fresh_tactic(struct prover *p, int way)
+{
+	static const char *const steps[] = { "simplify", "propagate-values", "solve-eqs",
+					     "elim-uncnstr", "simplify" };
+	static const char *const last[] = { "qfaufbv", "smt" };
+	Z3_context z = p->z;
+	Z3_tactic t;
+
+	if (p->tactic[way])
+		return p->tactic[way];
+	t = Z3_mk_tactic(z, steps[0]);
+	Z3_tactic_inc_ref(z, t);
+	for (size_t i = 1; i <= sizeof(steps) / sizeof(steps[0]); i++) {
+		Z3_tactic next = Z3_mk_tactic(z, i < sizeof(steps) / sizeof(steps[0]) ? steps[i]
+										      : last[way]);
+		Z3_tactic both;
+
+		Z3_tactic_inc_ref(z, next);
+		both = Z3_tactic_and_then(z, t, next);
+		Z3_tactic_inc_ref(z, both);
+		Z3_tactic_dec_ref(z, next);
+		Z3_tactic_dec_ref(z, t);
+		t = both;
+	}
+	p->tactic[way] = t;
+	return t;
+}
+
+/* One of the fresh solver's ways, with a time limit. */
+static Z3_lbool check_fresh_way(struct prover *p, int way, uint32_t ms, Z3_ast cond,
+				Z3_model *model)
 {
 	Z3_context z = p->z;
-	Z3_solver s = Z3_mk_solver(z);
+	Z3_solver s = Z3_mk_solver_from_tactic(z, fresh_tactic(p, way));
 	Z3_ast_vector held;
 	Z3_params params;
 	Z3_lbool r;
@@ -385,7 +431,7 @@ static Z3_lbool check_fresh(struct prover *p, Z3_ast cond, Z3_model *model)
 	Z3_solver_inc_ref(z, s);
 	params = Z3_mk_params(z);
 	Z3_params_inc_ref(z, params);
-	Z3_params_set_uint(z, params, Z3_mk_string_symbol(z, "timeout"), p->timeout);
+	Z3_params_set_uint(z, params, Z3_mk_string_symbol(z, "timeout"), ms);
 	Z3_solver_set_params(z, s, params);
 	Z3_params_dec_ref(z, params);
 	held = Z3_solver_get_assertions(z, p->s);
@@ -402,6 +448,21 @@ static Z3_lbool check_fresh(struct prover *p, Z3_ast cond, Z3_model *model)
 	}
 	Z3_solver_dec_ref(z, s);
 	return r;
+}
+
+/*
+ * The path the solver holds, and cond, checked by a solver of its own: one
+ * made for a single query preprocesses the whole condition at once, where
+ * the incremental one cannot, and answers in milliseconds the long paths'
+ * queries the incremental one gives up on. The first way (fresh_tactic)
+ * for FRESH_MS, the second with the full time limit.
+ */
+static Z3_lbool check_fresh(struct prover *p, Z3_ast cond, Z3_model *model)
+{
+	Z3_lbool r =
+		check_fresh_way(p, 0, p->timeout < FRESH_MS ? p->timeout : FRESH_MS, cond, model);
+
+	return r != Z3_L_UNDEF ? r : check_fresh_way(p, 1, p->timeout, cond, model);
 }
 
 /* One query: the solver's state and cond; undecided by the incremental
@@ -426,17 +487,64 @@ static Z3_lbool query(struct prover *p, Z3_ast cond, Z3_model *model)
 	return r;
 }
 
-/* Whether cond can hold on the path the solver holds (the explored one's
- * condition, sym.level); a timeout counts as yes, so that no path is
- * dropped on a guess. */
-static bool feasible(struct prover *p, Z3_ast cond)
+/* Whether model m makes c true (false also without a model). */
+static bool model_holds(struct prover *p, Z3_model m, Z3_ast c)
 {
+	Z3_ast v;
+
+	return m && Z3_model_eval(p->z, m, c, true, &v) && v && is_true(p, v);
+}
+
+static void model_set(struct prover *p, Z3_model *to, Z3_model m)
+{
+	if (*to)
+		Z3_model_dec_ref(p->z, *to);
+	*to = m;
+}
+
+/* c now holds on the explored path too: its input kept where it makes c
+ * true, else dropped. */
+static void model_check(struct prover *p, Z3_ast c)
+{
+	if (p->model && !model_holds(p, p->model, c))
+		model_set(p, &p->model, NULL);
+}
+
+/*
+ * Whether cond can hold on the path the solver holds (the explored one's
+ * condition, sym.level); a timeout counts as yes, so that no path is
+ * dropped on a guess. Where the path's input (prover.model) makes cond
+ * true, no query: the solver is asked only where the input goes the other
+ * way (one query for most forks, not two); the unsatisfiable ones are the
+ * dear ones, and those are asked either way. *m (where asked for) is an
+ * input for the path and cond, or NULL where none is known.
+ */
+static bool can_hold(struct prover *p, Z3_ast cond, Z3_model *m)
+{
+	Z3_model got = NULL;
+	Z3_lbool r;
+
+	if (m)
+		*m = NULL;
 	cond = Z3_simplify(p->z, cond);
 	if (is_false(p, cond))
 		return false;
-	if (is_true(p, cond))
+	if (is_true(p, cond) || model_holds(p, p->model, cond)) {
+		if (m && p->model) {
+			Z3_model_inc_ref(p->z, p->model);
+			*m = p->model;
+		}
 		return true;
-	return query(p, cond, NULL) != Z3_L_FALSE;
+	}
+	r = query(p, cond, m ? &got : NULL);
+	if (m)
+		*m = got;
+	return r != Z3_L_FALSE;
+}
+
+static bool feasible(struct prover *p, Z3_ast cond)
+{
+	return can_hold(p, cond, NULL);
 }
 
 /* A fork's node under parent, where c holds: its index, or parent when
@@ -466,6 +574,7 @@ static void path_add(struct prover *p, struct sym *st, Z3_ast c)
 	st->cond = and2(p, st->cond, c);
 	Z3_solver_push(p->z, p->s);
 	Z3_solver_assert(p->z, p->s, c);
+	model_check(p, c);
 	st->level = ++p->level;
 	st->node = fork_node(p, c, st->node);
 }
@@ -478,11 +587,14 @@ static void path_resume(struct prover *p, struct sym *st)
 		Z3_solver_pop(p->z, p->s, p->level - st->level);
 		p->level = st->level;
 	}
+	model_set(p, &p->model, st->model);
+	st->model = NULL;
 	if (st->pending) {
 		Z3_ast c = Z3_simplify(p->z, st->pending);
 
 		Z3_solver_push(p->z, p->s);
 		Z3_solver_assert(p->z, p->s, c);
+		model_check(p, c);
 		st->level = ++p->level;
 		st->pending = NULL;
 		st->node = fork_node(p, c, st->node);
@@ -494,6 +606,7 @@ static void path_resume(struct prover *p, struct sym *st)
 static void law_at(struct prover *p, Z3_ast law, int32_t node)
 {
 	Z3_solver_assert(p->z, p->s, law);
+	model_check(p, law);
 	if (p->law_cnt == p->law_cap) {
 		uint32_t cap = p->law_cap ? 2 * p->law_cap : 64;
 		Z3_ast *n = realloc(p->laws, cap * sizeof(*n));
@@ -527,6 +640,106 @@ static void path_law(struct prover *p, const struct sym *st, Z3_ast fact)
 }
 
 /*
+ * What an unsigned division or modulo by b gives, where b is not 0: a
+ * theorem, kept for the step's path to assert (explore). The solver
+ * bit-blasts a divider and then has to find these bounds through it,
+ * seconds for one 64-bit modulo (bypass_cpu's CPU index, a hash modulo
+ * a count, in range: over 10 s; 0.2 s with the bound stated).
+ */
+static void div_law(struct prover *p, Z3_ast b, Z3_ast bound)
+{
+	Z3_ast zero = num(p, 0, Z3_get_sort(p->z, b));
+
+	if (Z3_is_numeral_ast(p->z, b) || p->div_law_cnt == DIV_LAWS)
+		return;
+	p->div_laws[p->div_law_cnt++] = Z3_mk_implies(p->z, ne(p, b, zero), bound);
+}
+
+static bool is_zero(struct prover *p, Z3_ast a)
+{
+	uint64_t v;
+
+	return Z3_is_numeral_ast(p->z, a) && Z3_get_numeral_uint64(p->z, a, &v) && !v;
+}
+
+static bool same_value(struct prover *p, Z3_ast a, Z3_ast b)
+{
+	return Z3_is_eq_ast(p->z, Z3_simplify(p->z, a), Z3_simplify(p->z, b));
+}
+
+/* Whether d is the quotient alu() makes, ite(n == 0, 0, a / n): a and n. */
+static bool quotient_of(struct prover *p, Z3_ast d, Z3_ast *a, Z3_ast *n)
+{
+	Z3_context z = p->z;
+	Z3_app app, c, q;
+
+	if (Z3_get_ast_kind(z, d) != Z3_APP_AST)
+		return false;
+	app = Z3_to_app(z, d);
+	if (Z3_get_decl_kind(z, Z3_get_app_decl(z, app)) != Z3_OP_ITE ||
+	    Z3_get_ast_kind(z, Z3_get_app_arg(z, app, 0)) != Z3_APP_AST ||
+	    Z3_get_ast_kind(z, Z3_get_app_arg(z, app, 2)) != Z3_APP_AST ||
+	    !is_zero(p, Z3_get_app_arg(z, app, 1)))
+		return false;
+	c = Z3_to_app(z, Z3_get_app_arg(z, app, 0));
+	q = Z3_to_app(z, Z3_get_app_arg(z, app, 2));
+	if (Z3_get_decl_kind(z, Z3_get_app_decl(z, c)) != Z3_OP_EQ ||
+	    Z3_get_decl_kind(z, Z3_get_app_decl(z, q)) != Z3_OP_BUDIV ||
+	    !is_zero(p, Z3_get_app_arg(z, c, 1)) ||
+	    !Z3_is_eq_ast(z, Z3_get_app_arg(z, c, 0), Z3_get_app_arg(z, q, 1)))
+		return false;
+	*a = Z3_get_app_arg(z, q, 0);
+	*n = Z3_get_app_arg(z, q, 1);
+	return true;
+}
+
+/*
+ * a - b, made r, where b is (a / n) * n, as a compiler makes a % n of a
+ * division, a multiplication and a subtraction: a % n as alu() makes it
+ * (a where n is 0, as a - 0 * n is), the same value as r, which the solver
+ * would otherwise have to find through a multiplier and a divider of 64
+ * bits (bypass_cpu's CPU index: over 10 s a query). The division may be
+ * of the two's low halves (zero-extended): then r's low half is their
+ * remainder, as no product q * n there passes a.
+ */
+static Z3_ast remainder_of(struct prover *p, Z3_ast a, Z3_ast b, Z3_ast r)
+{
+	Z3_context z = p->z;
+	Z3_app app;
+	Z3_ast q, qa, qn, n, zero;
+
+	if (Z3_get_ast_kind(z, b) != Z3_APP_AST)
+		return r;
+	app = Z3_to_app(z, b);
+	if (Z3_get_decl_kind(z, Z3_get_app_decl(z, app)) != Z3_OP_BMUL ||
+	    Z3_get_app_num_args(z, app) != 2)
+		return r;
+	for (unsigned int i = 0; i < 2; i++) {
+		q = Z3_get_app_arg(z, app, i);
+		n = Z3_get_app_arg(z, app, 1 - i);
+		if (!quotient_of(p, q, &qa, &qn))
+			continue;
+		if (same_value(p, qa, a) && same_value(p, qn, n)) {
+			zero = u64(p, 0);
+			q = Z3_mk_bvurem(z, a, n);
+			div_law(p, n, and2(p, Z3_mk_bvult(z, q, n), Z3_mk_bvule(z, q, a)));
+			return Z3_mk_ite(z, Z3_mk_eq(z, n, zero), a, q);
+		}
+		if (same_value(p, qa, zext(p, lo32(p, a), 64)) &&
+		    same_value(p, qn, zext(p, lo32(p, n), 64))) {
+			Z3_ast x = lo32(p, a), m = lo32(p, n);
+
+			zero = num(p, 0, p->bv32);
+			q = Z3_mk_bvurem(z, x, m);
+			div_law(p, m, and2(p, Z3_mk_bvult(z, q, m), Z3_mk_bvule(z, q, x)));
+			return Z3_mk_concat(z, Z3_mk_extract(z, 63, 32, r),
+					    Z3_mk_ite(z, Z3_mk_eq(z, m, zero), x, q));
+		}
+	}
+	return r;
+}
+
+/*
  * rd = a op b, BPF's semantics (docs/isa.md 4.1 has the same for HXU):
  * 32-bit operations work on the low halves and zero-extend, shifts are
  * masked, division by zero gives 0 and modulo by zero the dividend, the
@@ -549,6 +762,8 @@ static Z3_ast alu(struct prover *p, unsigned int op, bool sign, Z3_ast a, Z3_ast
 		break;
 	case BPF_SUB:
 		r = Z3_mk_bvsub(z, a, b);
+		if (!w32)
+			r = remainder_of(p, a, b, r);
 		break;
 	case BPF_MUL:
 		r = Z3_mk_bvmul(z, a, b);
@@ -556,12 +771,16 @@ static Z3_ast alu(struct prover *p, unsigned int op, bool sign, Z3_ast a, Z3_ast
 	case BPF_DIV:
 		/* bvsdiv truncates as C does; MIN / -1 wraps to MIN in two's
 		 * complement, which is BPF's answer */
-		r = Z3_mk_ite(z, Z3_mk_eq(z, b, zero), zero,
-			      sign ? Z3_mk_bvsdiv(z, a, b) : Z3_mk_bvudiv(z, a, b));
+		r = sign ? Z3_mk_bvsdiv(z, a, b) : Z3_mk_bvudiv(z, a, b);
+		if (!sign)
+			div_law(p, b, Z3_mk_bvule(z, r, a));
+		r = Z3_mk_ite(z, Z3_mk_eq(z, b, zero), zero, r);
 		break;
 	case BPF_MOD:
-		r = Z3_mk_ite(z, Z3_mk_eq(z, b, zero), a,
-			      sign ? Z3_mk_bvsrem(z, a, b) : Z3_mk_bvurem(z, a, b));
+		r = sign ? Z3_mk_bvsrem(z, a, b) : Z3_mk_bvurem(z, a, b);
+		if (!sign)
+			div_law(p, b, and2(p, Z3_mk_bvult(z, r, b), Z3_mk_bvule(z, r, a)));
+		r = Z3_mk_ite(z, Z3_mk_eq(z, b, zero), a, r);
 		break;
 	case BPF_OR:
 		r = Z3_mk_bvor(z, a, b);
@@ -842,9 +1061,61 @@ static Z3_ast select_in(struct prover *p, Z3_ast mem, Z3_ast idx, unsigned int d
 	return Z3_mk_select(z, mem, idx);
 }
 
+/*
+ * The values a local memory index can take, where they are few: it is a
+ * constant plus atoms of few bits times coefficients (a table on the
+ * stack indexed by a nibble of the frame), so that it takes at most
+ * SPREAD_MAX values c, c + g, ... up to its largest (g the gcd of the
+ * coefficients; some of them perhaps never). Their count, 0 where there
+ * are more or the index is a constant or may wrap. The values are a
+ * superset of the index's: accesses taken one by one over them are the
+ * access.
+ */
+static uint32_t spread(struct prover *p, Z3_ast mem, Z3_ast idx, uint64_t *v)
+{
+	Z3_context z = p->z;
+	struct lin l = { .ok = true };
+	unsigned __int128 g = 0;
+	uint64_t cnt;
+
+	if (Z3_is_numeral_ast(z, idx))
+		return 0;
+	lin_of(p, &l, idx, 1);
+	if (!l.ok || !l.n || l.hi > UINT32_MAX)
+		return 0;
+	for (uint32_t i = 0; i < l.n; i++)
+		g = gcd128(l.t[i].coef, g);
+	if (!g || (l.hi - l.c) / g >= SPREAD_MAX)
+		return 0;
+	/* local memory's chain of stores, down to its start */
+	while (Z3_get_ast_kind(z, mem) == Z3_APP_AST &&
+	       Z3_get_decl_kind(z, Z3_get_app_decl(z, Z3_to_app(z, mem))) == Z3_OP_STORE)
+		mem = Z3_get_app_arg(z, Z3_to_app(z, mem), 0);
+	if (!Z3_is_eq_ast(z, mem, p->lm0))
+		return 0;
+	cnt = (uint64_t)((l.hi - l.c) / g) + 1;
+	for (uint64_t j = 0; j < cnt; j++)
+		v[j] = (uint64_t)(l.c + j * g);
+	return (uint32_t)cnt;
+}
+
+/* Byte idx of mem; at an index of few values (spread), the byte at each
+ * value, chosen by an ite: a table on the stack read at a nibble is then
+ * bytes the stores before wrote, not a select through them. */
 static Z3_ast select_cell(struct prover *p, Z3_ast mem, Z3_ast idx)
 {
-	return select_in(p, mem, idx, 6);
+	uint64_t v[SPREAD_MAX];
+	uint32_t k = spread(p, mem, idx, v);
+	Z3_sort s = Z3_get_sort(p->z, idx);
+	Z3_ast r;
+
+	if (!k)
+		return select_in(p, mem, idx, 6);
+	r = select_in(p, mem, num(p, v[k - 1], s), 6);
+	for (uint32_t j = k - 1; j-- > 0;)
+		r = Z3_mk_ite(p->z, Z3_mk_eq(p->z, idx, num(p, v[j], s)),
+			      select_in(p, mem, num(p, v[j], s), 6), r);
+	return r;
 }
 
 /* Whether b is byte `at` of a value of n bytes, the one whole names (any
@@ -927,8 +1198,25 @@ static Z3_ast store(struct prover *p, Z3_ast mem, Z3_ast addr, unsigned int n, Z
 	for (unsigned int i = 0; i < n; i++) {
 		unsigned int at = be ? n - 1 - i : i;
 		Z3_ast b = Z3_mk_extract(p->z, 8 * i + 7, 8 * i, val);
+		Z3_ast idx = cell(p, mem, addr, at);
+		uint64_t v[SPREAD_MAX];
+		uint32_t k = spread(p, mem, idx, v);
+		Z3_sort s = Z3_get_sort(p->z, idx);
 
-		mem = store_byte(p, mem, cell(p, mem, addr, at), b, STORE_SORT_DEPTH);
+		/* at an index of few values, a store at each of them of b or
+		 * of what is there: every store then at a known offset */
+		for (uint32_t j = 0; j < k; j++) {
+			Z3_ast at_j = num(p, v[j], s);
+			Z3_ast old = select_in(p, mem, at_j, 6);
+
+			mem = store_byte(
+				p, mem, at_j,
+				Z3_simplify(p->z,
+					    Z3_mk_ite(p->z, Z3_mk_eq(p->z, idx, at_j), b, old)),
+				STORE_SORT_DEPTH);
+		}
+		if (!k)
+			mem = store_byte(p, mem, idx, b, STORE_SORT_DEPTH);
 	}
 	return mem;
 }
@@ -950,7 +1238,8 @@ static Z3_ast store(struct prover *p, Z3_ast mem, Z3_ast addr, unsigned int n, Z
 static bool split(struct prover *p, struct sym *st, Z3_ast c)
 {
 	Z3_ast yes = and2(p, st->cond, c), no = and2(p, st->cond, Z3_mk_not(p->z, c));
-	bool t = feasible(p, c), f = feasible(p, Z3_mk_not(p->z, c));
+	Z3_model mt, mf;
+	bool t = can_hold(p, c, &mt), f = can_hold(p, Z3_mk_not(p->z, c), &mf);
 
 	p->alt = NULL;
 	if (t && f && p->depth < LEAF_MAX) {
@@ -958,9 +1247,13 @@ static bool split(struct prover *p, struct sym *st, Z3_ast c)
 		*p->alt = *st;
 		p->alt->cond = no;
 		p->alt->pending = Z3_mk_not(p->z, c);
+		p->alt->model = mf;
+		model_set(p, &p->model, mt);
 		path_add(p, st, c);
 		return true;
 	}
+	model_set(p, &p->model, t ? mt : mf);
+	model_set(p, t ? &mf : &mt, NULL);
 	if (t && f) { /* no room to fork: the explorer gives up */
 		p->overflow = true;
 		return true;
@@ -3010,6 +3303,7 @@ static void sym_init(struct prover *p, struct sym *st, const char *side, uint32_
 	st->level = 0;
 	st->pending = NULL;
 	st->node = -1;
+	st->model = NULL;
 }
 
 /* Explores every path of one side from init: 0, or STEP_FAIL's reason. */
@@ -3043,6 +3337,10 @@ static int explore(struct prover *p, struct side *sd, const struct sym *init,
 			}
 			p->alt = NULL;
 			r = step(p, &st, &fk);
+			/* theorems, true on every path: on this one's */
+			for (uint32_t i = 0; i < p->div_law_cnt; i++)
+				law_at(p, p->div_laws[i], st.node);
+			p->div_law_cnt = 0;
 			if (p->overflow) {
 				not_proven(p, "more than %d open paths", LEAF_MAX);
 				err = 1;
@@ -3066,13 +3364,16 @@ static int explore(struct prover *p, struct side *sd, const struct sym *init,
 				break;
 			if (r == STEP_FORK) {
 				Z3_ast c = Z3_simplify(p->z, fk.cond), nc = Z3_mk_not(p->z, c);
-				bool t = !is_false(p, c) && feasible(p, c);
-				bool f = !is_true(p, c) && feasible(p, nc);
+				Z3_model mt = NULL, mf = NULL;
+				bool t = !is_false(p, c) && can_hold(p, c, &mt);
+				bool f = !is_true(p, c) && can_hold(p, nc, &mf);
 
 				if (t && f) {
 					struct sym *w = &stack[p->depth];
 
 					if (p->depth == LEAF_MAX) {
+						model_set(p, &mt, NULL);
+						model_set(p, &mf, NULL);
 						not_proven(p, "more than %d open paths", LEAF_MAX);
 						err = 1;
 						break;
@@ -3081,12 +3382,18 @@ static int explore(struct prover *p, struct side *sd, const struct sym *init,
 					w->cond = and2(p, st.cond, nc);
 					w->pending = nc;
 					w->pc = fk.fall;
+					w->model = mf;
 					p->depth++;
+					model_set(p, &p->model, mt);
 					path_add(p, &st, c);
 					st.pc = fk.target;
 				} else if (t) {
+					model_set(p, &p->model, mt);
+					model_set(p, &mf, NULL);
 					st.pc = fk.target;
 				} else if (f) {
+					model_set(p, &p->model, mf);
+					model_set(p, &mt, NULL);
 					st.pc = fk.fall;
 				} else {
 					break; /* this path cannot happen at all */
@@ -3094,6 +3401,9 @@ static int explore(struct prover *p, struct side *sd, const struct sym *init,
 			}
 		}
 	}
+	while (p->depth)
+		model_set(p, &stack[--p->depth].model, NULL);
+	model_set(p, &p->model, NULL);
 	free(stack);
 	p->stack = NULL;
 	/*
@@ -4177,6 +4487,54 @@ static enum pairs compare_pairs(struct prover *p, uint32_t *bi, uint32_t *hi, Z3
 	return w.ret;
 }
 
+#define SLOT_KEYS 64 /* keys of one map kept apart in a counterexample */
+
+/*
+ * That distinct keys the paths look up in a hash-like map have distinct
+ * value slots (before any write): the model lets two keys share one (the
+ * proof holds for any contents, that too), a map the replay fills does
+ * not, so a counterexample with a shared slot does not replay.
+ */
+static Z3_ast slots_apart(struct prover *p)
+{
+	Z3_context z = p->z;
+	Z3_ast all = Z3_mk_true(z);
+
+	for (uint32_t m = 0; m < p->map_cnt && m < HXU_TABLES; m++) {
+		Z3_ast keys[SLOT_KEYS];
+		uint32_t n = 0;
+
+		if (!p->slot[m][0])
+			continue;
+		for (int side = 0; side < 2; side++) {
+			const struct side *sd = side ? &p->hxu : &p->bpf;
+
+			for (uint32_t i = 0; i < sd->leaf_cnt && n < SLOT_KEYS; i++) {
+				const struct leaf *l = &sd->leaves[i];
+
+				for (uint32_t k = 0; k < l->lk_cnt && n < SLOT_KEYS; k++) {
+					bool seen = l->lk[k].map != m;
+
+					for (uint32_t j = 0; j < n && !seen; j++)
+						seen = Z3_is_eq_ast(z, keys[j], l->lk[k].key);
+					if (!seen)
+						keys[n++] = l->lk[k].key;
+				}
+			}
+		}
+		for (uint32_t i = 0; i < n; i++)
+			for (uint32_t j = i + 1; j < n; j++) {
+				Z3_ast si = Z3_mk_app(z, p->slot[m][0], 1, &keys[i]);
+				Z3_ast sj = Z3_mk_app(z, p->slot[m][0], 1, &keys[j]);
+
+				all = and2(
+					p, all,
+					Z3_mk_implies(z, ne(p, keys[i], keys[j]), ne(p, si, sj)));
+			}
+	}
+	return all;
+}
+
 /*
  * On the solver's differing outputs: a counterexample from the state a
  * fresh device and reference start in, no map full (one the replay can
@@ -4189,6 +4547,7 @@ static Z3_lbool report_differ(struct prover *p)
 	Z3_context z = p->z;
 	Z3_ast objects = NULL;
 	bool made = false;
+	unsigned int scopes;
 	Z3_lbool r;
 
 	Z3_solver_push(z, p->s);
@@ -4202,8 +4561,19 @@ static Z3_lbool report_differ(struct prover *p)
 				      Z3_mk_bool_sort(z));
 		Z3_solver_assert(z, p->s, Z3_mk_implies(z, objects, p->inner_objects));
 	}
+	/* a model whose keys each have a value of their own, where there is
+	 * one: the replay's maps have no other */
+	scopes = Z3_solver_get_num_scopes(z, p->s);
+	Z3_solver_push(z, p->s);
+	Z3_solver_assert(z, p->s, slots_apart(p));
 	r = objects ? Z3_solver_check_assumptions(z, p->s, 1, &objects) : Z3_solver_check(z, p->s);
 	p->checks++;
+	if (r != Z3_L_TRUE) {
+		Z3_solver_pop(z, p->s, 1);
+		r = objects ? Z3_solver_check_assumptions(z, p->s, 1, &objects)
+			    : Z3_solver_check(z, p->s);
+		p->checks++;
+	}
 	if (r == Z3_L_FALSE && objects) {
 		p->checks++;
 		made = Z3_solver_check(z, p->s) == Z3_L_TRUE;
@@ -4224,7 +4594,7 @@ static Z3_lbool report_differ(struct prover *p)
 		counterexample(p, m);
 		Z3_model_dec_ref(z, m);
 	}
-	Z3_solver_pop(z, p->s, 1);
+	Z3_solver_pop(z, p->s, Z3_solver_get_num_scopes(z, p->s) > scopes ? 2 : 1);
 	return r;
 }
 
@@ -4528,6 +4898,9 @@ out:
 	res->solver_checks = p.checks;
 	res->solver_bytes = Z3_get_estimated_alloc_size();
 	Z3_solver_dec_ref(p.z, p.s);
+	for (int i = 0; i < 2; i++)
+		if (p.tactic[i])
+			Z3_tactic_dec_ref(p.z, p.tactic[i]);
 	Z3_del_context(p.z);
 	error_prover = NULL;
 out_free:

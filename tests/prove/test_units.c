@@ -427,6 +427,25 @@ Test(prove_units, load_moved_above_an_aliasing_store)
 	unit_close(&u);
 }
 
+/* A table on the stack read at a nibble of the frame, and a histogram
+ * counted at nibbles: each store of the table's entries is proven where it
+ * is; moved out of the table, the entry it leaves is local memory as it
+ * was, which the kernel and the device replay (the prover's model of an
+ * access at an index of few values, one value at a time, is the kernel's). */
+Test(prove_units, stack_table_entry_moved)
+{
+	struct hwxdp_prove_result res;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	unit_open(&u, "table");
+	at = find_op(&u, HXU_OP_ST + HXU_SPACE_LM, 0, &o);
+	prove_then_refute(&u, at, with_imm(&u, at, o.imm - 64), &res);
+	cr_assert(res.diff_byte == 0 || res.diff_byte == 1, "%s", res.reason);
+	unit_close(&u);
+}
+
 /* The flags of an update: BPF_NOEXIST made BPF_ANY. With the key there,
  * the kernel says -EEXIST and the device 0. */
 Test(prove_units, tupdate_flags)
