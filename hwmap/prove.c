@@ -228,6 +228,10 @@ struct prover {
 	uint32_t hxu_node0; /* the microcode's first node: those before are BPF's */
 	bool no_memory;
 	Z3_ast tm_diff;
+	/* the last differ_of's ways of differing that a replay sees (the end,
+	 * the verdict, the frame, table memory), without the writes' and the
+	 * crypto commands' sequences */
+	Z3_ast visible;
 	struct hwxdp_prove_result *res;
 	uint64_t checks;
 	uint32_t level;	  /* the solver's stack above the assumptions */
@@ -2288,8 +2292,20 @@ static bool call_map(struct prover *p, const struct sym *st, const struct hwxdp_
 		*map = f->map_index;
 		return f->map_index < p->map_cnt;
 	}
-	if (f->map_alt_cnt < 2 || f->map_alt_cnt > HWXDP_MAP_ALTS || !const_of(p, st->r[1], &v))
+	if (f->map_alt_cnt < 2 || f->map_alt_cnt > HWXDP_MAP_ALTS)
 		return false;
+	/* not a map the program names: a map a lookup in a map of maps gave,
+	 * which the verifier knows by its template (bpf_lookup_of_maps reads
+	 * which map it is from r1) */
+	if (!const_of(p, st->r[1], &v)) {
+		for (uint8_t k = 0; k < f->map_alt_cnt; k++)
+			if (f->map_alt[k] < p->map_cnt &&
+			    p->maps[f->map_alt[k]].origin == HWXDP_MAP_INNER) {
+				*map = f->map_alt[k];
+				return true;
+			}
+		return false;
+	}
 	for (uint8_t k = 0; k < f->map_alt_cnt; k++)
 		if (f->map_alt[k] == v && v < p->map_cnt) {
 			*map = (uint32_t)v;
@@ -4083,6 +4099,7 @@ static Z3_ast differ_of(struct prover *p, const struct side *sb, const struct si
 		};
 
 		differ = Z3_mk_or(z, 4, any);
+		p->visible = differ;
 	}
 	/* the same map writes in the same order, with the same keys, values
 	 * and flags, on the same table memory */
@@ -4545,7 +4562,7 @@ static Z3_ast slots_apart(struct prover *p)
 static Z3_lbool report_differ(struct prover *p)
 {
 	Z3_context z = p->z;
-	Z3_ast objects = NULL;
+	Z3_ast objects = NULL, prefer[2];
 	bool made = false;
 	unsigned int scopes;
 	Z3_lbool r;
@@ -4563,13 +4580,24 @@ static Z3_lbool report_differ(struct prover *p)
 	}
 	/* a model whose keys each have a value of their own, where there is
 	 * one: the replay's maps have no other */
+	/* and, before that, one where the difference shows in what the run
+	 * leaves (a write with other flags may leave the same) */
+	prefer[1] = slots_apart(p);
+	prefer[0] = p->visible ? and2(p, p->visible, prefer[1]) : NULL;
 	scopes = Z3_solver_get_num_scopes(z, p->s);
-	Z3_solver_push(z, p->s);
-	Z3_solver_assert(z, p->s, slots_apart(p));
-	r = objects ? Z3_solver_check_assumptions(z, p->s, 1, &objects) : Z3_solver_check(z, p->s);
-	p->checks++;
+	r = Z3_L_UNDEF;
+	for (int k = 0; k < 2 && r != Z3_L_TRUE; k++) {
+		if (!prefer[k])
+			continue;
+		Z3_solver_push(z, p->s);
+		Z3_solver_assert(z, p->s, prefer[k]);
+		r = objects ? Z3_solver_check_assumptions(z, p->s, 1, &objects)
+			    : Z3_solver_check(z, p->s);
+		p->checks++;
+		if (r != Z3_L_TRUE)
+			Z3_solver_pop(z, p->s, 1);
+	}
 	if (r != Z3_L_TRUE) {
-		Z3_solver_pop(z, p->s, 1);
 		r = objects ? Z3_solver_check_assumptions(z, p->s, 1, &objects)
 			    : Z3_solver_check(z, p->s);
 		p->checks++;

@@ -225,9 +225,11 @@ static void replay(const struct unit *u, const struct hwxdp_prove_result *res)
 	int err = device_run(u, res, &dr, &da);
 	bool maps_differ = false;
 
+	/* where the two sides' writes part, the model leaves the microcode's
+	 * outcome free (loose): the device is held only to differing */
 	if (res->hxu.end == HWXDP_PROVE_END_FAULT)
 		cr_assert_neq(err, 0, "the model says the device aborts; it does not");
-	else
+	else if (!(res->loose & HWXDP_PROVE_LOOSE_WRITES))
 		cr_assert(!err && result_is(&dr, &res->hxu),
 			  "the device does not do what the model says (%s)", res->reason);
 	if (geteuid() != 0) {
