@@ -1839,6 +1839,20 @@ static int check_subprog_call(struct verifier_env *env, const struct bpf_insn *i
 	return 0;
 }
 
+/* The kernel's words for a callback's R0 outside [0, max]. */
+static void r0_range_error(struct verifier_env *env, const char *what,
+			   const struct reg_state *r0, int max)
+{
+	verbose(env, "At %s return the register R0 has", what);
+	if (r0->smin > INT64_MIN)
+		verbose(env, " smin=%lld", (long long)r0->smin);
+	if (r0->smax < INT64_MAX)
+		verbose(env, " smax=%lld", (long long)r0->smax);
+	if (r0->smin == INT64_MIN && r0->smax == INT64_MAX)
+		verbose(env, " unknown scalar value");
+	verbose(env, " should have been in [0, %d]\n", max);
+}
+
 /*
  * A callback's exit: R0 must be 0 or 1, and the path goes back to the
  * helper call, which calls the callback again or goes on (helpers.c). The
@@ -1858,14 +1872,7 @@ static int check_callback_exit(struct verifier_env *env)
 	}
 	precise_mark_regs(env, 1u << BPF_REG_0);
 	if (r0->smin < 0 || r0->smax > 1) {
-		verbose(env, "At callback return the register R0 has");
-		if (r0->smin > INT64_MIN)
-			verbose(env, " smin=%lld", (long long)r0->smin);
-		if (r0->smax < INT64_MAX)
-			verbose(env, " smax=%lld", (long long)r0->smax);
-		if (r0->smin == INT64_MIN && r0->smax == INT64_MAX)
-			verbose(env, " unknown scalar value");
-		verbose(env, " should have been in [0, 1]\n");
+		r0_range_error(env, "callback", r0, 1);
 		return REJECT;
 	}
 	/* what the callback takes it gives back, and what its caller
@@ -1951,14 +1958,7 @@ static int check_exit(struct verifier_env *env, const struct bpf_insn *insn, boo
 		}
 		precise_mark_regs(env, 1u << BPF_REG_0);
 		if (r0->smin != 0 || r0->smax != 0) {
-			verbose(env, "At async callback return the register R0 has");
-			if (r0->smin > INT64_MIN)
-				verbose(env, " smin=%lld", (long long)r0->smin);
-			if (r0->smax < INT64_MAX)
-				verbose(env, " smax=%lld", (long long)r0->smax);
-			if (r0->smin == INT64_MIN && r0->smax == INT64_MAX)
-				verbose(env, " unknown scalar value");
-			verbose(env, " should have been in [0, 0]\n");
+			r0_range_error(env, "async callback", r0, 0);
 			return -EINVAL;
 		}
 		*path_end = true;
