@@ -10,6 +10,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -216,6 +217,40 @@ static int leftovers(const char *const *keep)
 	return cnt;
 }
 
+/* Whether pid has an output under dir open, other than the inputs (keep),
+ * that holds bytes: a temporary file being written, named or not. */
+static bool temp_written(pid_t pid, const char *const *keep)
+{
+	char fds[64], path[PATH_MAX + 64], target[PATH_MAX];
+	size_t len = strlen(dir);
+	struct dirent *e;
+	struct stat st;
+	bool found = false;
+	DIR *d;
+
+	snprintf(fds, sizeof(fds), "/proc/%d/fd", (int)pid);
+	d = opendir(fds);
+	if (!d)
+		return false;
+	while (!found && (e = readdir(d))) {
+		ssize_t n;
+		bool kept = false;
+
+		snprintf(path, sizeof(path), "%s/%s", fds, e->d_name);
+		n = readlink(path, target, sizeof(target) - 1);
+		if (n <= 0)
+			continue;
+		target[n] = '\0';
+		if (strncmp(target, dir, len) || target[len] != '/')
+			continue;
+		for (size_t i = 0; keep[i] && !kept; i++)
+			kept = !strcmp(target + len + 1, keep[i]);
+		found = !kept && !stat(path, &st) && S_ISREG(st.st_mode) && st.st_size > 0;
+	}
+	closedir(d);
+	return found;
+}
+
 static void need_root(void)
 {
 	if (geteuid())
@@ -407,8 +442,11 @@ static void signal_run(int sig, bool named_tmp)
 	fd = open("/dev/null", O_WRONLY);
 	pid = start(args, fd, named_tmp);
 	close(fd);
-	/* well into the frames: the punt file is being written */
-	usleep(800000);
+	/* well into the frames: a temporary output is being written (a fixed
+	 * wait let a fast machine finish the run first) */
+	for (int i = 0; i < 10000 && !temp_written(pid, keep); i++)
+		usleep(1000);
+	cr_assert(temp_written(pid, keep), "no temporary output written in 10 s");
 	cr_assert_eq(kill(pid, sig), 0);
 	cr_assert_eq(waitpid(pid, &status, 0), pid);
 	cr_assert(WIFSIGNALED(status), "the run ended before the signal (status %d)", status);
