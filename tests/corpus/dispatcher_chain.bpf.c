@@ -212,8 +212,9 @@ __attribute__((noinline)) int prog6(struct xdp_md *ctx)
 	return ret;
 }
 
-/* the slots the config leaves off: the library's stubs */
-#define STUB(n)                                                                                    \
+/* the slots the config leaves off: each returns the dispatcher's default
+ * verdict, as libxdp's placeholders for unattached slots do */
+#define IDLE_SLOT(n)                                                                                \
 	__attribute__((noinline)) int prog##n(struct xdp_md *ctx)                                  \
 	{                                                                                          \
 		volatile int ret = XDP_DISPATCHER_RETVAL;                                          \
@@ -222,9 +223,9 @@ __attribute__((noinline)) int prog6(struct xdp_md *ctx)
 			return XDP_ABORTED;                                                        \
 		return ret;                                                                        \
 	}
-STUB(7)
-STUB(8)
-STUB(9)
+IDLE_SLOT(7)
+IDLE_SLOT(8)
+IDLE_SLOT(9)
 
 __attribute__((noinline)) int compat_test(struct xdp_md *ctx)
 {
