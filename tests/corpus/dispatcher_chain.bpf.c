@@ -6,7 +6,7 @@
  * of actions after which the next slot is called. The slots are global
  * __attribute__((noinline)) functions taking the context, the targets that
  * freplace would swap; here they are small filters of their own, each
- * starting from a `volatile int` return value as the library's stubs do.
+ * starting from a `volatile int` return value as the library's placeholder programs do.
  * The dispatcher is unrolled by hand, slot by slot, and returns the first
  * action that does not chain, or XDP_PASS after the last slot.
  */
