@@ -103,6 +103,10 @@ static const struct cmd_option verify_options[] = {
 	  "host: the kernel's rules without CAP_PERFMON (no pointer\n"
 	  "compared, leaked or partly overwritten); the default is\n"
 	  "root's, as the appliance loads the host copy" },
+	{ "dev-bound", 'b', true, NULL, 0, NULL, 0,
+	  "host: the kernel's rules for a copy bound to a netdev\n"
+	  "(BPF_F_XDP_DEV_BOUND_ONLY): the XDP metadata kfuncs may be\n"
+	  "called; the appliance loads the host copy unbound" },
 	{ 0 },
 };
 

@@ -140,6 +140,9 @@ int do_verify(int argc, char **argv)
 		case 'u':
 			opts.unprivileged = true;
 			break;
+		case 'b':
+			opts.dev_bound = true;
+			break;
 		case 'j':
 		case 'p':
 			cmd_output_option(opt);

@@ -6,13 +6,15 @@
  * The kernel lets only a device-bound program call them (loaded with
  * prog_ifindex and BPF_F_XDP_DEV_BOUND_ONLY), and says so before it walks a
  * path: a call in dead code is refused too. hwxdp's host copy is loaded
- * unbound, so the host target refuses every such call in those words.
+ * unbound, so the host target refuses every such call in those words,
+ * unless it is verified as bound (hwxdp_verify_opts.dev_bound).
  *
- * The coprocessor is the device such a copy is bound to. There the kernel's
- * rules for a bound program apply: R1 the program's context, unmoved; every
- * other argument memory the kfunc may read and write, of its pointee's size
- * (stack, a writable map value, the packet or its metadata), never NULL.
- * The result is a scalar; no packet pointer moves.
+ * The coprocessor is the device such a copy is bound to. There, and for a
+ * bound host copy, the kernel's rules for a bound program apply: R1 the
+ * program's context, unmoved; every other argument memory the kfunc may
+ * read and write, of its pointee's size (stack, a writable map value, the
+ * packet or its metadata), never NULL. The result is a scalar; no packet
+ * pointer moves.
  */
 #include <stdio.h>
 
@@ -75,7 +77,7 @@ const char *kfunc_name(int32_t id)
 
 int check_kfunc_binding(struct verifier_env *env, const struct bpf_insn *insn, uint32_t idx)
 {
-	if (!kfunc_is_xdp_metadata(insn) || env->device)
+	if (!kfunc_is_xdp_metadata(insn) || env->dev_bound)
 		return 0;
 	env->error_insn = idx;
 	verbose(env, "%u: call %s: metadata kfuncs require device-bound program\n", idx,
@@ -91,7 +93,7 @@ int check_xdp_metadata_call(struct verifier_env *env, const struct bpf_insn *ins
 	int err;
 
 	/* the walk meets no unbound call: check_kfunc_binding refused it */
-	if (!k || !env->device)
+	if (!k || !env->dev_bound)
 		return -EINVAL;
 	for (regno = BPF_REG_1; regno <= k->arg_cnt; regno++) {
 		const struct reg_state *reg = &regs[regno];

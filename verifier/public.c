@@ -24,6 +24,8 @@ int hwxdp_prog__verify(const struct hwxdp_object *obj, const struct hwxdp_prog *
 		vopts.unprivileged = opts->unprivileged;
 		vopts.log_level = opts->log_level;
 		vopts.insn_budget = opts->insn_budget;
+		if (OPTS_HAS(opts, dev_bound))
+			vopts.dev_bound = opts->dev_bound;
 	}
 	vopts.expected_attach_type = prog->expected_attach_type;
 	err = hwxdp_verify(obj, prog, &vopts, &res);

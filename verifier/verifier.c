@@ -60,6 +60,7 @@ static int verify(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_m
 	env.last_line = -1;
 	env.log_level = OPT(opts, log_level, 0);
 	env.device = OPT(opts, device, false);
+	env.dev_bound = env.device || OPT(opts, dev_bound, false);
 	env.allow_ptr_leaks = !env.device && !OPT(opts, unprivileged, false);
 	env.perfmon = !OPT(opts, unprivileged, false);
 	env.allow_uninit_stack = !OPT(opts, unprivileged, false);

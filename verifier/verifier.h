@@ -50,6 +50,10 @@ struct hwxdp_verify_opts {
 	 * root's, as the appliance loads it. The device has these rules
 	 * always: its pointers are offsets in its own spaces, not addresses. */
 	bool unprivileged;
+	/* The host copy by the kernel's rules for a program bound to a netdev
+	 * (prog_ifindex and BPF_F_XDP_DEV_BOUND_ONLY): the XDP metadata
+	 * kfuncs may be called. The device's copy is always bound. */
+	bool dev_bound;
 	/* The license the program is loaded with: a GPL-restricted helper
 	 * needs a GPL-compatible one, as in the kernel. NULL: the object's,
 	 * or for bare instructions a GPL-compatible one. */

@@ -276,7 +276,8 @@ struct verifier_env {
 	const struct hwxdp_prog *prog; /* source lines, or NULL */
 	int log_level;
 	bool device;
-	bool allow_ptr_leaks;  /* root's rules for the host copy */
+	bool allow_ptr_leaks; /* root's rules for the host copy */
+	bool dev_bound;       /* bound to a netdev: the device's copy, or a host one */
 	/* stack bytes never written read into a register as unknown: root's
 	 * rule, and the device's, where they are bytes of its local memory */
 	bool allow_uninit_stack;

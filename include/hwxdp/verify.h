@@ -42,6 +42,11 @@ struct hwxdp_prog_verify_opts {
 	/* Out. */
 	uint32_t error_insn;	  /* where a rejection happened */
 	uint32_t insns_processed; /* instructions the verifier visited */
+
+	/* The host copy by the kernel's rules for a program bound to a
+	 * netdev (prog_ifindex and BPF_F_XDP_DEV_BOUND_ONLY): the XDP
+	 * metadata kfuncs may be called. The device's copy is always bound. */
+	bool dev_bound;
 };
 
 /*

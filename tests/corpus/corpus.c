@@ -43,7 +43,7 @@
 #define KLOG_SIZE  (16u << 20)
 #define SHOW_DIFFS 3
 #define INGRESS_LO 1 /* lo: an ifindex the kernel knows, no lab port */
-#define UNBOUND	   "metadata kfuncs require device-bound program"
+#define UNBOUND	   CORPUS_UNBOUND
 #ifndef BPF_F_XDP_DEV_BOUND_ONLY
 #define BPF_F_XDP_DEV_BOUND_ONLY (1U << 6)
 #endif
@@ -307,7 +307,11 @@ static void hwxdp_reason(const struct hwxdp_prog *prog, const struct hwxdp_verif
 	    msg);
 }
 
-/* Step 2: hwxdp's verifier on the host target, as `hwxdp verify --target host`. */
+/*
+ * Step 2: hwxdp's verifier on the host target, as `hwxdp verify --target
+ * host`; bound (--dev-bound) where the kernel's copy is, after a verdict as
+ * unbound, in host_unbound_reason.
+ */
 static void host_verdict(const char *path, struct corpus_row *r)
 {
 	struct hwxdp_object_open_opts oo = { .sz = sizeof(oo), .kfuncs = hwxdp_kernel_kfuncs };
@@ -325,6 +329,16 @@ static void host_verdict(const char *path, struct corpus_row *r)
 	}
 	hwxdp_object__set_global(obj, "hwxdp_target", &target, sizeof(target));
 	prog = hwxdp_object__find_prog(obj, r->prog);
+	if (prog && r->kernel_bound && !hwxdp_verify(obj, prog, &vo, &res)) {
+		if (res->accepted)
+			say(r->host_unbound_reason, sizeof(r->host_unbound_reason), "accepted");
+		else
+			hwxdp_reason(prog, res, r->host_unbound_reason,
+				     sizeof(r->host_unbound_reason));
+		hwxdp_verify_result__free(res);
+		res = NULL;
+	}
+	vo.dev_bound = r->kernel_bound;
 	err = prog ? hwxdp_verify(obj, prog, &vo, &res) : -ENOENT;
 	if (err) {
 		say(r->host_reason, sizeof(r->host_reason), "the verifier could not run: %s",

@@ -17,6 +17,9 @@
 #define CORPUS_REASON_MAX 512
 
 /* One XDP program of one corpus object. */
+/* The kernel's refusal of an unbound program that calls XDP metadata kfuncs. */
+#define CORPUS_UNBOUND "metadata kfuncs require device-bound program"
+
 struct corpus_row {
 	char object[HWXDP_NAME_MAX]; /* file name without .bpf.o */
 	char prog[HWXDP_NAME_MAX];
@@ -32,6 +35,9 @@ struct corpus_row {
 	uint64_t kernel_usec;  /* "verification time N usec" */
 	char kernel_reason[CORPUS_REASON_MAX];
 
+	/* a bound one's verdict by hwxdp as unbound: refused, as the kernel
+	 * refuses it unbound (CORPUS_UNBOUND); the host_ fields are as bound */
+	char host_unbound_reason[CORPUS_REASON_MAX];
 	bool host_ok;
 	uint32_t host_insns;
 	uint64_t host_ns;

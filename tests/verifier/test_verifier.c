@@ -30,12 +30,14 @@ static uint32_t case_len(const struct verifier_case *c)
 	return n;
 }
 
-static struct hwxdp_verify_result *run_hwxdp(const struct verifier_case *c)
+static struct hwxdp_verify_result *run_hwxdp_on(const struct verifier_case *c, bool device)
 {
 	struct hwxdp_verify_opts opts = {
 		.sz = sizeof(opts),
 		.log_level = 1,
-		.device = c->device,
+		.device = device,
+		/* the kernel's copy is bound: a host one is too */
+		.dev_bound = c->kmode == KERNEL_BOUND,
 		.insn_budget = c->budget,
 		.expected_attach_type = c->attach,
 		/* the rules the kernel is asked under */
@@ -49,6 +51,24 @@ static struct hwxdp_verify_result *run_hwxdp(const struct verifier_case *c)
 	cr_assert_eq(err, 0, "%s: hwxdp_verify_insns failed: %d", c->name, err);
 	cr_assert_not_null(res);
 	return res;
+}
+
+static struct hwxdp_verify_result *run_hwxdp(const struct verifier_case *c)
+{
+	return run_hwxdp_on(c, c->device);
+}
+
+/* A case the kernel is asked bound: the host target, bound, agrees with it. */
+static void expect_host_bound(const struct verifier_case *c, bool accepted)
+{
+	struct hwxdp_verify_result *res;
+
+	if (c->kmode != KERNEL_BOUND)
+		return;
+	res = run_hwxdp_on(c, false);
+	cr_expect_eq(res->accepted, accepted, "%s: the host target, bound, %s:\n%s", c->name,
+		     res->accepted ? "accepts" : "rejects", res->log);
+	hwxdp_verify_result__free(res);
 }
 
 static int run_kernel(const struct verifier_case *c)
@@ -90,6 +110,7 @@ ParameterizedTest(unsigned int *index, verifier, accepts)
 	cr_expect(res->accepted, "%s: hwxdp rejects:\n%s", c->name, res->log);
 	cr_expect(res->facts && res->fact_cnt == case_len(c), "%s: no facts", c->name);
 	hwxdp_verify_result__free(res);
+	expect_host_bound(c, true);
 	if (!kernel_available()) {
 		cr_log_info("%s: the kernel's verdict needs root, not checked\n", c->name);
 		return;
@@ -113,6 +134,8 @@ ParameterizedTest(unsigned int *index, verifier, rejects)
 	cr_expect(strstr(res->log, c->msg), "%s: hwxdp's log lacks \"%s\":\n%s", c->name, c->msg,
 		  res->log);
 	hwxdp_verify_result__free(res);
+	/* hwxdp's own rules are the device's: the host has the kernel's */
+	expect_host_bound(c, c->stricter);
 	if (!kernel_available()) {
 		cr_log_info("%s: the kernel's verdict needs root, not checked\n", c->name);
 		return;
