@@ -32,6 +32,7 @@ static const char *object(const char *rel)
 #define VLAN_TAG   object("progs/vlan_tag.bpf.o")
 #define OFF_BY_ONE object("tests/corpus/bad_off_by_one.bpf.o")
 #define BRIDGE	   object("tests/corpus/redirect_broadcast.bpf.o")
+#define HINTS	   object("tests/corpus/xdp_hints.bpf.o")
 
 static size_t udp(int vlan, uint8_t *buf)
 {
@@ -89,6 +90,24 @@ Test(api, verify_accepts_and_refuses_with_the_reason)
 	cr_assert_eq(hwxdp_prog__verify(obj, hwxdp_object__xdp_prog(obj), &opts), -EACCES);
 	/* the kernel's words for an access beyond the checked bytes */
 	cr_assert(strstr(log, "invalid access to packet"), "%s", log);
+	hwxdp_object__close(obj);
+}
+
+/* The XDP metadata kfuncs: refused in a host copy unbound, as the kernel
+ * refuses them; allowed in one verified as bound. */
+Test(api, verify_a_host_copy_bound_to_a_netdev)
+{
+	HWXDP_OPTS(hwxdp_prog_verify_opts, opts);
+	struct hwxdp_object *obj;
+	char log[4096];
+
+	cr_assert_eq(hwxdp_object__open(HINTS, &obj), 0);
+	opts.log_buf = log;
+	opts.log_size = sizeof(log);
+	cr_assert_eq(hwxdp_prog__verify(obj, hwxdp_object__xdp_prog(obj), &opts), -EACCES);
+	cr_assert(strstr(log, "metadata kfuncs require device-bound program"), "%s", log);
+	opts.dev_bound = true;
+	cr_assert_eq(hwxdp_prog__verify(obj, hwxdp_object__xdp_prog(obj), &opts), 0, "%s", log);
 	hwxdp_object__close(obj);
 }
 
