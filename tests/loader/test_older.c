@@ -319,3 +319,28 @@ Test(loader_older, host_verdicts_are_the_kernels)
 	}
 	cr_assert_geq(checked, 5, "only %d programs compared", checked);
 }
+
+/*
+ * Zeroed globals in a .bss.* section: the loader takes them as the host
+ * copy's libbpf does (1.1.2 makes a map of each, named by its section), or
+ * refuses them where it does not.
+ */
+Test(loader_older, bss_sections_as_libbpf_takes_them)
+{
+	const char *path = hx_build_path("tests/loader/older/bss_sections.bpf.o");
+	struct bpf_object *ref = bpf_object__open_file(path, NULL);
+	struct hwxdp_object *obj = NULL;
+	bool ours = false;
+	int err;
+
+	hx_capture_messages();
+	err = hwxdp_object__open(path, &obj);
+	cr_assert_eq(!err, ref != NULL, "libbpf %s it, hwxdp %s: %s",
+		     ref ? "opens" : "cannot open", err ? "cannot" : "opens", hx_messages());
+	for (size_t i = 0; obj && i < obj->map_cnt; i++)
+		ours |= !strcmp(obj->maps[i].name, ".bss.counters");
+	cr_assert(!ref || (bpf_object__find_map_by_name(ref, ".bss.counters") && ours),
+		  "libbpf's map .bss.counters: hwxdp %s it", ours ? "has" : "lacks");
+	bpf_object__close(ref);
+	hwxdp_object__close(obj);
+}
