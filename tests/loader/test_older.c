@@ -335,8 +335,8 @@ Test(loader_older, bss_sections_as_libbpf_takes_them)
 
 	hx_capture_messages();
 	err = hwxdp_object__open(path, &obj);
-	cr_assert_eq(!err, ref != NULL, "libbpf %s it, hwxdp %s: %s",
-		     ref ? "opens" : "cannot open", err ? "cannot" : "opens", hx_messages());
+	cr_assert_eq(!err, ref != NULL, "libbpf %s it, hwxdp %s: %s", ref ? "opens" : "cannot open",
+		     err ? "cannot" : "opens", hx_messages());
 	for (size_t i = 0; obj && i < obj->map_cnt; i++)
 		ours |= !strcmp(obj->maps[i].name, ".bss.counters");
 	cr_assert(!ref || (bpf_object__find_map_by_name(ref, ".bss.counters") && ours),
