@@ -90,7 +90,7 @@ struct hxc_ctx {                                                                
 	uint64_t (*esp)(struct hxc_ctx *c, uint64_t handle, uint64_t l3);                          \
 	uint64_t (*redirif)(struct hxc_ctx *c, uint64_t ifindex, uint64_t flags);                  \
 	int (*csumd)(struct hxc_ctx *c, uint32_t spaces, const uint64_t *args, uint64_t *out);     \
-	uint64_t (*time)(void);                                                                    \
+	uint64_t (*time)(unsigned int clock);                                                      \
 	uint64_t (*rand)(struct hxc_ctx *c);                                                       \
 	void *tab[256];                                                                            \
 };
@@ -617,7 +617,7 @@ static void put_unit(struct gen *g, const struct hxu_op *op, uint32_t word)
 		    XDP_PASS);
 		break;
 	case HXU_OP_TIME:
-		put(t, "r%u = c->time();", op->rd);
+		put(t, "r%u = c->time(%uu);", op->rd, op->x);
 		break;
 	case HXU_OP_RAND:
 		put(t, "r%u = c->rand(c);", op->rd);
@@ -996,9 +996,9 @@ static uint64_t cb_esp(struct hxc_ctx *c, uint64_t handle, uint64_t l3)
 	return (uint64_t)ret;
 }
 
-static uint64_t cb_time(void)
+static uint64_t cb_time(unsigned int clock)
 {
-	return time_ns();
+	return time_ns(clock);
 }
 
 static uint64_t cb_rand(struct hxc_ctx *c)

@@ -516,6 +516,11 @@ static int check_op(struct checker *c, const struct decoded *d, struct op_effect
 			used = F_IMM;
 			break;
 		case HXU_OP_TIME:
+			used = F_RD | F_X;
+			if (op->x >= HXU_CLOCK__MAX)
+				return reject(c, d->word, "unknown clock %u", op->x);
+			fx->writes |= 1u << op->rd;
+			break;
 		case HXU_OP_RAND:
 		case HXU_OP_CPU:
 			used = F_RD;
@@ -1121,6 +1126,7 @@ static void predecode_op(struct xop *x, const struct hxu_op *op, struct hwxdp_ta
 			break;
 		case HXU_OP_TIME:
 			h = H_TIME;
+			x->aux = op->x;
 			break;
 		case HXU_OP_RAND:
 			h = H_RAND;
@@ -1879,7 +1885,7 @@ L_PUNT:
 	f->verdict = XDP_PASS;
 	goto done;
 L_TIME:
-	RD = time_ns();
+	RD = time_ns(op->aux);
 	NEXT;
 L_RAND:
 	RD = (uint32_t)(rand_next(&e->rand_state) >> 32);

@@ -452,12 +452,19 @@ static inline int64_t run_esp_ordered(const struct hwxdp_tables *tables, struct 
 	return ret;
 }
 
-/* `time`: bpf_ktime_get_ns's clock. */
-static inline uint64_t time_ns(void)
+/* `time`: clock (enum hxu_clock, checked at load) in nanoseconds, the
+ * host's own clocks, which the kernel's helpers read too. */
+static inline uint64_t time_ns(unsigned int clock)
 {
+	static const clockid_t ids[HXU_CLOCK__MAX] = {
+		[HXU_CLOCK_MONO] = CLOCK_MONOTONIC,
+		[HXU_CLOCK_BOOT] = CLOCK_BOOTTIME,
+		[HXU_CLOCK_COARSE] = CLOCK_MONOTONIC_COARSE,
+		[HXU_CLOCK_TAI] = CLOCK_TAI,
+	};
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(ids[clock < HXU_CLOCK__MAX ? clock : HXU_CLOCK_MONO], &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 

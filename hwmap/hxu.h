@@ -151,7 +151,7 @@ enum hxu_opcode {
 	HXU_OP_CSUM16 = 0x88,  /* [rs + imm] in the packet, rt */
 	HXU_OP_ESP = 0x89,     /* rd, rs = SA handle, rt = L3 offset from data */
 	HXU_OP_PUNT = 0x8a,    /* imm = reason */
-	HXU_OP_TIME = 0x8b,    /* rd */
+	HXU_OP_TIME = 0x8b,    /* rd, x = enum hxu_clock */
 	HXU_OP_RAND = 0x8c,    /* rd */
 	HXU_OP_CPU = 0x8d,     /* rd */
 	HXU_OP_CTX = 0x8e,     /* rd, x = enum hxu_ctx_field */
@@ -230,6 +230,15 @@ enum hxu_ctx_field {
 	HXU_CTX_RX_QUEUE, /* rx_queue_index */
 	HXU_CTX_EGRESS,	  /* egress_ifindex (0 outside devmap programs) */
 	HXU_CTX__MAX,
+};
+
+/* The clocks `time` reads, in nanoseconds: the host's, kept in step. */
+enum hxu_clock {
+	HXU_CLOCK_MONO,	  /* CLOCK_MONOTONIC: bpf_ktime_get_ns */
+	HXU_CLOCK_BOOT,	  /* CLOCK_BOOTTIME: bpf_ktime_get_boot_ns */
+	HXU_CLOCK_COARSE, /* CLOCK_MONOTONIC_COARSE: bpf_ktime_get_coarse_ns */
+	HXU_CLOCK_TAI,	  /* CLOCK_TAI: bpf_ktime_get_tai_ns */
+	HXU_CLOCK__MAX,
 };
 
 enum hxu_class {

@@ -39,6 +39,10 @@ static const char *const ctx_names[HXU_CTX__MAX] = {
 	"data", "data_end", "data_meta", "ingress", "rx_queue", "egress",
 };
 
+static const char *const clock_names[HXU_CLOCK__MAX] = {
+	"mono", "boot", "coarse", "tai",
+};
+
 static const char *const unit_names[] = {
 	[HXU_OP_TLOOKUP - HXU_OP_TLOOKUP] = "tlookup",
 	[HXU_OP_TINDEX - HXU_OP_TLOOKUP] = "tindex",
@@ -286,6 +290,14 @@ static void disasm_unit(struct out *o, const struct hxu_op *op)
 			emit(o, "ctx r%u, %s", op->rd, ctx_names[op->x]);
 		else
 			emit(o, "ctx r%u, %u", op->rd, op->x);
+		return;
+	case HXU_OP_TIME: /* the monotonic clock, bpf_ktime_get_ns's, unnamed */
+		if (!op->x)
+			emit(o, "time r%u", op->rd);
+		else if (op->x < HXU_CLOCK__MAX)
+			emit(o, "time r%u, %s", op->rd, clock_names[op->x]);
+		else
+			emit(o, "time r%u, %u", op->rd, op->x);
 		return;
 	default:
 		emit(o, "%s r%u", name, op->rd);
@@ -932,7 +944,19 @@ static int parse_unit(struct assembler *as, struct pending *pd, struct mnemonic 
 			return fail(as, "no ctx field \"%s\"", name);
 		op->x = (uint8_t)field;
 		return 0;
-	default: /* time, rand, cpu, csumd */
+	case HXU_OP_TIME:
+		if (parse_reg(as, &op->rd))
+			return -EINVAL;
+		if (!accept(as, ','))
+			return 0;
+		if (!read_word(as, name, sizeof(name)))
+			return fail(as, "expected a clock at \"%.20s\"", as->p);
+		field = lookup_name(clock_names, HXU_CLOCK__MAX, name);
+		if (field < 0)
+			return fail(as, "no clock \"%s\" (mono, boot, coarse, tai)", name);
+		op->x = (uint8_t)field;
+		return 0;
+	default: /* rand, cpu, csumd */
 		return parse_reg(as, &op->rd);
 	}
 }

@@ -1904,18 +1904,37 @@ static Z3_ast esp(struct prover *p, struct sym *st, Z3_ast handle, Z3_ast l3, ui
 }
 
 /*
- * bpf_ktime_get_ns and time: read n of a path is a free value named by n,
- * the same on both sides, so that a translation that passes the clock on
- * as it is read agrees whatever the clock says. The kernel's clock and the
- * device's are each their own (both CLOCK_MONOTONIC, neither the other's):
- * nothing more is assumed of them, not even that they never go back.
+ * bpf_ktime_get_ns and time: read n of a path is a free value named by n
+ * and by its clock (enum hxu_clock: _boot_ns, _coarse_ns and _tai_ns have
+ * theirs), the same on both sides, so that a translation that passes the
+ * clock on as it is read agrees whatever the clock says, and one that
+ * reads another clock does not. The kernel's clocks and the device's are
+ * each their own (the host's, neither the other's): nothing more is
+ * assumed of them, not even that they never go back.
  */
-static Z3_ast clock_read(struct prover *p, struct sym *st)
+static Z3_ast clock_read(struct prover *p, struct sym *st, unsigned int clock)
 {
 	char buf[32];
 
-	snprintf(buf, sizeof(buf), "clock@%u", st->clock_cnt++);
+	snprintf(buf, sizeof(buf), "clock%u@%u", clock, st->clock_cnt++);
 	return Z3_mk_const(p->z, Z3_mk_string_symbol(p->z, buf), p->bv64);
+}
+
+/* The clock a clock helper reads, or -1 for another helper. */
+static int helper_clock(int32_t helper)
+{
+	switch (helper) {
+	case BPF_FUNC_ktime_get_ns:
+		return HXU_CLOCK_MONO;
+	case BPF_FUNC_ktime_get_boot_ns:
+		return HXU_CLOCK_BOOT;
+	case BPF_FUNC_ktime_get_coarse_ns:
+		return HXU_CLOCK_COARSE;
+	case BPF_FUNC_ktime_get_tai_ns:
+		return HXU_CLOCK_TAI;
+	default:
+		return -1;
+	}
 }
 
 /*
@@ -2699,7 +2718,7 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 			     in->imm != BPF_FUNC_map_update_elem &&
 			     in->imm != BPF_FUNC_map_delete_elem &&
 			     in->imm != BPF_FUNC_redirect_map && in->imm != BPF_FUNC_redirect &&
-			     in->imm != BPF_FUNC_csum_diff && in->imm != BPF_FUNC_ktime_get_ns &&
+			     in->imm != BPF_FUNC_csum_diff && helper_clock(in->imm) < 0 &&
 			     in->imm != BPF_FUNC_get_prandom_u32 &&
 			     in->imm != BPF_FUNC_get_smp_processor_id &&
 			     in->imm != BPF_FUNC_xdp_get_buff_len))
@@ -2707,8 +2726,8 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 						  in->src_reg == BPF_PSEUDO_KFUNC_CALL ? "kfunc"
 										       : "helper",
 						  in->imm);
-			if (in->imm == BPF_FUNC_ktime_get_ns) {
-				v = clock_read(p, st);
+			if (helper_clock(in->imm) >= 0) {
+				v = clock_read(p, st, (unsigned int)helper_clock(in->imm));
 			} else if (in->imm == BPF_FUNC_get_prandom_u32) {
 				v = rand_read(p, st);
 			} else if (in->imm == BPF_FUNC_get_smp_processor_id) {
@@ -3195,7 +3214,7 @@ static enum step hxu_step(struct prover *p, struct sym *st, struct fork *fk)
 		}
 		if (o.opcode == HXU_OP_TIME || o.opcode == HXU_OP_CPU) {
 			/* cpu: the engine number, the frame's CPU on the device */
-			*rd = o.opcode == HXU_OP_TIME ? clock_read(p, st) : zext(p, p->cpu, 64);
+			*rd = o.opcode == HXU_OP_TIME ? clock_read(p, st, o.x) : zext(p, p->cpu, 64);
 			st->pc += words;
 			return STEP_NEXT;
 		}

@@ -979,7 +979,13 @@ static int translate_helper(struct translator *t, uint32_t i, const struct bpf_i
 		if (first_clock_read(t, i))
 			return emit(t, i, mk(HXU_OP_CPU, 0, 0, 0, 0, 0, 0), -1);
 #endif
-		return emit(t, i, mk(HXU_OP_TIME, 0, 0, 0, 0, 0, 0), -1);
+		return emit(t, i, mk(HXU_OP_TIME, 0, 0, 0, 0, HXU_CLOCK_MONO, 0), -1);
+	case BPF_FUNC_ktime_get_boot_ns:
+		return emit(t, i, mk(HXU_OP_TIME, 0, 0, 0, 0, HXU_CLOCK_BOOT, 0), -1);
+	case BPF_FUNC_ktime_get_coarse_ns:
+		return emit(t, i, mk(HXU_OP_TIME, 0, 0, 0, 0, HXU_CLOCK_COARSE, 0), -1);
+	case BPF_FUNC_ktime_get_tai_ns:
+		return emit(t, i, mk(HXU_OP_TIME, 0, 0, 0, 0, HXU_CLOCK_TAI, 0), -1);
 	case BPF_FUNC_xdp_get_buff_len: {
 		/* data_end - data: the device's frames are linear, so this is
 		 * the whole frame, as the kernel counts it with its frags */
@@ -1229,6 +1235,9 @@ static uint16_t helper_uses(const struct bpf_insn *in, bool direct, bool punt)
 	case BPF_FUNC_tail_call:
 		return 1u << 3;
 	case BPF_FUNC_ktime_get_ns:
+	case BPF_FUNC_ktime_get_boot_ns:
+	case BPF_FUNC_ktime_get_coarse_ns:
+	case BPF_FUNC_ktime_get_tai_ns:
 	case BPF_FUNC_get_prandom_u32:
 	case BPF_FUNC_get_smp_processor_id:
 	case BPF_FUNC_xdp_get_buff_len:

@@ -469,6 +469,9 @@ static int helper(struct count_target *ct, struct count_ctx *c, int32_t id, uint
 		r[0] = (uint64_t)adjust_tail(ct, c, (int32_t)r[2]);
 		return 0;
 	case BPF_FUNC_ktime_get_ns:
+	case BPF_FUNC_ktime_get_boot_ns:
+	case BPF_FUNC_ktime_get_coarse_ns:
+	case BPF_FUNC_ktime_get_tai_ns:
 	case BPF_FUNC_get_smp_processor_id:
 		r[0] = 0;
 		return 0;

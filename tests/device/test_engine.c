@@ -284,6 +284,39 @@ Test(engine, machine_units)
 	hxe_free(x);
 }
 
+/* Each clock `time` reads is the host's clock of that name, read between
+ * the two readings the test takes of it. */
+Test(engine, the_four_clocks)
+{
+	static const clockid_t ids[HXU_CLOCK__MAX] = {
+		[HXU_CLOCK_MONO] = CLOCK_MONOTONIC,
+		[HXU_CLOCK_BOOT] = CLOCK_BOOTTIME,
+		[HXU_CLOCK_COARSE] = CLOCK_MONOTONIC_COARSE,
+		[HXU_CLOCK_TAI] = CLOCK_TAI,
+	};
+	struct hxe *x = hxe_new("time r0 ;;\nctx r1, data ;;\nst64.pkt [r1], r0 ;;\nexit ;;\n"
+				"b: time r0, boot ;;\nctx r1, data ;;\nst64.pkt [r1], r0 ;;\nexit ;;\n"
+				"c: time r0, coarse ;;\nctx r1, data ;;\nst64.pkt [r1], r0 ;;\nexit ;;\n"
+				"t: time r0, tai ;;\nctx r1, data ;;\nst64.pkt [r1], r0 ;;\nexit ;;\n",
+				NULL, 0, (const char *const[]){ "b", "c", "t", NULL });
+
+	for (uint32_t clock = 0; clock < HXU_CLOCK__MAX; clock++) {
+		struct timespec ts;
+		uint64_t before, after, t;
+
+		clock_gettime(ids[clock], &ts);
+		before = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+		cr_assert_eq(hxe_run(x, clock, pkt64, sizeof(pkt64)), 0);
+		clock_gettime(ids[clock], &ts);
+		after = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+		memcpy(&t, hxe_data(x), 8);
+		cr_assert(before <= t && t <= after, "clock %u: %llu, not within %llu..%llu", clock,
+			  (unsigned long long)t, (unsigned long long)before,
+			  (unsigned long long)after);
+	}
+	hxe_free(x);
+}
+
 Test(engine, engines_share_tables)
 {
 	static const struct hxu_table_desc arr[] = {

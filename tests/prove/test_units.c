@@ -661,6 +661,41 @@ Test(prove_units, second_time_reuses_the_first)
 	unit_close(&u);
 }
 
+/*
+ * Each of the four clocks' readings made another clock's: the slot it is
+ * kept in holds another clock's reading. The clocks are free in the model,
+ * each reading named by its clock, so the counterexample is loose.
+ */
+Test(prove_units, one_clock_read_for_another)
+{
+	struct hwxdp_prove_result res;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	unit_open(&u, "clocks");
+	unit_prove(&u, &res);
+	cr_assert_eq(res.status, HWXDP_PROVE_PROVEN, "%s", res.reason);
+	for (int nth = 0; nth < HXU_CLOCK__MAX; nth++) {
+		uint64_t kept;
+
+		at = find_op(&u, HXU_OP_TIME, nth, &o);
+		cr_assert_eq(o.x, nth, "the clocks are read in the source's order");
+		kept = u.img->ops[at];
+		o.x = (uint8_t)((o.x + 1) % HXU_CLOCK__MAX);
+		((uint64_t *)u.img->ops)[at] = op_word(&o);
+		unit_prove(&u, &res);
+		cr_assert_eq(res.status, HWXDP_PROVE_COUNTEREXAMPLE, "clock %d: %s", nth,
+			     res.reason);
+		cr_log_info("%s: clock %d read as %u: %s", u.prog->name, nth, o.x, res.reason);
+		cr_assert(res.loose & HWXDP_PROVE_LOOSE_CLOCK);
+		((uint64_t *)u.img->ops)[at] = kept;
+	}
+	unit_prove(&u, &res);
+	cr_assert_eq(res.status, HWXDP_PROVE_PROVEN, "%s", res.reason);
+	unit_close(&u);
+}
+
 /* The frame's length made data_end + data: the length written into the
  * frame (bytes 14 and 15), and the verdict it chooses, are wrong. */
 Test(prove_units, buff_len_made_a_sum)
