@@ -40,7 +40,10 @@ static const char *const ctx_names[HXU_CTX__MAX] = {
 };
 
 static const char *const clock_names[HXU_CLOCK__MAX] = {
-	"mono", "boot", "coarse", "tai",
+	"mono",
+	"boot",
+	"coarse",
+	"tai",
 };
 
 static const char *const unit_names[] = {

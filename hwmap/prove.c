@@ -3214,7 +3214,8 @@ static enum step hxu_step(struct prover *p, struct sym *st, struct fork *fk)
 		}
 		if (o.opcode == HXU_OP_TIME || o.opcode == HXU_OP_CPU) {
 			/* cpu: the engine number, the frame's CPU on the device */
-			*rd = o.opcode == HXU_OP_TIME ? clock_read(p, st, o.x) : zext(p, p->cpu, 64);
+			*rd = o.opcode == HXU_OP_TIME ? clock_read(p, st, o.x)
+						      : zext(p, p->cpu, 64);
 			st->pc += words;
 			return STEP_NEXT;
 		}

@@ -294,11 +294,12 @@ Test(engine, the_four_clocks)
 		[HXU_CLOCK_COARSE] = CLOCK_MONOTONIC_COARSE,
 		[HXU_CLOCK_TAI] = CLOCK_TAI,
 	};
-	struct hxe *x = hxe_new("time r0 ;;\nctx r1, data ;;\nst64.pkt [r1], r0 ;;\nexit ;;\n"
-				"b: time r0, boot ;;\nctx r1, data ;;\nst64.pkt [r1], r0 ;;\nexit ;;\n"
-				"c: time r0, coarse ;;\nctx r1, data ;;\nst64.pkt [r1], r0 ;;\nexit ;;\n"
-				"t: time r0, tai ;;\nctx r1, data ;;\nst64.pkt [r1], r0 ;;\nexit ;;\n",
-				NULL, 0, (const char *const[]){ "b", "c", "t", NULL });
+	struct hxe *x =
+		hxe_new("time r0 ;;\nctx r1, data ;;\nst64.pkt [r1], r0 ;;\nexit ;;\n"
+			"b: time r0, boot ;;\nctx r1, data ;;\nst64.pkt [r1], r0 ;;\nexit ;;\n"
+			"c: time r0, coarse ;;\nctx r1, data ;;\nst64.pkt [r1], r0 ;;\nexit ;;\n"
+			"t: time r0, tai ;;\nctx r1, data ;;\nst64.pkt [r1], r0 ;;\nexit ;;\n",
+			NULL, 0, (const char *const[]){ "b", "c", "t", NULL });
 
 	for (uint32_t clock = 0; clock < HXU_CLOCK__MAX; clock++) {
 		struct timespec ts;
