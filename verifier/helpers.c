@@ -95,6 +95,8 @@ struct helper_proto {
 #define NO_SOCKETS     "the coprocessor has no socket table"
 #define NO_COOKIES     "the coprocessor has no SYN cookie secret (the host's TCP keeps it)"
 #define NO_KERNEL_MEM  "the coprocessor has no kernel memory to read"
+#define NO_USER_MEM    "the coprocessor has no process memory to read"
+#define NO_TASKS       "the coprocessor has no tasks: a frame runs under none"
 #define NO_DYNPTRS     "the coprocessor has no dynptrs"
 #define NO_TIMERS      "the coprocessor has no timers: it cannot run a callback later, outside a frame"
 /* struct iphdr, ipv6hdr and tcphdr without options */
@@ -154,12 +156,38 @@ static const struct helper_proto protos[] = {
 	  .no_pkt = true },
 	{ BPF_FUNC_get_prandom_u32, RET_INTEGER, { 0 }, .device_op = "rand" },
 	{ BPF_FUNC_get_smp_processor_id, RET_INTEGER, { 0 }, .device_op = "cpu" },
+	/* fmt and its size, as bpf_trace_printk's, then the arguments as u64s
+	 * and their size: libbpf's bpf_printk() of more than three. The
+	 * kernel checks the format, data_len (a multiple of 8, at most 12
+	 * arguments) and NULL data when the helper runs (-EINVAL), not at
+	 * load: any memory holds the format, as bpf_trace_printk's does */
+	{ BPF_FUNC_trace_vprintk,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_MEM, ARG_CONST_SIZE, ARG_PTR_TO_MEM_OR_NULL, ARG_CONST_SIZE_OR_ZERO },
+	  .gpl_only = true,
+	  .perfmon = true,
+	  .no_pkt = true },
 	{ BPF_FUNC_get_current_pid_tgid, RET_INTEGER, { 0 } },
 	{ BPF_FUNC_get_current_uid_gid, RET_INTEGER, { 0 } },
 	{ BPF_FUNC_get_current_comm,
 	  RET_INTEGER,
 	  { ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE },
+	  .perfmon = true,
 	  .no_pkt = true },
+	/* the task the frame arrived under (softirq: whichever ran), as a
+	 * number: what a program does with it is bpf_probe_read_kernel's */
+	{ BPF_FUNC_get_current_task,
+	  RET_INTEGER,
+	  { 0 },
+	  .gpl_only = true,
+	  .perfmon = true,
+	  .host_why = NO_TASKS },
+	/* dev, ino of a pid namespace, then struct bpf_pidns_info and its size */
+	{ BPF_FUNC_get_ns_current_pid_tgid,
+	  RET_INTEGER,
+	  { ARG_ANYTHING, ARG_ANYTHING, ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE },
+	  .no_pkt = true,
+	  .host_why = NO_TASKS },
 	{ BPF_FUNC_get_numa_node_id, RET_INTEGER, { 0 } },
 	{ BPF_FUNC_ktime_get_tai_ns, RET_INTEGER, { 0 } },
 	{ BPF_FUNC_map_lookup_percpu_elem,
@@ -331,6 +359,20 @@ static const struct helper_proto protos[] = {
 	  .perfmon = true,
 	  .no_pkt = true,
 	  .host_why = NO_KERNEL_MEM },
+	{ BPF_FUNC_probe_read_user,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE_OR_ZERO, ARG_ANYTHING },
+	  .gpl_only = true,
+	  .perfmon = true,
+	  .no_pkt = true,
+	  .host_why = NO_USER_MEM },
+	{ BPF_FUNC_probe_read_user_str,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE_OR_ZERO, ARG_ANYTHING },
+	  .gpl_only = true,
+	  .perfmon = true,
+	  .no_pkt = true,
+	  .host_why = NO_USER_MEM },
 	/* out and its size, a constant format (checked: check_snprintf),
 	 * its arguments as u64s and their size */
 	{ BPF_FUNC_snprintf,

@@ -535,6 +535,18 @@ static size_t call_helper(struct prog *p, int id)
 		EMIT(p, MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -8), MOV64_IMM(2, 8),
 		     MOV64_IMM(3, 0));
 		break;
+	case BPF_FUNC_probe_read_user:
+		EMIT(p, MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -8), MOV64_IMM(2, 8),
+		     MOV64_IMM(3, 0));
+		break;
+	case BPF_FUNC_trace_vprintk: /* the empty format at offset 1, one argument */
+		EMIT(p, LD_MAP_VALUE(1, M_RODATA, 1), MOV64_IMM(2, 1), MOV64_REG(3, 10),
+		     ALU64_IMM(BPF_ADD, 3, -8), MOV64_IMM(4, 8));
+		break;
+	case BPF_FUNC_get_ns_current_pid_tgid:
+		EMIT(p, MOV64_IMM(1, 4), MOV64_IMM(2, 0), MOV64_REG(3, 10),
+		     ALU64_IMM(BPF_ADD, 3, -8), MOV64_IMM(4, 8));
+		break;
 	case BPF_FUNC_snprintf: /* the empty format at offset 1, no arguments */
 		EMIT(p, MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -16), MOV64_IMM(2, 16),
 		     LD_MAP_VALUE(3, M_RODATA, 1), MOV64_IMM(4, 0), MOV64_IMM(5, 0));
@@ -578,6 +590,10 @@ Test(device_helpers, exactly_those_with_a_unit)
 		{ "tcp_raw_check_syncookie_ipv6", BPF_FUNC_tcp_raw_check_syncookie_ipv6, true },
 		{ "probe_read_kernel", BPF_FUNC_probe_read_kernel, true },
 		{ "snprintf", BPF_FUNC_snprintf, true },
+		{ "trace_vprintk", BPF_FUNC_trace_vprintk, true },
+		{ "get_current_task", BPF_FUNC_get_current_task, true },
+		{ "probe_read_user", BPF_FUNC_probe_read_user, true },
+		{ "get_ns_current_pid_tgid", BPF_FUNC_get_ns_current_pid_tgid, true },
 	};
 	size_t i;
 
