@@ -139,6 +139,21 @@ const struct verifier_case accept_cases[] = {
 	    ALU64_IMM(BPF_ADD, 3, -16), MOV64_IMM(4, 7), CALL_HELPER(BPF_FUNC_trace_vprintk),
 	    RET(XDP_PASS) },
 	  .accept = true },
+	/* where NULL is allowed, a value that may be NULL is too: the helper
+	 * tells NULL apart when it runs */
+	{ "trace_vprintk: a lookup's value, unchecked, as the arguments",
+	  { LOOKUP(MAP_HASH), LD_MAP_VALUE(1, MAP_RODATA, 13), MOV64_IMM(2, 3), MOV64_REG(3, 0),
+	    MOV64_IMM(4, 8), CALL_HELPER(BPF_FUNC_trace_vprintk), RET(XDP_PASS) },
+	  .accept = true },
+	{ "csum_diff: a lookup's value, unchecked, as from",
+	  { LOOKUP(MAP_HASH), MOV64_REG(1, 0), MOV64_IMM(2, 8), MOV64_IMM(3, 0), MOV64_IMM(4, 0),
+	    MOV64_IMM(5, 0), CALL_HELPER(BPF_FUNC_csum_diff), RET(XDP_PASS) },
+	  .accept = true },
+	{ "trace_vprintk: a reservation, unchecked, as the arguments",
+	  { RB_RESERVE(16), MOV64_REG(6, 0), LD_MAP_VALUE(1, MAP_RODATA, 13), MOV64_IMM(2, 3),
+	    MOV64_REG(3, 6), MOV64_IMM(4, 16), CALL_HELPER(BPF_FUNC_trace_vprintk),
+	    JMP_IMM(BPF_JEQ, 6, 0, 3), RB_DISCARD(6), RET(XDP_PASS) },
+	  .accept = true },
 	/* ring buffer reservations: taken, checked, written, given back */
 	{ "ringbuf: reserve, write, submit",
 	  { RB_RESERVE(16), JMP_IMM(BPF_JEQ, 0, 0, 4), ST_MEM(BPF_DW, 0, 8, 7), /* 6 */
