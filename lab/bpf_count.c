@@ -53,6 +53,9 @@ struct count_target {
 	/* the crypto unit's SAs (hx_target_esp_sa) */
 	struct hwxdp_esp_sa sa[COUNT_SA_MAX];
 	uint32_t sa_cnt;
+	/* told of each hash lookup that finds nothing (hx_count_target_on_miss) */
+	hx_count_miss_fn on_miss;
+	void *miss_arg;
 };
 
 /* struct xdp_md as the program reads it: each field a u32 at 4 * index. */
@@ -115,7 +118,7 @@ static int tail_call_targets(struct count_target *ct)
 	return err;
 }
 
-static int count_open(struct hx_target *target, const char *object_path)
+static int count_open_prog(struct hx_target *target, const char *object_path, const char *prog)
 {
 	struct count_target *ct;
 	int err;
@@ -139,9 +142,10 @@ static int count_open(struct hx_target *target, const char *object_path)
 	err = hwxdp_object__set_target(ct->obj, HWXDP_TARGET_DEVICE);
 	if (err)
 		goto fail;
-	ct->prog = hwxdp_object__xdp_prog(ct->obj);
+	ct->prog = prog ? hwxdp_object__find_prog(ct->obj, prog) : hwxdp_object__xdp_prog(ct->obj);
 	if (!ct->prog) {
-		err = hwxdp_error(-ENOENT, "%s: the object has no XDP program", object_path);
+		err = hwxdp_error(-ENOENT, "%s: the object has no XDP program%s%s", object_path,
+				  prog ? " " : "", prog ? prog : "");
 		goto fail;
 	}
 	/* the tables as the device makes them, global data written in */
@@ -155,6 +159,11 @@ static int count_open(struct hx_target *target, const char *object_path)
 fail:
 	count_close(target);
 	return err;
+}
+
+static int count_open(struct hx_target *target, const char *object_path)
+{
+	return count_open_prog(target, object_path, NULL);
 }
 
 static struct hwxdp_table *table_by_name(struct hx_target *target, const char *name)
@@ -395,6 +404,12 @@ static uint64_t csum_diff_ref(const uint8_t *from, uint64_t fsize, const uint8_t
 	return v;
 }
 
+static bool is_hash(uint32_t type)
+{
+	return type == BPF_MAP_TYPE_HASH || type == BPF_MAP_TYPE_LRU_HASH ||
+	       type == BPF_MAP_TYPE_PERCPU_HASH || type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+}
+
 static int helper(struct count_target *ct, struct count_ctx *c, int32_t id, uint64_t *r)
 {
 	struct hwxdp_table *tab = NULL;
@@ -421,6 +436,9 @@ static int helper(struct count_target *ct, struct count_ctx *c, int32_t id, uint
 			r[0] = hwxdp_table__port_addr(tab, key);
 		} else {
 			r[0] = hwxdp_table__value_addr(tab, (void *)(uintptr_t)r[2]);
+			if (!r[0] && ct->on_miss && is_hash(tab->desc.type))
+				ct->on_miss(ct->miss_arg, tab->desc.name, (void *)(uintptr_t)r[2],
+					    tab->desc.key_size);
 		}
 		return 0;
 	case BPF_FUNC_map_update_elem:
@@ -858,13 +876,26 @@ const struct hx_target_ops hx_count_target = {
 
 struct hx_target *hx_count_target_open(const char *object_path)
 {
+	return hx_count_target_open_prog(object_path, NULL);
+}
+
+void hx_count_target_on_miss(struct hx_target *target, hx_count_miss_fn fn, void *arg)
+{
+	struct count_target *ct = target->priv;
+
+	ct->on_miss = fn;
+	ct->miss_arg = arg;
+}
+
+struct hx_target *hx_count_target_open_prog(const char *object_path, const char *prog)
+{
 	struct hx_target *target = calloc(1, sizeof(*target));
 	int err;
 
 	if (!target)
 		return NULL;
 	target->ops = &hx_count_target;
-	err = count_open(target, object_path);
+	err = count_open_prog(target, object_path, prog);
 	if (err) {
 		free(target);
 		errno = -err;

@@ -32,5 +32,17 @@ extern const struct hx_target_ops hx_count_target;
 /* Opens object_path's XDP program on the counting interpreter; NULL with
  * errno set. Close with hx_target_close(). */
 struct hx_target *hx_count_target_open(const char *object_path);
+/* The same for its program called prog (NULL: the XDP program). */
+struct hx_target *hx_count_target_open_prog(const char *object_path, const char *prog);
+
+/*
+ * What a frame asks of a map it does not hold: fn is called, from the
+ * frames run after this, for each lookup in a hash (HASH, LRU_HASH and
+ * their per-CPU forms) that finds nothing, with the table's (the map's)
+ * name, the key and its size. NULL stops it. A harness fills the maps of
+ * the kernel and the device with keys the frames will look up.
+ */
+typedef void (*hx_count_miss_fn)(void *arg, const char *map, const void *key, uint32_t key_size);
+void hx_count_target_on_miss(struct hx_target *target, hx_count_miss_fn fn, void *arg);
 
 #endif /* HWXDP_LAB_BPF_COUNT_H */

@@ -95,6 +95,8 @@ struct helper_proto {
 #define NO_SOCKETS     "the coprocessor has no socket table"
 #define NO_COOKIES     "the coprocessor has no SYN cookie secret (the host's TCP keeps it)"
 #define NO_KERNEL_MEM  "the coprocessor has no kernel memory to read"
+#define NO_USER_MEM    "the coprocessor has no process memory to read"
+#define NO_TASKS       "the coprocessor has no tasks: a frame runs under none"
 #define NO_DYNPTRS     "the coprocessor has no dynptrs"
 #define NO_TIMERS      "the coprocessor has no timers: it cannot run a callback later, outside a frame"
 /* struct iphdr, ipv6hdr and tcphdr without options */
@@ -154,12 +156,38 @@ static const struct helper_proto protos[] = {
 	  .no_pkt = true },
 	{ BPF_FUNC_get_prandom_u32, RET_INTEGER, { 0 }, .device_op = "rand" },
 	{ BPF_FUNC_get_smp_processor_id, RET_INTEGER, { 0 }, .device_op = "cpu" },
+	/* fmt and its size, as bpf_trace_printk's, then the arguments as u64s
+	 * and their size: libbpf's bpf_printk() of more than three. The
+	 * kernel checks the format, data_len (a multiple of 8, at most 12
+	 * arguments) and NULL data when the helper runs (-EINVAL), not at
+	 * load: any memory holds the format, as bpf_trace_printk's does */
+	{ BPF_FUNC_trace_vprintk,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_MEM, ARG_CONST_SIZE, ARG_PTR_TO_MEM_OR_NULL, ARG_CONST_SIZE_OR_ZERO },
+	  .gpl_only = true,
+	  .perfmon = true,
+	  .no_pkt = true },
 	{ BPF_FUNC_get_current_pid_tgid, RET_INTEGER, { 0 } },
 	{ BPF_FUNC_get_current_uid_gid, RET_INTEGER, { 0 } },
 	{ BPF_FUNC_get_current_comm,
 	  RET_INTEGER,
 	  { ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE },
+	  .perfmon = true,
 	  .no_pkt = true },
+	/* the task the frame arrived under (softirq: whichever ran), as a
+	 * number: what a program does with it is bpf_probe_read_kernel's */
+	{ BPF_FUNC_get_current_task,
+	  RET_INTEGER,
+	  { 0 },
+	  .gpl_only = true,
+	  .perfmon = true,
+	  .host_why = NO_TASKS },
+	/* dev, ino of a pid namespace, then struct bpf_pidns_info and its size */
+	{ BPF_FUNC_get_ns_current_pid_tgid,
+	  RET_INTEGER,
+	  { ARG_ANYTHING, ARG_ANYTHING, ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE },
+	  .no_pkt = true,
+	  .host_why = NO_TASKS },
 	{ BPF_FUNC_get_numa_node_id, RET_INTEGER, { 0 } },
 	{ BPF_FUNC_ktime_get_tai_ns, RET_INTEGER, { 0 }, .device_op = "time" },
 	{ BPF_FUNC_map_lookup_percpu_elem,
@@ -331,6 +359,20 @@ static const struct helper_proto protos[] = {
 	  .perfmon = true,
 	  .no_pkt = true,
 	  .host_why = NO_KERNEL_MEM },
+	{ BPF_FUNC_probe_read_user,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE_OR_ZERO, ARG_ANYTHING },
+	  .gpl_only = true,
+	  .perfmon = true,
+	  .no_pkt = true,
+	  .host_why = NO_USER_MEM },
+	{ BPF_FUNC_probe_read_user_str,
+	  RET_INTEGER,
+	  { ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE_OR_ZERO, ARG_ANYTHING },
+	  .gpl_only = true,
+	  .perfmon = true,
+	  .no_pkt = true,
+	  .host_why = NO_USER_MEM },
 	/* out and its size, a constant format (checked: check_snprintf),
 	 * its arguments as u64s and their size */
 	{ BPF_FUNC_snprintf,
@@ -606,12 +648,21 @@ static int arg_type_error(struct verifier_env *env, uint32_t regno, const char *
 	return REJECT;
 }
 
-/* A memory argument and its size argument. */
-static int check_mem_arg(struct verifier_env *env, uint32_t regno, uint8_t type, uint8_t size_type)
+/*
+ * A memory argument and its size argument. Where NULL is allowed, the
+ * kernel also takes a pointer that may be NULL (a lookup's value before its
+ * check, a ring buffer reservation), its bytes checked as if it were not:
+ * the helper tells NULL apart when it runs (bpf_trace_vprintk's data:
+ * -EINVAL). maybe_null_ok: not for a helper the device runs, whose unit
+ * would be handed address 0.
+ */
+static int check_mem_arg(struct verifier_env *env, uint32_t regno, uint8_t type, uint8_t size_type,
+			 bool maybe_null_ok)
 {
-	const struct reg_state *regs = cur_frame(env)->regs;
-	const struct reg_state *ptr = &regs[regno], *size = &regs[regno + 1];
+	struct reg_state *regs = cur_frame(env)->regs;
+	struct reg_state *ptr = &regs[regno], *size = &regs[regno + 1];
 	bool zero_ok = size_type == ARG_CONST_SIZE_OR_ZERO;
+	uint8_t maybe_null = 0;
 	int err;
 
 	err = check_reg_readable(env, regno + 1);
@@ -627,7 +678,10 @@ static int check_mem_arg(struct verifier_env *env, uint32_t regno, uint8_t type,
 		}
 		return 0;
 	}
-	if (!is_mem_ptr(ptr->type))
+	if (maybe_null_ok && (type == ARG_PTR_TO_MEM_OR_NULL || type == ARG_PTR_TO_OUT_OR_NULL) &&
+	    (ptr->type == PTR_TO_MAP_VALUE_OR_NULL || ptr->type == PTR_TO_MEM_OR_NULL))
+		maybe_null = ptr->type;
+	if (!is_mem_ptr(ptr->type) && !maybe_null)
 		return arg_type_error(env, regno, MEM_TYPES);
 	if (size->smin < 0) {
 		verbose(env, "R%u min value is negative, either use unsigned or 'var &= const'\n",
@@ -645,11 +699,15 @@ static int check_mem_arg(struct verifier_env *env, uint32_t regno, uint8_t type,
 			regno + 1);
 		return REJECT;
 	}
+	if (maybe_null)
+		ptr->type = maybe_null == PTR_TO_MEM_OR_NULL ? PTR_TO_MEM : PTR_TO_MAP_VALUE;
 	if (type != ARG_PTR_TO_UNINIT_MEM)
 		err = check_mem_region(env, regno, 0, size->umax, false, zero_ok);
 	if (!err && (type == ARG_PTR_TO_MEM_RW || type == ARG_PTR_TO_OUT_OR_NULL ||
 		     type == ARG_PTR_TO_UNINIT_MEM))
 		err = check_mem_region(env, regno, 0, size->umax, true, zero_ok);
+	if (maybe_null)
+		ptr->type = maybe_null;
 	return err;
 }
 
@@ -1211,7 +1269,8 @@ static int check_arg(struct verifier_env *env, const struct helper_proto *proto,
 		}
 		return 0;
 	default: /* memory with a size in the next argument */
-		return check_mem_arg(env, regno, type, proto->args[arg + 1]);
+		return check_mem_arg(env, regno, type, proto->args[arg + 1],
+				     !env->device || !proto->device_op);
 	}
 }
 
@@ -1371,9 +1430,9 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 	const struct helper_proto *proto;
 	const struct hwxdp_map_desc *map = NULL;
 	uint32_t arg, alloc_size = 0, ref;
-	bool never_null = false;
+	bool never_null = false, leaks;
 	struct reg_state *r0;
-	int err;
+	int err = 0;
 
 	proto = find_proto(insn->imm);
 	if (!proto) {
@@ -1407,11 +1466,21 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 			"cannot call GPL-restricted function from non-GPL compatible program\n");
 		return -EINVAL;
 	}
+	/* A host-only helper's arguments are the host copy's, which makes
+	 * the call once the device has punted: a pointer among them (%pI4's
+	 * in bpf_printk()'s array, bpf_probe_read_kernel's source) is read
+	 * by the kernel's rules, not the device's. */
+	leaks = env->allow_ptr_leaks;
+	if (env->device && !proto->device_op)
+		env->allow_ptr_leaks = env->perfmon;
 	for (arg = 0; arg < 5; arg++) {
 		err = check_arg(env, proto, arg, idx, &map, &never_null);
 		if (err)
-			return err;
+			break;
 	}
+	env->allow_ptr_leaks = leaks;
+	if (err)
+		return err;
 	mark_args_precise(env, proto);
 	/* the kernel's check_helper_call: a local dynptr of a map value only */
 	if (proto->id == BPF_FUNC_dynptr_from_mem &&

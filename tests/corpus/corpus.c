@@ -27,6 +27,7 @@
 #include "hwxdp/fwd.h"
 #include "loader/kfuncs.h"
 #include "loader/object.h"
+#include "lab/bpf_count.h"
 #include "lab/pkt.h"
 #include "lab/target.h"
 #include "loader/device.h"
@@ -913,6 +914,117 @@ static int fill_maps(struct dd_side *k, struct dd_side *d, char *err, size_t err
 	return e;
 }
 
+/* ---- keys the frames look up ---- */
+
+/* Distinct keys a map is given from its lookups, at most. */
+#define LOOKED_UP_MAX 64
+#define LOOKED_UP_KEY 512
+
+struct looked_up_map {
+	const struct dd_map *m;
+	uint8_t (*keys)[LOOKED_UP_KEY];
+	uint32_t cnt, done; /* keys seen; of those, the ones the passes so far took */
+	uint32_t given;	    /* keys given to the maps */
+};
+
+struct looked_up {
+	struct looked_up_map *maps;
+	size_t cnt;
+};
+
+static void note_miss(void *arg, const char *map, const void *key, uint32_t key_size)
+{
+	struct looked_up *lu = arg;
+
+	for (size_t i = 0; i < lu->cnt; i++) {
+		struct looked_up_map *l = &lu->maps[i];
+
+		if (strcmp(l->m->name, map) || key_size != l->m->key_size)
+			continue;
+		for (uint32_t j = 0; j < l->cnt; j++)
+			if (!memcmp(l->keys[j], key, key_size))
+				return;
+		if (l->cnt < LOOKED_UP_MAX)
+			memcpy(l->keys[l->cnt++], key, key_size);
+		return;
+	}
+}
+
+/*
+ * Hash maps the fills above leave empty (a key of a size they have no
+ * pattern for: a 5-tuple of 12 or 13 bytes, an IPv6 pair of 36) get keys
+ * the frames themselves look up: the reference interpreter (lab/bpf_count.h)
+ * runs the program's device copy on the run's frames from empty maps and
+ * says which keys its lookups missed, and every other one of them goes into
+ * both sides' maps, so that the run takes the path of a hit and that of a
+ * miss. A second pass from the keys given finds those looked up behind a
+ * hit. A frame the interpreter stops (a helper it lacks) gives the keys of
+ * the lookups before. The number of keys given is *filled.
+ */
+static int fill_looked_up(const char *path, const struct corpus_row *r, unsigned int frames,
+			  struct dd_side *k, struct dd_side *d, uint64_t *filled)
+{
+	static uint8_t buf[HX_PKT_MAX], val[512];
+	struct looked_up lu = { 0 };
+	struct hx_target *interp;
+	struct hx_result res;
+	int e = 0;
+
+	lu.maps = calloc(k->map_cnt ? k->map_cnt : 1, sizeof(*lu.maps));
+	if (!lu.maps)
+		return -ENOMEM;
+	for (size_t i = 0; i < k->map_cnt; i++) {
+		const struct dd_map *m = &k->maps[i];
+		uint8_t next[LOOKED_UP_KEY];
+
+		if ((m->type != BPF_MAP_TYPE_HASH && m->type != BPF_MAP_TYPE_LRU_HASH &&
+		     m->type != BPF_MAP_TYPE_PERCPU_HASH &&
+		     m->type != BPF_MAP_TYPE_LRU_PERCPU_HASH) ||
+		    m->read_only || m->key_size > LOOKED_UP_KEY || m->value_size > sizeof(val) ||
+		    !dd_side_map(d, m->name) || !dd_map_next_key(m, NULL, next))
+			continue;
+		lu.maps[lu.cnt].m = m;
+		lu.maps[lu.cnt].keys = calloc(LOOKED_UP_MAX, LOOKED_UP_KEY);
+		if (!lu.maps[lu.cnt++].keys) {
+			e = -ENOMEM;
+			goto out;
+		}
+	}
+	interp = lu.cnt ? hx_count_target_open_prog(path, r->prog) : NULL;
+	if (!interp)
+		goto out; /* nothing to fill, or a program the interpreter cannot open */
+	hx_count_target_on_miss(interp, note_miss, &lu);
+	for (int pass = 0; pass < 2 && !e; pass++) {
+		for (unsigned int i = 0; i < frames; i++) {
+			size_t len = frame_at(0xc0ffee ^ (uint64_t)strlen(r->object), i, buf,
+					      sizeof(buf));
+
+			hx_target_run(interp, INGRESS_LO, buf, len, &res);
+		}
+		for (size_t i = 0; i < lu.cnt && !e; i++) {
+			struct looked_up_map *l = &lu.maps[i];
+			uint32_t most = l->m->max_entries / 2;
+
+			/* every other key this pass found: the rest stay misses */
+			for (uint32_t j = l->done; j < l->cnt && l->given < most && !e; j += 2) {
+				pattern(val, l->m->value_size, j);
+				e = put_entry(k, d, l->m, l->keys[j], val);
+				if (!e && !percpu(l->m->type))
+					hx_target_map_update(interp, l->m->name, l->keys[j], val);
+				l->given += !e;
+				*filled += !e;
+			}
+			l->done = l->cnt;
+		}
+	}
+	hx_target_close(interp);
+out:
+	for (size_t i = 0; i < lu.cnt; i++)
+		free(lu.maps[i].keys);
+	free(lu.maps);
+	return e;
+}
+
 /* ---- the differential run ---- */
 
 static int open_pair(const char *path, const struct corpus_row *r, struct dd_side *k,
@@ -1143,6 +1255,7 @@ static void run_diff(const char *path, struct corpus_row *r, unsigned int frames
 	bool partial = false;
 	unsigned int shown = 0;
 	uint64_t bundles = 0, runs = 0;
+	int err;
 
 	memset(&k, 0, sizeof(k));
 	memset(&d, 0, sizeof(d));
@@ -1153,6 +1266,12 @@ static void run_diff(const char *path, struct corpus_row *r, unsigned int frames
 	}
 	if (fill_maps(&k, &d, r->run_error, sizeof(r->run_error)))
 		goto out;
+	err = fill_looked_up(path, r, frames, &k, &d, &r->looked_up_keys);
+	if (err) {
+		say(r->run_error, sizeof(r->run_error), "filling maps with looked-up keys: %s",
+		    strerror(-err));
+		goto out;
+	}
 	r->ran = true;
 	for (unsigned int i = 0; i < frames; i++) {
 		size_t len = frame_at(0xc0ffee ^ (uint64_t)strlen(r->object), i, buf, sizeof(buf));
@@ -1719,12 +1838,13 @@ int corpus_write_json(const char *path, const struct corpus_row *rows, size_t cn
 			", \"bpf_insns\": %u, \"image_ops\": %u, \"ran\": %s, \"frames\": %llu, "
 			"\"differ\": %llu, \"map_entries\": %llu, \"map_differ\": %llu, "
 			"\"redirects\": %llu, \"punts\": %llu, \"maps_partial\": %s, "
-			"\"bundles_per_frame\": %.2f, ",
+			"\"looked_up_keys\": %llu, \"bundles_per_frame\": %.2f, ",
 			r->bpf_insns, r->image_ops, r->ran ? "true" : "false",
 			(unsigned long long)r->frames, (unsigned long long)r->differ,
 			(unsigned long long)r->map_entries, (unsigned long long)r->map_differ,
 			(unsigned long long)r->redirects, (unsigned long long)r->punts,
-			r->maps_partial ? "true" : "false", r->bundles_per_frame);
+			r->maps_partial ? "true" : "false", (unsigned long long)r->looked_up_keys,
+			r->bundles_per_frame);
 		fprintf(f,
 			"\"kernel_actions\": {\"aborted\": %llu, \"drop\": %llu, \"pass\": %llu, "
 			"\"tx\": %llu, \"redirect\": %llu}, ",

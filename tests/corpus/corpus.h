@@ -52,6 +52,9 @@ struct corpus_row {
 	bool ran;
 	char run_error[CORPUS_REASON_MAX];
 	uint64_t frames, differ, map_entries, map_differ, redirects;
+	/* hash entries filled from the keys the frames look up, for maps the
+	 * harness has no key pattern for (corpus.c, fill_looked_up) */
+	uint64_t looked_up_keys;
 	uint64_t actions[5]; /* the kernel's verdicts: which paths the frames took */
 	uint64_t punts;	     /* frames the device handed to the host copy */
 	bool maps_partial;   /* after punts, maps too large to resync were not compared */

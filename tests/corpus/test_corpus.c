@@ -332,6 +332,56 @@ Test(corpus, tail_calls_through_a_filled_program_array, .timeout = 300)
 }
 
 /*
+ * Hash keys of sizes the harness has no pattern for, filled from the keys
+ * the frames look up (corpus.c, fill_looked_up), in each build:
+ * acl_5tuple's 13-byte packed 5-tuple and 12-byte pair, katran_vip6_flows'
+ * 20-byte VIP and 36-byte IPv6 flow, the flow looked up only behind a VIP
+ * hit. The kernel's verdicts show both ways taken: acl_5tuple drops only on
+ * a hit, passes a miss; katran_vip6_flows sends back (XDP_TX) only on a VIP
+ * and a flow hit, drops a VIP hit of no flow, passes a VIP miss. Frames,
+ * bytes and counters agree with the device's.
+ */
+Test(corpus, hash_keys_of_any_size_hit, .timeout = 300)
+{
+	static const char *const objects[] = { "acl_5tuple", "katran_vip6_flows" };
+	struct corpus_row *rows = NULL;
+	size_t cnt = 0;
+	int err;
+
+	if (geteuid() != 0)
+		cr_skip_test("the kernel's verdict and BPF_PROG_TEST_RUN need root");
+	for (size_t o = 0; o < 2; o++) {
+		bool katran = o == 1;
+
+		err = run_in_builds(objects[o], "corpus-keys", &rows, &cnt);
+		cr_assert_eq(err, 0, "the run failed: %s", strerror(-err));
+		cr_expect_eq(cnt, 3, "%zu rows, one program in each of 3 builds", cnt);
+		for (size_t i = 0; i < cnt; i++) {
+			const struct corpus_row *r = &rows[i];
+
+			expect_same_on_both(r);
+			cr_expect_gt(r->looked_up_keys, 0, "%s: no key filled from the lookups",
+				     r->object);
+			cr_expect(r->actions[XDP_DROP] && r->actions[XDP_PASS] &&
+					  (!katran || r->actions[XDP_TX]),
+				  "%s: the frames did not take every way (%llu sent back, %llu "
+				  "dropped, %llu passed)",
+				  r->object, (unsigned long long)r->actions[XDP_TX],
+				  (unsigned long long)r->actions[XDP_DROP],
+				  (unsigned long long)r->actions[XDP_PASS]);
+			cr_log_info("%s/%s: %llu keys filled; %llu sent back, %llu dropped, %llu "
+				    "passed, the same on both",
+				    r->object, r->prog, (unsigned long long)r->looked_up_keys,
+				    (unsigned long long)r->actions[XDP_TX],
+				    (unsigned long long)r->actions[XDP_DROP],
+				    (unsigned long long)r->actions[XDP_PASS]);
+		}
+		free(rows);
+		rows = NULL;
+	}
+}
+
+/*
  * map_in_map, in each build: an ARRAY_OF_MAPS its definition fills with
  * two counter arrays and a HASH_OF_MAPS of allow-lists the run stores, the
  * kernel's holding maps and the device's their table ids. The program

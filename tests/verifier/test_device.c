@@ -535,6 +535,18 @@ static size_t call_helper(struct prog *p, int id)
 		EMIT(p, MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -8), MOV64_IMM(2, 8),
 		     MOV64_IMM(3, 0));
 		break;
+	case BPF_FUNC_probe_read_user:
+		EMIT(p, MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -8), MOV64_IMM(2, 8),
+		     MOV64_IMM(3, 0));
+		break;
+	case BPF_FUNC_trace_vprintk: /* the empty format at offset 1, one argument */
+		EMIT(p, LD_MAP_VALUE(1, M_RODATA, 1), MOV64_IMM(2, 1), MOV64_REG(3, 10),
+		     ALU64_IMM(BPF_ADD, 3, -8), MOV64_IMM(4, 8));
+		break;
+	case BPF_FUNC_get_ns_current_pid_tgid:
+		EMIT(p, MOV64_IMM(1, 4), MOV64_IMM(2, 0), MOV64_REG(3, 10),
+		     ALU64_IMM(BPF_ADD, 3, -8), MOV64_IMM(4, 8));
+		break;
 	case BPF_FUNC_snprintf: /* the empty format at offset 1, no arguments */
 		EMIT(p, MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -16), MOV64_IMM(2, 16),
 		     LD_MAP_VALUE(3, M_RODATA, 1), MOV64_IMM(4, 0), MOV64_IMM(5, 0));
@@ -579,6 +591,10 @@ Test(device_helpers, exactly_those_with_a_unit)
 		{ "tcp_raw_check_syncookie_ipv6", BPF_FUNC_tcp_raw_check_syncookie_ipv6, true },
 		{ "probe_read_kernel", BPF_FUNC_probe_read_kernel, true },
 		{ "snprintf", BPF_FUNC_snprintf, true },
+		{ "trace_vprintk", BPF_FUNC_trace_vprintk, true },
+		{ "get_current_task", BPF_FUNC_get_current_task, true },
+		{ "probe_read_user", BPF_FUNC_probe_read_user, true },
+		{ "get_ns_current_pid_tgid", BPF_FUNC_get_ns_current_pid_tgid, true },
 	};
 	size_t i;
 
@@ -838,6 +854,84 @@ Test(device_helpers, punt_point_before_any_side_effect)
 	cr_expect(strstr(res->log, "8: punt to the host: bpf_trace_printk#6 is host-only"), "%s",
 		  res->log);
 	hwxdp_verify_result__free(res);
+}
+
+/*
+ * bpf_printk("%pI4", &addr) of four or more arguments: a pointer to the
+ * stack in the u64 array bpf_trace_vprintk reads. The host copy makes the
+ * call after the punt, and reads the array by the kernel's rules; a helper
+ * the device runs (csum_diff) must not read the pointer's bytes.
+ */
+Test(device_helpers, host_only_call_reads_a_pointer_as_the_host)
+{
+	const struct bpf_insn insns[] = {
+		ST_MEM(BPF_W, 10, -4, 0x0100000a), /* the address */
+		ST_MEM(BPF_DW, 10, -16, 0x0a6425), /* "%d\n": a format is not checked at load */
+		MOV64_REG(6, 10),
+		ALU64_IMM(BPF_ADD, 6, -4),
+		STX_MEM(BPF_DW, 10, 6, -24), /* args[0] = &addr */
+		MOV64_REG(1, 10),
+		ALU64_IMM(BPF_ADD, 1, -16),
+		MOV64_IMM(2, 4),
+		MOV64_REG(3, 10),
+		ALU64_IMM(BPF_ADD, 3, -24),
+		MOV64_IMM(4, 8),
+		CALL_HELPER(BPF_FUNC_trace_vprintk), /* 11 */
+		MOV64_IMM(0, XDP_PASS),
+		EXIT_INSN(),
+	};
+	struct bpf_insn csum[CNT(insns)];
+	struct hwxdp_verify_result *res = verify(insns, CNT(insns), true);
+
+	cr_expect(res->accepted, "%s", res->log);
+	cr_expect(res->facts[11].punt_point);
+	hwxdp_verify_result__free(res);
+	/* the same array into csum_diff(args, 8, NULL, 0, 0) */
+	memcpy(csum, insns, sizeof(insns));
+	csum[5] = (struct bpf_insn)MOV64_REG(1, 10);
+	csum[6] = (struct bpf_insn)ALU64_IMM(BPF_ADD, 1, -24);
+	csum[7] = (struct bpf_insn)MOV64_IMM(2, 8);
+	csum[8] = (struct bpf_insn)MOV64_IMM(3, 0);
+	csum[9] = (struct bpf_insn)MOV64_IMM(4, 0);
+	csum[10] = (struct bpf_insn)MOV64_IMM(5, 0);
+	csum[11] = (struct bpf_insn)CALL_HELPER(BPF_FUNC_csum_diff);
+	device_rejects(csum, CNT(csum), "invalid read from stack R1 off -24+0 size 8", 11);
+}
+
+/* A value that may be NULL goes to a host-only helper where NULL is
+ * allowed, as the host copy hands it to the kernel's; never to the device's
+ * checksum unit, which would be given address 0. */
+Test(device_helpers, maybe_null_memory_to_the_host_only)
+{
+	const struct bpf_insn insns[] = {
+		ST_MEM(BPF_DW, 10, -8, 0),
+		MOV64_REG(2, 10),
+		ALU64_IMM(BPF_ADD, 2, -8),
+		LD_MAP_FD(1, M_HASH),
+		CALL_HELPER(BPF_FUNC_map_lookup_elem), /* 5 */
+		LD_MAP_VALUE(1, M_RODATA, 1),
+		MOV64_IMM(2, 1),
+		MOV64_REG(3, 0),
+		MOV64_IMM(4, 8),
+		CALL_HELPER(BPF_FUNC_trace_vprintk), /* 11 */
+		MOV64_IMM(0, XDP_PASS),
+		EXIT_INSN(),
+	};
+	struct bpf_insn csum[CNT(insns)];
+	struct hwxdp_verify_result *res = verify(insns, CNT(insns), true);
+
+	cr_expect(res->accepted, "%s", res->log);
+	cr_expect(res->facts[11].punt_point);
+	hwxdp_verify_result__free(res);
+	/* csum_diff(value, 8, NULL, 0, 0) */
+	memcpy(csum, insns, sizeof(insns));
+	csum[6] = (struct bpf_insn)MOV64_REG(1, 0);
+	csum[7] = (struct bpf_insn)MOV64_IMM(2, 8);
+	csum[8] = (struct bpf_insn)MOV64_IMM(3, 0);
+	csum[9] = (struct bpf_insn)MOV64_IMM(4, 0);
+	csum[10] = (struct bpf_insn)MOV64_IMM(5, 0);
+	csum[11] = (struct bpf_insn)CALL_HELPER(BPF_FUNC_csum_diff);
+	device_rejects(csum, CNT(csum), "R1 type=map_value_or_null expected=", 11);
 }
 
 /* A punt in a subprogram ends the frame, not the call: the caller's code
