@@ -2218,6 +2218,8 @@ static const char *const type_names[] = {
 	[HWXDP_REG_PTR_TO_SOCKET_OR_NULL] = "a socket or NULL",
 	[HWXDP_REG_PTR_TO_SOCK_COMMON] = "a socket",
 	[HWXDP_REG_PTR_TO_SOCK_COMMON_OR_NULL] = "a socket or NULL",
+	[HWXDP_REG_PTR_TO_BTF_ID] = "a kernel struct",
+	[HWXDP_REG_PTR_TO_BTF_ID_OR_NULL] = "a kernel struct or NULL",
 };
 
 static const char *type_name(uint8_t t)

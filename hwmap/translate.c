@@ -190,6 +190,10 @@ static const char *type_name(uint8_t type)
 	case HWXDP_REG_PTR_TO_SOCKET_OR_NULL:
 	case HWXDP_REG_PTR_TO_SOCK_COMMON_OR_NULL:
 		return "a socket (the host's) or NULL";
+	case HWXDP_REG_PTR_TO_BTF_ID:
+		return "a kernel struct (the host's)";
+	case HWXDP_REG_PTR_TO_BTF_ID_OR_NULL:
+		return "a kernel struct (the host's) or NULL";
 	case HWXDP_REG_MIXED:
 		return "of different types on different paths";
 	}

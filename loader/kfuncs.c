@@ -18,6 +18,15 @@ const struct hwxdp_kfunc hwxdp_device_kfuncs[] = {
 	{ "bpf_iter_num_new", HWXDP_KFUNC_ITER_NUM_NEW },
 	{ "bpf_iter_num_next", HWXDP_KFUNC_ITER_NUM_NEXT },
 	{ "bpf_iter_num_destroy", HWXDP_KFUNC_ITER_NUM_DESTROY },
+	{ "bpf_xdp_ct_lookup", HWXDP_KFUNC_CT_LOOKUP },
+	{ "bpf_xdp_ct_alloc", HWXDP_KFUNC_CT_ALLOC },
+	{ "bpf_ct_insert_entry", HWXDP_KFUNC_CT_INSERT_ENTRY },
+	{ "bpf_ct_release", HWXDP_KFUNC_CT_RELEASE },
+	{ "bpf_ct_set_timeout", HWXDP_KFUNC_CT_SET_TIMEOUT },
+	{ "bpf_ct_change_timeout", HWXDP_KFUNC_CT_CHANGE_TIMEOUT },
+	{ "bpf_ct_set_status", HWXDP_KFUNC_CT_SET_STATUS },
+	{ "bpf_ct_change_status", HWXDP_KFUNC_CT_CHANGE_STATUS },
+	{ "bpf_ct_set_nat_info", HWXDP_KFUNC_CT_SET_NAT_INFO },
 	{ NULL, 0 },
 };
 
@@ -32,6 +41,15 @@ const struct hwxdp_kfunc hwxdp_kernel_kfuncs[] = {
 	{ "bpf_iter_num_new", HWXDP_KFUNC_ITER_NUM_NEW },
 	{ "bpf_iter_num_next", HWXDP_KFUNC_ITER_NUM_NEXT },
 	{ "bpf_iter_num_destroy", HWXDP_KFUNC_ITER_NUM_DESTROY },
+	{ "bpf_xdp_ct_lookup", HWXDP_KFUNC_CT_LOOKUP },
+	{ "bpf_xdp_ct_alloc", HWXDP_KFUNC_CT_ALLOC },
+	{ "bpf_ct_insert_entry", HWXDP_KFUNC_CT_INSERT_ENTRY },
+	{ "bpf_ct_release", HWXDP_KFUNC_CT_RELEASE },
+	{ "bpf_ct_set_timeout", HWXDP_KFUNC_CT_SET_TIMEOUT },
+	{ "bpf_ct_change_timeout", HWXDP_KFUNC_CT_CHANGE_TIMEOUT },
+	{ "bpf_ct_set_status", HWXDP_KFUNC_CT_SET_STATUS },
+	{ "bpf_ct_change_status", HWXDP_KFUNC_CT_CHANGE_STATUS },
+	{ "bpf_ct_set_nat_info", HWXDP_KFUNC_CT_SET_NAT_INFO },
 	{ NULL, 0 },
 };
 

@@ -26,6 +26,17 @@ enum {
 	HWXDP_KFUNC_ITER_NUM_NEW = 8,	   /* bpf_iter_num_new(it, start, end) */
 	HWXDP_KFUNC_ITER_NUM_NEXT = 9,	   /* bpf_iter_num_next(it) */
 	HWXDP_KFUNC_ITER_NUM_DESTROY = 10, /* bpf_iter_num_destroy(it) */
+	/* netfilter's conntrack kfuncs for XDP (nf_conntrack_bpf.c, nf_nat_bpf.c) */
+	HWXDP_KFUNC_CT_LOOKUP = 11,	    /* bpf_xdp_ct_lookup(ctx, tuple, sz, opts, sz) */
+	HWXDP_KFUNC_CT_ALLOC = 12,	    /* bpf_xdp_ct_alloc(the same) */
+	HWXDP_KFUNC_CT_INSERT_ENTRY = 13,   /* bpf_ct_insert_entry(nf_conn___init) */
+	HWXDP_KFUNC_CT_RELEASE = 14,	    /* bpf_ct_release(nf_conn) */
+	HWXDP_KFUNC_CT_SET_TIMEOUT = 15,    /* bpf_ct_set_timeout(nf_conn___init, ms) */
+	HWXDP_KFUNC_CT_CHANGE_TIMEOUT = 16, /* bpf_ct_change_timeout(nf_conn, ms) */
+	HWXDP_KFUNC_CT_SET_STATUS = 17,	    /* bpf_ct_set_status(nf_conn___init, status) */
+	HWXDP_KFUNC_CT_CHANGE_STATUS = 18,  /* bpf_ct_change_status(nf_conn, status) */
+	HWXDP_KFUNC_CT_SET_NAT_INFO = 19,   /* bpf_ct_set_nat_info(nf_conn___init, addr, port,
+					       manip) */
 };
 
 /*

@@ -205,7 +205,8 @@ static int check_jumps(struct verifier_env *env)
 
 				if (err)
 					return err;
-			} else if (kfunc_is_dynptr(insn) || kfunc_is_iter(insn)) {
+			} else if (kfunc_is_dynptr(insn) || kfunc_is_iter(insn) ||
+				   kfunc_is_conntrack(insn)) {
 				/* the kernel's add_kfunc_call */
 				if (!env->gpl_compatible) {
 					env->error_insn = i;

@@ -711,8 +711,13 @@ static int check_mem_access(struct verifier_env *env, uint32_t regno, int32_t in
 				mem ? "mem" : "packet");
 			return REJECT;
 		}
-		err = mem ? check_mem_bounds(env, regno, reg, off, size, reg->mem_size, false)
-			  : check_packet_bounds(env, regno, reg, off, size, false);
+		/* untrusted memory is read by probe loads: no bounds */
+		if (mem && (reg->mem_flags & MEM_UNTRUSTED))
+			err = 0;
+		else
+			err = mem ? check_mem_bounds(env, regno, reg, off, size, reg->mem_size,
+						     false)
+				  : check_packet_bounds(env, regno, reg, off, size, false);
 		if (!err && write)
 			note_side_effect(env);
 		if (err || !dst)
@@ -735,6 +740,8 @@ static int check_mem_access(struct verifier_env *env, uint32_t regno, int32_t in
 		return 0;
 	case PTR_TO_CTX:
 		return check_ctx_access(env, regno, insn_off, size, write, dst);
+	case PTR_TO_BTF_ID:
+		return check_btf_ptr_access(env, regno, insn_off, size, write, dst);
 	case PTR_TO_SOCKET:
 	case PTR_TO_SOCK_COMMON:
 		if (write) {
@@ -1084,6 +1091,7 @@ static int ptr_alu(struct verifier_env *env, const struct bpf_insn *insn,
 	case CONST_PTR_TO_MAP_OR_NULL:
 	case PTR_TO_SOCKET_OR_NULL:
 	case PTR_TO_SOCK_COMMON_OR_NULL:
+	case PTR_TO_BTF_ID_OR_NULL:
 		verbose(env, "R%u pointer arithmetic on %s prohibited, null-check it first\n",
 			regno, reg_type_str(ptr->type));
 		return REJECT;
@@ -1386,7 +1394,9 @@ static bool reg_not_null(const struct reg_state *reg)
 {
 	return reg->type == PTR_TO_MAP_VALUE || reg->type == KFUNC_ADDR ||
 	       reg->type == PTR_TO_MEM || reg->type == PTR_TO_SOCKET ||
-	       reg->type == PTR_TO_SOCK_COMMON;
+	       reg->type == PTR_TO_SOCK_COMMON ||
+	       /* the kernel's is_trusted_reg: a reference */
+	       (reg->type == PTR_TO_BTF_ID && reg->ref_obj_id);
 }
 
 /*
@@ -1528,6 +1538,7 @@ static void mark_ptr_or_null(const struct verifier_env *env, struct vstate *st, 
 				    : reg->type == PTR_TO_MEM_OR_NULL	      ? PTR_TO_MEM
 				    : reg->type == PTR_TO_SOCKET_OR_NULL      ? PTR_TO_SOCKET
 				    : reg->type == PTR_TO_SOCK_COMMON_OR_NULL ? PTR_TO_SOCK_COMMON
+				    : reg->type == PTR_TO_BTF_ID_OR_NULL      ? PTR_TO_BTF_ID
 									      : PTR_TO_MAP_VALUE;
 			/* a value with a lock keeps its id: the lock's identity,
 			 * which the unlock must name again */

@@ -41,7 +41,8 @@ enum arg_type {
 	ARG_PTR_TO_FUNC,		   /* a callback (ld_imm64 of a function) */
 	ARG_PTR_TO_STACK_OR_NULL,	   /* a callback's context: the stack, or NULL */
 	ARG_PTR_TO_SPIN_LOCK,		   /* a map value's bpf_spin_lock */
-	ARG_PTR_TO_SOCK_COMMON,		   /* a socket, NULL-checked */
+	ARG_PTR_TO_SOCK_COMMON,		   /* a socket, NULL-checked, or a cast's */
+	ARG_PTR_TO_SOCK_COMMON_ONLY,	   /* a socket, NULL-checked, not a cast's */
 	ARG_PTR_TO_SOCK_RELEASE,	   /* a socket a lookup took, given back */
 	ARG_PTR_TO_FIXED_MEM,		   /* mem_size[arg] initialised bytes, read */
 	ARG_PTR_TO_CONST_STR,		   /* a string in a frozen map, ended in it */
@@ -61,6 +62,7 @@ enum ret_type {
 	RET_SOCKET_OR_NULL,	 /* a socket a lookup found, a reference */
 	RET_SOCK_COMMON_OR_NULL, /* the same, of any state (request, time-wait) */
 	RET_DYNPTR_DATA_OR_NULL, /* R3's bytes of the dynptr in R1, or NULL */
+	RET_BTF_ID_OR_NULL,	 /* a kernel struct (ret_struct), or NULL (btf_ptr.c) */
 };
 
 struct helper_proto {
@@ -83,6 +85,8 @@ struct helper_proto {
 	/* why the coprocessor has no operation for it, when it is not only
 	 * "host-only" (the punt's reason) */
 	const char *host_why;
+	/* RET_BTF_ID_OR_NULL: the struct of vmlinux BTF it points to */
+	const char *ret_struct;
 };
 
 #define MAP(t) (1ULL << BPF_MAP_TYPE_##t)
@@ -103,6 +107,12 @@ struct helper_proto {
 #define IPV4_HDR 20
 #define IPV6_HDR 40
 #define TCP_HDR	 20
+
+#define SKC_TO(type)                                                                               \
+	{                                                                                          \
+		BPF_FUNC_skc_to_##type, RET_BTF_ID_OR_NULL, { ARG_PTR_TO_SOCK_COMMON },            \
+			.perfmon = true, .host_why = NO_SOCKETS, .ret_struct = #type               \
+	}
 
 static bool map_of_maps(const struct hwxdp_map_desc *map)
 {
@@ -300,6 +310,22 @@ static const struct helper_proto protos[] = {
 	  { SK_LOOKUP_ARGS },
 	  .host_why = NO_SOCKETS },
 	{ BPF_FUNC_sk_release, RET_INTEGER, { ARG_PTR_TO_SOCK_RELEASE }, .host_why = NO_SOCKETS },
+	/* A socket seen as the kind it is, or NULL: the same socket, under
+	 * the lookup's reference (released with it), read through its BTF.
+	 * The kernel gives them with CAP_PERFMON (bpf_sk_base_func_proto). */
+	SKC_TO(tcp6_sock),
+	SKC_TO(tcp_sock),
+	SKC_TO(tcp_timewait_sock),
+	SKC_TO(tcp_request_sock),
+	SKC_TO(udp6_sock),
+	SKC_TO(unix_sock),
+	/* the kernel's takes no cast socket (ARG_PTR_TO_SOCK_COMMON) */
+	{ BPF_FUNC_skc_to_mptcp_sock,
+	  RET_BTF_ID_OR_NULL,
+	  { ARG_PTR_TO_SOCK_COMMON_ONLY },
+	  .perfmon = true,
+	  .host_why = NO_SOCKETS,
+	  .ret_struct = "mptcp_sock" },
 	/* a listener's cookie for a SYN (iph, iph_len, th, th_len), or the
 	 * check of the ACK's */
 	{ BPF_FUNC_tcp_check_syncookie,
@@ -708,6 +734,15 @@ static int check_mem_arg(struct verifier_env *env, uint32_t regno, uint8_t type,
 		err = check_mem_region(env, regno, 0, size->umax, true, zero_ok);
 	if (maybe_null)
 		ptr->type = maybe_null;
+	return err;
+}
+
+int check_kfunc_mem_arg(struct verifier_env *env, uint32_t regno)
+{
+	int err = check_mem_arg(env, regno, ARG_PTR_TO_MEM_RW, ARG_CONST_SIZE_OR_ZERO, false);
+
+	if (!err)
+		precise_mark_regs(env, (uint16_t)(1u << (regno + 1)));
 	return err;
 }
 
@@ -1207,11 +1242,22 @@ static int check_arg(struct verifier_env *env, const struct helper_proto *proto,
 		err = check_mem_region(env, regno, 0, 4, false, false);
 		return err ? err : check_mem_region(env, regno, 0, 4, true, false);
 	}
+	case ARG_PTR_TO_SOCK_COMMON_ONLY:
+		if (reg->type != PTR_TO_SOCKET && reg->type != PTR_TO_SOCK_COMMON)
+			return arg_type_error(env, regno, "sock_common, sock, tcp_sock, xdp_sock");
+		return 0;
 	case ARG_PTR_TO_SOCK_COMMON:
 	case ARG_PTR_TO_SOCK_RELEASE:
-		/* a socket or NULL is the lookup's result before its check */
-		if (reg->type != PTR_TO_SOCKET && reg->type != PTR_TO_SOCK_COMMON)
+		/* a socket or NULL is the lookup's result before its check; a
+		 * socket cast's result is one too, trusted or plain */
+		if (reg->type != PTR_TO_SOCKET && reg->type != PTR_TO_SOCK_COMMON &&
+		    (reg->type != PTR_TO_BTF_ID || reg->mem_flags))
 			return arg_type_error(env, regno, SOCK_TYPES);
+		if (reg->type == PTR_TO_BTF_ID && (reg->off || !btf_ptr_is_sock_common(env, reg))) {
+			verbose(env, "R%u is of type %s but sock_common is expected\n", regno,
+				btf_ptr_struct_name(env, reg));
+			return REJECT;
+		}
 		if (type == ARG_PTR_TO_SOCK_RELEASE && !reg->ref_obj_id) {
 			verbose(env, "R%u must be referenced when passed to release function\n",
 				regno);
@@ -1429,7 +1475,7 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 {
 	const struct helper_proto *proto;
 	const struct hwxdp_map_desc *map = NULL;
-	uint32_t arg, alloc_size = 0, ref;
+	uint32_t arg, alloc_size = 0, ref, arg_ref;
 	bool never_null = false, leaks;
 	struct reg_state *r0;
 	int err = 0;
@@ -1524,6 +1570,8 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 		alloc_size = (uint32_t)cur_frame(env)->regs[BPF_REG_2].var_off.value;
 	if (proto->ret == RET_DYNPTR_DATA_OR_NULL)
 		alloc_size = (uint32_t)cur_frame(env)->regs[BPF_REG_3].var_off.value;
+	/* a socket cast's result lives under its argument's reference */
+	arg_ref = cur_frame(env)->regs[BPF_REG_1].ref_obj_id;
 	if (proto->args[0] == ARG_PTR_TO_RINGBUF_MEM || proto->args[0] == ARG_PTR_TO_SOCK_RELEASE)
 		release_reference(env, cur_frame(env)->regs[BPF_REG_1].ref_obj_id);
 	if (proto->args[0] == ARG_PTR_TO_DYNPTR_RINGBUF_RELEASE)
@@ -1592,6 +1640,12 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 		r0->dynptr_id = env->call_dynptr_id;
 		r0->mem_flags = MEM_DYNPTR_DATA;
 		break;
+	case RET_BTF_ID_OR_NULL:
+		err = btf_ptr_mark_ret(env, r0, proto->ret_struct);
+		if (err)
+			return err;
+		r0->ref_obj_id = arg_ref;
+		break;
 	case RET_VERDICT:
 		/* Both return XDP_REDIRECT, or XDP_ABORTED, or for a map
 		 * miss the action in the low bits of the flags. Only the
@@ -1637,6 +1691,8 @@ int check_kfunc_call(struct verifier_env *env, const struct bpf_insn *insn, uint
 		return check_dynptr_kfunc(env, insn, idx);
 	if (kfunc_is_iter(insn))
 		return check_iter_kfunc(env, insn, idx);
+	if (kfunc_is_conntrack(insn))
+		return check_conntrack_kfunc(env, insn, idx);
 	/* device kfuncs exist on the device only */
 	if (insn->imm != KFUNC_ESP_ENCAP || insn->off || !env->device) {
 		verbose(env, "kernel btf_id %d is not a function\n", insn->imm);

@@ -55,6 +55,8 @@ const char *kfunc_name(int32_t id)
 
 	if (k)
 		return k->name;
+	if (conntrack_kfunc_name(id))
+		return conntrack_kfunc_name(id);
 	switch (id) {
 	case KFUNC_ESP_ENCAP:
 		return "bpf_hwxdp_esp_encap";

@@ -97,6 +97,10 @@ const char *reg_type_str(uint8_t type)
 		return "sock_common";
 	case PTR_TO_SOCK_COMMON_OR_NULL:
 		return "sock_common_or_null";
+	case PTR_TO_BTF_ID:
+		return "ptr_";
+	case PTR_TO_BTF_ID_OR_NULL:
+		return "ptr_or_null_";
 	case PTR_TO_STACK:
 		return "fp";
 	case PTR_TO_PACKET_META:

@@ -329,6 +329,11 @@ static bool regsafe(const struct reg_state *old, const struct reg_state *cur, st
 	case PTR_TO_SOCKET_OR_NULL:
 	case PTR_TO_SOCK_COMMON_OR_NULL:
 		return check_ids(idmap, old->id, cur->id, exact);
+	case PTR_TO_BTF_ID:
+	case PTR_TO_BTF_ID_OR_NULL:
+		return old->off == cur->off && old->btf_id == cur->btf_id &&
+		       old->mem_flags == cur->mem_flags &&
+		       (old->type == PTR_TO_BTF_ID || check_ids(idmap, old->id, cur->id, exact));
 	case PTR_TO_MAP_VALUE_OR_NULL:
 	case CONST_PTR_TO_MAP_OR_NULL:
 		return old->off == cur->off && old->map == cur->map &&

@@ -57,6 +57,7 @@ static int verify(const struct bpf_insn *insns, size_t cnt, const struct hwxdp_m
 	env.map_cnt = map_cnt;
 	env.prog = prog;
 	env.btf = btf;
+	env.vmlinux_btf = OPT(opts, vmlinux_btf, NULL);
 	env.last_line = -1;
 	env.log_level = OPT(opts, log_level, 0);
 	env.device = OPT(opts, device, false);

@@ -62,6 +62,10 @@ struct hwxdp_verify_opts {
 	 * name (a value's bpf_spin_lock is found there). An object's
 	 * verification uses the object's own. */
 	const struct btf *btf;
+	/* The kernel's types that BTF pointers (a conntrack entry, a socket
+	 * cast) are checked against. NULL: the running kernel's
+	 * (/sys/kernel/btf/vmlinux), as the host copy is loaded there. */
+	const struct btf *vmlinux_btf;
 };
 
 /* Maps one helper call may be passed on different paths, as facts keep them. */
@@ -91,6 +95,9 @@ enum hwxdp_reg_type {
 	HWXDP_REG_PTR_TO_SOCKET_OR_NULL,
 	HWXDP_REG_PTR_TO_SOCK_COMMON,
 	HWXDP_REG_PTR_TO_SOCK_COMMON_OR_NULL,
+	/* a kernel struct (vmlinux BTF): a conntrack entry, a TCP socket */
+	HWXDP_REG_PTR_TO_BTF_ID,
+	HWXDP_REG_PTR_TO_BTF_ID_OR_NULL,
 	HWXDP_REG_MIXED = 0xff, /* visits disagree on the type */
 };
 

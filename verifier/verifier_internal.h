@@ -50,6 +50,9 @@ enum reg_type {
 	PTR_TO_SOCKET_OR_NULL = HWXDP_REG_PTR_TO_SOCKET_OR_NULL,
 	PTR_TO_SOCK_COMMON = HWXDP_REG_PTR_TO_SOCK_COMMON, /* its common fields only */
 	PTR_TO_SOCK_COMMON_OR_NULL = HWXDP_REG_PTR_TO_SOCK_COMMON_OR_NULL,
+	/* a kernel struct of vmlinux BTF (btf_ptr.c): btf_id its type */
+	PTR_TO_BTF_ID = HWXDP_REG_PTR_TO_BTF_ID,
+	PTR_TO_BTF_ID_OR_NULL = HWXDP_REG_PTR_TO_BTF_ID_OR_NULL,
 };
 
 /* Device kfunc ids in hwxdp instruction streams (loader/kfuncs.h). */
@@ -66,6 +69,16 @@ enum reg_type {
 #define KFUNC_ITER_NUM_NEW     8
 #define KFUNC_ITER_NUM_NEXT    9
 #define KFUNC_ITER_NUM_DESTROY 10
+/* The kernel's conntrack kfuncs for XDP (btf_ptr.c). */
+#define KFUNC_CT_LOOKUP		11
+#define KFUNC_CT_ALLOC		12
+#define KFUNC_CT_INSERT_ENTRY	13
+#define KFUNC_CT_RELEASE	14
+#define KFUNC_CT_SET_TIMEOUT	15
+#define KFUNC_CT_CHANGE_TIMEOUT 16
+#define KFUNC_CT_SET_STATUS	17
+#define KFUNC_CT_CHANGE_STATUS	18
+#define KFUNC_CT_SET_NAT_INFO	19
 
 /* Packet pointer ranges below zero: what a failed comparison taught. */
 enum {
@@ -93,6 +106,7 @@ struct reg_state {
 	int32_t range;	     /* packet: bytes from off 0 known to be in the frame */
 	uint32_t mem_size;   /* PTR_TO_MEM: the bytes it points to */
 	uint32_t dynptr_id;  /* PTR_TO_MEM: the dynptr it is a slice of, else 0 */
+	uint32_t btf_id;     /* PTR_TO_BTF_ID(_OR_NULL): its struct in vmlinux BTF */
 	uint16_t map;	     /* map pointers and values: index into env->maps;
 				PTR_TO_FUNC: the subprogram */
 	uint8_t type;
@@ -100,7 +114,7 @@ struct reg_state {
 	/* a scalar of a stored state some path from it depended on
 	 * (precision.c); only these are compared by their bounds */
 	uint8_t precise;
-	uint8_t mem_flags; /* PTR_TO_MEM(_OR_NULL): MEM_* */
+	uint8_t mem_flags; /* PTR_TO_MEM(_OR_NULL): MEM_*; PTR_TO_BTF_ID: BTF_* */
 };
 
 enum stack_byte {
@@ -123,6 +137,16 @@ enum {
 	MEM_RDONLY = 1,	     /* bpf_dynptr_slice's: read only */
 	MEM_XDP_SLICE = 2,   /* a slice of an xdp dynptr: gone when the packet moves */
 	MEM_DYNPTR_DATA = 4, /* bpf_dynptr_data's: gone with its dynptr */
+	/* read through a BTF pointer's member that points to no struct
+	 * (btf_ptr.c): read anywhere, as the kernel's probe loads do */
+	MEM_UNTRUSTED = 8,
+};
+
+/* PTR_TO_BTF_ID(_OR_NULL): what the kernel knows of the object */
+enum {
+	BTF_UNTRUSTED = 1, /* PTR_UNTRUSTED: read through an untrusted one or a union */
+	BTF_RCU = 2,	   /* MEM_RCU: an __rcu member of a trusted one */
+	BTF_UNSAFE = 4,	   /* MEM_PERCPU or MEM_USER: not to be read through */
 };
 
 /* 8 bytes of stack; byte[0] is the lowest address. */
@@ -284,6 +308,8 @@ struct verifier_env {
 	bool perfmon;	       /* CAP_PERFMON's helpers (printing, kernel reads) */
 	bool gpl_compatible;   /* the license lets GPL-restricted helpers be called */
 	const struct btf *btf; /* the object's, for global functions; or NULL */
+	/* the kernel's types, for BTF pointers (btf_ptr.c); NULL: none known */
+	const struct btf *vmlinux_btf;
 	uint32_t insn_budget;
 	uint32_t attach_type;
 
@@ -432,6 +458,9 @@ bool map_has_lock(const struct verifier_env *env, const struct hwxdp_map_desc *m
 int check_map_field_access(struct verifier_env *env, uint32_t regno, const struct reg_state *reg,
 			   int32_t off, int size);
 int check_kfunc_call(struct verifier_env *env, const struct bpf_insn *insn, uint32_t idx);
+/* A kfunc's memory argument in regno and its __sz in the next: read and
+ * written, of up to the size's bound, as the kernel's check_kfunc_mem_size_reg. */
+int check_kfunc_mem_arg(struct verifier_env *env, uint32_t regno);
 /* Every packet pointer of the state becomes unusable. */
 void invalidate_packet_pointers(struct vstate *st);
 
@@ -468,6 +497,23 @@ const char *kfunc_name(int32_t id);
  * metadata kfunc on the host (an unbound program) is refused. */
 int check_kfunc_binding(struct verifier_env *env, const struct bpf_insn *insn, uint32_t idx);
 int check_xdp_metadata_call(struct verifier_env *env, const struct bpf_insn *insn);
+
+/* btf_ptr.c: pointers to kernel structs (vmlinux BTF), conntrack kfuncs */
+/* The running kernel's BTF, read once; NULL when it has none. */
+const struct btf *btf_vmlinux(void);
+/* The struct name of a BTF pointer ("nf_conn"), or "?". */
+const char *btf_ptr_struct_name(const struct verifier_env *env, const struct reg_state *reg);
+/* A load or store of size bytes at off (the instruction's) through the
+ * PTR_TO_BTF_ID in regno; a load's value in dst. */
+int check_btf_ptr_access(struct verifier_env *env, uint32_t regno, int32_t off, int size,
+			 bool write, struct reg_state *dst);
+/* R0 of a helper that returns a kernel struct of that name, or NULL. */
+int btf_ptr_mark_ret(struct verifier_env *env, struct reg_state *r0, const char *struct_name);
+/* Whether the BTF pointer's struct has a struct sock_common at offset 0. */
+bool btf_ptr_is_sock_common(const struct verifier_env *env, const struct reg_state *reg);
+bool kfunc_is_conntrack(const struct bpf_insn *insn);
+const char *conntrack_kfunc_name(int32_t id);
+int check_conntrack_kfunc(struct verifier_env *env, const struct bpf_insn *insn, uint32_t idx);
 
 /* device.c: the coprocessor's restrictions, when env->device */
 const char *map_type_name(uint32_t type);
@@ -528,7 +574,7 @@ static inline bool type_is_or_null(uint8_t type)
 {
 	return type == PTR_TO_MAP_VALUE_OR_NULL || type == CONST_PTR_TO_MAP_OR_NULL ||
 	       type == PTR_TO_MEM_OR_NULL || type == PTR_TO_SOCKET_OR_NULL ||
-	       type == PTR_TO_SOCK_COMMON_OR_NULL;
+	       type == PTR_TO_SOCK_COMMON_OR_NULL || type == PTR_TO_BTF_ID_OR_NULL;
 }
 
 static inline bool type_is_ptr(uint8_t type)
