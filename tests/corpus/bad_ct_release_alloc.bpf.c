@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Written to be refused. A new entry is allocated and, on second
+ * thought, given back with bpf_ct_release, which takes an inserted entry
+ * (struct nf_conn), not an allocated one (struct nf_conn___init).
+ */
+#include "include/corpus.h"
+#include "include/nf_conntrack.h"
+
+static __always_inline int tcp4_tuple(struct xdp_md *ctx, struct bpf_sock_tuple *tup)
+{
+	void *data_end = (void *)(long)ctx->data_end;
+	void *data = (void *)(long)ctx->data;
+	struct ethhdr *eth = data;
+	struct iphdr *iph;
+	struct tcphdr *th;
+
+	if ((void *)(eth + 1) > data_end || eth->h_proto != bpf_htons(ETH_P_IP))
+		return -1;
+	iph = (void *)(eth + 1);
+	if ((void *)(iph + 1) > data_end || iph->ihl != 5 || iph->protocol != IPPROTO_TCP)
+		return -1;
+	th = (void *)(iph + 1);
+	if ((void *)(th + 1) > data_end)
+		return -1;
+	tup->ipv4.saddr = iph->saddr;
+	tup->ipv4.daddr = iph->daddr;
+	tup->ipv4.sport = th->source;
+	tup->ipv4.dport = th->dest;
+	return 0;
+}
+
+SEC("xdp")
+int ct_release_alloc(struct xdp_md *ctx)
+{
+	struct bpf_ct_opts___local opts = {
+		.netns_id = BPF_F_CURRENT_NETNS,
+		.l4proto = IPPROTO_TCP,
+	};
+	struct bpf_sock_tuple tup = {};
+	struct nf_conn *ct;
+	struct nf_conn___init *ct_new;
+
+	if (tcp4_tuple(ctx, &tup))
+		return XDP_PASS;
+	ct_new = bpf_xdp_ct_alloc(ctx, &tup, sizeof(tup.ipv4), &opts, sizeof(opts));
+	if (!ct_new)
+		return XDP_PASS;
+	ct = (struct nf_conn *)ct_new;
+	bpf_ct_release(ct);
+	return XDP_PASS;
+}
+
+char _license[] SEC("license") = "GPL";
