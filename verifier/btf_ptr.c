@@ -508,9 +508,13 @@ static int check_conn_arg(struct verifier_env *env, const struct ct_kfunc *k, ui
 		verbose(env, "R%u must be referenced or trusted\n", regno);
 		return -EINVAL;
 	}
+	/* anything else is memory to the kernel, which a struct of
+	 * pointers cannot be */
 	if (reg->type != PTR_TO_BTF_ID && !type_is_sock(reg->type)) {
-		verbose(env, "arg#%u is %s expected ptr_ or socket\n", arg,
-			reg_type_str(reg->type));
+		verbose(env,
+			"arg#%u pointer type STRUCT %s must point to scalar, or struct with "
+			"scalar\n",
+			arg, want);
 		return -EINVAL;
 	}
 	if (reg->off || !tnum_equals_const(reg->var_off, 0)) {
@@ -551,7 +555,8 @@ static int check_ct_arg(struct verifier_env *env, const struct ct_kfunc *k, uint
 		}
 		return 0;
 	}
-	if (trusted && (type_is_or_null(reg->type) || reg->type == SCALAR_VALUE)) {
+	if (trusted && (type_is_or_null(reg->type) ||
+			(reg->type == SCALAR_VALUE && tnum_equals_const(reg->var_off, 0)))) {
 		verbose(env, "Possibly NULL pointer passed to trusted arg%u\n", regno - 1);
 		return -EACCES;
 	}
@@ -571,7 +576,12 @@ static int check_ct_arg(struct verifier_env *env, const struct ct_kfunc *k, uint
 		}
 		return 0;
 	case CT_MEM:
-		return check_kfunc_mem_arg(env, regno);
+		err = check_kfunc_mem_arg(env, regno);
+		if (err)
+			verbose(env,
+				"arg#%u arg#%u memory, len pair leads to invalid memory access\n",
+				regno - 1, regno);
+		return err;
 	case CT_CONN:
 		return check_conn_arg(env, k, regno, "nf_conn");
 	case CT_CONN_INIT:

@@ -132,4 +132,15 @@ extern const unsigned int reject_case_cnt;
 	MOV64_REG(1, 10), ALU64_IMM(BPF_ADD, 1, -8), CALL_KFUNC(HWXDP_KFUNC_ITER_NUM_DESTROY)
 /* bpf_sk_release(r); 2 instructions */
 #define SK_RELEASE(r) MOV64_REG(1, r), CALL_HELPER(BPF_FUNC_sk_release)
+/* r0 = a conntrack kfunc (lookup, alloc) of ctx, 12 zero bytes of tuple at
+ * fp-16, and opts_size bytes of options at fp-32; 11 instructions */
+#define CT_CALL(kfunc, opts_size)                                                                  \
+	ST_MEM(BPF_DW, 10, -16, 0), ST_MEM(BPF_W, 10, -8, 0), ST_MEM(BPF_DW, 10, -32, -1),         \
+		ST_MEM(BPF_DW, 10, -24, 6), MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -16),          \
+		MOV64_IMM(3, 12), MOV64_REG(4, 10), ALU64_IMM(BPF_ADD, 4, -32),                    \
+		MOV64_IMM(5, opts_size), CALL_KFUNC(kfunc)
+#define CT_LOOKUP() CT_CALL(HWXDP_KFUNC_CT_LOOKUP, 16)
+/* offsets in this kernel's struct nf_conn (the tests ask the running one) */
+#define NF_CONN_MASTER 160
+#define NF_CONN_MARK   168
 #endif /* HWXDP_TESTS_VERIFIER_CASES_H */

@@ -55,6 +55,35 @@ const struct verifier_case accept_cases[] = {
 	  { SK_LOOKUP(BPF_FUNC_sk_lookup_tcp), JMP_IMM(BPF_JEQ, 0, 0, 3), /* 8 */
 	    LDX_MEM(BPF_W, 2, 0, 4), SK_RELEASE(0), RET(XDP_PASS) },
 	  .accept = true },
+	{ "socket cast: a TCP socket read, released through the cast",
+	  { SK_LOOKUP(BPF_FUNC_skc_lookup_tcp), JMP_IMM(BPF_JNE, 0, 0, 2), RET(XDP_PASS), /* 11 */
+	    MOV64_REG(6, 0), MOV64_REG(1, 0), CALL_HELPER(BPF_FUNC_skc_to_tcp_sock),	  /* 14 */
+	    JMP_IMM(BPF_JEQ, 0, 0, 5), LDX_MEM(BPF_W, 2, 0, 0), SK_RELEASE(0),		  /* 18 */
+	    RET(XDP_PASS), SK_RELEASE(6), RET(XDP_PASS) },
+	  .accept = true },
+	{ "conntrack: allocated, set, inserted, changed, marked, released",
+	  { CT_CALL(HWXDP_KFUNC_CT_ALLOC, 16),
+	    JMP_IMM(BPF_JNE, 0, 0, 2),
+	    RET(XDP_PASS), /* 14 */
+	    MOV64_REG(6, 0),
+	    MOV64_REG(1, 6),
+	    MOV64_IMM(2, 1000),
+	    CALL_KFUNC(HWXDP_KFUNC_CT_SET_TIMEOUT),
+	    MOV64_REG(1, 6),
+	    MOV64_IMM(2, 8), /* 20 */
+	    CALL_KFUNC(HWXDP_KFUNC_CT_SET_STATUS),
+	    MOV64_REG(1, 6),
+	    CALL_KFUNC(HWXDP_KFUNC_CT_INSERT_ENTRY),
+	    JMP_IMM(BPF_JEQ, 0, 0, 7), /* 24 */
+	    MOV64_REG(6, 0),
+	    MOV64_REG(1, 0),
+	    MOV64_IMM(2, 1000),
+	    CALL_KFUNC(HWXDP_KFUNC_CT_CHANGE_TIMEOUT),
+	    ST_MEM(BPF_W, 6, NF_CONN_MARK, 7), /* 29 */
+	    MOV64_REG(1, 6),
+	    CALL_KFUNC(HWXDP_KFUNC_CT_RELEASE),
+	    RET(XDP_PASS) },
+	  .accept = true },
 	{ "socket: a sock_common's state and a narrow read of its port",
 	  { SK_LOOKUP(BPF_FUNC_skc_lookup_tcp), JMP_IMM(BPF_JEQ, 0, 0, 4), /* 8 */
 	    LDX_MEM(BPF_W, 2, 0, 72), LDX_MEM(BPF_H, 3, 0, 48), SK_RELEASE(0), RET(XDP_PASS) },

@@ -1009,6 +1009,51 @@ const struct verifier_case reject_cases[] = {
 	  { SK_LOOKUP(BPF_FUNC_sk_lookup_tcp), JMP_IMM(BPF_JEQ, 0, 0, 3), /* 8 */
 	    ALU64_IMM(BPF_ADD, 0, 4), SK_RELEASE(0), RET(XDP_PASS) },
 	  .msg = "R0 pointer arithmetic on sock prohibited" },
+	/* conntrack entries (bpf_xdp_ct_lookup, _alloc): references of an
+	 * exact type, passed trusted */
+	{ "conntrack: an entry never released",
+	  { CT_LOOKUP(), JMP_IMM(BPF_JEQ, 0, 0, 1), LDX_MEM(BPF_W, 2, 0, NF_CONN_MARK), /* 13 */
+	    RET(XDP_PASS) },
+	  .msg = "Unreleased reference id=" },
+	{ "conntrack: released before the NULL check",
+	  { CT_LOOKUP(), MOV64_REG(1, 0), CALL_KFUNC(HWXDP_KFUNC_CT_RELEASE), RET(XDP_PASS) },
+	  .msg = "Possibly NULL pointer passed to trusted arg0" },
+	{ "conntrack: released twice",
+	  { CT_LOOKUP(), MOV64_REG(6, 0), JMP_IMM(BPF_JEQ, 6, 0, 4), MOV64_REG(1, 6), /* 14 */
+	    CALL_KFUNC(HWXDP_KFUNC_CT_RELEASE), MOV64_REG(1, 6), CALL_KFUNC(HWXDP_KFUNC_CT_RELEASE),
+	    RET(XDP_PASS) },
+	  .msg = "arg#0 pointer type STRUCT nf_conn must point to scalar, or struct with scalar" },
+	{ "conntrack: a found entry inserted",
+	  { CT_LOOKUP(), JMP_IMM(BPF_JEQ, 0, 0, 2), MOV64_REG(1, 0), /* 12 */
+	    CALL_KFUNC(HWXDP_KFUNC_CT_INSERT_ENTRY), RET(XDP_PASS) },
+	  .msg = "kernel function bpf_ct_insert_entry args#0 expected pointer to STRUCT "
+		 "nf_conn___init but R1 has a pointer to STRUCT nf_conn" },
+	{ "conntrack: a pointer read through an entry is not trusted",
+	  { CT_LOOKUP(), JMP_IMM(BPF_JEQ, 0, 0, 3), LDX_MEM(BPF_DW, 1, 0, NF_CONN_MASTER), /* 13 */
+	    MOV64_IMM(2, 0), CALL_KFUNC(HWXDP_KFUNC_CT_CHANGE_TIMEOUT), RET(XDP_PASS) },
+	  .msg = "R1 must be referenced or trusted" },
+	{ "conntrack: options larger than the stack holds",
+	  { CT_CALL(HWXDP_KFUNC_CT_LOOKUP, 64), JMP_IMM(BPF_JEQ, 0, 0, 2), MOV64_REG(1, 0),
+	    CALL_KFUNC(HWXDP_KFUNC_CT_RELEASE), RET(XDP_PASS) },
+	  .msg = "invalid read from stack R4 off=-32 size=64\n"
+		 "arg#3 arg#4 memory, len pair leads to invalid memory access" },
+	{ "conntrack: an entry read without CAP_PERFMON",
+	  { CT_LOOKUP(), JMP_IMM(BPF_JEQ, 0, 0, 3), LDX_MEM(BPF_W, 2, 0, NF_CONN_MARK), /* 13 */
+	    MOV64_REG(1, 0), CALL_KFUNC(HWXDP_KFUNC_CT_RELEASE), RET(XDP_PASS) },
+	  .msg = "'struct nf_conn' access is allowed only to CAP_PERFMON and CAP_SYS_ADMIN",
+	  .kmode = STRICT },
+	/* socket casts: the lookup's socket, under its reference */
+	{ "socket cast: given to bpf_skc_to_mptcp_sock, which takes no cast",
+	  { SK_LOOKUP(BPF_FUNC_skc_lookup_tcp), JMP_IMM(BPF_JNE, 0, 0, 2), RET(XDP_PASS), /* 11 */
+	    MOV64_REG(6, 0), MOV64_REG(1, 0), CALL_HELPER(BPF_FUNC_skc_to_tcp_sock),	  /* 14 */
+	    JMP_IMM(BPF_JEQ, 0, 0, 2), MOV64_REG(1, 0), CALL_HELPER(BPF_FUNC_skc_to_mptcp_sock),
+	    SK_RELEASE(6), RET(XDP_PASS) },
+	  .msg = "R1 type=ptr_ expected=sock_common, sock, tcp_sock, xdp_sock" },
+	{ "socket cast: read after the socket's release",
+	  { SK_LOOKUP(BPF_FUNC_skc_lookup_tcp), JMP_IMM(BPF_JNE, 0, 0, 2), RET(XDP_PASS), /* 11 */
+	    MOV64_REG(6, 0), MOV64_REG(1, 0), CALL_HELPER(BPF_FUNC_skc_to_tcp_sock),	  /* 14 */
+	    MOV64_REG(7, 0), SK_RELEASE(6), LDX_MEM(BPF_W, 0, 7, 0), EXIT_INSN() },
+	  .msg = "R7 invalid mem access 'scalar'" },
 	{ "socket: a sock_common's type, which only a full socket has",
 	  { SK_LOOKUP(BPF_FUNC_skc_lookup_tcp), JMP_IMM(BPF_JEQ, 0, 0, 3), /* 8 */
 	    LDX_MEM(BPF_W, 2, 0, 8), SK_RELEASE(0), RET(XDP_PASS) },

@@ -74,13 +74,6 @@ static bool agree(const struct bpf_insn *insns, size_t cnt, const char *what)
 	return ok;
 }
 
-/* r0 = bpf_xdp_ct_lookup(ctx, 12 zero bytes at fp-16, 12, opts at fp-32, 16) */
-#define CT_LOOKUP()                                                                                \
-	ST_MEM(BPF_DW, 10, -16, 0), ST_MEM(BPF_W, 10, -8, 0), ST_MEM(BPF_DW, 10, -32, -1),         \
-		ST_MEM(BPF_DW, 10, -24, 6), MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -16),          \
-		MOV64_IMM(3, 12), MOV64_REG(4, 10), ALU64_IMM(BPF_ADD, 4, -32), MOV64_IMM(5, 16),  \
-		CALL_KFUNC(HWXDP_KFUNC_CT_LOOKUP)
-
 static void conntrack_fields(bool write)
 {
 	uint32_t size = struct_size("nf_conn");
