@@ -61,6 +61,14 @@ const struct verifier_case accept_cases[] = {
 	    JMP_IMM(BPF_JEQ, 0, 0, 5), LDX_MEM(BPF_W, 2, 0, 0), SK_RELEASE(0),		  /* 18 */
 	    RET(XDP_PASS), SK_RELEASE(6), RET(XDP_PASS) },
 	  .accept = true },
+	{ "socket cast: a TCP socket's syncookie checked through the cast",
+	  { SK_LOOKUP(BPF_FUNC_skc_lookup_tcp), JMP_IMM(BPF_JNE, 0, 0, 2), RET(XDP_PASS), /* 11 */
+	    MOV64_REG(6, 0), MOV64_REG(1, 0), CALL_HELPER(BPF_FUNC_skc_to_tcp_sock),	  /* 14 */
+	    JMP_IMM(BPF_JEQ, 0, 0, 8), MOV64_REG(1, 0), MOV64_REG(2, 10),		  /* 17 */
+	    ALU64_IMM(BPF_ADD, 2, -64), MOV64_IMM(3, 20), MOV64_REG(4, 10),
+	    ALU64_IMM(BPF_ADD, 4, -40), MOV64_IMM(5, 20), CALL_HELPER(BPF_FUNC_tcp_check_syncookie),
+	    SK_RELEASE(6), RET(XDP_PASS) },
+	  .accept = true },
 	{ "conntrack: allocated, set, inserted, changed, marked, released",
 	  { CT_CALL(HWXDP_KFUNC_CT_ALLOC, 16),
 	    JMP_IMM(BPF_JNE, 0, 0, 2),
