@@ -69,6 +69,11 @@ const struct verifier_case accept_cases[] = {
 	    ALU64_IMM(BPF_ADD, 4, -40), MOV64_IMM(5, 20), CALL_HELPER(BPF_FUNC_tcp_check_syncookie),
 	    SK_RELEASE(6), RET(XDP_PASS) },
 	  .accept = true },
+	{ "conntrack: the mark read through a moved pointer",
+	  { CT_LOOKUP(), JMP_IMM(BPF_JEQ, 0, 0, 5), MOV64_REG(7, 0), /* 13 */
+	    ALU64_IMM(BPF_ADD, 7, NF_CONN_MARK - 8), LDX_MEM(BPF_W, 2, 7, 8), MOV64_REG(1, 0),
+	    CALL_KFUNC(HWXDP_KFUNC_CT_RELEASE), RET(XDP_PASS) },
+	  .accept = true },
 	{ "conntrack: allocated, set, inserted, changed, marked, released",
 	  { CT_CALL(HWXDP_KFUNC_CT_ALLOC, 16),
 	    JMP_IMM(BPF_JNE, 0, 0, 2),

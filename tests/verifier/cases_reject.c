@@ -1037,6 +1037,16 @@ const struct verifier_case reject_cases[] = {
 	    CALL_KFUNC(HWXDP_KFUNC_CT_RELEASE), RET(XDP_PASS) },
 	  .msg = "invalid read from stack R4 off=-32 size=64\n"
 		 "arg#3 arg#4 memory, len pair leads to invalid memory access" },
+	{ "conntrack: released through a moved pointer",
+	  { CT_LOOKUP(), JMP_IMM(BPF_JEQ, 0, 0, 3), ALU64_IMM(BPF_ADD, 0, 8), MOV64_REG(1, 0),
+	    CALL_KFUNC(HWXDP_KFUNC_CT_RELEASE), RET(XDP_PASS) },
+	  .msg = "R1 must have zero offset when passed to release func or trusted arg to kfunc" },
+	{ "conntrack: read at a variable offset",
+	  { CT_LOOKUP(), JMP_IMM(BPF_JEQ, 0, 0, 7), MOV64_REG(7, 0), /* 13 */
+	    LDX_MEM(BPF_W, 2, 0, NF_CONN_MARK), ALU64_IMM(BPF_AND, 2, 4), ALU64_REG(BPF_ADD, 7, 2),
+	    LDX_MEM(BPF_W, 3, 7, 0), MOV64_REG(1, 0), CALL_KFUNC(HWXDP_KFUNC_CT_RELEASE),
+	    RET(XDP_PASS) },
+	  .msg = "R7 is ptr_nf_conn invalid variable offset: off=0, var_off=(0x0; 0x4)" },
 	{ "conntrack: an entry read without CAP_PERFMON",
 	  { CT_LOOKUP(), JMP_IMM(BPF_JEQ, 0, 0, 3), LDX_MEM(BPF_W, 2, 0, NF_CONN_MARK), /* 13 */
 	    MOV64_REG(1, 0), CALL_KFUNC(HWXDP_KFUNC_CT_RELEASE), RET(XDP_PASS) },
