@@ -844,6 +844,16 @@ int check_mem_region(struct verifier_env *env, uint32_t regno, int32_t off, int 
 			note_side_effect(env);
 		return check_packet_bounds(env, regno, reg, reg->off + off, size, zero_ok);
 	case PTR_TO_MEM:
+		/* the kernel's helpers and kfuncs take no untrusted memory,
+		 * not even for 0 bytes */
+		if (reg->mem_flags & MEM_UNTRUSTED) {
+			verbose(env,
+				"R%u type=rdonly_untrusted_mem expected=fp, pkt, pkt_meta, "
+				"map_key, "
+				"map_value, mem\n",
+				regno);
+			return REJECT;
+		}
 		if (write && (reg->mem_flags & MEM_RDONLY)) {
 			verbose(env, "R%u cannot write into rdonly_mem\n", regno);
 			return REJECT;

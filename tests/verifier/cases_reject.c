@@ -1059,6 +1059,14 @@ const struct verifier_case reject_cases[] = {
 	    JMP_IMM(BPF_JEQ, 0, 0, 2), MOV64_REG(1, 0), CALL_HELPER(BPF_FUNC_skc_to_mptcp_sock),
 	    SK_RELEASE(6), RET(XDP_PASS) },
 	  .msg = "R1 type=ptr_ expected=sock_common, sock, tcp_sock, xdp_sock" },
+	{ "socket cast: memory read through it given to a helper, for 0 bytes",
+	  { SK_LOOKUP(BPF_FUNC_skc_lookup_tcp), JMP_IMM(BPF_JNE, 0, 0, 2), RET(XDP_PASS), /* 11 */
+	    MOV64_REG(6, 0), MOV64_REG(1, 0), CALL_HELPER(BPF_FUNC_skc_to_tcp_sock),	  /* 14 */
+	    JMP_IMM(BPF_JEQ, 0, 0, 6), LDX_MEM(BPF_DW, 1, 0, 32), MOV64_IMM(2, 0),	  /* 17 */
+	    MOV64_IMM(3, 0), MOV64_IMM(4, 0), MOV64_IMM(5, 0), CALL_HELPER(BPF_FUNC_csum_diff),
+	    SK_RELEASE(6), RET(XDP_PASS) },
+	  .msg = "R1 type=rdonly_untrusted_mem expected=fp, pkt, pkt_meta, map_key, map_value, "
+		 "mem" },
 	{ "socket cast: read after the socket's release",
 	  { SK_LOOKUP(BPF_FUNC_skc_lookup_tcp), JMP_IMM(BPF_JNE, 0, 0, 2), RET(XDP_PASS), /* 11 */
 	    MOV64_REG(6, 0), MOV64_REG(1, 0), CALL_HELPER(BPF_FUNC_skc_to_tcp_sock),	  /* 14 */
