@@ -849,8 +849,7 @@ int check_mem_region(struct verifier_env *env, uint32_t regno, int32_t off, int 
 		if (reg->mem_flags & MEM_UNTRUSTED) {
 			verbose(env,
 				"R%u type=rdonly_untrusted_mem expected=fp, pkt, pkt_meta, "
-				"map_key, "
-				"map_value, mem\n",
+				"map_key, map_value, mem\n",
 				regno);
 			return REJECT;
 		}
