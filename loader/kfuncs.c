@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include <bpf/btf.h>
+#include <bpf/libbpf.h>
 
 #include "loader/kfuncs.h"
 
@@ -74,14 +75,23 @@ static struct btf *vmlinux;
 static void load_vmlinux(void)
 {
 	vmlinux = btf__load_vmlinux_btf();
+	if (libbpf_get_error(vmlinux))
+		vmlinux = NULL;
 }
 
-bool hwxdp_kfunc__in_kernel(const char *name)
+const struct btf *hwxdp_vmlinux_btf(void)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 	/* read once, kept for the process's life */
 	pthread_once(&once, load_vmlinux);
-	return vmlinux && (btf__find_by_name_kind(vmlinux, name, BTF_KIND_FUNC) > 0 ||
-			   btf__find_by_name_kind(vmlinux, name, BTF_KIND_VAR) > 0);
+	return vmlinux;
+}
+
+bool hwxdp_kfunc__in_kernel(const char *name)
+{
+	const struct btf *btf = hwxdp_vmlinux_btf();
+
+	return btf && (btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) > 0 ||
+		       btf__find_by_name_kind(btf, name, BTF_KIND_VAR) > 0);
 }

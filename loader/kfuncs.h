@@ -62,6 +62,10 @@ extern const struct hwxdp_kfunc hwxdp_kernel_kfuncs[];
  * kernel's copy, weak or not. */
 bool hwxdp_kfunc__in_kernel(const char *name);
 
+/* The running kernel's BTF, read once and kept for the process's life;
+ * NULL where the kernel has none. */
+const struct btf *hwxdp_vmlinux_btf(void);
+
 /* The entry of table called name, or NULL. */
 const struct hwxdp_kfunc *hwxdp_kfunc__find(const struct hwxdp_kfunc *table, const char *name);
 /* The name of the kfunc hwxdp numbers id (the device's table), or NULL. */

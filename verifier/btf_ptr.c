@@ -31,29 +31,12 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "loader/kfuncs.h"
 #include "verifier/verifier_internal.h"
-
-static struct btf *vmlinux;
-
-static void load_vmlinux(void)
-{
-	vmlinux = btf__load_vmlinux_btf();
-	if (libbpf_get_error(vmlinux))
-		vmlinux = NULL;
-}
-
-const struct btf *btf_vmlinux(void)
-{
-	static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-	/* read once, kept for the process's life */
-	pthread_once(&once, load_vmlinux);
-	return vmlinux;
-}
 
 static const struct btf *kernel_btf(const struct verifier_env *env)
 {
-	return env->vmlinux_btf ? env->vmlinux_btf : btf_vmlinux();
+	return env->vmlinux_btf ? env->vmlinux_btf : hwxdp_vmlinux_btf();
 }
 
 static const struct btf_type *skip_mods(const struct btf *btf, uint32_t id, uint32_t *res_id)

@@ -499,8 +499,6 @@ int check_kfunc_binding(struct verifier_env *env, const struct bpf_insn *insn, u
 int check_xdp_metadata_call(struct verifier_env *env, const struct bpf_insn *insn);
 
 /* btf_ptr.c: pointers to kernel structs (vmlinux BTF), conntrack kfuncs */
-/* The running kernel's BTF, read once; NULL when it has none. */
-const struct btf *btf_vmlinux(void);
 /* The struct name of a BTF pointer ("nf_conn"), or "?". */
 const char *btf_ptr_struct_name(const struct verifier_env *env, const struct reg_state *reg);
 /* A load or store of size bytes at off (the instruction's) through the
