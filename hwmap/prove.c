@@ -1912,6 +1912,132 @@ static Z3_ast esp(struct prover *p, struct sym *st, Z3_ast handle, Z3_ast l3, ui
  * each their own (the host's, neither the other's): nothing more is
  * assumed of them, not even that they never go back.
  */
+/*
+ * The kernel's open-coded number iterator (kernel/bpf/bpf_iter.c) on the 8
+ * stack bytes at it, struct bpf_iter_num_kern { int cur; int end; }; the
+ * ints are the registers' low halves, an int result zero-extended as
+ * x86-64 returns it. NULL for a kfunc that is none of them.
+ */
+static Z3_ast iter_num(struct prover *p, struct sym *st, int32_t id)
+{
+	Z3_context z = p->z;
+	Z3_ast it = st->r[1], at_end = Z3_mk_bvadd(z, it, u64(p, 4));
+	Z3_ast zero = u64(p, 0), start, end, cur, einval, e2big, bad, err;
+
+	switch (id) {
+	case HWXDP_KFUNC_ITER_NUM_NEW:
+		start = lo32(p, st->r[2]);
+		end = lo32(p, st->r[3]);
+		einval = Z3_mk_bvsgt(z, start, end);
+		e2big = Z3_mk_bvsgt(z, Z3_mk_bvsub(z, sext(p, end, 64), sext(p, start, 64)),
+				    u64(p, 8 * 1024 * 1024));
+		bad = or2(p, einval, e2big);
+		err = Z3_mk_ite(z, einval, u64(p, (uint32_t)-EINVAL), u64(p, (uint32_t)-E2BIG));
+		if (!split(p, st, Z3_mk_not(z, bad))) {
+			st->lm = store(p, st->lm, it, 8, zero, false);
+			return err;
+		}
+		if (p->alt) {
+			p->alt->lm = store(p, p->alt->lm, it, 8, zero, false);
+			p->alt_r = err;
+		}
+		cur = Z3_mk_bvsub(z, start, num(p, 1, p->bv32));
+		st->lm = store(p, st->lm, it, 4, zext(p, cur, 64), false);
+		st->lm = store(p, st->lm, at_end, 4, zext(p, end, 64), false);
+		return zero;
+	case HWXDP_KFUNC_ITER_NUM_NEXT:
+		cur = Z3_mk_bvadd(z, lo32(p, load(p, st->lm, it, 4, false)), num(p, 1, p->bv32));
+		end = lo32(p, load(p, st->lm, at_end, 4, false));
+		/* (s64)(cur + 1) >= end: the int sum, widened */
+		bad = Z3_mk_bvsge(z, cur, end);
+		if (!split(p, st, Z3_mk_not(z, bad))) {
+			st->lm = store(p, st->lm, it, 8, zero, false);
+			return zero;
+		}
+		if (p->alt) {
+			p->alt->lm = store(p, p->alt->lm, it, 8, zero, false);
+			p->alt_r = zero;
+		}
+		st->lm = store(p, st->lm, it, 4, zext(p, cur, 64), false);
+		return it;
+	case HWXDP_KFUNC_ITER_NUM_DESTROY:
+		st->lm = store(p, st->lm, it, 8, zero, false);
+		/* void: R0 is never read again */
+		return Z3_mk_fresh_const(z, "clobbered", p->bv64);
+	}
+	return NULL;
+}
+
+/*
+ * bpf_dynptr_from_xdp(ctx, flags, ptr) and bpf_dynptr_slice(ptr, off, buf,
+ * len) as the kernel runs them (kernel/bpf/helpers.c, net/core/filter.c) on
+ * a frame without fragments, the model's: the dynptr is struct
+ * bpf_dynptr_kern { void *data; u32 size; u32 offset; } on the stack (data
+ * the xdp_buff, here 1; size the frame's length then, with the type XDP in
+ * bits 28..30), all 0 for a NULL one (flags not 0: -EINVAL). A slice is
+ * NULL for a NULL dynptr or off + len past its size; else bpf_xdp_pointer:
+ * the frame at off, or where len is 0 and off the frame's length, its
+ * start (no fragment found); past 0xffff or the frame's length now, the
+ * buffer, which the prover does not model. NULL where not modelled
+ * (not_proven says why).
+ */
+static Z3_ast dynptr_xdp(struct prover *p, struct sym *st, int32_t id, uint32_t pc)
+{
+	Z3_context z = p->z;
+	Z3_ast ptr = id == HWXDP_KFUNC_DYNPTR_FROM_XDP ? st->r[3] : st->r[1];
+	Z3_ast at_size = Z3_mk_bvadd(z, ptr, u64(p, 8)), zero = u64(p, 0);
+	Z3_ast len_now = lo32(p, Z3_mk_bvsub(z, st->data_end, st->data));
+	Z3_ast data, size, off, len, bad, copy, o;
+	uint64_t n;
+
+	if (id == HWXDP_KFUNC_DYNPTR_FROM_XDP) {
+		bad = ne(p, st->r[2], zero);
+		if (!split(p, st, Z3_mk_not(z, bad))) {
+			st->lm = store(p, st->lm, ptr, 8, zero, false);
+			st->lm = store(p, st->lm, at_size, 8, zero, false);
+			return u64(p, (uint32_t)-EINVAL);
+		}
+		if (p->alt) {
+			p->alt->lm = store(p, p->alt->lm, ptr, 8, zero, false);
+			p->alt->lm = store(p, p->alt->lm, at_size, 8, zero, false);
+			p->alt_r = u64(p, (uint32_t)-EINVAL);
+		}
+		st->lm = store(p, st->lm, ptr, 8, u64(p, 1), false);
+		size = Z3_mk_bvor(z, len_now, num(p, 4u << 28, p->bv32));
+		st->lm = store(p, st->lm, at_size, 8, zext(p, size, 64), false);
+		return zero;
+	}
+	if (id != HWXDP_KFUNC_DYNPTR_SLICE || !const_of(p, st->r[4], &n)) {
+		not_proven(p, "insn %u: kfunc %d of a size not known", pc, id);
+		return NULL;
+	}
+	data = load(p, st->lm, ptr, 8, false);
+	size = Z3_mk_bvand(z, lo32(p, load(p, st->lm, at_size, 4, false)),
+			   num(p, 0xffffff, p->bv32));
+	off = lo32(p, st->r[2]);
+	len = num(p, (uint32_t)n, p->bv32);
+	bad = or2(
+		p, Z3_mk_eq(z, data, zero),
+		or2(p, Z3_mk_bvugt(z, len, size), Z3_mk_bvugt(z, off, Z3_mk_bvsub(z, size, len))));
+	o = Z3_mk_bvadd(z, lo32(p, load(p, st->lm, Z3_mk_bvadd(z, ptr, u64(p, 12)), 4, false)),
+			off);
+	copy = and2(p, Z3_mk_not(z, bad),
+		    or2(p,
+			or2(p, Z3_mk_bvugt(z, o, num(p, 0xffff, p->bv32)),
+			    (uint32_t)n > 0xffff ? Z3_mk_true(z) : Z3_mk_false(z)),
+			Z3_mk_bvugt(z, Z3_mk_bvadd(z, o, len), len_now)));
+	if (feasible(p, copy)) {
+		not_proven(p, "insn %u: a slice the kernel copies into its buffer", pc);
+		return NULL;
+	}
+	if (!split(p, st, Z3_mk_not(z, bad)))
+		return zero;
+	if (p->alt)
+		p->alt_r = zero;
+	return Z3_mk_ite(z, Z3_mk_bvult(z, o, len_now), Z3_mk_bvadd(z, st->data, zext(p, o, 64)),
+			 st->data);
+}
+
 static Z3_ast clock_read(struct prover *p, struct sym *st, unsigned int clock)
 {
 	char buf[32];
@@ -2703,6 +2829,13 @@ static enum step bpf_step(struct prover *p, struct sym *st, struct fork *fk)
 			if (in->src_reg == BPF_PSEUDO_KFUNC_CALL && !in->off &&
 			    hwxdp_kfunc__is_xdp_metadata(in->imm)) {
 				v = num(p, HWXDP_KFUNC_XDP_METADATA_RESULT, p->bv64);
+				goto call_done;
+			}
+			if (in->src_reg == BPF_PSEUDO_KFUNC_CALL && !in->off &&
+			    hwxdp_kfunc__is_lowered(in->imm)) {
+				v = iter_num(p, st, in->imm) ?: dynptr_xdp(p, st, in->imm, pc);
+				if (!v)
+					return STEP_FAIL;
 				goto call_done;
 			}
 			if (!in->src_reg && in->imm == BPF_FUNC_tail_call) {

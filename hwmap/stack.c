@@ -479,7 +479,10 @@ static void avail_step(struct avail *a, const struct bpf_insn *in, const struct 
 	case BPF_JMP32:
 		if (op != BPF_CALL)
 			return;
-		if (in->src_reg == BPF_PSEUDO_CALL || f->punt_point) {
+		/* a kfunc lowered to operations writes the stack and R2..R5 */
+		if (in->src_reg == BPF_PSEUDO_CALL || f->punt_point ||
+		    (in->src_reg == BPF_PSEUDO_KFUNC_CALL && !in->off &&
+		     hwxdp_kfunc__is_lowered(in->imm))) {
 			/* the function may write this frame through a pointer */
 			memset(a->regs, 0, sizeof(a->regs));
 			return;

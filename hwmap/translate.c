@@ -1006,6 +1006,171 @@ static int translate_helper(struct translator *t, uint32_t i, const struct bpf_i
 	return fail(t, i, "helper %d has no device unit", in->imm);
 }
 
+/* A branch inside instruction i to an operation emitted later: its index,
+ * for lower_target, or SIZE_MAX when a test build left it out. */
+static size_t emit_forward(struct translator *t, uint32_t i, struct hxu_op op, int *err)
+{
+	size_t at = t->op_cnt;
+
+	*err = emit(t, i, op, INTERNAL(0));
+	return !*err && t->op_cnt > at ? at : SIZE_MAX;
+}
+
+static void lower_target(struct translator *t, size_t branch)
+{
+	if (branch != SIZE_MAX)
+		t->ops[branch].target = INTERNAL(t->op_cnt);
+}
+
+static struct hxu_op mk_bri(uint8_t rs, uint8_t cc, bool w32, int32_t imm)
+{
+	struct hxu_op o = mk(HXU_OP_BRI, 0, rs, 0, w32 ? HXU_F_W32 : 0, cc, 0);
+
+	o.ext = (uint32_t)imm;
+	return o;
+}
+
+/* rd = imm: as a 32-bit move, zero-extended (an int result) */
+static struct hxu_op mk_movk(uint8_t rd, int32_t imm, bool w32)
+{
+	return mk(HXU_OP_MOV, rd, 0, 0, (w32 ? HXU_F_W32 : 0) | HXU_F_K, 0, imm);
+}
+
+static struct hxu_op mk_sti64(uint8_t base, int16_t off, int32_t imm)
+{
+	struct hxu_op o =
+		mk(HXU_OP_STI + HXU_SPACE_LM, 0, base, 0, hxu_mem_flags(8, false), 0, off);
+
+	o.ext = (uint32_t)imm;
+	return o;
+}
+
+/* A load and a store of size bytes of local memory at [base + off]. */
+static struct hxu_op mk_ldl(int size, uint8_t rd, uint8_t base, int32_t off)
+{
+	return mk(HXU_OP_LD + HXU_SPACE_LM, rd, base, 0, hxu_mem_flags(size, false), 0, off);
+}
+
+static struct hxu_op mk_stl(int size, uint8_t base, uint8_t value, int32_t off)
+{
+	return mk(HXU_OP_ST + HXU_SPACE_LM, 0, base, value, hxu_mem_flags(size, false), 0, off);
+}
+
+/* the kernel's BPF_MAX_LOOPS: the most iterations bpf_iter_num_new allows */
+#define ITER_MAX_LOOPS (8 * 1024 * 1024)
+
+/*
+ * The kernel's open-coded number iterator (kernel/bpf/bpf_iter.c), on the
+ * 8 bytes R1 points to, struct bpf_iter_num_kern { int cur; int end; }:
+ *
+ *	new(it, start, end): start > end, or end - start > BPF_MAX_LOOPS
+ *		(as s64): cur = end = 0, R0 -EINVAL or -E2BIG; else
+ *		cur = start - 1, end = end, R0 0
+ *	next(it): (s64)(cur + 1) >= end (the int's sum): cur = end = 0,
+ *		R0 NULL; else cur++, R0 &cur
+ *	destroy(it): cur = end = 0
+ *
+ * The ints are R2's and R3's low halves, the results ints as x86-64
+ * returns them, zero-extended. R2..R5 are the call's to clobber. A branch
+ * inside goes to an operation that reads only the call's arguments, or on
+ * to the next instruction.
+ */
+static int lower_iter(struct translator *t, uint32_t i, const struct bpf_insn *in)
+{
+	int64_t next = (int64_t)i + 1;
+	size_t branch;
+	int err = 0;
+
+	switch (in->imm) {
+	case HWXDP_KFUNC_ITER_NUM_NEW:
+		err = emit(t, i, mk_sti64(1, 0, 0), -1);
+		err = err ?: emit(t, i, mk_movk(0, -EINVAL, true), -1);
+		err = err ?: emit(t, i, mk(HXU_OP_BR, 0, 2, 3, HXU_F_W32, HXU_CC_SGT, 0), next);
+		/* start <= end: end - start is the 32-bit difference, unsigned */
+		err = err ?: emit(t, i, mk(HXU_OP_SUB, 0, 3, 2, HXU_F_W32, 0, 0), -1);
+		if (err)
+			return err;
+		branch = emit_forward(t, i, mk_bri(0, HXU_CC_GT, true, ITER_MAX_LOOPS), &err);
+		err = err ?: emit(t, i, mk(HXU_OP_SUB, 4, 2, 0, HXU_F_W32 | HXU_F_K, 0, 1), -1);
+		err = err ?: emit(t, i, mk_stl(4, 1, 4, 0) /* cur */, -1);
+		err = err ?: emit(t, i, mk_stl(4, 1, 3, 4) /* end */, -1);
+		err = err ?: emit(t, i, mk_movk(0, 0, false), -1);
+		err = err ?: emit(t, i, mk(HXU_OP_JMP, 0, 0, 0, 0, 0, 0), next);
+		lower_target(t, branch);
+		return err ?: emit(t, i, mk_movk(0, -E2BIG, true), -1);
+	case HWXDP_KFUNC_ITER_NUM_NEXT:
+		err = emit(t, i, mk_ldl(4, 2, 1, 0), -1);
+		err = err ?: emit(t, i, mk(HXU_OP_ADD, 2, 2, 0, HXU_F_W32 | HXU_F_K, 0, 1), -1);
+		err = err ?: emit(t, i, mk_ldl(4, 3, 1, 4), -1);
+		if (err)
+			return err;
+		branch = emit_forward(t, i, mk(HXU_OP_BR, 0, 2, 3, HXU_F_W32, HXU_CC_SGE, 0), &err);
+		err = err ?: emit(t, i, mk_stl(4, 1, 2, 0), -1);
+		err = err ?: emit(t, i, mk(HXU_OP_MOV, 0, 1, 0, 0, 0, 0), -1);
+		err = err ?: emit(t, i, mk(HXU_OP_JMP, 0, 0, 0, 0, 0, 0), next);
+		lower_target(t, branch);
+		err = err ?: emit(t, i, mk_movk(0, 0, false), -1);
+		/* fallthrough */
+	case HWXDP_KFUNC_ITER_NUM_DESTROY:
+		return err ?: emit(t, i, mk_sti64(1, 0, 0), -1);
+	}
+	return fail(t, i, "kfunc %d has no device unit", in->imm);
+}
+
+/*
+ * The frame's dynptr. The device's frames are linear and its dynptrs all
+ * of the frame, at offset 0, so of the kernel's struct bpf_dynptr_kern it
+ * keeps in the first 8 bytes only whether it was made and the length it was
+ * made with: 0 for a NULL dynptr, else the length plus one (the program
+ * cannot read the bytes; the verifier refuses it). bpf_dynptr_from_xdp
+ * with flags is a NULL dynptr and -EINVAL, as in the kernel.
+ *
+ * bpf_dynptr_slice(ptr, off, buf, len), len a constant: NULL for a NULL
+ * dynptr or where off (the u32) + len passes the length; else the frame's
+ * bytes at off, data + off, never the buffer. Where len is 0 and off the
+ * length, the kernel's bpf_xdp_pointer, past the linear part and finding no
+ * fragment, gives data itself: so does the device.
+ */
+static int lower_dynptr(struct translator *t, uint32_t i, const struct bpf_insn *in)
+{
+	const struct hwxdp_reg_fact *len = &t->facts[i].regs[BPF_REG_4];
+	int32_t beyond = (int32_t)(len->tnum_value + 1); /* made with: the length plus 1 */
+	int64_t next = (int64_t)i + 1;
+	int err;
+
+	if (in->imm == HWXDP_KFUNC_DYNPTR_FROM_XDP) {
+		err = emit(t, i, mk_sti64(3, 0, 0), -1);
+		err = err ?: emit(t, i, mk_movk(0, -EINVAL, true), -1);
+		err = err ?: emit(t, i, mk_bri(2, HXU_CC_NE, false, 0), next);
+		err = err ?: emit(t, i, mk(HXU_OP_CTX, 4, 0, 0, 0, HXU_CTX_DATA_END, 0), -1);
+		err = err ?: emit(t, i, mk(HXU_OP_CTX, 5, 0, 0, 0, HXU_CTX_DATA, 0), -1);
+		err = err ?: emit(t, i, mk(HXU_OP_SUB, 4, 4, 5, 0, 0, 0), -1);
+		err = err ?: emit(t, i, mk(HXU_OP_ADD, 4, 4, 0, HXU_F_K, 0, 1), -1);
+		err = err ?: emit(t, i, mk_stl(8, 3, 4, 0), -1);
+		return err ?: emit(t, i, mk_movk(0, 0, false), -1);
+	}
+	if (in->imm != HWXDP_KFUNC_DYNPTR_SLICE)
+		return fail(t, i, "kfunc %d has no device unit", in->imm);
+	if (len->type != HWXDP_REG_SCALAR || len->tnum_mask || len->tnum_value >= (1u << 29))
+		return fail(t, i, "bpf_dynptr_slice of a size not known");
+	/* r5 = length - len, signed; off above it (or it negative): NULL */
+	err = emit(t, i, mk_ldl(8, 5, 1, 0), -1);
+	err = err ?: emit(t, i, mk_movk(0, 0, false), -1);
+	err = err ?: emit(t, i, mk_bri(5, HXU_CC_EQ, false, 0), next);
+	err = err ?: emit(t, i, mk(HXU_OP_SUB, 5, 5, 0, HXU_F_K, 0, beyond), -1);
+	err = err ?: emit(t, i, mk(HXU_OP_MOV, 2, 2, 0, HXU_F_W32, 0, 0), -1);
+	err = err ?: emit(t, i, mk(HXU_OP_BR, 0, 2, 5, 0, HXU_CC_SGT, 0), next);
+	err = err ?: emit(t, i, mk(HXU_OP_CTX, 0, 0, 0, 0, HXU_CTX_DATA, 0), -1);
+	if (!len->tnum_value) {
+		/* off is at most the length made with, which is the frame's
+		 * (the verifier refuses moving the frame while it lives) */
+		err = err ?: emit(t, i, mk(HXU_OP_CTX, 4, 0, 0, 0, HXU_CTX_DATA_END, 0), -1);
+		err = err ?: emit(t, i, mk(HXU_OP_SUB, 4, 4, 0, 0, 0, 0), -1);
+		err = err ?: emit(t, i, mk(HXU_OP_BR, 0, 2, 4, 0, HXU_CC_EQ, 0), next);
+	}
+	return err ?: emit(t, i, mk(HXU_OP_ADD, 0, 0, 2, 0, 0, 0), -1);
+}
+
 static int translate_jmp(struct translator *t, uint32_t i, const struct bpf_insn *in)
 {
 	static const int8_t cc[16] = {
@@ -1038,6 +1203,11 @@ static int translate_jmp(struct translator *t, uint32_t i, const struct bpf_insn
 					    mk(HXU_OP_MOVI, 0, 0, 0, 0, 0,
 					       (int32_t)(uint32_t)HWXDP_KFUNC_XDP_METADATA_RESULT),
 					    -1);
+			if (!in->off && in->imm >= HWXDP_KFUNC_ITER_NUM_NEW &&
+			    in->imm <= HWXDP_KFUNC_ITER_NUM_DESTROY)
+				return lower_iter(t, i, in);
+			if (!in->off && hwxdp_kfunc__is_lowered(in->imm))
+				return lower_dynptr(t, i, in);
 			return fail(t, i, "kfunc %d has no device unit", in->imm);
 		}
 		return translate_helper(t, i, in);
@@ -1127,6 +1297,11 @@ static void mark_targets(struct translator *t)
 			continue;
 		/* the alternatives of a map dispatch join again after it */
 		if (op == BPF_CALL && !in->src_reg && t->facts[i].map_alt_cnt > 1 &&
+		    i + 1 < p->insn_cnt)
+			t->is_target[i + 1] = true;
+		/* so does a kfunc lowered to operations that branch */
+		if (op == BPF_CALL && in->src_reg == BPF_PSEUDO_KFUNC_CALL && !in->off &&
+		    hwxdp_kfunc__is_lowered(in->imm) && in->imm != HWXDP_KFUNC_ITER_NUM_DESTROY &&
 		    i + 1 < p->insn_cnt)
 			t->is_target[i + 1] = true;
 		if (op == BPF_EXIT || (op == BPF_CALL && in->src_reg != BPF_PSEUDO_CALL))
@@ -1221,9 +1396,13 @@ static uint16_t helper_uses(const struct bpf_insn *in, bool direct, bool punt)
 	if (in->src_reg == BPF_PSEUDO_CALL)
 		return 0x3e;
 	if (in->src_reg == BPF_PSEUDO_KFUNC_CALL)
-		return in->imm == HWXDP_KFUNC_ESP_ENCAP	       ? 1u << 2 | 1u << 3
-		       : hwxdp_kfunc__is_xdp_metadata(in->imm) ? 0
-							       : 0x3e;
+		return in->imm == HWXDP_KFUNC_ESP_ENCAP		? 1u << 2 | 1u << 3
+		       : hwxdp_kfunc__is_xdp_metadata(in->imm)	? 0
+		       : in->imm == HWXDP_KFUNC_ITER_NUM_NEW	? 0xe
+		       : in->imm == HWXDP_KFUNC_DYNPTR_FROM_XDP ? 0xc
+		       : in->imm == HWXDP_KFUNC_DYNPTR_SLICE	? 0x6
+		       : hwxdp_kfunc__is_lowered(in->imm)	? 0x2
+								: 0x3e;
 	switch (in->imm) {
 	case BPF_FUNC_map_lookup_elem:
 	case BPF_FUNC_map_delete_elem:
@@ -1291,9 +1470,13 @@ static void uses_defs(const struct bpf_insn *in, bool direct, bool punt, uint16_
 			*use = 1u;
 		} else if (op == BPF_CALL) {
 			/* A helper is one device operation, which writes R0
-			 * alone; R1..R5 keep their values across it. */
+			 * alone; R1..R5 keep their values across it. A kfunc
+			 * lowered to operations clobbers R2..R5 as BPF's. */
 			*use = helper_uses(in, direct, punt);
 			*def = in->src_reg == BPF_PSEUDO_CALL ? 0x3f : 1u;
+			if (in->src_reg == BPF_PSEUDO_KFUNC_CALL && !in->off && !punt &&
+			    hwxdp_kfunc__is_lowered(in->imm))
+				*def = 0x3d;
 		} else if (op != BPF_JA) {
 			*use = 1u << in->dst_reg;
 			if (BPF_SRC(in->code) == BPF_X)

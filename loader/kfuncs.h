@@ -52,6 +52,17 @@ static inline bool hwxdp_kfunc__is_xdp_metadata(int32_t id)
 	return id >= HWXDP_KFUNC_XDP_RX_TIMESTAMP && id <= HWXDP_KFUNC_XDP_RX_VLAN_TAG;
 }
 
+/*
+ * The kernel's kfuncs the translator lowers to plain operations on the
+ * stack and the frame (open-coded iterators, the frame's dynptr and its
+ * read-only slices): no unit of the device runs them.
+ */
+static inline bool hwxdp_kfunc__is_lowered(int32_t id)
+{
+	return id == HWXDP_KFUNC_DYNPTR_FROM_XDP || id == HWXDP_KFUNC_DYNPTR_SLICE ||
+	       (id >= HWXDP_KFUNC_ITER_NUM_NEW && id <= HWXDP_KFUNC_ITER_NUM_DESTROY);
+}
+
 /* Ended by a NULL name: the device's (its own and the metadata kfuncs) and
  * the kernel's as hwxdp knows them (the metadata kfuncs). */
 extern const struct hwxdp_kfunc hwxdp_device_kfuncs[];

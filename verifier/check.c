@@ -1838,7 +1838,10 @@ static int check_subprog_call(struct verifier_env *env, const struct bpf_insn *i
 				     "use static function instead\n");
 			return -EINVAL;
 		}
-		err = check_global_call(env, subprog);
+		/* a global function may move the frame: its walk is its own */
+		err = dynptr_frame_moves(env, idx, "a call of a global function");
+		if (!err)
+			err = check_global_call(env, subprog);
 
 		env->insn_idx = idx + 1;
 		return err;
@@ -2213,20 +2216,46 @@ static void fact_join(struct hwxdp_reg_fact *f, const struct reg_state *reg)
 	f->tnum_mask = unknown;
 }
 
+/*
+ * What a register points into, as the device sees it: an iterator's value
+ * (bpf_iter_num_next's int) is a stack pointer at the iterator's slot, and
+ * a slice of the frame's dynptr a packet pointer at an offset not known
+ * (the device's frames are linear, so a slice is the frame's bytes).
+ */
+static const struct reg_state *device_view(const struct reg_state *reg, struct reg_state *tmp)
+{
+	if (reg->type != PTR_TO_MEM || !(reg->mem_flags & (MEM_ITER_VALUE | MEM_XDP_SLICE)))
+		return reg;
+	*tmp = *reg;
+	if (reg->mem_flags & MEM_ITER_VALUE) {
+		tmp->type = PTR_TO_STACK;
+		tmp->off = reg->iter_off + reg->off;
+		return tmp;
+	}
+	reg_mark_unknown(tmp);
+	tmp->type = PTR_TO_PACKET;
+	return tmp;
+}
+
 static void record_facts(struct verifier_env *env, uint32_t idx)
 {
 	struct hwxdp_insn_fact *fact = &env->facts[idx];
-	const struct reg_state *regs = cur_regs(env);
+	const struct reg_state *regs = cur_regs(env), *reg;
+	struct reg_state tmp;
 	int i;
 
 	if (!fact->reachable) {
 		fact->reachable = true;
-		for (i = 0; i < MAX_BPF_REG; i++)
-			fact_from_reg(&fact->regs[i], &regs[i]);
+		for (i = 0; i < MAX_BPF_REG; i++) {
+			reg = env->device ? device_view(&regs[i], &tmp) : &regs[i];
+			fact_from_reg(&fact->regs[i], reg);
+		}
 		return;
 	}
-	for (i = 0; i < MAX_BPF_REG; i++)
-		fact_join(&fact->regs[i], &regs[i]);
+	for (i = 0; i < MAX_BPF_REG; i++) {
+		reg = env->device ? device_view(&regs[i], &tmp) : &regs[i];
+		fact_join(&fact->regs[i], reg);
+	}
 }
 
 static void finish_facts(struct verifier_env *env)

@@ -25,6 +25,14 @@
  * constant size. A slice of an xdp dynptr is packet memory: a helper that
  * moves the packet ends it. As in the kernel, only bpf_dynptr_data's
  * slices end when their dynptr is overwritten.
+ *
+ * The coprocessor makes xdp dynptrs and slices of them (hwmap/translate.c).
+ * Its frames are linear, so a slice in the dynptr's range is the frame's
+ * own bytes, never the buffer: the device's facts give it as the packet
+ * pointer it is. The kernel keeps the frame's length from
+ * bpf_dynptr_from_xdp on, and where the frame has since shrunk it gives the
+ * buffer instead, unfilled; the device has no such slice, so it refuses a
+ * helper that moves the frame while an xdp dynptr lives (dynptr_frame_moves).
  */
 #include <string.h>
 
@@ -255,6 +263,35 @@ void dynptr_release(struct verifier_env *env, uint32_t ref)
 	}
 }
 
+/*
+ * The device: what (a helper or a function) may change the frame's length
+ * at idx; refused while any frame of the path holds an xdp dynptr.
+ */
+int dynptr_frame_moves(struct verifier_env *env, uint32_t idx, const char *what)
+{
+	if (!env->device)
+		return 0;
+	for (uint32_t f = 0; f <= env->cur->curframe; f++) {
+		const struct func_state *frame = env->cur->frame[f];
+
+		for (uint32_t i = 0; i < frame->slot_cnt; i++) {
+			const struct stack_slot *s = &frame->stack[i];
+
+			if (s->byte[0] != STACK_DYNPTR || s->dynptr != DYNPTR_XDP ||
+			    !s->dynptr_first)
+				continue;
+			verbose(env,
+				"%u: %s while the xdp dynptr at fp%d lives: the coprocessor's "
+				"dynptr keeps the frame's length from bpf_dynptr_from_xdp, and "
+				"where the frame shrank the kernel's slices are the buffer, which "
+				"the device's are not (make the dynptr again after it)\n",
+				idx, what, -8 * (int)(i + 1));
+			return -EOPNOTSUPP;
+		}
+	}
+	return 0;
+}
+
 bool kfunc_is_dynptr(const struct bpf_insn *insn)
 {
 	return insn->src_reg == BPF_PSEUDO_KFUNC_CALL && !insn->off &&
@@ -280,15 +317,6 @@ int check_dynptr_kfunc(struct verifier_env *env, const struct bpf_insn *insn, ui
 	if (insn->imm == KFUNC_DYNPTR_SLICE_RDWR) {
 		verbose(env, "bpf_dynptr_slice_rdwr() is not allowed\n");
 		return -EACCES;
-	}
-	/* the coprocessor has no dynptrs, and a slice of the frame would be
-	 * a window of its packet memory: not translated */
-	if (env->device) {
-		verbose(env,
-			"%u: %s: the coprocessor has no dynptrs; the program is the host's "
-			"(parse the frame through data and data_end for the device)\n",
-			idx, kfunc_name(insn->imm));
-		return -EOPNOTSUPP;
 	}
 	for (regno = BPF_REG_1; regno <= (insn->imm == KFUNC_DYNPTR_FROM_XDP ? 3u : 4u); regno++) {
 		err = check_reg_readable(env, regno);
@@ -342,9 +370,10 @@ int check_dynptr_kfunc(struct verifier_env *env, const struct bpf_insn *insn, ui
 	}
 	size = (uint32_t)regs[BPF_REG_4].var_off.value;
 	/* buffer__opt: NULL, or memory of the size, read then written as the
-	 * kernel checks it (root may leave it unwritten) */
+	 * kernel checks it (root, whose stack may be read unwritten, may leave
+	 * it unwritten) */
 	if (!reg_is_const(&regs[BPF_REG_3]) || regs[BPF_REG_3].var_off.value) {
-		if (!env->allow_ptr_leaks)
+		if (!env->allow_uninit_stack)
 			err = check_mem_region(env, BPF_REG_3, 0, size, false, true);
 		if (!err)
 			err = check_mem_region(env, BPF_REG_3, 0, size, true, true);

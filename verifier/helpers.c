@@ -101,7 +101,11 @@ struct helper_proto {
 #define NO_KERNEL_MEM  "the coprocessor has no kernel memory to read"
 #define NO_USER_MEM    "the coprocessor has no process memory to read"
 #define NO_TASKS       "the coprocessor has no tasks: a frame runs under none"
-#define NO_DYNPTRS     "the coprocessor has no dynptrs"
+/* the device makes the frame's dynptrs and their slices (dynptr.c) */
+#define FRAME_DYNPTRS "the coprocessor's dynptrs are the frame's only (bpf_dynptr_from_xdp)"
+#define NO_DYNPTR_COPY                                                                             \
+	"the coprocessor has no copy between the frame and memory at an offset and of a length "   \
+	"not known (a slice of a constant size is the frame's own bytes)"
 #define NO_TIMERS      "the coprocessor has no timers: it cannot run a callback later, outside a frame"
 /* struct iphdr, ipv6hdr and tcphdr without options */
 #define IPV4_HDR 20
@@ -452,23 +456,23 @@ static const struct helper_proto protos[] = {
 	  { ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE_OR_ZERO, ARG_ANYTHING,
 	    ARG_PTR_TO_DYNPTR_LOCAL_UNINIT },
 	  .no_pkt = true,
-	  .host_why = NO_DYNPTRS },
+	  .host_why = FRAME_DYNPTRS },
 	{ BPF_FUNC_dynptr_read,
 	  RET_INTEGER,
 	  { ARG_PTR_TO_UNINIT_MEM, ARG_CONST_SIZE_OR_ZERO, ARG_PTR_TO_DYNPTR, ARG_ANYTHING,
 	    ARG_ANYTHING },
 	  .no_pkt = true,
-	  .host_why = NO_DYNPTRS },
+	  .host_why = NO_DYNPTR_COPY },
 	{ BPF_FUNC_dynptr_write,
 	  RET_INTEGER,
 	  { ARG_PTR_TO_DYNPTR, ARG_ANYTHING, ARG_PTR_TO_MEM, ARG_CONST_SIZE_OR_ZERO, ARG_ANYTHING },
 	  .side_effect = true,
 	  .no_pkt = true,
-	  .host_why = NO_DYNPTRS },
+	  .host_why = NO_DYNPTR_COPY },
 	{ BPF_FUNC_dynptr_data,
 	  RET_DYNPTR_DATA_OR_NULL,
 	  { ARG_PTR_TO_DYNPTR, ARG_ANYTHING, ARG_CONST_ALLOC_SIZE_OR_ZERO },
-	  .host_why = NO_DYNPTRS },
+	  .host_why = FRAME_DYNPTRS },
 	{ BPF_FUNC_ringbuf_reserve_dynptr,
 	  RET_INTEGER,
 	  { ARG_CONST_MAP_PTR, ARG_ANYTHING, ARG_ANYTHING, ARG_PTR_TO_DYNPTR_RINGBUF_UNINIT },
@@ -1586,6 +1590,11 @@ int check_helper_call(struct verifier_env *env, const struct bpf_insn *insn, uin
 		if (err)
 			return err;
 	}
+	if (proto->id == BPF_FUNC_xdp_adjust_head || proto->id == BPF_FUNC_xdp_adjust_tail) {
+		err = dynptr_frame_moves(env, idx, helper_name(proto->id));
+		if (err)
+			return err;
+	}
 	if (proto->side_effect)
 		note_side_effect(env);
 	if (proto->pkt_changing)
@@ -1704,6 +1713,9 @@ int check_kfunc_call(struct verifier_env *env, const struct bpf_insn *insn, uint
 			return err;
 	}
 	mark_args_precise(env, &encap);
+	err = dynptr_frame_moves(env, idx, "bpf_hwxdp_esp_encap");
+	if (err)
+		return err;
 	note_side_effect(env);
 	invalidate_packet_pointers(env->cur);
 	clobber_caller_saved(env);

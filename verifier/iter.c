@@ -17,6 +17,10 @@
  * contains, and what differs and nothing depended on is widened. The
  * iterator's number of iterations is never compared, as in the kernel.
  * Its value is any int: the program bounds it.
+ *
+ * The coprocessor runs them as the kernel does, on the same 8 bytes
+ * (hwmap/translate.c): the device's facts give the value's pointer as the
+ * stack pointer it is, at the iterator's slot.
  */
 #include <string.h>
 
@@ -77,13 +81,6 @@ int check_iter_kfunc(struct verifier_env *env, const struct bpf_insn *insn, uint
 	struct vstate *body;
 	int err;
 
-	if (env->device) {
-		verbose(env,
-			"%u: %s: the coprocessor has no open-coded iterators; the program is "
-			"the host's\n",
-			idx, kfunc_name(insn->imm));
-		return -EOPNOTSUPP;
-	}
 	err = check_reg_readable(env, BPF_REG_1);
 	if (err)
 		return err;
@@ -150,7 +147,9 @@ int check_iter_kfunc(struct verifier_env *env, const struct bpf_insn *insn, uint
 		reg_mark_known(&regs[BPF_REG_0], 0);
 		regs[BPF_REG_0].type = PTR_TO_MEM;
 		regs[BPF_REG_0].mem_size = 4;
-		regs[BPF_REG_0].mem_flags = MEM_RDONLY;
+		regs[BPF_REG_0].mem_flags = MEM_RDONLY | MEM_ITER_VALUE;
+		regs[BPF_REG_0].frameno = (uint8_t)frame->frameno;
+		regs[BPF_REG_0].iter_off = (int16_t)(-8 * (int64_t)(index + 1));
 		err = state_push(env, idx + 1, idx, &body);
 		if (err)
 			return err;

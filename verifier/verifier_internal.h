@@ -115,6 +115,7 @@ struct reg_state {
 	 * (precision.c); only these are compared by their bounds */
 	uint8_t precise;
 	uint8_t mem_flags; /* PTR_TO_MEM(_OR_NULL): MEM_*; PTR_TO_BTF_ID: BTF_* */
+	int16_t iter_off;  /* MEM_ITER_VALUE: the iterator's offset in frame frameno */
 };
 
 enum stack_byte {
@@ -140,6 +141,7 @@ enum {
 	/* read through a BTF pointer's member that points to no struct
 	 * (btf_ptr.c): read anywhere, as the kernel's probe loads do */
 	MEM_UNTRUSTED = 8,
+	MEM_ITER_VALUE = 16, /* bpf_iter_num_next's: the iterator's own int */
 };
 
 /* PTR_TO_BTF_ID(_OR_NULL): what the kernel knows of the object */
@@ -483,6 +485,7 @@ void dynptr_release(struct verifier_env *env, uint32_t ref);
 /* The kernel's dynptr kfuncs: bpf_dynptr_from_xdp, _slice, _slice_rdwr */
 bool kfunc_is_dynptr(const struct bpf_insn *insn);
 int check_dynptr_kfunc(struct verifier_env *env, const struct bpf_insn *insn, uint32_t idx);
+int dynptr_frame_moves(struct verifier_env *env, uint32_t idx, const char *what);
 
 /* iter.c: bpf_iter_num_new, _next and _destroy */
 bool kfunc_is_iter(const struct bpf_insn *insn);

@@ -690,11 +690,13 @@ Test(device_helpers, timers_punt)
 	hwxdp_verify_result__free(res);
 }
 
-/* Dynptrs are the host's: a helper that makes one punts, naming it and
- * why; a dynptr of the frame, whose slices would be windows of the
- * device's packet memory, is not translated: the program is refused for
- * the device, in words, and the host takes it. */
-Test(device_helpers, dynptrs_punt_or_are_refused)
+/* The device's dynptrs are the frame's: a helper that makes another kind
+ * punts, naming it and why; the frame's dynptr and a slice of it are the
+ * device's, and the device's facts give the slice as the packet pointer it
+ * is. Moving the frame while the dynptr lives is refused for the device,
+ * in words (the kernel's slices would then be the buffer), not for the
+ * host. */
+Test(device_helpers, dynptrs_of_the_frame_are_the_devices)
 {
 	const struct bpf_insn from_mem[] = {
 		ST_MEM(BPF_DW, 10, -8, 0),
@@ -717,6 +719,26 @@ Test(device_helpers, dynptrs_punt_or_are_refused)
 		MOV64_REG(3, 10),
 		ALU64_IMM(BPF_ADD, 3, -16),
 		CALL_KFUNC(HWXDP_KFUNC_DYNPTR_FROM_XDP), /* 3 */
+		MOV64_REG(1, 10),
+		ALU64_IMM(BPF_ADD, 1, -16),
+		MOV64_IMM(2, 0),
+		MOV64_IMM(3, 0),
+		MOV64_IMM(4, 14),
+		CALL_KFUNC(HWXDP_KFUNC_DYNPTR_SLICE), /* 9 */
+		JMP_IMM(BPF_JEQ, 0, 0, 1),
+		LDX_MEM(BPF_B, 0, 0, 13), /* 11 */
+		MOV64_IMM(0, XDP_PASS),
+		EXIT_INSN(),
+	};
+	const struct bpf_insn moved[] = {
+		MOV64_REG(6, 1),
+		MOV64_IMM(2, 0),
+		MOV64_REG(3, 10),
+		ALU64_IMM(BPF_ADD, 3, -16),
+		CALL_KFUNC(HWXDP_KFUNC_DYNPTR_FROM_XDP),
+		MOV64_REG(1, 6),
+		MOV64_IMM(2, 4),
+		CALL_HELPER(BPF_FUNC_xdp_adjust_head), /* 7 */
 		MOV64_IMM(0, XDP_PASS),
 		EXIT_INSN(),
 	};
@@ -730,22 +752,76 @@ Test(device_helpers, dynptrs_punt_or_are_refused)
 	cr_expect(res->accepted, "%s", res->log);
 	cr_expect(res->facts[12].punt_point);
 	cr_expect(strstr(res->log, "12: punt to the host: bpf_dynptr_from_mem#197 is host-only: "
-				   "the coprocessor has no dynptrs"),
+				   "the coprocessor's dynptrs are the frame's only "
+				   "(bpf_dynptr_from_xdp)"),
 		  "%s", res->log);
 	hwxdp_verify_result__free(res);
 
 	cr_assert_eq(hwxdp_verify_insns(from_xdp, CNT(from_xdp), test_maps, MAP_CNT, &opts, &res),
 		     0);
+	cr_expect(res->accepted, "%s", res->log);
+	cr_expect(!res->facts[9].punt_point);
+	cr_expect_eq(res->facts[11].regs[0].type, HWXDP_REG_PTR_TO_PACKET);
+	cr_expect_eq(res->facts[11].regs[0].off, 0);
+	hwxdp_verify_result__free(res);
+
+	cr_assert_eq(hwxdp_verify_insns(moved, CNT(moved), test_maps, MAP_CNT, &opts, &res), 0);
 	cr_expect(!res->accepted, "%s", res->log);
-	cr_expect_eq(res->error_insn, 3);
-	cr_expect(strstr(res->log, "bpf_dynptr_from_xdp: the coprocessor has no dynptrs"), "%s",
-		  res->log);
+	cr_expect_eq(res->error_insn, 7);
+	cr_expect(strstr(res->log, "7: bpf_xdp_adjust_head while the xdp dynptr at fp-16 lives: "
+				   "the coprocessor's dynptr keeps the frame's length"),
+		  "%s", res->log);
 	hwxdp_verify_result__free(res);
 
 	opts.device = false;
 	cr_assert_eq(hwxdp_verify_insns(from_xdp, CNT(from_xdp), test_maps, MAP_CNT, &opts, &res),
 		     0);
 	cr_expect(res->accepted, "the host: %s", res->log);
+	cr_expect_eq(res->facts[11].regs[0].type, HWXDP_REG_PTR_TO_MEM, "the host's own type");
+	hwxdp_verify_result__free(res);
+	cr_assert_eq(hwxdp_verify_insns(moved, CNT(moved), test_maps, MAP_CNT, &opts, &res), 0);
+	cr_expect(res->accepted, "the host: %s", res->log);
+	hwxdp_verify_result__free(res);
+}
+
+/* An open-coded iterator is the device's: accepted, and the value
+ * bpf_iter_num_next gives is, in the device's facts, a stack pointer at
+ * the iterator's slot (the host's facts keep the kernel's type). */
+Test(device_helpers, iterators_are_the_devices)
+{
+	const struct bpf_insn insns[] = {
+		MOV64_REG(1, 10),
+		ALU64_IMM(BPF_ADD, 1, -8),
+		MOV64_IMM(2, 0),
+		MOV64_IMM(3, 4),
+		CALL_KFUNC(HWXDP_KFUNC_ITER_NUM_NEW),
+		MOV64_REG(1, 10), /* 5 */
+		ALU64_IMM(BPF_ADD, 1, -8),
+		CALL_KFUNC(HWXDP_KFUNC_ITER_NUM_NEXT),
+		JMP_IMM(BPF_JEQ, 0, 0, 2),
+		LDX_MEM(BPF_W, 2, 0, 0), /* 9 */
+		JMP_IMM(BPF_JA, 0, 0, -6),
+		MOV64_REG(1, 10),
+		ALU64_IMM(BPF_ADD, 1, -8),
+		CALL_KFUNC(HWXDP_KFUNC_ITER_NUM_DESTROY),
+		MOV64_IMM(0, XDP_PASS),
+		EXIT_INSN(),
+	};
+	struct hwxdp_verify_opts opts = {
+		.sz = sizeof(opts), .log_level = 2, .device = true, .btf = test_btf()
+	};
+	struct hwxdp_verify_result *res = NULL;
+
+	cr_assert_eq(hwxdp_verify_insns(insns, CNT(insns), test_maps, MAP_CNT, &opts, &res), 0);
+	cr_expect(res->accepted, "%s", res->log);
+	cr_expect_eq(res->facts[9].regs[0].type, HWXDP_REG_PTR_TO_STACK);
+	cr_expect_eq(res->facts[9].regs[0].off, -8);
+	hwxdp_verify_result__free(res);
+
+	opts.device = false;
+	cr_assert_eq(hwxdp_verify_insns(insns, CNT(insns), test_maps, MAP_CNT, &opts, &res), 0);
+	cr_expect(res->accepted, "the host: %s", res->log);
+	cr_expect_eq(res->facts[9].regs[0].type, HWXDP_REG_PTR_TO_MEM);
 	hwxdp_verify_result__free(res);
 }
 
