@@ -1292,12 +1292,126 @@ Test(prove_units, rand_readings_exchanged)
 	unit_close(&u);
 }
 
+/* The n-th operation with this opcode whose fields match: rs, x (the
+ * condition) and, for a W32 test, the flags' 32-bit bit. */
+static uint32_t find_cc(const struct unit *u, uint8_t opcode, uint8_t rs, uint8_t cc, bool w32,
+			int nth, struct hxu_op *out)
+{
+	for (uint32_t i = 0; i < u->img->op_cnt;) {
+		unsigned int n = hxu_decode_at(&u->img->ops[i], u->img->op_cnt - i, out);
+
+		cr_assert_neq(n, 0);
+		if (out->opcode == opcode && out->rs == rs && out->x == cc &&
+		    !!(out->flags & HXU_F_W32) == w32 && !nth--)
+			return i;
+		i += n;
+	}
+	cr_assert_fail("no operation 0x%02x on r%u with condition %u in the image", opcode, rs, cc);
+	return 0;
+}
+
+/* The first word of the operation at at with another condition. */
+static uint64_t with_cc(const struct unit *u, uint32_t at, uint8_t cc)
+{
+	uint64_t w[2];
+	struct hxu_op o = { 0 };
+
+	cr_assert_neq(hxu_decode_at(&u->img->ops[at], u->img->op_cnt - at, &o), 0);
+	o.x = cc;
+	hxu_encode(&o, w);
+	return w[0];
+}
+
+/* bpf_iter_num_next's bound one off in the microcode ((s64)(cur + 1) > end
+ * for >=): one iteration more, which the count and the sum in the frame
+ * show, on the kernel and on the device. */
+Test(prove_units, iter_bound_off_by_one)
+{
+	struct hwxdp_prove_result res;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	unit_open(&u, "iter");
+	at = find_cc(&u, HXU_OP_BR, 2, HXU_CC_SGE, true, 0, &o);
+	prove_then_refute(&u, at, with_cc(&u, at, HXU_CC_SGT), &res);
+	cr_assert(res.diff_byte == 16 || res.diff_byte == 17, "%s", res.reason);
+	unit_close(&u);
+}
+
+/* bpf_iter_num_new's -EINVAL sign-extended: the kernel's int result is
+ * zero-extended (x86-64 writes eax), which R0 read whole, written into
+ * bytes 24..31, shows on the kernel. */
+Test(prove_units, iter_result_sign_extended)
+{
+	struct hwxdp_prove_result res;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	unit_open(&u, "iter");
+	at = find_op(&u, HXU_OP_MOV, 0, &o);
+	for (int n = 1; !(o.flags & HXU_F_K) || o.imm != -EINVAL; n++)
+		at = find_op(&u, HXU_OP_MOV, n, &o);
+	cr_assert(o.flags & HXU_F_W32);
+	o.flags &= (uint8_t)~HXU_F_W32;
+	{
+		uint64_t w[2];
+
+		hxu_encode(&o, w);
+		prove_then_refute(&u, at, w[0], &res);
+	}
+	cr_assert(res.diff_byte >= 28 && res.diff_byte <= 31, "%s", res.reason);
+	unit_close(&u);
+}
+
+/* bpf_dynptr_from_xdp's flags test the other way round in the microcode:
+ * a NULL dynptr for flags 0, a made one for 1. The slice's NULL and the
+ * verdict show it. */
+Test(prove_units, dynptr_flags_inverted)
+{
+	struct hwxdp_prove_result res;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	unit_open(&u, "slice");
+	at = find_cc(&u, HXU_OP_BRI, 2, HXU_CC_NE, false, 0, &o);
+	cr_assert_eq(o.ext, 0);
+	prove_then_refute(&u, at, with_cc(&u, at, HXU_CC_EQ), &res);
+	unit_close(&u);
+}
+
+/* The slice's range one byte long in the microcode: a slice of the
+ * frame's last 3 bytes and one past its end is the device's, NULL for the
+ * kernel. Not replayed: the byte past the frame is the window's, which
+ * the model leaves free. */
+Test(prove_units, dynptr_slice_range_off_by_one)
+{
+	struct hwxdp_prove_result res;
+	struct hxu_op o;
+	struct unit u;
+	uint32_t at;
+
+	unit_open(&u, "slice");
+	/* r5 = the length made with + 1 - (4 + 1) */
+	at = find_op(&u, HXU_OP_SUB, 0, &o);
+	for (int n = 1; o.rd != 5 || !(o.flags & HXU_F_K); n++)
+		at = find_op(&u, HXU_OP_SUB, n, &o);
+	cr_assert_eq(o.imm, 5);
+	prove_then_refute_only(&u, at, with_imm(&u, at, 4), &res);
+	cr_assert_eq(res.bpf.end, HWXDP_PROVE_END_EXIT, "%s", res.reason);
+	cr_assert_eq(res.bpf.value, XDP_DROP, "%s", res.reason);
+	unit_close(&u);
+}
+
 /* The corpus programs these units made provable. */
 Test(prove_units, corpus_programs)
 {
 	static const char *const names[] = { "global_funcs",  "tail_grow",     "legacy_prog_sec",
 					     "bench_basic",   "bytes_helpers", "globals_frags",
-					     "stats_actions", "atomics_v3",    "map_in_map" };
+					     "stats_actions", "atomics_v3",    "map_in_map",
+					     "dynptr_parse" };
 	struct hwxdp_verify_opts vopts = { .sz = sizeof(vopts), .device = true };
 	struct hwxdp_prove_result res;
 	char path[4096], msg[512];
