@@ -502,6 +502,83 @@ static int helper(struct count_target *ct, struct count_ctx *c, int32_t id, uint
 	return -ENOTSUP;
 }
 
+/*
+ * The kernel's open-coded number iterator (kernel/bpf/bpf_iter.c) and the
+ * frame's dynptr (struct bpf_dynptr_kern: data, size with the type XDP in
+ * bits 28..30, offset) with its read-only slices, as the kernel runs them
+ * on a frame without fragments; int results zero-extended, as x86-64
+ * returns them. A slice the kernel would give as the buffer (past 0xffff,
+ * or past the frame where it shrank since) is the buffer, filled as
+ * bpf_xdp_copy_buf fills it.
+ */
+struct iter_num_kern {
+	int32_t cur, end;
+};
+
+struct dynptr_kern {
+	void *data;
+	uint32_t size, offset;
+};
+
+static void lowered_kfunc(struct count_ctx *c, int32_t id, uint64_t *r)
+{
+	struct iter_num_kern *it = (void *)(uintptr_t)r[1];
+	struct dynptr_kern *d;
+	uint32_t size, off, len, o, now;
+	int32_t start, end;
+
+	switch (id) {
+	case HWXDP_KFUNC_ITER_NUM_NEW:
+		start = (int32_t)r[2];
+		end = (int32_t)r[3];
+		r[0] = start > end				? (uint32_t)-EINVAL
+		       : (int64_t)end - start > 8 * 1024 * 1024 ? (uint32_t)-E2BIG
+								: 0;
+		it->cur = r[0] ? 0 : (int32_t)((uint32_t)start - 1);
+		it->end = r[0] ? 0 : end;
+		return;
+	case HWXDP_KFUNC_ITER_NUM_NEXT:
+		if ((int32_t)((uint32_t)it->cur + 1) >= it->end) {
+			it->cur = it->end = 0;
+			r[0] = 0;
+			return;
+		}
+		it->cur++;
+		r[0] = (uint64_t)(uintptr_t)&it->cur;
+		return;
+	case HWXDP_KFUNC_ITER_NUM_DESTROY:
+		it->cur = it->end = 0;
+		return;
+	case HWXDP_KFUNC_DYNPTR_FROM_XDP:
+		d = (void *)(uintptr_t)r[3];
+		memset(d, 0, sizeof(*d));
+		r[0] = r[2] ? (uint32_t)-EINVAL : 0;
+		if (!r[2]) {
+			d->data = c;
+			d->size = (uint32_t)(c->data_end - c->data) | 4u << 28;
+		}
+		return;
+	}
+	/* bpf_dynptr_slice(ptr, off, buffer, len) */
+	d = (void *)(uintptr_t)r[1];
+	size = d->size & 0xffffff;
+	off = (uint32_t)r[2];
+	len = (uint32_t)r[4];
+	now = (uint32_t)(c->data_end - c->data);
+	r[0] = 0;
+	if (!d->data || len > size || off > size - len)
+		return;
+	o = d->offset + off;
+	if (o > 0xffff || len > 0xffff || o + len > now) {
+		if (r[3] && now >= o + len)
+			memcpy((void *)(uintptr_t)r[3], c->data + o, len);
+		r[0] = r[3];
+		return;
+	}
+	/* past the linear part no fragment is found: the start */
+	r[0] = (uint64_t)(uintptr_t)(o < now ? c->data + o : c->data);
+}
+
 /* bpf_hwxdp_esp_encap (include/hwxdp/platform.h) on the crypto unit, as
  * docs/isa.md's esp has it: -ENOENT without an SA at the handle, -ENOSPC
  * without the headroom, -EINVAL for an L3 offset beyond the frame, the
@@ -773,6 +850,12 @@ static int interpret(struct count_target *ct, struct count_ctx *c, uint64_t *ret
 				if (in->src_reg == BPF_PSEUDO_KFUNC_CALL && !in->off &&
 				    hwxdp_kfunc__is_xdp_metadata(in->imm)) {
 					r[0] = HWXDP_KFUNC_XDP_METADATA_RESULT;
+					pc++;
+					break;
+				}
+				if (in->src_reg == BPF_PSEUDO_KFUNC_CALL && !in->off &&
+				    hwxdp_kfunc__is_lowered(in->imm)) {
+					lowered_kfunc(c, in->imm, r);
 					pc++;
 					break;
 				}

@@ -14,7 +14,9 @@
  * delete, redirect_map, xdp_adjust_head/meta/tail, ktime (0), prandom,
  * smp_processor_id (0); the ESP kfunc on the crypto unit with the SAs
  * hx_target_esp_sa() gives it (none: -ENOENT); the XDP metadata kfuncs as
- * on the device (loader/kfuncs.h: -EOPNOTSUPP). Tail calls as the kernel's
+ * on the device (loader/kfuncs.h: -EOPNOTSUPP); the open-coded number
+ * iterators and the frame's dynptr with its read-only slices as the
+ * kernel's. Tail calls as the kernel's
  * (at most 33 a frame), into the programs of the device's image of the
  * program, which a program array's entries name by their numbers there,
  * as the device's do (the arrays filled from the object's `.values` as the
