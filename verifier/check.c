@@ -798,10 +798,14 @@ int check_mem_region(struct verifier_env *env, uint32_t regno, int32_t off, int 
 			err = stack_locate(env, frame, lo + i, false, &s, &byte);
 			if (err)
 				return err;
-			/* neither uninitialised bytes nor a spilled pointer's */
-			if (!write && !env->allow_ptr_leaks &&
-			    (s->byte[byte] == STACK_INVALID ||
-			     (s->byte[byte] == STACK_SPILL && s->spill.type != SCALAR_VALUE))) {
+			/* bytes never written are root's to pass (and the device's:
+			 * what its local memory holds), a spilled pointer's only
+			 * where pointers may leak, not on the device, where they
+			 * are offsets */
+			if (!write &&
+			    ((s->byte[byte] == STACK_INVALID && !env->allow_uninit_stack) ||
+			     (s->byte[byte] == STACK_SPILL && s->spill.type != SCALAR_VALUE &&
+			      !env->allow_ptr_leaks))) {
 				verbose(env, "invalid read from stack R%u off %lld+%d size %d\n",
 					regno, (long long)lo, i, size);
 				return REJECT;

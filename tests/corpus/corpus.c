@@ -1115,20 +1115,31 @@ static uint64_t compare_percpu(struct dd_side *k, struct dd_side *d, uint64_t *e
 				continue;
 			}
 			for (size_t off = 0; off + lane <= km->value_size; off += lane) {
-				uint64_t sk = 0, sd = 0;
+				uint64_t sk = 0, sd = 0, pk = 0, pd = 0, keep = UINT64_MAX;
 
+				/* a lane's padding summed apart, as dd_compare_maps leaves it out
+				 */
+				if (km->value_mask) {
+					keep = 0;
+					memcpy(&keep, km->value_mask + off, lane);
+					for (size_t b = 0; b < lane; b++)
+						k->padding_bytes += km->value_mask[off + b] != 0xff;
+				}
 				for (int c = 0; c < ncpu; c++) {
 					uint64_t x = 0;
 
 					memcpy(&x, kv + (size_t)c * stride + off, lane);
-					sk += x;
+					sk += x & keep;
+					pk += x & ~keep;
 				}
 				for (uint32_t c = 0; c < copies; c++) {
 					uint64_t x = 0;
 
 					memcpy(&x, dv + (size_t)c * stride + off, lane);
-					sd += x;
+					sd += x & keep;
+					pd += x & ~keep;
 				}
+				k->padding_differ += pk != pd;
 				if (lane == 4) {
 					sk &= 0xffffffffu;
 					sd &= 0xffffffffu;
@@ -1226,10 +1237,12 @@ static void compare_after(struct dd_side *k, struct dd_side *d, struct corpus_ro
 	size_t nkeep = 0;
 
 	keep = calloc(k->map_cnt ? k->map_cnt : 1, sizeof(*keep));
-	if (!keep) {
+	if (!keep || dd_side_mask_padding(k) < 0) {
+		free(keep);
 		r->map_differ++;
 		return;
 	}
+	k->padding_bytes = k->padding_differ = 0;
 	for (size_t i = 0; i < k->map_cnt; i++)
 		if (!percpu(k->maps[i].type) && (!partial || syncable(&k->maps[i])) &&
 		    k->maps[i].type != BPF_MAP_TYPE_PROG_ARRAY && dd_side_map(d, k->maps[i].name))
@@ -1238,10 +1251,14 @@ static void compare_after(struct dd_side *k, struct dd_side *d, struct corpus_ro
 	kflat.maps = keep;
 	kflat.map_cnt = nkeep;
 	r->map_differ += dd_compare_maps(&kflat, d, &r->map_entries, &nmaps, 6, &shown_maps);
+	k->padding_bytes = kflat.padding_bytes;
+	k->padding_differ = kflat.padding_differ;
 	/* after a punt the per-CPU sums hold the host copy's share on one side only */
 	if (!r->punts)
 		r->map_differ += compare_percpu(k, d, &r->map_entries);
 	r->maps_partial = partial || (r->punts && has_percpu(k));
+	r->padding_bytes = k->padding_bytes;
+	r->padding_differ = k->padding_differ;
 	free(keep);
 }
 
@@ -1735,6 +1752,8 @@ void corpus_totals(const struct corpus_row *rows, size_t cnt, struct corpus_tota
 		t->frames += r->frames;
 		t->differ += r->differ;
 		t->map_differ += r->map_differ;
+		t->padding_bytes += r->padding_bytes;
+		t->padding_differ += r->padding_differ;
 		if (ri && r->kernel_ok && r->host_ok && r->kernel_insns)
 			ri[ni++] = (double)r->host_insns / r->kernel_insns;
 		if (rt && r->kernel_ok && r->host_ok && r->kernel_usec)
@@ -1775,16 +1794,24 @@ void corpus_print(FILE *f, const struct corpus_row *rows, size_t cnt, const stru
 				(unsigned long long)r->actions[2],
 				(unsigned long long)r->actions[3],
 				(unsigned long long)r->actions[4], r->bundles_per_frame);
+		if (r->ran && r->padding_bytes)
+			fprintf(f,
+				"%46s map values: %llu padding bytes left out of the comparison, "
+				"%llu of them differing\n",
+				"", (unsigned long long)r->padding_bytes,
+				(unsigned long long)r->padding_differ);
 	}
 	fprintf(f,
 		"corpus: %u programs (%u written to be refused); kernel accepts %u, refuses %u; "
 		"hwxdp host accepts %u, refuses %u (%u the kernel accepts); device translates "
-		"%u; unsound %u; %llu frames, %llu differ, %llu map entries differ; median "
+		"%u; unsound %u; %llu frames, %llu differ, %llu map entries differ (%llu value "
+		"padding bytes left out, %llu of them differing); median "
 		"processed-insn ratio hwxdp/kernel %.2f, median verification-time ratio %.2f\n",
 		t->rows, t->bad_rows, t->kernel_ok, t->rows - t->kernel_ok, t->host_ok,
 		t->rows - t->host_ok, t->host_refuses_kernel_ok, t->device_ok, t->unsound,
 		(unsigned long long)t->frames, (unsigned long long)t->differ,
-		(unsigned long long)t->map_differ, t->median_insn_ratio, t->median_time_ratio);
+		(unsigned long long)t->map_differ, (unsigned long long)t->padding_bytes,
+		(unsigned long long)t->padding_differ, t->median_insn_ratio, t->median_time_ratio);
 }
 
 static void json_str(FILE *f, const char *name, const char *s)
@@ -1838,13 +1865,15 @@ int corpus_write_json(const char *path, const struct corpus_row *rows, size_t cn
 			", \"bpf_insns\": %u, \"image_ops\": %u, \"ran\": %s, \"frames\": %llu, "
 			"\"differ\": %llu, \"map_entries\": %llu, \"map_differ\": %llu, "
 			"\"redirects\": %llu, \"punts\": %llu, \"maps_partial\": %s, "
-			"\"looked_up_keys\": %llu, \"bundles_per_frame\": %.2f, ",
+			"\"looked_up_keys\": %llu, \"bundles_per_frame\": %.2f, \"padding_bytes\": %llu, "
+			"\"padding_differ\": %llu, ",
 			r->bpf_insns, r->image_ops, r->ran ? "true" : "false",
 			(unsigned long long)r->frames, (unsigned long long)r->differ,
 			(unsigned long long)r->map_entries, (unsigned long long)r->map_differ,
 			(unsigned long long)r->redirects, (unsigned long long)r->punts,
 			r->maps_partial ? "true" : "false", (unsigned long long)r->looked_up_keys,
-			r->bundles_per_frame);
+			r->bundles_per_frame, (unsigned long long)r->padding_bytes,
+			(unsigned long long)r->padding_differ);
 		fprintf(f,
 			"\"kernel_actions\": {\"aborted\": %llu, \"drop\": %llu, \"pass\": %llu, "
 			"\"tx\": %llu, \"redirect\": %llu}, ",

@@ -58,13 +58,16 @@ struct corpus_row {
 	uint64_t actions[5]; /* the kernel's verdicts: which paths the frames took */
 	uint64_t punts;	     /* frames the device handed to the host copy */
 	bool maps_partial;   /* after punts, maps too large to resync were not compared */
+	/* value bytes no member of the value's type covers, left out of the
+	 * comparison (dd_side_mask_padding), and how many of them differed */
+	uint64_t padding_bytes, padding_differ;
 	double bundles_per_frame;
 };
 
 struct corpus_totals {
 	unsigned int rows, kernel_ok, host_ok, device_ok, unsound, bad_rows;
 	unsigned int host_refuses_kernel_ok; /* the count a later assertion turns on */
-	uint64_t frames, differ, map_differ;
+	uint64_t frames, differ, map_differ, padding_bytes, padding_differ;
 	double median_insn_ratio, median_time_ratio;
 };
 

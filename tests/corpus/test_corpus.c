@@ -11,10 +11,12 @@
 #include <string.h>
 #include <unistd.h>
 #include <errno.h>
+#include <stddef.h>
 #include <sys/stat.h>
 
 #include "lab/target.h"
 #include "tests/corpus/corpus.h"
+#include "tests/devdiff/pair.h"
 
 /*
  * Programs the kernel accepts and hwxdp's host verifier is known to refuse,
@@ -548,4 +550,65 @@ Test(corpus, metadata_kfuncs_bound_to_a_tap, .timeout = 300)
 			    (unsigned long long)r->differ, (unsigned long long)r->map_differ);
 	}
 	free(rows);
+}
+
+/* flow_stats_holes.bpf.c's record, laid out by the host's compiler. */
+struct conv_rec {
+	uint8_t protocol;
+	uint64_t rx_packets;
+	uint64_t rx_bytes;
+	uint16_t last_len;
+	uint32_t ifindex;
+	uint8_t tcp_flags;
+};
+
+#define MEMBER(m)                                                                                  \
+	{                                                                                          \
+		offsetof(struct conv_rec, m), sizeof(((struct conv_rec *)0)->m)                    \
+	}
+
+/*
+ * The padding the map comparison leaves out is exactly what no member
+ * covers, from the BTF of the object the kernel loaded, against the offsets
+ * and sizes the host's compiler gives the same declaration: 16 of 40 bytes.
+ * A map whose value has no padding (conn_limit_key's) keeps no mask.
+ */
+Test(corpus, padding_left_out_is_what_no_member_covers)
+{
+	static const struct {
+		size_t off, size;
+	} members[] = { MEMBER(protocol), MEMBER(rx_packets), MEMBER(rx_bytes),
+			MEMBER(last_len), MEMBER(ifindex),    MEMBER(tcp_flags) };
+	uint8_t covered[sizeof(struct conv_rec)] = { 0 };
+	struct dd_side k, c;
+	struct dd_map *m;
+	char path[4096];
+	size_t holes = 0;
+
+	if (geteuid() != 0)
+		cr_skip_test("the host copy is loaded into the kernel: root");
+	snprintf(path, sizeof(path), "%s/tests/corpus/flow_stats_holes.bpf.o", hx_build_dir());
+	cr_assert_eq(dd_side_open_kernel(&k, path), 0, "%s", path);
+	cr_expect_eq(dd_side_mask_padding(&k), 1);
+	m = dd_side_map(&k, "conv_stats");
+	cr_assert_not_null(m);
+	cr_assert_eq(m->value_size, sizeof(struct conv_rec));
+	cr_assert_not_null(m->value_mask);
+	for (size_t i = 0; i < sizeof(members) / sizeof(members[0]); i++)
+		memset(covered + members[i].off, 0xff, members[i].size);
+	for (size_t b = 0; b < sizeof(covered); b++) {
+		cr_expect_eq(m->value_mask[b], covered[b], "byte %zu: mask %#x, members %#x", b,
+			     m->value_mask[b], covered[b]);
+		holes += !covered[b];
+	}
+	cr_expect_eq(holes, 16);
+	dd_side_close(&k);
+
+	snprintf(path, sizeof(path), "%s/tests/corpus/conn_limit_key.bpf.o", hx_build_dir());
+	cr_assert_eq(dd_side_open_kernel(&c, path), 0, "%s", path);
+	cr_expect_eq(dd_side_mask_padding(&c), 0);
+	m = dd_side_map(&c, "conn_table");
+	cr_assert_not_null(m);
+	cr_expect_null(m->value_mask);
+	dd_side_close(&c);
 }

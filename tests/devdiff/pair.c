@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <linux/bpf.h>
 
@@ -528,6 +529,8 @@ void dd_side_close(struct dd_side *s)
 		if (s->prog_fd >= 0)
 			close(s->prog_fd);
 	}
+	for (size_t i = 0; i < s->map_cnt; i++)
+		free(s->maps[i].value_mask);
 	free(s->maps);
 	side_init(s, s->device);
 }
@@ -540,9 +543,105 @@ static void show_bytes(const char *what, const uint8_t *b, size_t n)
 	fprintf(stderr, "%s\n", n > 48 ? " ..." : "");
 }
 
-/* Entries of a on b's side: every key of a must be in b with the same value. */
+/* The bits of the type id at bit offset off that its members cover, set in
+ * mask (size bytes). */
+static void cover_type(const struct btf *btf, uint32_t id, uint64_t off, uint8_t *mask,
+		       uint32_t size, int depth)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	uint64_t bits = 0;
+
+	while (t && (btf_is_mod(t) || btf_is_typedef(t)))
+		t = btf__type_by_id(btf, id = t->type);
+	if (!t || depth > 16)
+		return;
+	if (btf_is_composite(t)) {
+		const struct btf_member *m = btf_members(t);
+
+		for (uint16_t i = 0; i < btf_vlen(t); i++, m++) {
+			uint64_t at = off + btf_member_bit_offset(t, i);
+			uint32_t field = btf_member_bitfield_size(t, i);
+
+			if (!field) {
+				cover_type(btf, m->type, at, mask, size, depth + 1);
+				continue;
+			}
+			for (uint64_t b = at; b < at + field && b / 8 < size; b++)
+				mask[b / 8] |= (uint8_t)(1u << (b % 8));
+		}
+		return;
+	}
+	if (btf_is_array(t)) {
+		const struct btf_array *a = btf_array(t);
+		long elem = btf__resolve_size(btf, a->type);
+
+		for (uint32_t i = 0; elem > 0 && i < a->nelems; i++)
+			cover_type(btf, a->type, off + (uint64_t)i * (uint64_t)elem * 8, mask, size,
+				   depth + 1);
+		return;
+	}
+	/* a scalar, a pointer, an enum: all of its bytes */
+	if (btf__resolve_size(btf, id) > 0)
+		bits = (uint64_t)btf__resolve_size(btf, id) * 8;
+	for (uint64_t b = off; b < off + bits && b / 8 < size; b++)
+		mask[b / 8] |= (uint8_t)(1u << (b % 8));
+}
+
+int dd_side_mask_padding(struct dd_side *kernel)
+{
+	const struct btf *btf = kernel->bobj ? bpf_object__btf(kernel->bobj) : NULL;
+	int masked = 0;
+
+	for (size_t i = 0; btf && i < kernel->map_cnt; i++) {
+		struct dd_map *m = &kernel->maps[i];
+		const struct bpf_map *map = bpf_object__find_map_by_name(kernel->bobj, m->name);
+		uint32_t id = map ? bpf_map__btf_value_type_id(map) : 0;
+		bool holes = false;
+
+		if (!id || btf__resolve_size(btf, id) != (long)m->value_size || m->value_mask)
+			continue;
+		m->value_mask = calloc(m->value_size ? m->value_size : 1, 1);
+		if (!m->value_mask)
+			return -ENOMEM;
+		cover_type(btf, id, 0, m->value_mask, m->value_size, 0);
+		for (uint32_t b = 0; b < m->value_size; b++)
+			holes |= m->value_mask[b] != 0xff;
+		if (!holes) {
+			free(m->value_mask);
+			m->value_mask = NULL;
+			continue;
+		}
+		masked++;
+	}
+	return masked;
+}
+
+/* Whether values va (the kernel's) and vb differ in a bit mask covers; the
+ * bytes mask leaves out counted in *kernel, when given. */
+static bool values_differ(const uint8_t *va, const uint8_t *vb, uint32_t size, const uint8_t *mask,
+			  struct dd_side *kernel)
+{
+	bool differ = false;
+
+	if (!mask)
+		return memcmp(va, vb, size);
+	for (uint32_t b = 0; b < size; b++) {
+		uint8_t x = va[b] ^ vb[b];
+
+		differ |= (x & mask[b]) != 0;
+		if (kernel && mask[b] != 0xff) {
+			kernel->padding_bytes++;
+			kernel->padding_differ += (x & (uint8_t)~mask[b]) != 0;
+		}
+	}
+	return differ;
+}
+
+/* Entries of a on b's side: every key of a must be in b with the same value
+ * (where a's mask, when a is the kernel's, covers it). */
 static uint64_t walk(const struct dd_map *a, const struct dd_map *b, bool a_is_kernel,
-		     uint64_t *entries, unsigned int show, unsigned int *shown)
+		     struct dd_side *kernel, uint64_t *entries, unsigned int show,
+		     unsigned int *shown)
 {
 	uint8_t *key = calloc(2, a->key_size ? a->key_size : 1);
 	uint8_t *va = calloc(2, a->value_size ? a->value_size : 1);
@@ -566,7 +665,8 @@ static uint64_t walk(const struct dd_map *a, const struct dd_map *b, bool a_is_k
 		/* the value was compared from the kernel's side already */
 		if (!a_is_kernel && !rb)
 			continue;
-		if (ra == rb && (ra || !memcmp(va, vb, a->value_size)))
+		if (ra == rb && (ra || !values_differ(va, vb, a->value_size,
+						      a_is_kernel ? a->value_mask : NULL, kernel)))
 			continue;
 		differ++;
 		if (*shown < show) {
@@ -610,8 +710,8 @@ uint64_t dd_compare_maps(struct dd_side *kernel, struct dd_side *device, uint64_
 			differ += walk_outer(kernel, device, k, entries, show, shown);
 			continue;
 		}
-		differ += walk(k, d, true, entries, show, shown);
-		differ += walk(d, k, false, entries, show, shown);
+		differ += walk(k, d, true, kernel, entries, show, shown);
+		differ += walk(d, k, false, NULL, entries, show, shown);
 	}
 	return differ;
 }

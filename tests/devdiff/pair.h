@@ -28,6 +28,9 @@ struct dd_map {
 	bool read_only;		 /* .rodata: hwxdp_target differs by design */
 	int fd;			 /* kernel */
 	struct hwxdp_table *tab; /* device */
+	/* kernel: per byte of a value, the bits its BTF type's members cover
+	 * (dd_side_mask_padding); NULL: every bit counts */
+	uint8_t *value_mask;
 };
 
 struct dd_side {
@@ -50,6 +53,9 @@ struct dd_side {
 	int fault;	 /* -HWXDP_ERR_* when the engine aborted */
 	uint32_t fault_op;
 	struct hx_run_stats last;
+	/* kernel, after dd_compare_maps: value bytes left out as padding, in
+	 * the entries compared, and how many of them differed */
+	uint64_t padding_bytes, padding_differ;
 };
 
 /* progs/NAME.bpf.o style objects: 0 or a negative errno. */
@@ -86,6 +92,16 @@ int dd_side_set_inner(struct dd_side *s, const char *outer, const void *key, con
  * no entry, -ESRCH for one naming no map of s. */
 int dd_side_inner(struct dd_side *s, const char *outer, const void *key, const char **inner);
 int dd_map_next_key(const struct dd_map *m, const void *key, void *next);
+
+/*
+ * The bytes of the kernel side's map values that no member of the value's
+ * BTF type covers (the holes between members, the padding at the end, the
+ * bits of a bit field's unit no field has) are left out of dd_compare_maps:
+ * a program that assigns a value member by member passes them from its
+ * stack, what the kernel's stack held and what the device's local memory
+ * held. Keys stay whole. Returns the maps given a mask, or a negative errno.
+ */
+int dd_side_mask_padding(struct dd_side *kernel);
 
 /*
  * Every map of the kernel side against the device's namesake, entry by

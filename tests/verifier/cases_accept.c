@@ -735,6 +735,37 @@ const struct verifier_case accept_cases[] = {
 	  { CALL_HELPER(BPF_FUNC_get_prandom_u32), ALU64_IMM(BPF_AND, 0, 3), EXIT_INSN() },
 	  .accept = true,
 	  .device = true },
+	/* struct { u8 a; u32 b; u64 c; } v assigned member by member: its
+	 * padding, bytes 1-3, never written, is what the stack held, to root's
+	 * kernel as to the device's local memory */
+	{ "device: a map update of a value whose padding was never written",
+	  { LDX_MEM(BPF_W, 6, 1, 16), ST_MEM(BPF_DW, 10, -8, 0), STX_MEM(BPF_W, 10, 6, -8),
+	    ST_MEM(BPF_B, 10, -24, 1), ST_MEM(BPF_W, 10, -20, 2), ST_MEM(BPF_DW, 10, -16, 3),
+	    MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -8), MOV64_REG(3, 10),
+	    ALU64_IMM(BPF_ADD, 3, -24), MOV64_IMM(4, 0), LD_MAP_FD(1, MAP_HASH),
+	    CALL_HELPER(BPF_FUNC_map_update_elem), RET(XDP_PASS) },
+	  .accept = true,
+	  .device = true },
+	/* struct { u32 queue; u8 tag; } k: three bytes of the key never written */
+	{ "device: a lookup with a key whose padding was never written",
+	  { LDX_MEM(BPF_W, 6, 1, 16), STX_MEM(BPF_W, 10, 6, -8), ST_MEM(BPF_B, 10, -4, 1),
+	    MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -8), LD_MAP_FD(1, MAP_HASH),
+	    CALL_HELPER(BPF_FUNC_map_lookup_elem), RET(XDP_PASS) },
+	  .accept = true,
+	  .device = true },
+	/* the key at fp-16 or fp-8, the slot at fp-16 never written */
+	{ "device: a key at a variable offset over bytes never written",
+	  { LDX_MEM(BPF_W, 6, 1, 16), ALU64_IMM(BPF_AND, 6, 8), ST_MEM(BPF_DW, 10, -8, 0),
+	    MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -16), ALU64_REG(BPF_ADD, 2, 6),
+	    LD_MAP_FD(1, MAP_HASH), CALL_HELPER(BPF_FUNC_map_lookup_elem), RET(XDP_PASS) },
+	  .accept = true,
+	  .device = true },
+	/* the kernel reads a metadata kfunc's pointee before it writes it */
+	{ "kfunc: rx_timestamp into stack never written",
+	  { MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -8), CALL_KFUNC(2), RET(XDP_PASS) },
+	  .accept = true,
+	  .device = true,
+	  .kmode = KERNEL_BOUND },
 };
 
 const unsigned int accept_case_cnt = sizeof(accept_cases) / sizeof(accept_cases[0]);

@@ -1263,6 +1263,17 @@ const struct verifier_case reject_cases[] = {
 	  .device = true,
 	  .stricter = "the coprocessor punts to the host instead of calling it, and a punt "
 		      "must not repeat a map update" },
+	/* root's kernel passes the pointer's bytes; the device's pointer is an
+	 * offset in one of its memories, not the address the kernel stores */
+	{ "device: a spilled pointer's bytes in a map value",
+	  { ST_MEM(BPF_DW, 10, -8, 0), ST_MEM(BPF_DW, 10, -24, 0), STX_MEM(BPF_DW, 10, 1, -16),
+	    MOV64_REG(2, 10), ALU64_IMM(BPF_ADD, 2, -8), MOV64_REG(3, 10),
+	    ALU64_IMM(BPF_ADD, 3, -24), MOV64_IMM(4, 0), LD_MAP_FD(1, MAP_HASH),
+	    CALL_HELPER(BPF_FUNC_map_update_elem), RET(XDP_PASS) },
+	  .msg = "invalid read from stack R3 off -24+8 size 16",
+	  .device = true,
+	  .stricter = "a pointer on the device is an offset in one of its memories, not the "
+		      "address root's kernel would store" },
 	{ "device: a packet pointer before data compared with NULL",
 	  { MOV64_IMM(0, XDP_PASS), LOAD_PKT, MOV64_REG(4, 2), ALU64_IMM(BPF_ADD, 4, -8),
 	    JMP_IMM(BPF_JEQ, 4, 0, 1), MOV64_IMM(0, XDP_DROP), EXIT_INSN() },

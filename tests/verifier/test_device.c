@@ -1346,6 +1346,60 @@ Test(device_stack, bytes_never_written_read_as_unknown)
 	hwxdp_verify_result__free(res);
 }
 
+/*
+ * So are they to a helper: a map value assigned member by member, its
+ * padding never written, is what root's kernel passes from its stack and
+ * the device from its local memory. Without CAP_PERFMON neither target
+ * takes it, as the kernel refuses it then; a spilled pointer's bytes the
+ * device refuses even for root (its pointers are offsets).
+ */
+Test(device_stack, bytes_never_written_passed_to_a_helper)
+{
+	/* the key at fp-4; struct { u8 proto; u16 len; u32 ifindex; } v at
+	 * fp-16, flows' 8 bytes, its byte 1 never written */
+	const struct bpf_insn insns[] = {
+		ST_MEM(BPF_W, 10, -4, 0),   ST_MEM(BPF_B, 10, -16, 6),
+		ST_MEM(BPF_H, 10, -14, 60), LDX_MEM(BPF_W, 1, 1, 12),
+		STX_MEM(BPF_W, 10, 1, -12), MOV64_REG(2, 10),
+		ALU64_IMM(BPF_ADD, 2, -4),  MOV64_REG(3, 10),
+		ALU64_IMM(BPF_ADD, 3, -16), MOV64_IMM(4, 0),
+		LD_MAP_FD(1, M_HASH),	    CALL_HELPER(BPF_FUNC_map_update_elem),
+		MOV64_IMM(0, XDP_PASS),	    EXIT_INSN(),
+	};
+	/* the value a spilled context pointer instead */
+	const struct bpf_insn spilled[] = {
+		ST_MEM(BPF_W, 10, -4, 0),
+		STX_MEM(BPF_DW, 10, 1, -16),
+		MOV64_REG(2, 10),
+		ALU64_IMM(BPF_ADD, 2, -4),
+		MOV64_REG(3, 10),
+		ALU64_IMM(BPF_ADD, 3, -16),
+		MOV64_IMM(4, 0),
+		LD_MAP_FD(1, M_HASH),
+		CALL_HELPER(BPF_FUNC_map_update_elem),
+		MOV64_IMM(0, XDP_PASS),
+		EXIT_INSN(),
+	};
+	struct hwxdp_verify_opts opts = { .sz = sizeof(opts),
+					  .log_level = 1,
+					  .unprivileged = true };
+	struct hwxdp_verify_result *res = NULL;
+	const char *msg = "invalid read from stack R3 off -16+1 size 8";
+	int device;
+
+	both_accept(insns, CNT(insns));
+	for (device = 0; device <= 1; device++) {
+		opts.device = device;
+		cr_assert_eq(hwxdp_verify_insns(insns, CNT(insns), maps, M_CNT, &opts, &res), 0);
+		cr_expect(!res->accepted, "device %d: accepted without CAP_PERFMON:\n%s", device,
+			  res->log);
+		cr_expect(strstr(res->log, msg), "device %d: no \"%s\":\n%s", device, msg,
+			  res->log);
+		hwxdp_verify_result__free(res);
+	}
+	device_rejects(spilled, CNT(spilled), "invalid read from stack R3 off -16+0 size 8", 9);
+}
+
 /* ---- microcode store ------------------------------------------------- */
 
 #define STORE_WORDS 32768
