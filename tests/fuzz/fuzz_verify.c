@@ -65,7 +65,7 @@ static int log_level_of(uint8_t options)
 static void check_reg_fact(const struct hwxdp_reg_fact *f, size_t insn, int regno)
 {
 	/* Every type enum hwxdp_reg_type names (the last one, then MIXED). */
-	if (f->type > HWXDP_REG_PTR_TO_SOCK_COMMON_OR_NULL && f->type != HWXDP_REG_MIXED)
+	if (f->type > HWXDP_REG_PTR_TO_BTF_ID_OR_NULL && f->type != HWXDP_REG_MIXED)
 		fail("insn %zu R%d: fact of unknown type %u", insn, regno, f->type);
 	if (f->type != HWXDP_REG_SCALAR)
 		return;
