@@ -7,29 +7,6 @@
 #include "include/corpus.h"
 #include "include/nf_conntrack.h"
 
-static __always_inline int tcp4_tuple(struct xdp_md *ctx, struct bpf_sock_tuple *tup)
-{
-	void *data_end = (void *)(long)ctx->data_end;
-	void *data = (void *)(long)ctx->data;
-	struct ethhdr *eth = data;
-	struct iphdr *iph;
-	struct tcphdr *th;
-
-	if ((void *)(eth + 1) > data_end || eth->h_proto != bpf_htons(ETH_P_IP))
-		return -1;
-	iph = (void *)(eth + 1);
-	if ((void *)(iph + 1) > data_end || iph->ihl != 5 || iph->protocol != IPPROTO_TCP)
-		return -1;
-	th = (void *)(iph + 1);
-	if ((void *)(th + 1) > data_end)
-		return -1;
-	tup->ipv4.saddr = iph->saddr;
-	tup->ipv4.daddr = iph->daddr;
-	tup->ipv4.sport = th->source;
-	tup->ipv4.dport = th->dest;
-	return 0;
-}
-
 SEC("xdp")
 int ct_leak(struct xdp_md *ctx)
 {
@@ -41,7 +18,7 @@ int ct_leak(struct xdp_md *ctx)
 	struct nf_conn *ct;
 	unsigned long status;
 
-	if (tcp4_tuple(ctx, &tup))
+	if (ct_tcp4_tuple(ctx, &tup))
 		return XDP_PASS;
 	ct = bpf_xdp_ct_lookup(ctx, &tup, sizeof(tup.ipv4), &opts, sizeof(opts));
 	if (!ct)

@@ -60,4 +60,29 @@ extern int bpf_ct_change_status(struct nf_conn *nfct, __u32 status) __ksym;
 extern int bpf_ct_set_nat_info(struct nf_conn___init *nfct, union nf_inet_addr___local *addr,
 			       int port, enum nf_nat_manip_type___local manip) __ksym;
 
+/* The TCP/IPv4 tuple of the frame, for the bad_ct_ programs: 0, or -1 for
+ * another frame. */
+static __always_inline int ct_tcp4_tuple(struct xdp_md *ctx, struct bpf_sock_tuple *tup)
+{
+	void *data_end = (void *)(long)ctx->data_end;
+	void *data = (void *)(long)ctx->data;
+	struct ethhdr *eth = data;
+	struct iphdr *iph;
+	struct tcphdr *th;
+
+	if ((void *)(eth + 1) > data_end || eth->h_proto != bpf_htons(ETH_P_IP))
+		return -1;
+	iph = (void *)(eth + 1);
+	if ((void *)(iph + 1) > data_end || iph->ihl != 5 || iph->protocol != IPPROTO_TCP)
+		return -1;
+	th = (void *)(iph + 1);
+	if ((void *)(th + 1) > data_end)
+		return -1;
+	tup->ipv4.saddr = iph->saddr;
+	tup->ipv4.daddr = iph->daddr;
+	tup->ipv4.sport = th->source;
+	tup->ipv4.dport = th->dest;
+	return 0;
+}
+
 #endif
