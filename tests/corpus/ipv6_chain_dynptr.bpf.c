@@ -287,9 +287,20 @@ __section("xdp") int cil_xdp_ipv6_chain(struct __ctx_buff *ctx)
 		return send_drop_notify(ctx, ret);
 	if (ret > 0)
 		proto = 0;
+#ifdef L4_INLINE
+	/* the L4 stage called at once, the chain's end in registers */
+	if (proto == IPPROTO_TCP) {
+		ret = tcp_check_options(&pkt, off);
+		if (ret < 0)
+			return send_drop_notify(ctx, ret);
+	}
+	update_metrics(ctx, 0);
+	return CTX_ACT_OK;
+#else
 	ctx_store_meta(ctx, CB_L4_OFF, off);
 	ctx_store_meta(ctx, CB_NEXTHDR, proto);
 	return handle_l4(ctx, &pkt);
+#endif
 }
 
 char _license[] __section("license") = "GPL";

@@ -20,15 +20,32 @@
 
 /*
  * Programs the kernel accepts and hwxdp's host verifier is known to refuse,
- * each with the words of its refusal, in every build: gaps of the verifier
+ * each with the words of its refusal (alternatives split by '|'), in every
+ * build: gaps of the verifier
  * kept in the corpus so that they stay in sight. A row here must still be
  * refused for that reason; one that passes must leave the list.
  */
 static const struct {
 	const char *object, *reason;
 } known_gaps[] = {
+	/* the TCP option walk after the extension header walk, the offset in
+	 * registers: hwxdp's iterator loops do not converge as the kernel's */
+	{ "ipv6_chain_inline",
+	  "The sequence of 8193 jumps is too complex|BPF program is too large" },
 	{ NULL, NULL }, /* the end */
 };
+
+/* Whether reason holds one of gap's words, alternatives split by '|'. */
+static bool holds_gap(const char *reason, const char *gap)
+{
+	char words[CORPUS_REASON_MAX], *alt, *save = NULL;
+
+	snprintf(words, sizeof(words), "%s", gap);
+	for (alt = strtok_r(words, "|", &save); alt; alt = strtok_r(NULL, "|", &save))
+		if (strstr(reason, alt))
+			return true;
+	return false;
+}
 
 static const char *known_gap(const char *object)
 {
@@ -104,7 +121,7 @@ static void check_build(const char *subdir, const char *report, bool as_written)
 		cr_expect(!r->kernel_ok || r->host_ok || gap,
 			  "%s/%s (%s): hwxdp's host verifier refuses it: %s", r->object, r->prog,
 			  subdir, r->host_reason);
-		cr_expect(!gap || !r->kernel_ok || (!r->host_ok && strstr(r->host_reason, gap)),
+		cr_expect(!gap || !r->kernel_ok || (!r->host_ok && holds_gap(r->host_reason, gap)),
 			  "%s/%s (%s): a known gap (\"%s\") no longer shows: %s", r->object,
 			  r->prog, subdir, gap, r->host_ok ? "accepted" : r->host_reason);
 		gaps += gap && r->kernel_ok && !r->host_ok;
