@@ -7,52 +7,45 @@
 
 #include "loader/kfuncs.h"
 
+/*
+ * The kernel's kfuncs (its BTF, /sys/kernel/btf/vmlinux, resolves them) that
+ * hwxdp knows, by name: the device's table names them too, with the same
+ * ids, so that the device verifier can say why it runs or refuses each.
+ */
+/* clang-format off */
+#define KERNEL_KFUNCS \
+	{ "bpf_xdp_metadata_rx_timestamp", HWXDP_KFUNC_XDP_RX_TIMESTAMP }, \
+	{ "bpf_xdp_metadata_rx_hash", HWXDP_KFUNC_XDP_RX_HASH },          \
+	{ "bpf_xdp_metadata_rx_vlan_tag", HWXDP_KFUNC_XDP_RX_VLAN_TAG },  \
+	{ "bpf_dynptr_from_xdp", HWXDP_KFUNC_DYNPTR_FROM_XDP },           \
+	{ "bpf_dynptr_slice", HWXDP_KFUNC_DYNPTR_SLICE },                 \
+	{ "bpf_dynptr_slice_rdwr", HWXDP_KFUNC_DYNPTR_SLICE_RDWR },       \
+	{ "bpf_iter_num_new", HWXDP_KFUNC_ITER_NUM_NEW },                 \
+	{ "bpf_iter_num_next", HWXDP_KFUNC_ITER_NUM_NEXT },               \
+	{ "bpf_iter_num_destroy", HWXDP_KFUNC_ITER_NUM_DESTROY },         \
+	{ "bpf_xdp_ct_lookup", HWXDP_KFUNC_CT_LOOKUP },                   \
+	{ "bpf_xdp_ct_alloc", HWXDP_KFUNC_CT_ALLOC },                     \
+	{ "bpf_ct_insert_entry", HWXDP_KFUNC_CT_INSERT_ENTRY },           \
+	{ "bpf_ct_release", HWXDP_KFUNC_CT_RELEASE },                     \
+	{ "bpf_ct_set_timeout", HWXDP_KFUNC_CT_SET_TIMEOUT },             \
+	{ "bpf_ct_change_timeout", HWXDP_KFUNC_CT_CHANGE_TIMEOUT },       \
+	{ "bpf_ct_set_status", HWXDP_KFUNC_CT_SET_STATUS },               \
+	{ "bpf_ct_change_status", HWXDP_KFUNC_CT_CHANGE_STATUS },         \
+	{ "bpf_ct_set_nat_info", HWXDP_KFUNC_CT_SET_NAT_INFO },
+/* clang-format on */
+
+/* clang-format off */
 const struct hwxdp_kfunc hwxdp_device_kfuncs[] = {
 	{ "bpf_hwxdp_esp_encap", HWXDP_KFUNC_ESP_ENCAP },
-	{ "bpf_xdp_metadata_rx_timestamp", HWXDP_KFUNC_XDP_RX_TIMESTAMP },
-	{ "bpf_xdp_metadata_rx_hash", HWXDP_KFUNC_XDP_RX_HASH },
-	{ "bpf_xdp_metadata_rx_vlan_tag", HWXDP_KFUNC_XDP_RX_VLAN_TAG },
-	/* known, so that the device verifier can say why it refuses them */
-	{ "bpf_dynptr_from_xdp", HWXDP_KFUNC_DYNPTR_FROM_XDP },
-	{ "bpf_dynptr_slice", HWXDP_KFUNC_DYNPTR_SLICE },
-	{ "bpf_dynptr_slice_rdwr", HWXDP_KFUNC_DYNPTR_SLICE_RDWR },
-	{ "bpf_iter_num_new", HWXDP_KFUNC_ITER_NUM_NEW },
-	{ "bpf_iter_num_next", HWXDP_KFUNC_ITER_NUM_NEXT },
-	{ "bpf_iter_num_destroy", HWXDP_KFUNC_ITER_NUM_DESTROY },
-	{ "bpf_xdp_ct_lookup", HWXDP_KFUNC_CT_LOOKUP },
-	{ "bpf_xdp_ct_alloc", HWXDP_KFUNC_CT_ALLOC },
-	{ "bpf_ct_insert_entry", HWXDP_KFUNC_CT_INSERT_ENTRY },
-	{ "bpf_ct_release", HWXDP_KFUNC_CT_RELEASE },
-	{ "bpf_ct_set_timeout", HWXDP_KFUNC_CT_SET_TIMEOUT },
-	{ "bpf_ct_change_timeout", HWXDP_KFUNC_CT_CHANGE_TIMEOUT },
-	{ "bpf_ct_set_status", HWXDP_KFUNC_CT_SET_STATUS },
-	{ "bpf_ct_change_status", HWXDP_KFUNC_CT_CHANGE_STATUS },
-	{ "bpf_ct_set_nat_info", HWXDP_KFUNC_CT_SET_NAT_INFO },
+	KERNEL_KFUNCS
 	{ NULL, 0 },
 };
 
-/* The kernel resolves these from its BTF (/sys/kernel/btf/vmlinux). */
 const struct hwxdp_kfunc hwxdp_kernel_kfuncs[] = {
-	{ "bpf_xdp_metadata_rx_timestamp", HWXDP_KFUNC_XDP_RX_TIMESTAMP },
-	{ "bpf_xdp_metadata_rx_hash", HWXDP_KFUNC_XDP_RX_HASH },
-	{ "bpf_xdp_metadata_rx_vlan_tag", HWXDP_KFUNC_XDP_RX_VLAN_TAG },
-	{ "bpf_dynptr_from_xdp", HWXDP_KFUNC_DYNPTR_FROM_XDP },
-	{ "bpf_dynptr_slice", HWXDP_KFUNC_DYNPTR_SLICE },
-	{ "bpf_dynptr_slice_rdwr", HWXDP_KFUNC_DYNPTR_SLICE_RDWR },
-	{ "bpf_iter_num_new", HWXDP_KFUNC_ITER_NUM_NEW },
-	{ "bpf_iter_num_next", HWXDP_KFUNC_ITER_NUM_NEXT },
-	{ "bpf_iter_num_destroy", HWXDP_KFUNC_ITER_NUM_DESTROY },
-	{ "bpf_xdp_ct_lookup", HWXDP_KFUNC_CT_LOOKUP },
-	{ "bpf_xdp_ct_alloc", HWXDP_KFUNC_CT_ALLOC },
-	{ "bpf_ct_insert_entry", HWXDP_KFUNC_CT_INSERT_ENTRY },
-	{ "bpf_ct_release", HWXDP_KFUNC_CT_RELEASE },
-	{ "bpf_ct_set_timeout", HWXDP_KFUNC_CT_SET_TIMEOUT },
-	{ "bpf_ct_change_timeout", HWXDP_KFUNC_CT_CHANGE_TIMEOUT },
-	{ "bpf_ct_set_status", HWXDP_KFUNC_CT_SET_STATUS },
-	{ "bpf_ct_change_status", HWXDP_KFUNC_CT_CHANGE_STATUS },
-	{ "bpf_ct_set_nat_info", HWXDP_KFUNC_CT_SET_NAT_INFO },
+	KERNEL_KFUNCS
 	{ NULL, 0 },
 };
+/* clang-format on */
 
 const struct hwxdp_kfunc *hwxdp_kfunc__find(const struct hwxdp_kfunc *table, const char *name)
 {
