@@ -823,6 +823,50 @@ int check_map_field_access(struct verifier_env *env, uint32_t regno, const struc
 }
 
 /*
+ * A map value pointer at the constant offset of the special field (a
+ * bpf_timer, a bpf_spin_lock) the value's BTF declares, as the kernel's
+ * check_map_field_pointer: *map becomes the value's map. types: what the
+ * kernel's message says it expected of another register type.
+ */
+static int check_map_field_arg(struct verifier_env *env, uint32_t regno, const char *types,
+			       const char *field,
+			       int64_t (*field_off)(const struct verifier_env *,
+						    const struct hwxdp_map_desc *),
+			       const struct hwxdp_map_desc **map)
+{
+	const struct reg_state *reg = &cur_frame(env)->regs[regno];
+	const struct hwxdp_map_desc *m;
+	int64_t at, off;
+
+	if (reg->type != PTR_TO_MAP_VALUE)
+		return arg_type_error(env, regno, types);
+	if (!tnum_is_const(reg->var_off)) {
+		verbose(env,
+			"R%u doesn't have constant offset. %s has to be at the constant offset\n",
+			regno, field);
+		return -EINVAL;
+	}
+	m = &env->maps[reg->map];
+	if (!env->btf || !m->btf_value_type_id) {
+		verbose(env, "map '%s' has to have BTF in order to use %s\n", m->name, field);
+		return -EINVAL;
+	}
+	at = field_off(env, m);
+	if (at < 0) {
+		verbose(env, "map '%s' has no valid %s\n", m->name, field);
+		return -EINVAL;
+	}
+	off = (int64_t)reg->var_off.value + reg->off;
+	if (off != at) {
+		verbose(env, "off %lld doesn't point to 'struct %s' that is at %lld\n",
+			(long long)off, field, (long long)at);
+		return -EINVAL;
+	}
+	*map = m;
+	return 0;
+}
+
+/*
  * A struct bpf_timer argument, as the kernel's check_map_field_pointer: a
  * map value pointer at the constant offset of the timer its BTF declares.
  * *map becomes the value's map, which bpf_timer_init's map argument must
@@ -833,33 +877,11 @@ static int check_timer_arg(struct verifier_env *env, uint32_t regno,
 {
 	const struct reg_state *reg = &cur_frame(env)->regs[regno];
 	const struct hwxdp_map_desc *m;
-	int64_t timer, off;
+	int err;
 
-	if (reg->type != PTR_TO_MAP_VALUE)
-		return arg_type_error(env, regno, "map_value");
-	if (!tnum_is_const(reg->var_off)) {
-		verbose(env,
-			"R%u doesn't have constant offset. bpf_timer has to be at the constant "
-			"offset\n",
-			regno);
-		return -EINVAL;
-	}
-	m = &env->maps[reg->map];
-	if (!env->btf || !m->btf_value_type_id) {
-		verbose(env, "map '%s' has to have BTF in order to use bpf_timer\n", m->name);
-		return -EINVAL;
-	}
-	timer = map_timer_off(env, m);
-	if (timer < 0) {
-		verbose(env, "map '%s' has no valid bpf_timer\n", m->name);
-		return -EINVAL;
-	}
-	off = (int64_t)reg->var_off.value + reg->off;
-	if (off != timer) {
-		verbose(env, "off %lld doesn't point to 'struct bpf_timer' that is at %lld\n",
-			(long long)off, (long long)timer);
-		return -EINVAL;
-	}
+	err = check_map_field_arg(env, regno, "map_value", "bpf_timer", map_timer_off, &m);
+	if (err)
+		return err;
 	/* the kernel tells an inner map's values apart by the lookup that
 	 * found the map, which hwxdp does not track */
 	for (uint32_t i = 0; i < env->map_cnt; i++) {
@@ -882,33 +904,12 @@ static int check_spin_lock(struct verifier_env *env, const struct helper_proto *
 	const struct reg_state *reg = &cur_frame(env)->regs[regno];
 	struct func_state *main = env->cur->frame[0];
 	const struct hwxdp_map_desc *map;
-	int64_t lock, off;
+	int err;
 
-	if (reg->type != PTR_TO_MAP_VALUE)
-		return arg_type_error(env, regno, "map_value, ptr_");
-	if (!tnum_is_const(reg->var_off)) {
-		verbose(env,
-			"R%u doesn't have constant offset. bpf_spin_lock has to be at the "
-			"constant offset\n",
-			regno);
-		return -EINVAL;
-	}
-	map = &env->maps[reg->map];
-	if (!env->btf || !map->btf_value_type_id) {
-		verbose(env, "map '%s' has to have BTF in order to use bpf_spin_lock\n", map->name);
-		return -EINVAL;
-	}
-	lock = map_lock_off(env, map);
-	if (lock < 0) {
-		verbose(env, "map '%s' has no valid bpf_spin_lock\n", map->name);
-		return -EINVAL;
-	}
-	off = (int64_t)reg->var_off.value + reg->off;
-	if (off != lock) {
-		verbose(env, "off %lld doesn't point to 'struct bpf_spin_lock' that is at %lld\n",
-			(long long)off, (long long)lock);
-		return -EINVAL;
-	}
+	err = check_map_field_arg(env, regno, "map_value, ptr_", "bpf_spin_lock", map_lock_off,
+				  &map);
+	if (err)
+		return err;
 	if (proto->id == BPF_FUNC_spin_lock) {
 		if (main->lock_insn) {
 			verbose(env, "Locking two bpf_spin_locks are not allowed\n");
